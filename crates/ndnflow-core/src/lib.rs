@@ -1,0 +1,13 @@
+//! ndnflow-core: the sans-IO protocol core of ndnflow.
+//!
+//! Every element here is a state machine handed `now` and an input, returning outputs and timers.
+//! Nothing reads a clock, sleeps or touches a socket, so the discrete-event simulator
+//! (`ndnflow-sim`) and, later, a real-time driver run the same code.
+
+pub mod name;
+pub mod packet;
+pub mod time;
+
+pub use name::Name;
+pub use packet::{Data, Frame, Interest, Nack, NackReason, NetPacket};
+pub use time::Time;

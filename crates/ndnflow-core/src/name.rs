@@ -1,0 +1,435 @@
+//! NDN names (packet format v0.3 §2.1 "Name") with the naming conventions' typed components
+//! (segment = 50, version = 54, ...).
+//!
+//! A `Name` holds its components already TLV-encoded in one shared buffer plus a precomputed hash:
+//! cloning is a reference-count bump, equality is a byte compare, and the tables (PIT, CS, FIB) key
+//! on the hash computed once when the name is made.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use rustc_hash::FxHasher;
+use thiserror::Error;
+
+use crate::packet::tlv::{self, DecodeError, Reader};
+
+/// TLV-TYPE numbers of name components (ndn-cxx `tlv.hpp`, naming conventions rev. 3).
+pub mod component_type {
+    pub const IMPLICIT_SHA256_DIGEST: u64 = 1;
+    pub const PARAMETERS_SHA256_DIGEST: u64 = 2;
+    pub const GENERIC: u64 = 8;
+    pub const KEYWORD: u64 = 32;
+    pub const SEGMENT: u64 = 50;
+    pub const BYTE_OFFSET: u64 = 52;
+    pub const VERSION: u64 = 54;
+    pub const TIMESTAMP: u64 = 56;
+    pub const SEQUENCE_NUM: u64 = 58;
+}
+
+/// TLV-TYPE of the Name element.
+pub const TLV_NAME: u64 = 7;
+
+/// A name component borrowed from a `Name`'s buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Component<'a> {
+    pub typ: u64,
+    pub value: &'a [u8],
+}
+
+impl Component<'_> {
+    /// The component's value as a NonNegativeInteger, if it is one.
+    pub fn as_number(&self) -> Option<u64> {
+        tlv::read_nonneg(self.value, 0).ok()
+    }
+    /// The segment number, when this is a SegmentNameComponent.
+    pub fn as_segment(&self) -> Option<u64> {
+        (self.typ == component_type::SEGMENT).then(|| self.as_number()).flatten()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NameError {
+    #[error("name {0:?} must start with '/'")]
+    NotAbsolute(String),
+    #[error("name {name:?}: bad component {component:?}: {reason}")]
+    BadComponent { name: String, component: String, reason: &'static str },
+}
+
+struct Inner {
+    /// Concatenated component TLVs (the Name element's value, without its own type and length).
+    wire: Box<[u8]>,
+    /// Offset just past each component, so prefixes are slices of `wire`.
+    ends: Box<[u32]>,
+    hash: u64,
+}
+
+/// An NDN name. Cheap to clone; compares and hashes by its encoding.
+#[derive(Clone)]
+pub struct Name(Arc<Inner>);
+
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(bytes);
+    h.finish()
+}
+
+impl Name {
+    /// Builds a name from the encoded components (a Name element's value), validating them.
+    pub fn from_component_wire(wire: &[u8]) -> Result<Name, DecodeError> {
+        Self::from_component_wire_at(wire, 0)
+    }
+
+    pub(crate) fn from_component_wire_at(wire: &[u8], base: usize) -> Result<Name, DecodeError> {
+        let mut r = Reader::new(wire);
+        let mut ends = Vec::new();
+        while !r.is_empty() {
+            let el = r.read_element()?;
+            if el.typ == 0 || el.typ > 0xFFFF {
+                return Err(DecodeError::Invalid {
+                    at: base + el.at,
+                    what: "name component",
+                    reason: "component type must be 1..65535",
+                });
+            }
+            ends.push(r.offset() as u32);
+        }
+        Ok(Self::from_parts(wire.into(), ends.into()))
+    }
+
+    fn from_parts(wire: Box<[u8]>, ends: Box<[u32]>) -> Name {
+        let hash = hash_bytes(&wire);
+        Name(Arc::new(Inner { wire, ends, hash }))
+    }
+
+    /// The root name "/".
+    pub fn root() -> Name {
+        Self::from_parts(Box::new([]), Box::new([]))
+    }
+
+    /// Builds a name from (type, value) pairs.
+    pub fn from_components<'a>(comps: impl IntoIterator<Item = (u64, &'a [u8])>) -> Name {
+        let mut wire = Vec::new();
+        let mut ends = Vec::new();
+        for (typ, value) in comps {
+            tlv::write_tlv(&mut wire, typ, value);
+            ends.push(wire.len() as u32);
+        }
+        Self::from_parts(wire.into(), ends.into())
+    }
+
+    /// This name with one more component.
+    pub fn append(&self, typ: u64, value: &[u8]) -> Name {
+        let mut wire = Vec::with_capacity(self.0.wire.len() + tlv::tlv_size(typ, value.len()));
+        wire.extend_from_slice(&self.0.wire);
+        tlv::write_tlv(&mut wire, typ, value);
+        let mut ends = Vec::with_capacity(self.0.ends.len() + 1);
+        ends.extend_from_slice(&self.0.ends);
+        ends.push(wire.len() as u32);
+        Self::from_parts(wire.into(), ends.into())
+    }
+
+    /// This name with a SegmentNameComponent (naming conventions: `seg=N`).
+    pub fn append_segment(&self, segment: u64) -> Name {
+        let mut value = Vec::with_capacity(8);
+        tlv::write_nonneg(&mut value, segment);
+        self.append(component_type::SEGMENT, &value)
+    }
+
+    /// Number of components.
+    pub fn len(&self) -> usize {
+        self.0.ends.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.ends.is_empty()
+    }
+
+    /// The Name element's value: the concatenated component TLVs.
+    pub fn component_wire(&self) -> &[u8] {
+        &self.0.wire
+    }
+
+    /// Size of the whole Name TLV element.
+    pub fn wire_size(&self) -> usize {
+        tlv::tlv_size(TLV_NAME, self.0.wire.len())
+    }
+
+    /// Precomputed hash of the whole name.
+    #[inline]
+    pub fn hash64(&self) -> u64 {
+        self.0.hash
+    }
+
+    /// Hash of the first `len` components, equal to `self.prefix(len).hash64()`.
+    pub fn prefix_hash(&self, len: usize) -> u64 {
+        if len == self.len() {
+            return self.0.hash;
+        }
+        hash_bytes(&self.0.wire[..self.prefix_end(len)])
+    }
+
+    fn prefix_end(&self, len: usize) -> usize {
+        if len == 0 {
+            0
+        } else {
+            self.0.ends[len - 1] as usize
+        }
+    }
+
+    /// The first `len` components as a new name (clamped to the name's length).
+    pub fn prefix(&self, len: usize) -> Name {
+        let len = len.min(self.len());
+        if len == self.len() {
+            return self.clone();
+        }
+        let end = self.prefix_end(len);
+        Self::from_parts(self.0.wire[..end].into(), self.0.ends[..len].into())
+    }
+
+    /// Whether `self` is a prefix of (or equal to) `other`.
+    pub fn is_prefix_of(&self, other: &Name) -> bool {
+        self.len() <= other.len() && other.0.wire.starts_with(&self.0.wire)
+    }
+
+    /// The component at `i`.
+    pub fn get(&self, i: usize) -> Option<Component<'_>> {
+        if i >= self.len() {
+            return None;
+        }
+        let start = self.prefix_end(i);
+        let mut r = Reader::new(&self.0.wire[start..]);
+        let el = r.read_element().ok()?;
+        Some(Component { typ: el.typ, value: el.value })
+    }
+
+    pub fn last(&self) -> Option<Component<'_>> {
+        self.len().checked_sub(1).and_then(|i| self.get(i))
+    }
+
+    pub fn components(&self) -> impl Iterator<Item = Component<'_>> {
+        (0..self.len()).filter_map(move |i| self.get(i))
+    }
+
+    /// Parses an NDN URI ("/video/a/seg=3"): percent-escapes, `seg=`, `v=`, `off=`, `t=`, `seq=`
+    /// and numeric `TYPE=value` components, as ndn-cxx's URI format does.
+    pub fn parse(uri: &str) -> Result<Name, NameError> {
+        let rest = uri.strip_prefix("ndn:").unwrap_or(uri);
+        let Some(rest) = rest.strip_prefix('/') else {
+            return Err(NameError::NotAbsolute(uri.to_string()));
+        };
+        let mut wire = Vec::new();
+        let mut ends = Vec::new();
+        for raw in rest.split('/').filter(|s| !s.is_empty()) {
+            let bad = |reason| NameError::BadComponent { name: uri.to_string(), component: raw.to_string(), reason };
+            let (typ, value) = parse_component(raw).map_err(bad)?;
+            tlv::write_tlv(&mut wire, typ, &value);
+            ends.push(wire.len() as u32);
+        }
+        Ok(Self::from_parts(wire.into(), ends.into()))
+    }
+}
+
+fn parse_number(s: &str) -> Result<u64, &'static str> {
+    s.parse::<u64>().map_err(|_| "expected a non-negative integer")
+}
+
+fn parse_component(raw: &str) -> Result<(u64, Vec<u8>), &'static str> {
+    use component_type::*;
+    let numbered = |typ: u64, s: &str| -> Result<(u64, Vec<u8>), &'static str> {
+        let mut v = Vec::new();
+        tlv::write_nonneg(&mut v, parse_number(s)?);
+        Ok((typ, v))
+    };
+    if let Some((prefix, value)) = raw.split_once('=') {
+        match prefix {
+            "seg" => return numbered(SEGMENT, value),
+            "off" => return numbered(BYTE_OFFSET, value),
+            "v" => return numbered(VERSION, value),
+            "t" => return numbered(TIMESTAMP, value),
+            "seq" => return numbered(SEQUENCE_NUM, value),
+            _ if prefix.bytes().all(|b| b.is_ascii_digit()) && !prefix.is_empty() => {
+                let typ = parse_number(prefix)?;
+                if typ == 0 || typ > 0xFFFF {
+                    return Err("component type must be 1..65535");
+                }
+                return Ok((typ, unescape(value)?));
+            }
+            _ => {}
+        }
+    }
+    let value = unescape(raw)?;
+    // "..." + dots encodes a value made of fewer dots (URI scheme rule for the '.' values).
+    if !value.is_empty() && value.iter().all(|&b| b == b'.') {
+        if value.len() < 3 {
+            return Err("'.' and '..' are not valid components");
+        }
+        return Ok((GENERIC, value[3..].to_vec()));
+    }
+    Ok((GENERIC, value))
+}
+
+fn unescape(s: &str) -> Result<Vec<u8>, &'static str> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes.get(i + 1..i + 3).ok_or("truncated percent-escape")?;
+            let hex = std::str::from_utf8(hex).map_err(|_| "bad percent-escape")?;
+            out.push(u8::from_str_radix(hex, 16).map_err(|_| "bad percent-escape")?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Ok(out)
+}
+
+fn write_escaped(f: &mut fmt::Formatter<'_>, value: &[u8]) -> fmt::Result {
+    if value.iter().all(|&b| b == b'.') {
+        write!(f, "...")?;
+    }
+    for &b in value {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            write!(f, "{}", b as char)?;
+        } else {
+            write!(f, "%{b:02X}")?;
+        }
+    }
+    Ok(())
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use component_type::*;
+        if self.is_empty() {
+            return write!(f, "/");
+        }
+        for c in self.components() {
+            write!(f, "/")?;
+            let label = match c.typ {
+                SEGMENT => Some("seg"),
+                BYTE_OFFSET => Some("off"),
+                VERSION => Some("v"),
+                TIMESTAMP => Some("t"),
+                SEQUENCE_NUM => Some("seq"),
+                _ => None,
+            };
+            match (label, c.as_number()) {
+                (Some(label), Some(n)) => write!(f, "{label}={n}")?,
+                _ if c.typ == GENERIC => write_escaped(f, c.value)?,
+                _ => {
+                    write!(f, "{}=", c.typ)?;
+                    write_escaped(f, c.value)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Name({self})")
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || (self.0.hash == other.0.hash && self.0.wire == other.0.wire)
+    }
+}
+impl Eq for Name {}
+
+impl Hash for Name {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.hash);
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+/// Canonical order of the packet spec: component by component, type first, then length, then value.
+impl Ord for Name {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let mut a = self.components();
+        let mut b = other.components();
+        loop {
+            match (a.next(), b.next()) {
+                (None, None) => return std::cmp::Ordering::Equal,
+                (None, Some(_)) => return std::cmp::Ordering::Less,
+                (Some(_), None) => return std::cmp::Ordering::Greater,
+                (Some(x), Some(y)) => {
+                    let ord = x
+                        .typ
+                        .cmp(&y.typ)
+                        .then(x.value.len().cmp(&y.value.len()))
+                        .then(x.value.cmp(y.value));
+                    if ord.is_ne() {
+                        return ord;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Name {
+    type Err = NameError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Name::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uri_round_trip_with_typed_components() {
+        let n = Name::parse("/video/a/seg=3").unwrap();
+        assert_eq!(n.len(), 3);
+        assert_eq!(n.to_string(), "/video/a/seg=3");
+        assert_eq!(n.last().unwrap().as_segment(), Some(3));
+        // GenericNameComponent "video" = 08 05 'video'; segment 3 = 32 01 03.
+        assert_eq!(&n.component_wire()[..7], b"\x08\x05video");
+        assert_eq!(&n.component_wire()[10..], &[0x32, 0x01, 0x03]);
+        assert_eq!(n.wire_size(), 2 + 7 + 3 + 3);
+    }
+
+    #[test]
+    fn escapes_and_numeric_types() {
+        let n = Name::parse("/a%20b/9=x/...").unwrap();
+        assert_eq!(n.get(0).unwrap().value, b"a b");
+        assert_eq!(n.get(1).unwrap().typ, 9);
+        assert_eq!(n.get(2).unwrap().value, b"");
+        assert_eq!(n.to_string(), "/a%20b/9=x/...");
+        assert!(Name::parse("video").is_err());
+        assert!(Name::parse("/a/seg=x").is_err());
+        assert!(Name::parse("/a/%zz").is_err());
+    }
+
+    #[test]
+    fn prefixes_share_hashes_with_their_own_names() {
+        let n = Name::parse("/video/a/seg=3").unwrap();
+        let p = Name::parse("/video/a").unwrap();
+        assert!(p.is_prefix_of(&n));
+        assert!(!n.is_prefix_of(&p));
+        assert_eq!(n.prefix(2), p);
+        assert_eq!(n.prefix_hash(2), p.hash64());
+        assert_eq!(n.prefix_hash(0), Name::root().hash64());
+        assert_eq!(p.append_segment(3), n);
+    }
+
+    #[test]
+    fn canonical_order_is_type_then_length_then_value() {
+        let a = Name::parse("/a/b").unwrap();
+        let b = Name::parse("/a/aa").unwrap();
+        let c = Name::parse("/a").unwrap();
+        assert!(c < a && a < b);
+    }
+}
