@@ -4,6 +4,7 @@
 //! Nothing reads a clock, sleeps or touches a socket, so the discrete-event simulator
 //! (`ndnflow-sim`) and, later, a real-time driver run the same code.
 
+pub mod link;
 pub mod name;
 pub mod packet;
 pub mod time;

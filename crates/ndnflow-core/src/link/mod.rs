@@ -1,0 +1,1 @@
+//! Link-layer queue disciplines and loss models (stub; being written).

@@ -1,0 +1,231 @@
+//! The validated scenario model: what the engine runs.
+//!
+//! The TOML reader (`scenario::toml`), the ndnSIM topology importer and the Python builder all end
+//! here. Everything in this model has been checked (nodes exist, units parsed, numbers in range), so
+//! the engine never meets bad input.
+
+use ndnflow_core::{Name, Time};
+
+/// Index of a node in `Scenario::nodes`.
+pub type NodeId = usize;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// Simulated time the run lasts at most.
+    pub duration: Time,
+    /// Seed from which every component's own random stream is derived.
+    pub seed: u64,
+    /// Width of the time bins of the link and consumer traces.
+    pub bin: Time,
+    /// Metric of the automatic shortest-path routes.
+    pub routing: RoutingMetric,
+    pub nodes: Vec<NodeSpec>,
+    pub links: Vec<LinkSpec>,
+    pub producers: Vec<ProducerSpec>,
+    pub consumers: Vec<ConsumerSpec>,
+    /// Static FIB entries, installed beside the automatic routes.
+    pub routes: Vec<RouteSpec>,
+    /// Scheduled link changes, in the order given.
+    pub events: Vec<LinkEvent>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RoutingMetric {
+    /// Sum of link metrics (1 per link unless the link sets `metric`), as ndnSIM's global routing.
+    #[default]
+    HopCount,
+    /// Sum of propagation delays.
+    Delay,
+    /// No automatic routes: only the static ones.
+    None,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSpec {
+    pub name: String,
+    pub cs: CsSpec,
+    /// Strategy for "/" on this node.
+    pub strategy: StrategyKind,
+    /// Strategy choices for longer prefixes (NFD's strategy choice table).
+    pub strategy_choices: Vec<(Name, StrategyKind)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CsPolicy {
+    Lru,
+    Fifo,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CsSpec {
+    pub policy: CsPolicy,
+    /// Capacity in Data packets; 0 turns the Content Store off.
+    pub capacity: usize,
+}
+
+impl Default for CsSpec {
+    /// ndnSIM installs no cache limit by default (`ContentStore` "ns3::ndn::cs::Lru", MaxSize 100);
+    /// NFD's default capacity is 65536 packets. We default to off so that a router only caches when
+    /// the scenario says so; experiments that need caching state it.
+    fn default() -> Self {
+        CsSpec { policy: CsPolicy::Lru, capacity: 0 }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum StrategyKind {
+    #[default]
+    BestRoute,
+    Multicast,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkSpec {
+    pub a: NodeId,
+    pub b: NodeId,
+    /// Direction a -> b.
+    pub ab: LinkDirSpec,
+    /// Direction b -> a.
+    pub ba: LinkDirSpec,
+    /// Routing cost for `RoutingMetric::HopCount` (ndnSIM topology "metric" column), default 1.
+    pub metric: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkDirSpec {
+    pub bandwidth_bps: u64,
+    pub delay: Time,
+    pub queue: QueueSpec,
+    pub loss: LossSpec,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueLimit {
+    Packets(usize),
+    Bytes(usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodelMode {
+    /// RFC 8289: drop the packet at the head of the queue.
+    Drop,
+    /// Set the NDNLPv2 congestion mark on the dequeued packet instead of dropping it (PCON §3.1).
+    Mark,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueSpec {
+    DropTail { limit: QueueLimit },
+    Codel { limit: QueueLimit, target: Time, interval: Time, mode: CodelMode },
+}
+
+impl Default for QueueSpec {
+    /// ns-3's default DropTailQueue of 100 packets, as ndnSIM links have.
+    fn default() -> Self {
+        QueueSpec::DropTail { limit: QueueLimit::Packets(100) }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum LossSpec {
+    #[default]
+    None,
+    /// Each packet is lost with probability `p`.
+    Bernoulli { p: f64 },
+    /// Two-state Markov chain: Good -> Bad with `p`, Bad -> Good with `r`; in Good a packet is lost
+    /// with `loss_good` (1 - k), in Bad with `loss_bad` (1 - h).
+    GilbertElliott { p: f64, r: f64, loss_good: f64, loss_bad: f64 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProducerSpec {
+    pub node: NodeId,
+    pub prefix: Name,
+    /// Content bytes per Data.
+    pub payload: usize,
+    /// Number of segments of every object under the prefix; the last one carries FinalBlockId.
+    pub segments: Option<u64>,
+    pub freshness: Option<Time>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConsumerSpec {
+    pub node: NodeId,
+    /// Object name; Interests go to /name/seg=N.
+    pub name: Name,
+    pub start: Time,
+    pub stop: Option<Time>,
+    /// Segments to fetch; `None` fetches until the producer's FinalBlockId or the stop time.
+    pub segments: Option<u64>,
+    pub cc: CcSpec,
+    /// InterestLifetime (ndnSIM Consumer `LifeTime` default 2 s).
+    pub lifetime: Time,
+    pub rto: RtoSpec,
+    /// Retransmissions allowed per segment before the consumer gives up (None = unlimited).
+    pub max_retries: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CcSpec {
+    /// At most `window` Interests outstanding (ndnSIM ConsumerWindow without adaptation, ndnget
+    /// `--pipeline-type fixed`).
+    FixedWindow { window: u32 },
+    /// `rate` Interests per second regardless of feedback (ndnSIM ConsumerCbr `Frequency`).
+    ConstantRate { rate: f64 },
+}
+
+/// Retransmission timer (RFC 6298 shape, ndn-cxx RttEstimator defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RtoSpec {
+    pub initial: Time,
+    pub min: Time,
+    pub max: Time,
+    pub alpha: f64,
+    pub beta: f64,
+    pub k: f64,
+}
+
+impl Default for RtoSpec {
+    /// ndn-cxx `RttEstimator::Options`: initial 1 s, min 200 ms, max 1 min, alpha 1/8, beta 1/4, k 4.
+    fn default() -> Self {
+        RtoSpec {
+            initial: Time::from_secs(1),
+            min: Time::from_millis(200),
+            max: Time::from_secs(60),
+            alpha: 0.125,
+            beta: 0.25,
+            k: 4.0,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RouteSpec {
+    pub node: NodeId,
+    pub prefix: Name,
+    pub nexthop: NodeId,
+    pub cost: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkDirection {
+    Both,
+    AtoB,
+    BtoA,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LinkChange {
+    Bandwidth(u64),
+    Up,
+    Down,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinkEvent {
+    pub at: Time,
+    /// Index into `Scenario::links`.
+    pub link: usize,
+    pub direction: LinkDirection,
+    pub change: LinkChange,
+}
