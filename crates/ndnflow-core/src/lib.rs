@@ -4,9 +4,12 @@
 //! Nothing reads a clock, sleeps or touches a socket, so the discrete-event simulator
 //! (`ndnflow-sim`) and, later, a real-time driver run the same code.
 
+pub mod app;
+pub mod fw;
 pub mod link;
 pub mod name;
 pub mod packet;
+pub mod table;
 pub mod time;
 
 pub use name::Name;

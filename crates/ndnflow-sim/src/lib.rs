@@ -1,1 +1,16 @@
+//! ndnflow-sim: the discrete-event simulator that runs the ndnflow protocol core over modelled links.
+//!
+//! `scenario` reads and validates scenarios, `build` turns one into forwarders, link directions and
+//! applications, `engine::Simulation` runs it, `trace` holds the time series and summary.
+
+pub mod build;
+pub mod engine;
+pub mod events;
+pub mod link;
+pub mod rng;
+pub mod routing;
 pub mod scenario;
+pub mod trace;
+
+pub use engine::Simulation;
+pub use trace::Results;

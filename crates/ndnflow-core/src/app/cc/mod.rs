@@ -1,0 +1,61 @@
+//! Consumer congestion control, in the shape of quinn-proto's `congestion` module: a small trait the
+//! consumer engine drives, a config per algorithm with the paper's defaults, a factory, one file per
+//! algorithm. A controller is window-based (`window`), rate-based (`interval`), or both.
+
+pub mod constant_rate;
+pub mod fixed_window;
+
+pub use constant_rate::ConstantRate;
+pub use fixed_window::FixedWindow;
+
+use crate::packet::{LpHeader, NackReason};
+use crate::Time;
+
+/// What the consumer learned from one Data packet.
+#[derive(Clone, Copy, Debug)]
+pub struct DataSample<'a> {
+    pub segment: u64,
+    /// RTT of this segment; `None` when it was retransmitted (Karn's rule: ambiguous).
+    pub rtt: Option<Time>,
+    /// NDNLPv2 CongestionMark of the Data (0 = unmarked).
+    pub congestion_mark: u64,
+    /// Highest segment number sent so far (PCON Algorithm 1's m_highInterest).
+    pub highest_sent: u64,
+    /// Interests outstanding after this Data was accounted for.
+    pub in_flight: usize,
+    /// The Data's link header, for controllers that read path labels or flags.
+    pub lp: &'a LpHeader,
+}
+
+pub trait CongestionController {
+    fn name(&self) -> &'static str;
+    fn on_interest_sent(&mut self, _now: Time, _segment: u64, _retransmission: bool) {}
+    fn on_data(&mut self, now: Time, sample: &DataSample);
+    fn on_timeout(&mut self, _now: Time, _segment: u64) {}
+    fn on_nack(&mut self, _now: Time, _segment: u64, _reason: NackReason) {}
+    /// Most Interests allowed in flight (window-based controllers).
+    fn window(&self) -> Option<f64> {
+        None
+    }
+    /// Least spacing between two Interests (rate-based controllers).
+    fn interval(&self) -> Option<Time> {
+        None
+    }
+}
+
+/// The algorithms and their parameters; `build` makes the controller.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CcConfig {
+    FixedWindow { window: u32 },
+    /// Interests per second.
+    ConstantRate { rate: f64 },
+}
+
+impl CcConfig {
+    pub fn build(&self) -> Box<dyn CongestionController> {
+        match *self {
+            CcConfig::FixedWindow { window } => Box::new(FixedWindow::new(window)),
+            CcConfig::ConstantRate { rate } => Box::new(ConstantRate::new(rate)),
+        }
+    }
+}

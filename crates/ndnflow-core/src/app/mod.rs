@@ -1,0 +1,11 @@
+//! Applications on a node's app faces: the producer and the segment-fetching consumer with its
+//! pluggable congestion controllers.
+
+pub mod cc;
+pub mod consumer;
+pub mod producer;
+pub mod rtt;
+
+pub use consumer::{Consumer, ConsumerConfig, ConsumerStats};
+pub use producer::{Producer, ProducerConfig};
+pub use rtt::{RttEstimator, RttOptions};

@@ -1,0 +1,378 @@
+//! NFD's forwarding pipelines (daemon/fw/forwarder.cpp): incoming Interest, ContentStore hit/miss,
+//! outgoing Interest, incoming Data, outgoing Data, incoming Nack, outgoing Nack, Interest finalize.
+//!
+//! Sans-IO: `handle(now, face, frame, out)` runs the pipelines for one received frame and appends the
+//! frames to send to `out`; `poll_timeout` says when PIT entries next expire and `handle_timeout`
+//! finalises them. Congestion marks travel with the packet hop by hop, as NFD's CongestionMarkTag
+//! does: a forwarded Interest, Data or Nack keeps the mark it arrived with.
+
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use super::face::{FaceInfo, FaceKind};
+use super::strategy::{
+    BestRouteStrategy, InterestDecision, MulticastStrategy, NackDecision, Strategy, StrategyCtx,
+};
+use crate::packet::{Data, Frame, Interest, LpHeader, Nack, NackReason, NetPacket};
+use crate::table::{ContentStore, CsPolicy, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId};
+use crate::{Name, Time};
+
+/// Which built-in strategy a prefix uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum StrategyName {
+    #[default]
+    BestRoute,
+    Multicast,
+}
+
+fn make_strategy(name: StrategyName) -> Box<dyn Strategy> {
+    match name {
+        StrategyName::BestRoute => Box::new(BestRouteStrategy::new()),
+        StrategyName::Multicast => Box::new(MulticastStrategy::new()),
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ForwarderConfig {
+    pub cs_policy: CsPolicy,
+    /// Content Store capacity in Data packets; 0 turns it off.
+    pub cs_capacity: usize,
+    /// Strategy for "/".
+    pub default_strategy: StrategyName,
+    /// Strategy choices for longer prefixes.
+    pub strategy_choices: Vec<(Name, StrategyName)>,
+}
+
+impl Default for ForwarderConfig {
+    fn default() -> Self {
+        ForwarderConfig {
+            cs_policy: CsPolicy::Lru,
+            cs_capacity: 0,
+            default_strategy: StrategyName::BestRoute,
+            strategy_choices: Vec::new(),
+        }
+    }
+}
+
+/// Packet counters of one forwarder (NFD's ForwarderCounters plus CS and PIT outcomes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ForwarderCounters {
+    pub in_interests: u64,
+    pub out_interests: u64,
+    pub in_data: u64,
+    pub out_data: u64,
+    pub in_nacks: u64,
+    pub out_nacks: u64,
+    pub cs_hits: u64,
+    pub cs_misses: u64,
+    /// Interests that joined a pending entry without being forwarded again.
+    pub aggregated: u64,
+    /// Interests dropped as duplicates or loops (same nonce seen before).
+    pub duplicates: u64,
+    pub unsolicited_data: u64,
+    /// PIT entries that expired unsatisfied.
+    pub expired: u64,
+    /// Interests rejected because no next hop was eligible.
+    pub no_route: u64,
+    /// Interests dropped because their HopLimit was exhausted.
+    pub hop_limit_exceeded: u64,
+}
+
+pub struct Forwarder {
+    faces: Vec<FaceInfo>,
+    pub fib: Fib,
+    pub pit: PendingInterestTable,
+    pub cs: ContentStore,
+    pub dnl: DeadNonceList,
+    strategies: Vec<Box<dyn Strategy>>,
+    /// (prefix, index into `strategies`), longest prefix first; the last one is "/".
+    choices: Vec<(Name, usize)>,
+    pub counters: ForwarderCounters,
+    /// Source of nonces for Interests that arrive without one (deterministic per forwarder).
+    nonce_state: u64,
+}
+
+/// Frames to send, as (face, frame).
+pub type Outbox = Vec<(FaceId, Frame)>;
+
+impl Forwarder {
+    pub fn new(config: ForwarderConfig, nonce_seed: u64) -> Forwarder {
+        let mut strategies = vec![make_strategy(config.default_strategy)];
+        let mut choices = vec![(Name::root(), 0)];
+        for (prefix, name) in config.strategy_choices {
+            strategies.push(make_strategy(name));
+            choices.push((prefix, strategies.len() - 1));
+        }
+        choices.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+        Forwarder {
+            faces: Vec::new(),
+            fib: Fib::new(),
+            pit: PendingInterestTable::new(),
+            cs: ContentStore::new(config.cs_policy, config.cs_capacity),
+            dnl: DeadNonceList::default(),
+            strategies,
+            choices,
+            counters: ForwarderCounters::default(),
+            nonce_state: nonce_seed | 1,
+        }
+    }
+
+    pub fn add_face(&mut self, kind: FaceKind) -> FaceId {
+        self.faces.push(FaceInfo { kind, up: true });
+        FaceId((self.faces.len() - 1) as u32)
+    }
+
+    pub fn set_face_up(&mut self, face: FaceId, up: bool) {
+        if let Some(f) = self.faces.get_mut(face.index()) {
+            f.up = up;
+        }
+    }
+
+    pub fn faces(&self) -> &[FaceInfo] {
+        &self.faces
+    }
+
+    /// Replaces a strategy instance (lets other crates plug in strategies of their own).
+    pub fn set_strategy(&mut self, prefix: &Name, strategy: Box<dyn Strategy>) {
+        match self.choices.iter().find(|(p, _)| p == prefix) {
+            Some(&(_, i)) => self.strategies[i] = strategy,
+            None => {
+                self.strategies.push(strategy);
+                self.choices.push((prefix.clone(), self.strategies.len() - 1));
+                self.choices.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+            }
+        }
+    }
+
+    fn strategy_index(&self, name: &Name) -> usize {
+        self.choices.iter().find(|(p, _)| p.is_prefix_of(name)).map(|&(_, i)| i).unwrap_or(0)
+    }
+
+    fn next_nonce(&mut self) -> u32 {
+        // xorshift64*: deterministic, no shared state.
+        let mut x = self.nonce_state;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.nonce_state = x;
+        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) as u32
+    }
+
+    /// Runs the pipelines for one frame received on `face`.
+    pub fn handle(&mut self, now: Time, face: FaceId, frame: Frame, out: &mut Outbox) {
+        let mark = frame.lp.congestion_mark;
+        match frame.packet {
+            NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, mark, out),
+            NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, out),
+            NetPacket::Nack(n) => self.on_incoming_nack(now, face, n, mark, out),
+        }
+    }
+
+    /// When the next PIT entry expires, if any.
+    pub fn poll_timeout(&mut self) -> Option<Time> {
+        self.pit.next_expiry()
+    }
+
+    /// Finalises every PIT entry that has expired by `now` (NFD: Interest finalize, unsatisfied).
+    pub fn handle_timeout(&mut self, now: Time) {
+        while let Some(id) = self.pit.pop_expired(now) {
+            if let Some(entry) = self.pit.remove(id) {
+                self.counters.expired += 1;
+                let si = self.strategy_index(entry.name());
+                let ctx = StrategyCtx { now, faces: &self.faces };
+                self.strategies[si].on_interest_expired(&ctx, &entry);
+                self.finalize_unsatisfied(now, &entry);
+            }
+        }
+    }
+
+    /// Unsatisfied entries leave their nonces in the Dead Nonce List so that late loops are caught.
+    fn finalize_unsatisfied(&mut self, now: Time, entry: &PitEntry) {
+        for o in &entry.out_records {
+            self.dnl.add(now, entry.name(), o.nonce);
+        }
+    }
+
+    fn on_incoming_interest(&mut self, now: Time, in_face: FaceId, mut interest: Arc<Interest>, mark: u64, out: &mut Outbox) {
+        self.counters.in_interests += 1;
+        let from_link = self.faces.get(in_face.index()).map(|f| f.kind) == Some(FaceKind::Link);
+        if interest.nonce.is_none() {
+            let nonce = self.next_nonce();
+            Arc::make_mut(&mut interest).nonce = Some(nonce);
+        }
+        if from_link {
+            if let Some(h) = interest.hop_limit {
+                if h == 0 {
+                    self.counters.hop_limit_exceeded += 1;
+                    return;
+                }
+                Arc::make_mut(&mut interest).hop_limit = Some(h - 1);
+            }
+        }
+        let nonce = interest.nonce.unwrap_or(0);
+        if self.dnl.has(&interest.name, nonce) {
+            return self.on_interest_loop(in_face, interest, out);
+        }
+        let (id, is_new) = self.pit.find_or_insert(&interest);
+        if !is_new && self.is_duplicate_nonce(id, in_face, nonce) {
+            return self.on_interest_loop(in_face, interest, out);
+        }
+        let has_in_records = self.pit.get(id).is_some_and(|e| !e.in_records.is_empty());
+        if !has_in_records && self.cs.is_enabled() {
+            if let Some(data) = self.cs.find(now, &interest) {
+                self.counters.cs_hits += 1;
+                self.pit.remove(id);
+                self.counters.out_data += 1;
+                out.push((in_face, Frame::data(data)));
+                return;
+            }
+            self.counters.cs_misses += 1;
+        }
+        self.on_content_store_miss(now, in_face, id, &interest, mark, out);
+    }
+
+    /// A nonce already in this entry from another downstream, or sent upstream, means a loop.
+    fn is_duplicate_nonce(&self, id: PitId, in_face: FaceId, nonce: u32) -> bool {
+        let Some(e) = self.pit.get(id) else { return false };
+        e.in_records.iter().any(|r| r.nonce == nonce && r.face != in_face)
+            || e.out_records.iter().any(|r| r.nonce == nonce)
+    }
+
+    /// NFD answers a looping Interest on a point-to-point face with Nack(Duplicate).
+    fn on_interest_loop(&mut self, in_face: FaceId, interest: Arc<Interest>, out: &mut Outbox) {
+        self.counters.duplicates += 1;
+        self.send_nack(in_face, interest, NackReason::Duplicate, 0, out);
+    }
+
+    fn on_content_store_miss(
+        &mut self,
+        now: Time,
+        in_face: FaceId,
+        id: PitId,
+        interest: &Arc<Interest>,
+        mark: u64,
+        out: &mut Outbox,
+    ) {
+        let Some(entry) = self.pit.get_mut(id) else { return };
+        entry.insert_or_update_in_record(now, in_face, interest);
+        let expiry = entry.in_records_expiry();
+        self.pit.set_expiry(id, expiry);
+
+        let si = self.strategy_index(&interest.name);
+        let fib = self.fib.longest_prefix_match(&interest.name).map(|(_, e)| e);
+        let ctx = StrategyCtx { now, faces: &self.faces };
+        let Some(entry) = self.pit.get_mut(id) else { return };
+        let decision = self.strategies[si].after_receive_interest(&ctx, in_face, entry, fib);
+        match decision {
+            InterestDecision::Forward(faces) => {
+                for face in faces {
+                    self.send_interest(now, id, face, mark, out);
+                }
+            }
+            InterestDecision::Reject(reason) => {
+                if reason == NackReason::NoRoute {
+                    self.counters.no_route += 1;
+                }
+                self.reject_downstream(now, id, in_face, reason, out);
+            }
+            InterestDecision::Suppress => self.counters.aggregated += 1,
+        }
+    }
+
+    /// Nacks one downstream and drops its in-record; the entry goes when no downstream is left.
+    fn reject_downstream(&mut self, now: Time, id: PitId, face: FaceId, reason: NackReason, out: &mut Outbox) {
+        let Some(entry) = self.pit.get_mut(id) else { return };
+        let Some(pos) = entry.in_records.iter().position(|r| r.face == face) else { return };
+        let record = entry.in_records.remove(pos);
+        if entry.in_records.is_empty() {
+            if let Some(entry) = self.pit.remove(id) {
+                self.finalize_unsatisfied(now, &entry);
+            }
+        } else {
+            let expiry = entry.in_records_expiry();
+            self.pit.set_expiry(id, expiry);
+        }
+        self.send_nack(face, record.interest, reason, 0, out);
+    }
+
+    /// Outgoing Interest pipeline: record the upstream and send.
+    fn send_interest(&mut self, now: Time, id: PitId, face: FaceId, mark: u64, out: &mut Outbox) {
+        let Some(entry) = self.pit.get_mut(id) else { return };
+        let interest = entry.interest.clone();
+        let lifetime = interest.effective_lifetime();
+        entry.insert_or_update_out_record(now, face, interest.nonce.unwrap_or(0), lifetime);
+        self.counters.out_interests += 1;
+        let mut frame = Frame::interest(interest);
+        frame.lp.congestion_mark = mark;
+        out.push((face, frame));
+    }
+
+    fn send_nack(&mut self, face: FaceId, interest: Arc<Interest>, reason: NackReason, mark: u64, out: &mut Outbox) {
+        self.counters.out_nacks += 1;
+        let mut frame = Frame::nack(Arc::new(Nack { reason, interest }));
+        frame.lp.congestion_mark = mark;
+        out.push((face, frame));
+    }
+
+    fn on_incoming_data(&mut self, now: Time, in_face: FaceId, data: Arc<Data>, lp: &LpHeader, out: &mut Outbox) {
+        self.counters.in_data += 1;
+        let mut matches: SmallVec<[PitId; 2]> = SmallVec::new();
+        self.pit.find_for_data(&data.name, &mut matches);
+        if matches.is_empty() {
+            // NFD's default unsolicited-Data policy: drop, and do not cache.
+            self.counters.unsolicited_data += 1;
+            return;
+        }
+        self.cs.insert(now, data.clone());
+        let mut downstreams: SmallVec<[FaceId; 4]> = SmallVec::new();
+        for id in matches {
+            let Some(entry) = self.pit.remove(id) else { continue };
+            let si = self.strategy_index(entry.name());
+            let ctx = StrategyCtx { now, faces: &self.faces };
+            self.strategies[si].before_satisfy_interest(&ctx, &entry, in_face, &data, lp);
+            for r in &entry.in_records {
+                if r.face != in_face && r.expiry > now && !downstreams.contains(&r.face) {
+                    downstreams.push(r.face);
+                }
+            }
+        }
+        for face in downstreams {
+            self.counters.out_data += 1;
+            let mut frame = Frame::data(data.clone());
+            frame.lp.congestion_mark = lp.congestion_mark;
+            out.push((face, frame));
+        }
+    }
+
+    fn on_incoming_nack(&mut self, now: Time, in_face: FaceId, nack: Arc<Nack>, mark: u64, out: &mut Outbox) {
+        self.counters.in_nacks += 1;
+        let Some(id) = self.pit.find(&nack.interest) else { return };
+        let nonce = nack.interest.nonce.unwrap_or(0);
+        let Some(entry) = self.pit.get_mut(id) else { return };
+        match entry.out_record_mut(in_face) {
+            // A Nack only counts for the Interest we actually sent upstream.
+            Some(o) if o.nonce == nonce => o.nack = Some(nack.reason),
+            _ => return,
+        }
+        let si = self.strategy_index(&nack.interest.name);
+        let fib = self.fib.longest_prefix_match(&nack.interest.name).map(|(_, e)| e);
+        let ctx = StrategyCtx { now, faces: &self.faces };
+        let Some(entry) = self.pit.get_mut(id) else { return };
+        match self.strategies[si].after_receive_nack(&ctx, in_face, &nack, entry, fib) {
+            NackDecision::Wait => {}
+            NackDecision::Forward(faces) => {
+                for face in faces {
+                    self.send_interest(now, id, face, mark, out);
+                }
+            }
+            NackDecision::NackDownstream(reason) => {
+                let Some(entry) = self.pit.remove(id) else { return };
+                for r in &entry.in_records {
+                    self.send_nack(r.face, r.interest.clone(), reason, mark, out);
+                }
+                self.finalize_unsatisfied(now, &entry);
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! Forwarding strategies in the shape of NFD's `fw::Strategy` triggers.
+//!
+//! A strategy does not send packets itself: each trigger returns a decision that the forwarder's
+//! pipelines carry out (outgoing Interest, Nack downstream, nothing). Strategies keep their own state
+//! per prefix and face in `table::Measurements`, and per PIT entry in `PitEntry`.
+
+pub mod best_route;
+pub mod multicast;
+
+use smallvec::SmallVec;
+
+pub use best_route::BestRouteStrategy;
+pub use multicast::MulticastStrategy;
+
+use super::face::{FaceInfo, FaceKind};
+use crate::packet::{Data, LpHeader, Nack, NackReason};
+use crate::table::{FaceId, FibEntry, NextHop, PitEntry};
+use crate::Time;
+
+/// What a strategy sees of the forwarder when a trigger fires.
+pub struct StrategyCtx<'a> {
+    pub now: Time,
+    pub faces: &'a [FaceInfo],
+}
+
+impl StrategyCtx<'_> {
+    /// NFD's `isNextHopEligible`: not back to the incoming point-to-point face, not a face that is
+    /// down, and, when `want_unused`, not a face that still has an unexpired out-record.
+    pub fn is_eligible(&self, in_face: FaceId, hop: &NextHop, entry: &PitEntry, want_unused: bool) -> bool {
+        let Some(info) = self.faces.get(hop.face.index()) else { return false };
+        if !info.up || hop.face == in_face {
+            return false;
+        }
+        if want_unused {
+            if let Some(out) = entry.out_record(hop.face) {
+                if out.expiry > self.now {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    pub fn face_kind(&self, face: FaceId) -> Option<FaceKind> {
+        self.faces.get(face.index()).map(|f| f.kind)
+    }
+}
+
+pub type Faces = SmallVec<[FaceId; 2]>;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InterestDecision {
+    /// Send the Interest to these upstream faces.
+    Forward(Faces),
+    /// Nack the downstream that sent this Interest and drop its in-record.
+    Reject(NackReason),
+    /// Do nothing: the Interest is aggregated or suppressed.
+    Suppress,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NackDecision {
+    /// Try these other upstreams.
+    Forward(Faces),
+    /// Nack every downstream with this reason and drop the entry.
+    NackDownstream(NackReason),
+    /// Other upstreams are still pending.
+    Wait,
+}
+
+pub trait Strategy {
+    /// NFD-style strategy name, e.g. "best-route".
+    fn name(&self) -> &'static str;
+
+    /// after-receive-Interest: a new or retransmitted Interest whose CS lookup missed.
+    fn after_receive_interest(
+        &mut self,
+        ctx: &StrategyCtx,
+        in_face: FaceId,
+        entry: &mut PitEntry,
+        fib: Option<&FibEntry>,
+    ) -> InterestDecision;
+
+    /// before-satisfy-Interest: Data from `in_face` is about to satisfy `entry`.
+    fn before_satisfy_interest(
+        &mut self,
+        _ctx: &StrategyCtx,
+        _entry: &PitEntry,
+        _in_face: FaceId,
+        _data: &Data,
+        _lp: &LpHeader,
+    ) {
+    }
+
+    /// after-receive-Nack: the out-record of `in_face` has been marked Nacked already.
+    fn after_receive_nack(
+        &mut self,
+        _ctx: &StrategyCtx,
+        _in_face: FaceId,
+        _nack: &Nack,
+        entry: &mut PitEntry,
+        _fib: Option<&FibEntry>,
+    ) -> NackDecision {
+        nack_when_all_upstreams_nacked(entry)
+    }
+
+    /// The entry expired unsatisfied.
+    fn on_interest_expired(&mut self, _ctx: &StrategyCtx, _entry: &PitEntry) {}
+}
+
+/// NFD's severity order for choosing the Nack reason to pass downstream: Congestion is the least
+/// severe, then Duplicate, then NoRoute; an unknown reason (None) counts as the most severe.
+fn severity(reason: NackReason) -> u8 {
+    match reason {
+        NackReason::Congestion => 0,
+        NackReason::Duplicate => 1,
+        NackReason::NoRoute => 2,
+        NackReason::None => 3,
+    }
+}
+
+/// NFD `ProcessNackTraits::processNack`: wait while any upstream is still pending, then pass the
+/// least severe reason downstream.
+pub fn nack_when_all_upstreams_nacked(entry: &PitEntry) -> NackDecision {
+    let mut least: Option<NackReason> = None;
+    for out in &entry.out_records {
+        match out.nack {
+            None => return NackDecision::Wait,
+            Some(r) => {
+                if least.is_none_or(|l| severity(r) < severity(l)) {
+                    least = Some(r);
+                }
+            }
+        }
+    }
+    NackDecision::NackDownstream(least.unwrap_or(NackReason::NoRoute))
+}
+
+/// NFD's RetxSuppressionExponential (initial 10 ms, x2, at most 250 ms), decided per PIT entry.
+#[derive(Clone, Copy, Debug)]
+pub struct RetxSuppression {
+    pub initial: Time,
+    pub multiplier: u64,
+    pub max: Time,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetxDecision {
+    /// No upstream pending: a new Interest.
+    New,
+    /// A retransmission after the suppression interval: forward it again.
+    Forward,
+    /// Too soon after the last forwarding: aggregate it.
+    Suppress,
+}
+
+impl Default for RetxSuppression {
+    fn default() -> Self {
+        RetxSuppression { initial: Time::from_millis(10), multiplier: 2, max: Time::from_millis(250) }
+    }
+}
+
+impl RetxSuppression {
+    pub fn decide(&self, now: Time, entry: &mut PitEntry) -> RetxDecision {
+        if !entry.has_pending_out_records(now) {
+            return RetxDecision::New;
+        }
+        let last_out = entry.out_records.iter().map(|o| o.last_sent).max().unwrap_or(Time::ZERO);
+        if entry.suppression_interval == Time::ZERO {
+            entry.suppression_interval = self.initial;
+        }
+        if now - last_out < entry.suppression_interval {
+            return RetxDecision::Suppress;
+        }
+        entry.suppression_interval = (entry.suppression_interval * self.multiplier).min(self.max);
+        RetxDecision::Forward
+    }
+}

@@ -1,0 +1,215 @@
+//! Content Store (NFD daemon/table/cs) with a capacity in packets and LRU or FIFO replacement.
+//!
+//! Entries live in a slab threaded by a doubly linked list (head = next victim), indexed by the exact
+//! Data name. Lookup is by exact name: an Interest matches a cached Data of the same name, subject to
+//! MustBeFresh. CanBePrefix Interests also match only exactly-named Data here; the papers' consumers
+//! name every segment exactly, and an ordered index would cost every insert on the hot path.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::packet::{Data, Interest};
+use crate::{Name, Time};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CsPolicy {
+    /// Evict the least recently used: a hit moves the entry to the back.
+    Lru,
+    /// Evict the oldest insertion; hits do not reorder.
+    Fifo,
+}
+
+const NIL: u32 = u32::MAX;
+
+#[derive(Debug)]
+struct Entry {
+    data: Arc<Data>,
+    /// Instant after which the Data no longer satisfies MustBeFresh Interests.
+    fresh_until: Time,
+    prev: u32,
+    next: u32,
+}
+
+#[derive(Debug)]
+pub struct ContentStore {
+    policy: CsPolicy,
+    capacity: usize,
+    index: FxHashMap<Name, u32>,
+    slots: Vec<Entry>,
+    free: Vec<u32>,
+    head: u32,
+    tail: u32,
+}
+
+impl ContentStore {
+    /// A store holding at most `capacity` Data packets; 0 disables it.
+    pub fn new(policy: CsPolicy, capacity: usize) -> ContentStore {
+        ContentStore {
+            policy,
+            capacity,
+            index: FxHashMap::default(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            head: NIL,
+            tail: NIL,
+        }
+    }
+
+    pub fn is_enabled(&self) -> bool {
+        self.capacity > 0
+    }
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    fn unlink(&mut self, i: u32) {
+        let (prev, next) = (self.slots[i as usize].prev, self.slots[i as usize].next);
+        match prev {
+            NIL => self.head = next,
+            p => self.slots[p as usize].next = next,
+        }
+        match next {
+            NIL => self.tail = prev,
+            n => self.slots[n as usize].prev = prev,
+        }
+    }
+
+    fn push_back(&mut self, i: u32) {
+        self.slots[i as usize].prev = self.tail;
+        self.slots[i as usize].next = NIL;
+        match self.tail {
+            NIL => self.head = i,
+            t => self.slots[t as usize].next = i,
+        }
+        self.tail = i;
+    }
+
+    /// Stores a Data packet (replacing an older copy of the same name), evicting as the policy says.
+    pub fn insert(&mut self, now: Time, data: Arc<Data>) {
+        if self.capacity == 0 {
+            return;
+        }
+        let fresh_until = now + data.freshness_period.unwrap_or(Time::ZERO);
+        if let Some(&i) = self.index.get(&data.name) {
+            let e = &mut self.slots[i as usize];
+            e.data = data;
+            e.fresh_until = fresh_until;
+            if self.policy == CsPolicy::Lru {
+                self.unlink(i);
+                self.push_back(i);
+            }
+            return;
+        }
+        if self.index.len() >= self.capacity {
+            self.evict_one();
+        }
+        let entry = Entry { data: data.clone(), fresh_until, prev: NIL, next: NIL };
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = entry;
+                i
+            }
+            None => {
+                self.slots.push(entry);
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.index.insert(data.name.clone(), i);
+        self.push_back(i);
+    }
+
+    fn evict_one(&mut self) {
+        let victim = self.head;
+        if victim == NIL {
+            return;
+        }
+        self.unlink(victim);
+        let name = self.slots[victim as usize].data.name.clone();
+        self.index.remove(&name);
+        self.free.push(victim);
+    }
+
+    /// The cached Data that satisfies `interest`, if any (a hit refreshes LRU order).
+    pub fn find(&mut self, now: Time, interest: &Interest) -> Option<Arc<Data>> {
+        if self.index.is_empty() {
+            return None;
+        }
+        let i = *self.index.get(&interest.name)?;
+        let e = &self.slots[i as usize];
+        if interest.must_be_fresh && now >= e.fresh_until {
+            return None;
+        }
+        let data = e.data.clone();
+        if self.policy == CsPolicy::Lru {
+            self.unlink(i);
+            self.push_back(i);
+        }
+        Some(data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::data::zero_payload;
+
+    fn data(name: &str) -> Arc<Data> {
+        Arc::new(Data::new(Name::parse(name).unwrap(), zero_payload(10)))
+    }
+    fn interest(name: &str) -> Interest {
+        Interest::new(Name::parse(name).unwrap(), 1, Time::from_secs(2))
+    }
+
+    #[test]
+    fn lru_evicts_the_least_recently_used() {
+        let mut cs = ContentStore::new(CsPolicy::Lru, 2);
+        cs.insert(Time::ZERO, data("/a"));
+        cs.insert(Time::ZERO, data("/b"));
+        assert!(cs.find(Time::ZERO, &interest("/a")).is_some()); // /a is now most recent
+        cs.insert(Time::ZERO, data("/c")); // evicts /b
+        assert!(cs.find(Time::ZERO, &interest("/b")).is_none());
+        assert!(cs.find(Time::ZERO, &interest("/a")).is_some());
+        assert!(cs.find(Time::ZERO, &interest("/c")).is_some());
+        assert_eq!(cs.len(), 2);
+    }
+
+    #[test]
+    fn fifo_evicts_the_oldest_insertion_despite_hits() {
+        let mut cs = ContentStore::new(CsPolicy::Fifo, 2);
+        cs.insert(Time::ZERO, data("/a"));
+        cs.insert(Time::ZERO, data("/b"));
+        assert!(cs.find(Time::ZERO, &interest("/a")).is_some());
+        cs.insert(Time::ZERO, data("/c")); // evicts /a, the oldest
+        assert!(cs.find(Time::ZERO, &interest("/a")).is_none());
+        assert!(cs.find(Time::ZERO, &interest("/b")).is_some());
+    }
+
+    #[test]
+    fn must_be_fresh_respects_the_freshness_period() {
+        let mut cs = ContentStore::new(CsPolicy::Lru, 10);
+        let mut d = Data::new(Name::parse("/a").unwrap(), zero_payload(1));
+        d.freshness_period = Some(Time::from_millis(100));
+        cs.insert(Time::ZERO, Arc::new(d));
+        let mut i = interest("/a");
+        i.must_be_fresh = true;
+        assert!(cs.find(Time::from_millis(99), &i).is_some());
+        assert!(cs.find(Time::from_millis(100), &i).is_none());
+        i.must_be_fresh = false;
+        assert!(cs.find(Time::from_secs(5), &i).is_some());
+    }
+
+    #[test]
+    fn capacity_zero_stores_nothing() {
+        let mut cs = ContentStore::new(CsPolicy::Lru, 0);
+        cs.insert(Time::ZERO, data("/a"));
+        assert!(cs.find(Time::ZERO, &interest("/a")).is_none());
+        assert!(!cs.is_enabled());
+    }
+}

@@ -1,0 +1,130 @@
+//! Forwarding Information Base: longest-prefix match on name components (NFD daemon/table/fib).
+//!
+//! Entries are found by hashing each prefix of the looked-up name, longest first, and starting at the
+//! longest prefix length any entry has, so a lookup costs at most (that length + 1) hash probes.
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::FaceId;
+use crate::Name;
+
+/// A next hop and its routing cost (lower is better).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NextHop {
+    pub face: FaceId,
+    pub cost: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FibEntry {
+    pub prefix: Name,
+    /// Sorted by cost, then face id, so the first eligible one is the best route.
+    pub nexthops: SmallVec<[NextHop; 4]>,
+}
+
+#[derive(Default, Debug)]
+pub struct Fib {
+    entries: Vec<FibEntry>,
+    /// Prefix hash -> entry indices (a vector for the rare hash collision).
+    index: FxHashMap<u64, SmallVec<[u32; 1]>>,
+    max_len: usize,
+}
+
+impl Fib {
+    pub fn new() -> Fib {
+        Fib::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn find_exact(&self, prefix: &Name) -> Option<usize> {
+        self.index
+            .get(&prefix.hash64())?
+            .iter()
+            .map(|&i| i as usize)
+            .find(|&i| self.entries[i].prefix == *prefix)
+    }
+
+    /// Adds a next hop, or updates its cost if the face is already one (NFD `fib::Entry::addOrUpdateNextHop`).
+    pub fn add_nexthop(&mut self, prefix: &Name, face: FaceId, cost: u64) {
+        let i = match self.find_exact(prefix) {
+            Some(i) => i,
+            None => {
+                self.entries.push(FibEntry { prefix: prefix.clone(), nexthops: SmallVec::new() });
+                let i = self.entries.len() - 1;
+                self.index.entry(prefix.hash64()).or_default().push(i as u32);
+                self.max_len = self.max_len.max(prefix.len());
+                i
+            }
+        };
+        let hops = &mut self.entries[i].nexthops;
+        hops.retain(|h| h.face != face);
+        hops.push(NextHop { face, cost });
+        hops.sort_by_key(|h| (h.cost, h.face));
+    }
+
+    /// Longest-prefix match; `None` when not even "/" has an entry.
+    pub fn longest_prefix_match(&self, name: &Name) -> Option<(usize, &FibEntry)> {
+        for len in (0..=name.len().min(self.max_len)).rev() {
+            if let Some(bucket) = self.index.get(&name.prefix_hash(len)) {
+                for &i in bucket {
+                    let e = &self.entries[i as usize];
+                    if e.prefix.len() == len && e.prefix.is_prefix_of(name) {
+                        return Some((i as usize, e));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    pub fn entry(&self, index: usize) -> &FibEntry {
+        &self.entries[index]
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = &FibEntry> {
+        self.entries.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> Name {
+        Name::parse(s).unwrap()
+    }
+
+    #[test]
+    fn longest_prefix_wins_and_nexthops_are_ranked_by_cost() {
+        let mut fib = Fib::new();
+        fib.add_nexthop(&n("/"), FaceId(9), 1);
+        fib.add_nexthop(&n("/video"), FaceId(1), 10);
+        fib.add_nexthop(&n("/video"), FaceId(2), 5);
+        fib.add_nexthop(&n("/video/a"), FaceId(3), 1);
+        let (_, e) = fib.longest_prefix_match(&n("/video/b/seg=1")).unwrap();
+        assert_eq!(e.prefix, n("/video"));
+        assert_eq!(e.nexthops.iter().map(|h| h.face.0).collect::<Vec<_>>(), vec![2, 1]);
+        assert_eq!(fib.longest_prefix_match(&n("/video/a/seg=1")).unwrap().1.prefix, n("/video/a"));
+        assert_eq!(fib.longest_prefix_match(&n("/audio")).unwrap().1.prefix, n("/"));
+        // Component boundaries matter: /vid is not a prefix of /video.
+        let mut fib = Fib::new();
+        fib.add_nexthop(&n("/vid"), FaceId(1), 1);
+        assert!(fib.longest_prefix_match(&n("/video")).is_none());
+    }
+
+    #[test]
+    fn updating_a_nexthop_replaces_its_cost() {
+        let mut fib = Fib::new();
+        fib.add_nexthop(&n("/p"), FaceId(1), 10);
+        fib.add_nexthop(&n("/p"), FaceId(1), 3);
+        assert_eq!(fib.len(), 1);
+        assert_eq!(fib.entry(0).nexthops.as_slice(), &[NextHop { face: FaceId(1), cost: 3 }]);
+    }
+}

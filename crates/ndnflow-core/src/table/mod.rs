@@ -1,0 +1,24 @@
+//! Forwarding tables after NFD's daemon/table: Content Store, Pending Interest Table,
+//! Forwarding Information Base, Dead Nonce List, and per-prefix strategy measurements.
+
+pub mod cs;
+pub mod dnl;
+pub mod fib;
+pub mod measurements;
+pub mod pit;
+
+pub use cs::{ContentStore, CsPolicy};
+pub use dnl::DeadNonceList;
+pub use fib::{Fib, FibEntry, NextHop};
+pub use measurements::Measurements;
+pub use pit::{InRecord, OutRecord, PendingInterestTable, PitEntry, PitId};
+
+/// A face of one forwarder: an index into its face table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FaceId(pub u32);
+
+impl FaceId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}

@@ -1,0 +1,338 @@
+//! Pending Interest Table (NFD daemon/table/pit): one entry per (name, CanBePrefix, MustBeFresh),
+//! with in-records (downstream faces waiting for Data) and out-records (upstream faces the Interest
+//! went to).
+//!
+//! Entries live in a slab addressed by `PitId` (index + generation, so a stale id from an expiry heap
+//! never reaches a reused slot). Expiry is lazy: a min-heap of (expiry, id) is cleaned on demand, and
+//! the owner asks `next_expiry` when to wake, so satisfied entries cost no timer event.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::FaceId;
+use crate::packet::{Interest, NackReason};
+use crate::{Name, Time};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PitId {
+    index: u32,
+    generation: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct InRecord {
+    pub face: FaceId,
+    pub nonce: u32,
+    pub last_renewed: Time,
+    pub expiry: Time,
+    /// The Interest as this downstream sent it (its nonce and lifetime).
+    pub interest: Arc<Interest>,
+}
+
+#[derive(Clone, Debug)]
+pub struct OutRecord {
+    pub face: FaceId,
+    pub nonce: u32,
+    pub last_sent: Time,
+    pub expiry: Time,
+    /// Set when the upstream answered with a Nack.
+    pub nack: Option<NackReason>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PitEntry {
+    /// The most recent Interest received for this entry.
+    pub interest: Arc<Interest>,
+    pub in_records: SmallVec<[InRecord; 2]>,
+    pub out_records: SmallVec<[OutRecord; 2]>,
+    /// When the entry expires: the latest in-record expiry.
+    pub expiry: Time,
+    /// Retransmission-suppression interval of NFD's RetxSuppressionExponential, kept per entry.
+    pub suppression_interval: Time,
+}
+
+impl PitEntry {
+    pub fn name(&self) -> &Name {
+        &self.interest.name
+    }
+
+    /// Whether some upstream has neither answered nor timed out.
+    pub fn has_pending_out_records(&self, now: Time) -> bool {
+        self.out_records.iter().any(|o| o.nack.is_none() && o.expiry > now)
+    }
+
+    pub fn in_record(&self, face: FaceId) -> Option<&InRecord> {
+        self.in_records.iter().find(|r| r.face == face)
+    }
+
+    pub fn out_record(&self, face: FaceId) -> Option<&OutRecord> {
+        self.out_records.iter().find(|r| r.face == face)
+    }
+
+    pub fn out_record_mut(&mut self, face: FaceId) -> Option<&mut OutRecord> {
+        self.out_records.iter_mut().find(|r| r.face == face)
+    }
+
+    /// Inserts or refreshes the in-record of `face` (NFD `pit::Entry::insertOrUpdateInRecord`).
+    pub fn insert_or_update_in_record(&mut self, now: Time, face: FaceId, interest: &Arc<Interest>) {
+        let expiry = now + interest.effective_lifetime();
+        let nonce = interest.nonce.unwrap_or(0);
+        match self.in_records.iter_mut().find(|r| r.face == face) {
+            Some(r) => {
+                r.nonce = nonce;
+                r.last_renewed = now;
+                r.expiry = expiry;
+                r.interest = interest.clone();
+            }
+            None => self.in_records.push(InRecord { face, nonce, last_renewed: now, expiry, interest: interest.clone() }),
+        }
+        self.interest = interest.clone();
+    }
+
+    /// Inserts or refreshes the out-record of `face`.
+    pub fn insert_or_update_out_record(&mut self, now: Time, face: FaceId, nonce: u32, lifetime: Time) {
+        let expiry = now + lifetime;
+        match self.out_records.iter_mut().find(|r| r.face == face) {
+            Some(r) => {
+                r.nonce = nonce;
+                r.last_sent = now;
+                r.expiry = expiry;
+                r.nack = None;
+            }
+            None => self.out_records.push(OutRecord { face, nonce, last_sent: now, expiry, nack: None }),
+        }
+    }
+
+    /// The latest expiry among in-records: when the entry itself expires.
+    pub fn in_records_expiry(&self) -> Time {
+        self.in_records.iter().map(|r| r.expiry).max().unwrap_or(Time::ZERO)
+    }
+}
+
+struct Slot {
+    generation: u32,
+    entry: Option<PitEntry>,
+}
+
+#[derive(Default)]
+pub struct PendingInterestTable {
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    by_name: FxHashMap<Name, SmallVec<[u32; 1]>>,
+    can_be_prefix_entries: usize,
+    expiry: BinaryHeap<Reverse<(Time, PitId)>>,
+    len: usize,
+}
+
+fn same_selectors(a: &Interest, b: &Interest) -> bool {
+    a.can_be_prefix == b.can_be_prefix && a.must_be_fresh == b.must_be_fresh
+}
+
+impl PendingInterestTable {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn get(&self, id: PitId) -> Option<&PitEntry> {
+        let slot = self.slots.get(id.index as usize)?;
+        if slot.generation != id.generation {
+            return None;
+        }
+        slot.entry.as_ref()
+    }
+
+    pub fn get_mut(&mut self, id: PitId) -> Option<&mut PitEntry> {
+        let slot = self.slots.get_mut(id.index as usize)?;
+        if slot.generation != id.generation {
+            return None;
+        }
+        slot.entry.as_mut()
+    }
+
+    /// The entry with this Interest's name and selectors.
+    pub fn find(&self, interest: &Interest) -> Option<PitId> {
+        self.by_name.get(&interest.name)?.iter().find_map(|&i| {
+            let slot = &self.slots[i as usize];
+            let e = slot.entry.as_ref()?;
+            same_selectors(&e.interest, interest).then_some(PitId { index: i, generation: slot.generation })
+        })
+    }
+
+    /// Finds or creates the entry for `interest`; the flag says whether it is new.
+    pub fn find_or_insert(&mut self, interest: &Arc<Interest>) -> (PitId, bool) {
+        if let Some(id) = self.find(interest) {
+            return (id, false);
+        }
+        let entry = PitEntry {
+            interest: interest.clone(),
+            in_records: SmallVec::new(),
+            out_records: SmallVec::new(),
+            expiry: Time::ZERO,
+            suppression_interval: Time::ZERO,
+        };
+        let index = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.slots.push(Slot { generation: 0, entry: None });
+                (self.slots.len() - 1) as u32
+            }
+        };
+        let slot = &mut self.slots[index as usize];
+        slot.entry = Some(entry);
+        let id = PitId { index, generation: slot.generation };
+        self.by_name.entry(interest.name.clone()).or_default().push(index);
+        if interest.can_be_prefix {
+            self.can_be_prefix_entries += 1;
+        }
+        self.len += 1;
+        (id, true)
+    }
+
+    /// Sets when the entry expires and remembers it for `pop_expired`.
+    pub fn set_expiry(&mut self, id: PitId, at: Time) {
+        if let Some(e) = self.get_mut(id) {
+            e.expiry = at;
+            self.expiry.push(Reverse((at, id)));
+        }
+    }
+
+    /// Removes the entry and returns it.
+    pub fn remove(&mut self, id: PitId) -> Option<PitEntry> {
+        let slot = self.slots.get_mut(id.index as usize)?;
+        if slot.generation != id.generation {
+            return None;
+        }
+        let entry = slot.entry.take()?;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(id.index);
+        if let Some(bucket) = self.by_name.get_mut(&entry.interest.name) {
+            bucket.retain(|i| *i != id.index);
+            if bucket.is_empty() {
+                self.by_name.remove(&entry.interest.name);
+            }
+        }
+        if entry.interest.can_be_prefix {
+            self.can_be_prefix_entries -= 1;
+        }
+        self.len -= 1;
+        Some(entry)
+    }
+
+    /// Entries a Data of this name satisfies: same name, or CanBePrefix entries on a shorter prefix.
+    pub fn find_for_data(&self, name: &Name, out: &mut SmallVec<[PitId; 2]>) {
+        let mut push_bucket = |key: &Name, only_prefix: bool| {
+            if let Some(bucket) = self.by_name.get(key) {
+                for &i in bucket {
+                    let slot = &self.slots[i as usize];
+                    if let Some(e) = &slot.entry {
+                        if !only_prefix || e.interest.can_be_prefix {
+                            out.push(PitId { index: i, generation: slot.generation });
+                        }
+                    }
+                }
+            }
+        };
+        push_bucket(name, false);
+        if self.can_be_prefix_entries > 0 {
+            for len in (0..name.len()).rev() {
+                push_bucket(&name.prefix(len), true);
+            }
+        }
+    }
+
+    /// Drops heap items whose entry is gone or whose expiry moved; returns the next live expiry.
+    pub fn next_expiry(&mut self) -> Option<Time> {
+        while let Some(&Reverse((at, id))) = self.expiry.peek() {
+            match self.get(id) {
+                Some(e) if e.expiry == at => return Some(at),
+                _ => {
+                    self.expiry.pop();
+                }
+            }
+        }
+        None
+    }
+
+    /// The next entry whose expiry is at or before `now` (not removed: the caller finalises it).
+    pub fn pop_expired(&mut self, now: Time) -> Option<PitId> {
+        let at = self.next_expiry()?;
+        if at > now {
+            return None;
+        }
+        let Reverse((_, id)) = self.expiry.pop()?;
+        Some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn interest(name: &str, nonce: u32) -> Arc<Interest> {
+        Arc::new(Interest::new(Name::parse(name).unwrap(), nonce, Time::from_secs(2)))
+    }
+
+    #[test]
+    fn same_name_aggregates_into_one_entry_with_two_in_records() {
+        let mut pit = PendingInterestTable::new();
+        let a = interest("/x/seg=1", 1);
+        let b = interest("/x/seg=1", 2);
+        let (id, new) = pit.find_or_insert(&a);
+        assert!(new);
+        pit.get_mut(id).unwrap().insert_or_update_in_record(Time::ZERO, FaceId(1), &a);
+        let (id2, new2) = pit.find_or_insert(&b);
+        assert_eq!((id2, new2), (id, false));
+        pit.get_mut(id).unwrap().insert_or_update_in_record(Time::from_millis(1), FaceId(2), &b);
+        let e = pit.get(id).unwrap();
+        assert_eq!(e.in_records.len(), 2);
+        assert_eq!(e.in_records_expiry(), Time::from_millis(2001));
+    }
+
+    #[test]
+    fn removed_ids_never_reach_a_reused_slot() {
+        let mut pit = PendingInterestTable::new();
+        let (old, _) = pit.find_or_insert(&interest("/a", 1));
+        pit.remove(old);
+        let (new, _) = pit.find_or_insert(&interest("/b", 1));
+        assert!(pit.get(old).is_none());
+        assert_eq!(pit.get(new).unwrap().name(), &Name::parse("/b").unwrap());
+        assert_eq!(pit.len(), 1);
+    }
+
+    #[test]
+    fn data_matches_exact_names_and_can_be_prefix_entries() {
+        let mut pit = PendingInterestTable::new();
+        let (exact, _) = pit.find_or_insert(&interest("/a/b", 1));
+        let mut cbp = Interest::new(Name::parse("/a").unwrap(), 2, Time::from_secs(2));
+        cbp.can_be_prefix = true;
+        let (prefix, _) = pit.find_or_insert(&Arc::new(cbp));
+        let (_other, _) = pit.find_or_insert(&interest("/a", 3)); // exact /a: not matched by /a/b
+        let mut out = SmallVec::new();
+        pit.find_for_data(&Name::parse("/a/b").unwrap(), &mut out);
+        assert_eq!(out.as_slice(), &[exact, prefix]);
+    }
+
+    #[test]
+    fn expiry_is_lazy_and_skips_removed_entries() {
+        let mut pit = PendingInterestTable::new();
+        let (a, _) = pit.find_or_insert(&interest("/a", 1));
+        let (b, _) = pit.find_or_insert(&interest("/b", 1));
+        pit.set_expiry(a, Time::from_millis(10));
+        pit.set_expiry(b, Time::from_millis(20));
+        pit.remove(a);
+        assert_eq!(pit.next_expiry(), Some(Time::from_millis(20)));
+        assert_eq!(pit.pop_expired(Time::from_millis(19)), None);
+        assert_eq!(pit.pop_expired(Time::from_millis(20)), Some(b));
+    }
+}

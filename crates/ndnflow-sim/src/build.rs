@@ -1,0 +1,236 @@
+//! Turns a validated `Scenario` into the simulator's nodes, link directions and applications.
+
+use ndnflow_core::app::cc::CcConfig;
+use ndnflow_core::app::{Consumer, ConsumerConfig, Producer, ProducerConfig, RttOptions};
+use ndnflow_core::fw::forwarder::StrategyName;
+use ndnflow_core::fw::{FaceKind, Forwarder, ForwarderConfig};
+use ndnflow_core::link::{CodelConfig, Limit, LossModel, Queue};
+use ndnflow_core::link::{Bernoulli, GilbertElliott};
+use ndnflow_core::table::{CsPolicy, FaceId};
+use ndnflow_core::{Name, Time};
+use rustc_hash::FxHashMap;
+
+use crate::link::LinkDir;
+use crate::rng::{component_rng, component_seed};
+use crate::routing;
+use crate::scenario::model::*;
+
+/// Where a face of a node leads.
+#[derive(Clone, Copy, Debug)]
+pub enum FaceTarget {
+    /// Out onto this link direction.
+    Link(u32),
+    /// To this application.
+    App(u32),
+}
+
+pub struct Node {
+    pub fw: Forwarder,
+    pub faces: Vec<FaceTarget>,
+    /// The earliest NodeWake scheduled and not yet fired (`Time::MAX` if none).
+    pub wake_at: Time,
+}
+
+pub enum App {
+    Producer(Producer),
+    Consumer(Box<Consumer>),
+}
+
+pub struct AppSlot {
+    pub node: usize,
+    pub face: FaceId,
+    pub app: App,
+    pub wake_at: Time,
+    /// Index into `Scenario::consumers`, for consumers.
+    pub consumer: Option<usize>,
+    pub done: bool,
+}
+
+pub struct Network {
+    pub nodes: Vec<Node>,
+    pub dirs: Vec<LinkDir>,
+    pub apps: Vec<AppSlot>,
+    /// For each scenario link, its two directions (a->b, b->a).
+    pub link_dirs: Vec<(usize, usize)>,
+}
+
+fn queue(spec: &QueueSpec) -> Queue {
+    let limit = |l: &QueueLimit| match *l {
+        QueueLimit::Packets(n) => Limit::Packets(n),
+        QueueLimit::Bytes(n) => Limit::Bytes(n),
+    };
+    match spec {
+        QueueSpec::DropTail { limit: l } => Queue::drop_tail(limit(l)),
+        QueueSpec::Codel { limit: l, target, interval, mode } => Queue::codel(
+            limit(l),
+            CodelConfig { target: *target, interval: *interval, mark: *mode == CodelMode::Mark },
+        ),
+    }
+}
+
+fn loss(spec: &LossSpec) -> LossModel {
+    match *spec {
+        LossSpec::None => LossModel::None,
+        LossSpec::Bernoulli { p } => LossModel::Bernoulli(Bernoulli::new(p)),
+        LossSpec::GilbertElliott { p, r, loss_good, loss_bad } => {
+            LossModel::GilbertElliott(GilbertElliott::new(p, r, loss_good, loss_bad))
+        }
+    }
+}
+
+fn strategy(kind: StrategyKind) -> StrategyName {
+    match kind {
+        StrategyKind::BestRoute => StrategyName::BestRoute,
+        StrategyKind::Multicast => StrategyName::Multicast,
+    }
+}
+
+fn forwarder(spec: &NodeSpec, seed: u64) -> Forwarder {
+    let config = ForwarderConfig {
+        cs_policy: match spec.cs.policy {
+            crate::scenario::model::CsPolicy::Lru => CsPolicy::Lru,
+            crate::scenario::model::CsPolicy::Fifo => CsPolicy::Fifo,
+        },
+        cs_capacity: spec.cs.capacity,
+        default_strategy: strategy(spec.strategy),
+        strategy_choices: spec.strategy_choices.iter().map(|(p, k)| (p.clone(), strategy(*k))).collect(),
+    };
+    Forwarder::new(config, seed)
+}
+
+pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {
+    ConsumerConfig {
+        name: c.name.clone(),
+        start: c.start,
+        stop: c.stop,
+        segments: c.segments,
+        cc: match c.cc {
+            CcSpec::FixedWindow { window } => CcConfig::FixedWindow { window },
+            CcSpec::ConstantRate { rate } => CcConfig::ConstantRate { rate },
+        },
+        lifetime: c.lifetime,
+        rtt: RttOptions {
+            initial_rto: c.rto.initial,
+            min_rto: c.rto.min,
+            max_rto: c.rto.max,
+            alpha: c.rto.alpha,
+            beta: c.rto.beta,
+            k: c.rto.k,
+        },
+        max_retries: c.max_retries,
+    }
+}
+
+pub fn build(s: &Scenario) -> Network {
+    let mut nodes: Vec<Node> = s
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| Node {
+            fw: forwarder(spec, component_seed(s.seed, "node", i)),
+            faces: Vec::new(),
+            wake_at: Time::MAX,
+        })
+        .collect();
+
+    // Links: one face per end, one LinkDir per direction. Face of `to` for dir d is added first.
+    let mut dirs = Vec::with_capacity(s.links.len() * 2);
+    let mut link_dirs = Vec::with_capacity(s.links.len());
+    // (node, edge index in routing::edges order) -> face at that node
+    let mut edge_face: Vec<FaceId> = Vec::with_capacity(s.links.len() * 2);
+    for l in &s.links {
+        let face_a = nodes[l.a].fw.add_face(FaceKind::Link);
+        let face_b = nodes[l.b].fw.add_face(FaceKind::Link);
+        let mut dir = |from: usize, to: usize, to_face: FaceId, spec: &LinkDirSpec| {
+            let index = dirs.len();
+            dirs.push(LinkDir::new(
+                from,
+                to,
+                to_face,
+                spec.bandwidth_bps,
+                spec.delay,
+                queue(&spec.queue),
+                loss(&spec.loss),
+                component_rng(s.seed, "link", index),
+            ));
+            index
+        };
+        let ab = dir(l.a, l.b, face_b, &l.ab);
+        let ba = dir(l.b, l.a, face_a, &l.ba);
+        nodes[l.a].faces.push(FaceTarget::Link(ab as u32));
+        nodes[l.b].faces.push(FaceTarget::Link(ba as u32));
+        link_dirs.push((ab, ba));
+        edge_face.push(face_a);
+        edge_face.push(face_b);
+    }
+
+    let mut apps = Vec::new();
+    for p in &s.producers {
+        let face = nodes[p.node].fw.add_face(FaceKind::App);
+        nodes[p.node].faces.push(FaceTarget::App(apps.len() as u32));
+        nodes[p.node].fw.fib.add_nexthop(&p.prefix, face, 0);
+        apps.push(AppSlot {
+            node: p.node,
+            face,
+            app: App::Producer(Producer::new(ProducerConfig {
+                prefix: p.prefix.clone(),
+                payload: p.payload,
+                segments: p.segments,
+                freshness: p.freshness,
+            })),
+            wake_at: Time::MAX,
+            consumer: None,
+            done: true,
+        });
+    }
+    for (i, c) in s.consumers.iter().enumerate() {
+        let face = nodes[c.node].fw.add_face(FaceKind::App);
+        nodes[c.node].faces.push(FaceTarget::App(apps.len() as u32));
+        apps.push(AppSlot {
+            node: c.node,
+            face,
+            app: App::Consumer(Box::new(Consumer::new(consumer_config(c), component_seed(s.seed, "consumer", i)))),
+            wake_at: Time::MAX,
+            consumer: Some(i),
+            done: false,
+        });
+    }
+
+    install_routes(s, &mut nodes, &edge_face);
+    Network { nodes, dirs, apps, link_dirs }
+}
+
+/// Automatic shortest-path routes to every producer prefix, then the scenario's static routes.
+fn install_routes(s: &Scenario, nodes: &mut [Node], edge_face: &[FaceId]) {
+    let edges = routing::edges(s);
+    if s.routing != RoutingMetric::None {
+        // Per (node, prefix, face) keep the cheapest cost over producers of the same prefix.
+        let mut best: FxHashMap<(usize, Name, FaceId), u64> = FxHashMap::default();
+        let mut order: Vec<(usize, Name, FaceId)> = Vec::new();
+        for p in &s.producers {
+            for hop in routing::routes_to(s.nodes.len(), &edges, p.node) {
+                let key = (hop.node, p.prefix.clone(), edge_face[hop.edge]);
+                match best.get_mut(&key) {
+                    Some(c) => *c = (*c).min(hop.cost),
+                    None => {
+                        best.insert(key.clone(), hop.cost);
+                        order.push(key);
+                    }
+                }
+            }
+        }
+        for key in order {
+            let cost = best[&key];
+            nodes[key.0].fw.fib.add_nexthop(&key.1, key.2, cost);
+        }
+    }
+    for r in &s.routes {
+        let face = edges
+            .iter()
+            .position(|e| e.from == r.node && e.to == r.nexthop)
+            .map(|i| edge_face[i]);
+        if let Some(face) = face {
+            nodes[r.node].fw.fib.add_nexthop(&r.prefix, face, r.cost);
+        }
+    }
+}

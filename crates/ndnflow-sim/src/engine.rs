@@ -1,0 +1,436 @@
+//! The discrete-event driver: moves frames between the sans-IO forwarders, applications and link
+//! directions, in integer-nanosecond time with ties in scheduling order.
+//!
+//! A frame a forwarder sends to an application (or an application to its forwarder) is delivered at
+//! the same instant through a local FIFO, so nothing recurses and nothing reorders.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use ndnflow_core::fw::forwarder::Outbox;
+use ndnflow_core::packet::Frame;
+use ndnflow_core::table::FaceId;
+use ndnflow_core::Time;
+
+use crate::build::{build, App, FaceTarget, Network};
+use crate::events::{Event, EventQueue};
+use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
+use crate::trace::{ConsumerSample, ConsumerSummary, LinkSummary, NodeSummary, Recorder, Results, SimulationSummary, Summary};
+
+pub struct Simulation {
+    scenario: Scenario,
+    net: Network,
+    events: EventQueue,
+    now: Time,
+    /// Set when the run is over: duration reached or every consumer finished.
+    end: Option<Time>,
+    consumers_left: usize,
+    local: VecDeque<(usize, FaceId, Frame)>,
+    outbox: Outbox,
+    app_out: Vec<Frame>,
+    recorder: Recorder,
+    dir_names: Vec<(String, String, String)>,
+    consumer_ids: Vec<String>,
+    events_processed: u64,
+}
+
+/// Consumer ids: the node's name when it runs one consumer, else "node#k" in file order.
+fn consumer_ids(s: &Scenario) -> Vec<String> {
+    let mut per_node = vec![0usize; s.nodes.len()];
+    for c in &s.consumers {
+        per_node[c.node] += 1;
+    }
+    let mut seen = vec![0usize; s.nodes.len()];
+    s.consumers
+        .iter()
+        .map(|c| {
+            let name = &s.nodes[c.node].name;
+            let k = seen[c.node];
+            seen[c.node] += 1;
+            if per_node[c.node] == 1 {
+                name.clone()
+            } else {
+                format!("{name}#{k}")
+            }
+        })
+        .collect()
+}
+
+impl Simulation {
+    pub fn new(scenario: Scenario) -> Simulation {
+        let net = build(&scenario);
+        let dir_names = net
+            .dirs
+            .iter()
+            .map(|d| {
+                let (a, b) = (&scenario.nodes[d.from].name, &scenario.nodes[d.to].name);
+                (format!("{a}->{b}"), a.clone(), b.clone())
+            })
+            .collect();
+        let mut events = EventQueue::new();
+        for (i, app) in net.apps.iter().enumerate() {
+            if let App::Consumer(c) = &app.app {
+                events.schedule(c.config().start, Event::AppWake(i as u32));
+            }
+        }
+        for (i, e) in scenario.events.iter().enumerate() {
+            events.schedule(e.at, Event::LinkChange(i as u32));
+        }
+        if scenario.bin > Time::ZERO {
+            events.schedule(scenario.bin.min(scenario.duration), Event::Sample);
+        }
+        let consumers_left = scenario.consumers.len();
+        Simulation {
+            recorder: Recorder::new(net.dirs.len(), scenario.consumers.len()),
+            consumer_ids: consumer_ids(&scenario),
+            dir_names,
+            net,
+            events,
+            now: Time::ZERO,
+            end: None,
+            consumers_left,
+            local: VecDeque::new(),
+            outbox: Vec::new(),
+            app_out: Vec::new(),
+            events_processed: 0,
+            scenario,
+        }
+    }
+
+    pub fn now(&self) -> Time {
+        self.now
+    }
+    pub fn duration(&self) -> Time {
+        self.scenario.duration
+    }
+    pub fn is_finished(&self) -> bool {
+        self.end.is_some()
+    }
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Runs to completion.
+    pub fn run(&mut self) -> Results {
+        self.run_until(self.scenario.duration);
+        self.results()
+    }
+
+    /// Advances to `t` (at most the duration); returns whether the run is over.
+    pub fn run_until(&mut self, t: Time) -> bool {
+        if self.end.is_some() {
+            return true;
+        }
+        let limit = t.min(self.scenario.duration);
+        while let Some(at) = self.events.peek_time() {
+            if at > limit {
+                break;
+            }
+            let Some((at, event)) = self.events.pop() else { break };
+            self.now = at;
+            self.events_processed += 1;
+            self.dispatch(event);
+            if self.consumers_left == 0 && !self.scenario.consumers.is_empty() {
+                self.finish();
+                return true;
+            }
+        }
+        self.now = self.now.max(limit);
+        if limit >= self.scenario.duration {
+            self.finish();
+            return true;
+        }
+        false
+    }
+
+    fn finish(&mut self) {
+        if self.end.is_some() {
+            return;
+        }
+        self.end = Some(self.now);
+        self.sample();
+    }
+
+    fn sample(&mut self) {
+        let apps = &self.net.apps;
+        let ids = &self.consumer_ids;
+        let nodes = &self.scenario.nodes;
+        let consumers = apps.iter().filter_map(|a| match &a.app {
+            App::Consumer(c) => Some(ConsumerSample {
+                id: &ids[a.consumer.unwrap_or(0)],
+                node: &nodes[a.node].name,
+                stats: c.stats,
+                window: c.window(),
+            }),
+            App::Producer(_) => None,
+        });
+        self.recorder.sample(self.now, &self.net.dirs, &self.dir_names, consumers);
+    }
+
+    fn dispatch(&mut self, event: Event) {
+        match event {
+            Event::Arrive(d) => {
+                let dir = &mut self.net.dirs[d as usize];
+                if let Some(frame) = dir.in_flight.pop_front() {
+                    self.local.push_back((dir.to, dir.to_face, frame));
+                    self.drain_local();
+                }
+            }
+            Event::TxDone(d) => {
+                self.net.dirs[d as usize].tx_pending = false;
+                self.kick(d as usize);
+            }
+            Event::NodeWake(n) => {
+                self.net.nodes[n as usize].fw.handle_timeout(self.now);
+                self.reschedule_node(n as usize);
+            }
+            Event::AppWake(a) => self.wake_app(a as usize),
+            Event::Sample => {
+                self.sample();
+                let next = self.now + self.scenario.bin;
+                if next <= self.scenario.duration {
+                    self.events.schedule(next, Event::Sample);
+                }
+            }
+            Event::LinkChange(i) => self.apply_link_change(i as usize),
+        }
+    }
+
+    /// Delivers frames queued for forwarders at this instant, and whatever they cause locally.
+    fn drain_local(&mut self) {
+        while let Some((node, face, frame)) = self.local.pop_front() {
+            let mut out = std::mem::take(&mut self.outbox);
+            self.net.nodes[node].fw.handle(self.now, face, frame, &mut out);
+            for (face, frame) in out.drain(..) {
+                self.send_from(node, face, frame);
+            }
+            self.outbox = out;
+            self.reschedule_node(node);
+        }
+    }
+
+    fn send_from(&mut self, node: usize, face: FaceId, frame: Frame) {
+        match self.net.nodes[node].faces[face.index()] {
+            FaceTarget::Link(d) => {
+                self.net.dirs[d as usize].enqueue(self.now, frame);
+                self.kick(d as usize);
+            }
+            FaceTarget::App(a) => self.to_app(a as usize, frame),
+        }
+    }
+
+    fn to_app(&mut self, a: usize, frame: Frame) {
+        let now = self.now;
+        let slot = &mut self.net.apps[a];
+        match &mut slot.app {
+            App::Producer(p) => {
+                if let Some(reply) = p.handle(now, frame) {
+                    self.local.push_back((slot.node, slot.face, reply));
+                }
+            }
+            App::Consumer(c) => {
+                let mut out = std::mem::take(&mut self.app_out);
+                c.handle(now, frame, &mut out);
+                for f in out.drain(..) {
+                    self.local.push_back((slot.node, slot.face, f));
+                }
+                self.app_out = out;
+                self.after_app(a);
+            }
+        }
+    }
+
+    fn wake_app(&mut self, a: usize) {
+        let now = self.now;
+        let slot = &mut self.net.apps[a];
+        if let App::Consumer(c) = &mut slot.app {
+            let mut out = std::mem::take(&mut self.app_out);
+            c.handle_timeout(now, &mut out);
+            for f in out.drain(..) {
+                self.local.push_back((slot.node, slot.face, f));
+            }
+            self.app_out = out;
+            self.after_app(a);
+            self.drain_local();
+        }
+    }
+
+    /// Reschedules the app's timer and notes when a consumer has finished.
+    fn after_app(&mut self, a: usize) {
+        let now = self.now;
+        let slot = &mut self.net.apps[a];
+        let App::Consumer(c) = &mut slot.app else { return };
+        if c.is_finished() {
+            if !slot.done {
+                slot.done = true;
+                self.consumers_left -= 1;
+            }
+            return;
+        }
+        if let Some(t) = c.poll_timeout() {
+            let t = t.max(now);
+            if t < slot.wake_at || slot.wake_at <= now {
+                slot.wake_at = t;
+                self.events.schedule(t, Event::AppWake(a as u32));
+            }
+        }
+    }
+
+    fn reschedule_node(&mut self, n: usize) {
+        let now = self.now;
+        let node = &mut self.net.nodes[n];
+        if let Some(t) = node.fw.poll_timeout() {
+            let t = t.max(now);
+            if t < node.wake_at || node.wake_at <= now {
+                node.wake_at = t;
+                self.events.schedule(t, Event::NodeWake(n as u32));
+            }
+        }
+    }
+
+    /// Starts a transmission if the direction is idle, and makes sure a busy one wakes when done.
+    fn kick(&mut self, d: usize) {
+        let now = self.now;
+        let dir = &mut self.net.dirs[d];
+        if let Some(tx) = dir.transmit_next(now) {
+            if let Some(arrival) = tx.arrival {
+                self.events.schedule(arrival, Event::Arrive(d as u32));
+            }
+        }
+        use ndnflow_core::link::QueueDiscipline;
+        if !dir.tx_pending && !dir.is_idle(now) && !dir.queue.is_empty() {
+            dir.tx_pending = true;
+            self.events.schedule(dir.busy_until, Event::TxDone(d as u32));
+        }
+    }
+
+    fn apply_link_change(&mut self, i: usize) {
+        let e = self.scenario.events[i];
+        let (ab, ba) = self.net.link_dirs[e.link];
+        let dirs: &[usize] = match e.direction {
+            LinkDirection::Both => &[ab, ba],
+            LinkDirection::AtoB => &[ab],
+            LinkDirection::BtoA => &[ba],
+        };
+        for &d in dirs {
+            match e.change {
+                LinkChange::Bandwidth(bps) => self.net.dirs[d].bandwidth_bps = bps,
+                LinkChange::Down => {
+                    self.net.dirs[d].set_down(self.now);
+                    self.set_face_state(d, false);
+                }
+                LinkChange::Up => {
+                    self.net.dirs[d].up = true;
+                    self.set_face_state(d, true);
+                    self.kick(d);
+                }
+            }
+        }
+    }
+
+    /// A direction that is down makes its sending face ineligible as a next hop.
+    fn set_face_state(&mut self, d: usize, up: bool) {
+        let from = self.net.dirs[d].from;
+        let face = self.net.nodes[from]
+            .faces
+            .iter()
+            .position(|t| matches!(t, FaceTarget::Link(x) if *x as usize == d));
+        if let Some(face) = face {
+            self.net.nodes[from].fw.set_face_up(FaceId(face as u32), up);
+        }
+    }
+
+    /// Packets put on a link so far (a packet crossing one link is one packet-hop).
+    pub fn packet_hops(&self) -> u64 {
+        self.net.dirs.iter().map(|d| d.counters.packets).sum()
+    }
+
+    pub fn events_processed(&self) -> u64 {
+        self.events_processed
+    }
+
+    /// Results up to now (complete once the run is over).
+    pub fn results(&self) -> Results {
+        let end = self.end.unwrap_or(self.now);
+        let mut consumers = BTreeMap::new();
+        for slot in &self.net.apps {
+            let (App::Consumer(c), Some(i)) = (&slot.app, slot.consumer) else { continue };
+            let spec = &self.scenario.consumers[i];
+            let s = c.stats;
+            let stop = c.finished_at().unwrap_or(end).min(end);
+            let active = (stop - spec.start).as_secs_f64();
+            let ms = |t: Option<Time>| t.map(|t| t.as_millis_f64());
+            consumers.insert(
+                self.consumer_ids[i].clone(),
+                ConsumerSummary {
+                    node: self.scenario.nodes[spec.node].name.clone(),
+                    name: spec.name.to_string(),
+                    goodput_bps: if active > 0.0 { s.payload_bytes as f64 * 8.0 / active } else { 0.0 },
+                    interests_sent: s.interests_sent,
+                    data_received: s.data_received,
+                    timeouts: s.timeouts,
+                    nacks: s.nacks,
+                    retransmissions: s.retransmissions,
+                    marks: s.marks,
+                    abandoned: s.abandoned,
+                    pending: c.in_flight() as u64,
+                    payload_bytes: s.payload_bytes,
+                    rtt_min_ms: ms(s.rtt_min),
+                    rtt_avg_ms: (s.rtt_samples > 0).then(|| s.rtt_sum.as_millis_f64() / s.rtt_samples as f64),
+                    rtt_max_ms: ms(s.rtt_max),
+                    start_s: spec.start.as_secs_f64(),
+                    end_s: stop.as_secs_f64(),
+                    finished: c.finished_at().is_some(),
+                },
+            );
+        }
+        let links = self
+            .net
+            .dirs
+            .iter()
+            .zip(&self.dir_names)
+            .map(|(d, (name, _, _))| (name.clone(), LinkSummary::from(&d.counters)))
+            .collect();
+        let nodes = self
+            .net
+            .nodes
+            .iter()
+            .zip(&self.scenario.nodes)
+            .map(|(n, spec)| {
+                let c = n.fw.counters;
+                let summary = NodeSummary {
+                    in_interests: c.in_interests,
+                    out_interests: c.out_interests,
+                    in_data: c.in_data,
+                    out_data: c.out_data,
+                    in_nacks: c.in_nacks,
+                    out_nacks: c.out_nacks,
+                    cs_hits: c.cs_hits,
+                    cs_misses: c.cs_misses,
+                    pit_aggregated: c.aggregated,
+                    pit_expired: c.expired,
+                    duplicates: c.duplicates,
+                    unsolicited_data: c.unsolicited_data,
+                    no_route: c.no_route,
+                    pit_entries_at_end: n.fw.pit.len() as u64,
+                };
+                (spec.name.clone(), summary)
+            })
+            .collect();
+        Results {
+            summary: Summary {
+                simulation: SimulationSummary {
+                    duration_s: self.scenario.duration.as_secs_f64(),
+                    seed: self.scenario.seed,
+                    end_s: end.as_secs_f64(),
+                    events: self.events_processed,
+                    packet_hops: self.packet_hops(),
+                },
+                consumers,
+                links,
+                nodes,
+            },
+            links: self.recorder.links.clone(),
+            consumers: self.recorder.consumers.clone(),
+        }
+    }
+}

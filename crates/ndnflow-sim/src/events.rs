@@ -1,0 +1,111 @@
+//! The event queue: a binary min-heap ordered by (time, insertion sequence), so simultaneous events
+//! run in the order they were scheduled, never in hash or memory order.
+//!
+//! Events are small (a kind and an index); packets in flight wait in their link's FIFO, not here,
+//! which keeps heap entries at 24 bytes.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use ndnflow_core::Time;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The packet at the head of link direction `0`'s in-flight FIFO reaches the far end.
+    Arrive(u32),
+    /// Link direction `0` finished serialising a packet and may start the next.
+    TxDone(u32),
+    /// A forwarder's timer (PIT expiry) may be due.
+    NodeWake(u32),
+    /// An application's timer may be due.
+    AppWake(u32),
+    /// End of a trace bin.
+    Sample,
+    /// Scheduled link change `0` (index into the scenario's events).
+    LinkChange(u32),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    time: Time,
+    seq: u64,
+    event: Event,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        (self.time, self.seq) == (other.time, other.seq)
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.time, other.seq).cmp(&(self.time, self.seq))
+    }
+}
+
+#[derive(Default)]
+pub struct EventQueue {
+    heap: BinaryHeap<Entry>,
+    seq: u64,
+}
+
+impl EventQueue {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn schedule(&mut self, time: Time, event: Event) {
+        self.heap.push(Entry { time, seq: self.seq, event });
+        self.seq += 1;
+    }
+
+    pub fn peek_time(&self) -> Option<Time> {
+        self.heap.peek().map(|e| e.time)
+    }
+
+    pub fn pop(&mut self) -> Option<(Time, Event)> {
+        self.heap.pop().map(|e| (e.time, e.event))
+    }
+
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+    /// Events scheduled so far.
+    pub fn scheduled(&self) -> u64 {
+        self.seq
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn earliest_first_and_ties_in_insertion_order() {
+        let mut q = EventQueue::new();
+        q.schedule(Time(5), Event::Sample);
+        q.schedule(Time(3), Event::Arrive(1));
+        q.schedule(Time(5), Event::TxDone(2));
+        q.schedule(Time(3), Event::Arrive(0));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![
+                (Time(3), Event::Arrive(1)),
+                (Time(3), Event::Arrive(0)),
+                (Time(5), Event::Sample),
+                (Time(5), Event::TxDone(2)),
+            ]
+        );
+    }
+}

@@ -1,0 +1,152 @@
+//! One direction of a full-duplex link: an output queue, a transmitter that serialises one packet at
+//! a time at the link's bandwidth (each packet's exact wire size), random loss, and a propagation
+//! delay. Packets in flight wait in a FIFO: a direction delivers in the order it sends, so only the
+//! head's arrival needs an event.
+
+use std::collections::VecDeque;
+
+use ndnflow_core::link::{LossModel, Queue, QueueDiscipline, Queued};
+use ndnflow_core::packet::{Frame, PacketKind};
+use ndnflow_core::table::FaceId;
+use ndnflow_core::Time;
+use rand_chacha::ChaCha8Rng;
+
+/// Cumulative counters of one link direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LinkCounters {
+    /// Packets and bytes put on the wire (lost ones included: they were transmitted).
+    pub packets: u64,
+    pub bytes: u64,
+    pub interests: u64,
+    pub data: u64,
+    pub nacks: u64,
+    /// Dropped by the queue (tail drop, CoDel drop, or link down).
+    pub drops: u64,
+    pub interest_drops: u64,
+    pub data_drops: u64,
+    pub marks: u64,
+    /// Lost on the wire by the loss model.
+    pub losses: u64,
+    pub sojourn_sum: Time,
+    pub sojourn_count: u64,
+}
+
+pub struct LinkDir {
+    pub from: usize,
+    pub to: usize,
+    /// The receiving node's face for this link.
+    pub to_face: FaceId,
+    pub bandwidth_bps: u64,
+    pub delay: Time,
+    pub queue: Queue,
+    pub loss: LossModel,
+    pub rng: ChaCha8Rng,
+    pub up: bool,
+    /// The transmitter is busy until then.
+    pub busy_until: Time,
+    /// A TxDone event is scheduled.
+    pub tx_pending: bool,
+    pub in_flight: VecDeque<Frame>,
+    pub counters: LinkCounters,
+    scratch: Vec<Queued>,
+}
+
+/// What `LinkDir::transmit_next` started, for the engine to schedule.
+pub struct Transmission {
+    /// When the packet reaches the far end (`None` if the loss model ate it).
+    pub arrival: Option<Time>,
+    /// When the transmitter is free again.
+    pub done: Time,
+}
+
+impl LinkDir {
+    pub fn new(from: usize, to: usize, to_face: FaceId, bandwidth_bps: u64, delay: Time, queue: Queue, loss: LossModel, rng: ChaCha8Rng) -> LinkDir {
+        LinkDir {
+            from,
+            to,
+            to_face,
+            bandwidth_bps,
+            delay,
+            queue,
+            loss,
+            rng,
+            up: true,
+            busy_until: Time::ZERO,
+            tx_pending: false,
+            in_flight: VecDeque::new(),
+            counters: LinkCounters::default(),
+            scratch: Vec::new(),
+        }
+    }
+
+    fn count_drop(&mut self, frame: &Frame) {
+        self.counters.drops += 1;
+        match frame.packet.kind() {
+            PacketKind::Interest => self.counters.interest_drops += 1,
+            PacketKind::Data => self.counters.data_drops += 1,
+            PacketKind::Nack => {}
+        }
+    }
+
+    /// Offers a frame to the output queue; a full queue or a down link drops it.
+    pub fn enqueue(&mut self, now: Time, frame: Frame) {
+        if !self.up {
+            self.count_drop(&frame);
+            return;
+        }
+        let size = frame.wire_size();
+        if let Err(item) = self.queue.enqueue(now, Queued { frame, size, enqueued_at: now }) {
+            self.count_drop(&item.frame);
+        }
+    }
+
+    pub fn is_idle(&self, now: Time) -> bool {
+        self.busy_until <= now
+    }
+
+    /// Starts sending the next queued packet, if the transmitter is free and one is left.
+    pub fn transmit_next(&mut self, now: Time) -> Option<Transmission> {
+        if !self.is_idle(now) {
+            return None;
+        }
+        let mut dropped = std::mem::take(&mut self.scratch);
+        let dequeued = self.queue.dequeue(now, &mut dropped);
+        for item in dropped.drain(..) {
+            self.count_drop(&item.frame);
+        }
+        self.scratch = dropped;
+        let d = dequeued?;
+        let c = &mut self.counters;
+        c.sojourn_sum += d.sojourn;
+        c.sojourn_count += 1;
+        c.marks += d.marked as u64;
+        c.packets += 1;
+        c.bytes += d.item.size as u64;
+        match d.item.frame.packet.kind() {
+            PacketKind::Interest => c.interests += 1,
+            PacketKind::Data => c.data += 1,
+            PacketKind::Nack => c.nacks += 1,
+        }
+        let done = now + Time::transmission(d.item.size, self.bandwidth_bps);
+        self.busy_until = done;
+        if self.loss.is_lost(&mut self.rng) {
+            self.counters.losses += 1;
+            return Some(Transmission { arrival: None, done });
+        }
+        self.in_flight.push_back(d.item.frame);
+        Some(Transmission { arrival: Some(done + self.delay), done })
+    }
+
+    /// Takes the link down: queued and in-flight packets are lost to it.
+    pub fn set_down(&mut self, now: Time) {
+        self.up = false;
+        let mut flushed = std::mem::take(&mut self.scratch);
+        while let Some(d) = self.queue.dequeue(now, &mut flushed) {
+            flushed.push(d.item);
+        }
+        for item in flushed.drain(..) {
+            self.count_drop(&item.frame);
+        }
+        self.scratch = flushed;
+    }
+}

@@ -1,0 +1,235 @@
+//! Time series and the end-of-run summary.
+//!
+//! At the end of every bin the engine samples each link direction's and consumer's cumulative
+//! counters; a row holds the difference from the previous sample, so rows add up to the totals.
+
+use std::collections::BTreeMap;
+
+use ndnflow_core::app::ConsumerStats;
+use ndnflow_core::Time;
+use serde::Serialize;
+
+use crate::link::{LinkCounters, LinkDir};
+
+/// One row per (link direction, bin), columnar.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LinkSeries {
+    pub time_s: Vec<f64>,
+    pub link: Vec<String>,
+    pub src: Vec<String>,
+    pub dst: Vec<String>,
+    pub bytes: Vec<u64>,
+    pub packets: Vec<u64>,
+    pub interests: Vec<u64>,
+    pub data: Vec<u64>,
+    pub drops: Vec<u64>,
+    pub marks: Vec<u64>,
+    pub losses: Vec<u64>,
+    pub throughput_bps: Vec<f64>,
+    pub queue_packets: Vec<u64>,
+    pub queue_bytes: Vec<u64>,
+    pub sojourn_ms: Vec<f64>,
+}
+
+/// One row per (consumer, bin), columnar.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConsumerSeries {
+    pub time_s: Vec<f64>,
+    pub consumer: Vec<String>,
+    pub node: Vec<String>,
+    pub goodput_bps: Vec<f64>,
+    pub data: Vec<u64>,
+    pub interests: Vec<u64>,
+    pub retransmissions: Vec<u64>,
+    pub timeouts: Vec<u64>,
+    pub nacks: Vec<u64>,
+    pub marks: Vec<u64>,
+    pub window: Vec<f64>,
+    pub rtt_ms: Vec<f64>,
+}
+
+pub struct Recorder {
+    bin_start: Time,
+    last_links: Vec<LinkCounters>,
+    last_consumers: Vec<ConsumerStats>,
+    pub links: LinkSeries,
+    pub consumers: ConsumerSeries,
+}
+
+/// What the recorder needs to know of a consumer at a sample.
+pub struct ConsumerSample<'a> {
+    pub id: &'a str,
+    pub node: &'a str,
+    pub stats: ConsumerStats,
+    pub window: Option<f64>,
+}
+
+impl Recorder {
+    pub fn new(n_dirs: usize, n_consumers: usize) -> Recorder {
+        Recorder {
+            bin_start: Time::ZERO,
+            last_links: vec![LinkCounters::default(); n_dirs],
+            last_consumers: vec![ConsumerStats::default(); n_consumers],
+            links: LinkSeries::default(),
+            consumers: ConsumerSeries::default(),
+        }
+    }
+
+    pub fn bin_start(&self) -> Time {
+        self.bin_start
+    }
+
+    /// Closes the bin [bin_start, now).
+    pub fn sample<'a>(
+        &mut self,
+        now: Time,
+        dirs: &[LinkDir],
+        dir_names: &[(String, String, String)],
+        consumers: impl Iterator<Item = ConsumerSample<'a>>,
+    ) {
+        let width = (now - self.bin_start).as_secs_f64();
+        if width <= 0.0 {
+            return;
+        }
+        let t = self.bin_start.as_secs_f64();
+        for (i, d) in dirs.iter().enumerate() {
+            let c = d.counters;
+            let p = std::mem::replace(&mut self.last_links[i], c);
+            let s = &mut self.links;
+            let (name, src, dst) = &dir_names[i];
+            s.time_s.push(t);
+            s.link.push(name.clone());
+            s.src.push(src.clone());
+            s.dst.push(dst.clone());
+            s.bytes.push(c.bytes - p.bytes);
+            s.packets.push(c.packets - p.packets);
+            s.interests.push(c.interests - p.interests);
+            s.data.push(c.data - p.data);
+            s.drops.push(c.drops - p.drops);
+            s.marks.push(c.marks - p.marks);
+            s.losses.push(c.losses - p.losses);
+            s.throughput_bps.push((c.bytes - p.bytes) as f64 * 8.0 / width);
+            use ndnflow_core::link::QueueDiscipline;
+            s.queue_packets.push(d.queue.len_packets() as u64);
+            s.queue_bytes.push(d.queue.len_bytes() as u64);
+            let n = c.sojourn_count - p.sojourn_count;
+            s.sojourn_ms.push(if n == 0 { f64::NAN } else { (c.sojourn_sum - p.sojourn_sum).as_millis_f64() / n as f64 });
+        }
+        for (i, cs) in consumers.enumerate() {
+            let c = cs.stats;
+            let p = std::mem::replace(&mut self.last_consumers[i], c);
+            let s = &mut self.consumers;
+            s.time_s.push(t);
+            s.consumer.push(cs.id.to_string());
+            s.node.push(cs.node.to_string());
+            s.goodput_bps.push((c.payload_bytes - p.payload_bytes) as f64 * 8.0 / width);
+            s.data.push(c.data_received - p.data_received);
+            s.interests.push(c.interests_sent - p.interests_sent);
+            s.retransmissions.push(c.retransmissions - p.retransmissions);
+            s.timeouts.push(c.timeouts - p.timeouts);
+            s.nacks.push(c.nacks - p.nacks);
+            s.marks.push(c.marks - p.marks);
+            s.window.push(cs.window.unwrap_or(f64::NAN));
+            let n = c.rtt_samples - p.rtt_samples;
+            s.rtt_ms.push(if n == 0 { f64::NAN } else { (c.rtt_sum - p.rtt_sum).as_millis_f64() / n as f64 });
+        }
+        self.bin_start = now;
+    }
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SimulationSummary {
+    pub duration_s: f64,
+    pub seed: u64,
+    pub end_s: f64,
+    pub events: u64,
+    pub packet_hops: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ConsumerSummary {
+    pub node: String,
+    pub name: String,
+    pub goodput_bps: f64,
+    pub interests_sent: u64,
+    pub data_received: u64,
+    pub timeouts: u64,
+    pub nacks: u64,
+    pub retransmissions: u64,
+    pub marks: u64,
+    pub abandoned: u64,
+    /// Interests still waiting for an answer when the run ended.
+    pub pending: u64,
+    pub payload_bytes: u64,
+    pub rtt_min_ms: Option<f64>,
+    pub rtt_avg_ms: Option<f64>,
+    pub rtt_max_ms: Option<f64>,
+    pub start_s: f64,
+    pub end_s: f64,
+    pub finished: bool,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LinkSummary {
+    pub bytes: u64,
+    pub packets: u64,
+    pub interests: u64,
+    pub data: u64,
+    pub nacks: u64,
+    pub drops: u64,
+    pub interest_drops: u64,
+    pub data_drops: u64,
+    pub marks: u64,
+    pub losses: u64,
+}
+
+impl From<&LinkCounters> for LinkSummary {
+    fn from(c: &LinkCounters) -> Self {
+        LinkSummary {
+            bytes: c.bytes,
+            packets: c.packets,
+            interests: c.interests,
+            data: c.data,
+            nacks: c.nacks,
+            drops: c.drops,
+            interest_drops: c.interest_drops,
+            data_drops: c.data_drops,
+            marks: c.marks,
+            losses: c.losses,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct NodeSummary {
+    pub in_interests: u64,
+    pub out_interests: u64,
+    pub in_data: u64,
+    pub out_data: u64,
+    pub in_nacks: u64,
+    pub out_nacks: u64,
+    pub cs_hits: u64,
+    pub cs_misses: u64,
+    pub pit_aggregated: u64,
+    pub pit_expired: u64,
+    pub duplicates: u64,
+    pub unsolicited_data: u64,
+    pub no_route: u64,
+    pub pit_entries_at_end: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Summary {
+    pub simulation: SimulationSummary,
+    pub consumers: BTreeMap<String, ConsumerSummary>,
+    pub links: BTreeMap<String, LinkSummary>,
+    pub nodes: BTreeMap<String, NodeSummary>,
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Results {
+    pub summary: Summary,
+    pub links: LinkSeries,
+    pub consumers: ConsumerSeries,
+}
