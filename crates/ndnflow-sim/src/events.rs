@@ -1,5 +1,6 @@
 //! The event queue: a binary min-heap ordered by (time, insertion sequence), so simultaneous events
-//! run in the order they were scheduled, never in hash or memory order.
+//! run in the order they were scheduled, never in hash or memory order. One exception: a trace
+//! sample at time t runs before every other event at t, so a bin [t0, t) never sees what happens at t.
 //!
 //! Events are small (a kind and an index); packets in flight wait in their link's FIFO, not here,
 //! which keeps heap entries at 24 bytes.
@@ -28,13 +29,15 @@ pub enum Event {
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     time: Time,
+    /// 0 for samples, 1 for everything else.
+    class: u8,
     seq: u64,
     event: Event,
 }
 
 impl PartialEq for Entry {
     fn eq(&self, other: &Self) -> bool {
-        (self.time, self.seq) == (other.time, other.seq)
+        (self.time, self.class, self.seq) == (other.time, other.class, other.seq)
     }
 }
 impl Eq for Entry {}
@@ -46,7 +49,7 @@ impl PartialOrd for Entry {
 impl Ord for Entry {
     /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest first.
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.seq).cmp(&(self.time, self.seq))
+        (other.time, other.class, other.seq).cmp(&(self.time, self.class, self.seq))
     }
 }
 
@@ -62,7 +65,8 @@ impl EventQueue {
     }
 
     pub fn schedule(&mut self, time: Time, event: Event) {
-        self.heap.push(Entry { time, seq: self.seq, event });
+        let class = if event == Event::Sample { 0 } else { 1 };
+        self.heap.push(Entry { time, class, seq: self.seq, event });
         self.seq += 1;
     }
 
@@ -93,10 +97,11 @@ mod tests {
     #[test]
     fn earliest_first_and_ties_in_insertion_order() {
         let mut q = EventQueue::new();
-        q.schedule(Time(5), Event::Sample);
-        q.schedule(Time(3), Event::Arrive(1));
         q.schedule(Time(5), Event::TxDone(2));
+        q.schedule(Time(3), Event::Arrive(1));
         q.schedule(Time(3), Event::Arrive(0));
+        q.schedule(Time(5), Event::Arrive(9));
+        q.schedule(Time(5), Event::Sample);
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(
             order,
@@ -105,6 +110,7 @@ mod tests {
                 (Time(3), Event::Arrive(0)),
                 (Time(5), Event::Sample),
                 (Time(5), Event::TxDone(2)),
+                (Time(5), Event::Arrive(9)),
             ]
         );
     }

@@ -56,6 +56,8 @@ pub struct ConsumerStats {
 #[derive(Clone, Copy, Debug)]
 struct Outstanding {
     sent_at: Time,
+    /// The RTO in force when this Interest was sent.
+    rto: Time,
     deadline: Time,
     retries: u32,
     nacked: bool,
@@ -246,7 +248,12 @@ impl Consumer {
         self.outstanding.remove(&seg);
         if !o.nacked {
             self.stats.timeouts += 1;
-            self.rtt.backoff();
+            // Back off once per flight, as TCP does with its single timer: Interests sent under the
+            // same RTO that time out together are one loss event, not one doubling each (a burst
+            // of 60 drops would otherwise push the RTO to its maximum).
+            if o.rto == self.rtt.rto() {
+                self.rtt.backoff();
+            }
             self.cc.on_timeout(now, seg);
         }
         if self.config.max_retries.is_some_and(|max| o.retries >= max) {
@@ -311,8 +318,9 @@ impl Consumer {
     }
 
     fn send(&mut self, now: Time, seg: u64, retries: u32, out: &mut Vec<Frame>) {
-        let deadline = now + self.rtt.rto();
-        self.outstanding.insert(seg, Outstanding { sent_at: now, deadline, retries, nacked: false });
+        let rto = self.rtt.rto();
+        let deadline = now + rto;
+        self.outstanding.insert(seg, Outstanding { sent_at: now, rto, deadline, retries, nacked: false });
         self.timers.push(Reverse((deadline, seg, retries)));
         self.stats.interests_sent += 1;
         if retries > 0 {

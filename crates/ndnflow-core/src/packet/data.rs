@@ -1,8 +1,24 @@
-//! Data packet (NDN packet format v0.3 §4 "Data Packet").
+//! Data packet (NDN packet format v0.3 §4 "Data Packet"): the struct, its exact size, and its TLV
+//! codec.
+//!
+//! Encoding: Name, MetaInfo (only when ContentType, FreshnessPeriod or FinalBlockId is set, in that
+//! order), Content (always, possibly empty), SignatureInfo { SignatureType, extras }, SignatureValue.
+//!
+//! Decoding follows ndn-cxx's `Data::wireDecode`: Name first; MetaInfo, Content, SignatureInfo and
+//! SignatureValue in that order, each at most once; unknown critical elements are an error, unknown
+//! non-critical ones are skipped. SignatureInfo and SignatureValue are required (v0.3 makes them
+//! mandatory and ndn-cxx rejects a Data without them); an absent Content decodes as empty. Inside
+//! MetaInfo the same order/evolvability rules apply to ContentType, FreshnessPeriod, FinalBlockId.
+//! The signature is carried, never verified.
 
 use bytes::Bytes;
 
-use super::tlv::{nonneg_tlv_size, tlv_size};
+use super::interest::{decode_millis, decode_name};
+use super::tlv::{
+    check_framing, nonneg_tlv_size, read_single, skip_unknown, tlv_size, write_nonneg_tlv, write_tl, write_tlv,
+    DecodeError, Element, SpecOrder,
+};
+use crate::name::TLV_NAME;
 use crate::{Name, Time};
 
 pub mod tlv_type {
@@ -117,4 +133,150 @@ impl Data {
             _ => None,
         }
     }
+
+    /// The Data TLV. FreshnessPeriod is written in whole milliseconds, as `wire_size` assumes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.wire_size());
+        self.encode_into(&mut out);
+        out
+    }
+
+    /// Appends the Data TLV to `out`.
+    pub fn encode_into(&self, out: &mut Vec<u8>) {
+        use tlv_type::*;
+        write_tl(out, DATA, self.value_size());
+        write_tlv(out, TLV_NAME, self.name.component_wire());
+        let meta = self.meta_info_value_size();
+        if meta > 0 {
+            write_tl(out, META_INFO, meta);
+            self.encode_meta_info_fields(out);
+        }
+        write_tlv(out, CONTENT, &self.content);
+        write_tl(out, SIGNATURE_INFO, self.signature.info_value_size());
+        write_nonneg_tlv(out, SIGNATURE_TYPE, self.signature.sig_type);
+        out.extend_from_slice(&self.signature.info_extra);
+        write_tlv(out, SIGNATURE_VALUE, &self.signature.value);
+    }
+
+    fn encode_meta_info_fields(&self, out: &mut Vec<u8>) {
+        use tlv_type::*;
+        if let Some(t) = self.content_type {
+            write_nonneg_tlv(out, CONTENT_TYPE, t);
+        }
+        if let Some(f) = self.freshness_period {
+            write_nonneg_tlv(out, FRESHNESS_PERIOD, f.as_millis());
+        }
+        if let Some((typ, value)) = &self.final_block_id {
+            write_tl(out, FINAL_BLOCK_ID, tlv_size(*typ, value.len()));
+            write_tlv(out, *typ, value);
+        }
+    }
+
+    /// Decodes one Data TLV that spans all of `wire`.
+    pub fn decode(wire: &[u8]) -> Result<Data, DecodeError> {
+        let el = read_single(wire, tlv_type::DATA, "Data")?;
+        Self::decode_element(&el)
+    }
+
+    /// Decodes the value of a Data element (used for bare packets and LpPacket fragments).
+    pub(crate) fn decode_element(el: &Element<'_>) -> Result<Data, DecodeError> {
+        use tlv_type::*;
+        let mut r = el.reader();
+        let mut data = Data::new(decode_name(&mut r)?, Bytes::new());
+        let mut order = SpecOrder::default();
+        let (mut sig_info, mut sig_value) = (None, None);
+        while !r.is_empty() {
+            let e = r.read_element()?;
+            match e.typ {
+                META_INFO => {
+                    order.advance(2, &e, "MetaInfo")?;
+                    data.decode_meta_info(&e)?;
+                }
+                CONTENT => {
+                    order.advance(3, &e, "Content")?;
+                    data.content = Bytes::copy_from_slice(e.value);
+                }
+                SIGNATURE_INFO => {
+                    order.advance(4, &e, "SignatureInfo")?;
+                    sig_info = Some(decode_signature_info(&e)?);
+                }
+                SIGNATURE_VALUE => {
+                    order.advance(5, &e, "SignatureValue")?;
+                    sig_value = Some(Bytes::copy_from_slice(e.value));
+                }
+                _ => skip_unknown(&e)?,
+            }
+        }
+        let (sig_type, info_extra) = sig_info.ok_or(DecodeError::Missing("SignatureInfo"))?;
+        let value = sig_value.ok_or(DecodeError::Missing("SignatureValue"))?;
+        data.signature = Signature { sig_type, info_extra, value };
+        Ok(data)
+    }
+
+    fn decode_meta_info(&mut self, el: &Element<'_>) -> Result<(), DecodeError> {
+        use tlv_type::*;
+        let mut r = el.reader();
+        let mut order = SpecOrder::default();
+        while !r.is_empty() {
+            let e = r.read_element()?;
+            match e.typ {
+                CONTENT_TYPE => {
+                    order.advance(1, &e, "ContentType")?;
+                    self.content_type = Some(e.nonneg()?);
+                }
+                FRESHNESS_PERIOD => {
+                    order.advance(2, &e, "FreshnessPeriod")?;
+                    self.freshness_period = Some(decode_millis(&e, "FreshnessPeriod")?);
+                }
+                FINAL_BLOCK_ID => {
+                    order.advance(3, &e, "FinalBlockId")?;
+                    self.final_block_id = Some(decode_final_block_id(&e)?);
+                }
+                _ => skip_unknown(&e)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// FinalBlockId holds exactly one name component (type 1..65535, as in a Name).
+fn decode_final_block_id(el: &Element<'_>) -> Result<(u64, Bytes), DecodeError> {
+    let mut r = el.reader();
+    if r.is_empty() {
+        return Err(DecodeError::Missing("FinalBlockId component"));
+    }
+    let c = r.read_element()?;
+    if c.typ == 0 || c.typ > 0xFFFF {
+        return Err(DecodeError::Invalid {
+            at: c.at,
+            what: "FinalBlockId component",
+            reason: "component type must be 1..65535",
+        });
+    }
+    if !r.is_empty() {
+        return Err(DecodeError::Invalid {
+            at: r.offset(),
+            what: "FinalBlockId",
+            reason: "holds more than one component",
+        });
+    }
+    Ok((c.typ, Bytes::copy_from_slice(c.value)))
+}
+
+/// SignatureInfo: SignatureType first, then the rest (KeyLocator, ...) kept encoded but checked to be
+/// well-formed TLVs, so that re-encoding it gives a parseable packet.
+fn decode_signature_info(el: &Element<'_>) -> Result<(u64, Bytes), DecodeError> {
+    let mut r = el.reader();
+    if r.is_empty() {
+        return Err(DecodeError::Missing("SignatureType"));
+    }
+    let t = r.read_element()?;
+    if t.typ != tlv_type::SIGNATURE_TYPE {
+        return Err(DecodeError::UnexpectedType { at: t.at, found: t.typ, expected: "SignatureType" });
+    }
+    let sig_type = t.nonneg()?;
+    let rest_at = r.offset();
+    let rest = &el.value[el.value.len() - r.remaining()..];
+    check_framing(rest, rest_at)?;
+    Ok((sig_type, Bytes::copy_from_slice(rest)))
 }

@@ -1,19 +1,34 @@
-//! NDNLPv2 link header (LpPacket, type 100) with the standard fields and the papers' extensions.
+//! NDNLPv2 link header (LpPacket, type 100) with the standard fields and the papers' extensions,
+//! and the frame codec (NDNLPv2 spec, "LpPacket" and "Network NACK"; ndn-cxx lp/packet.cpp).
 //!
 //! A frame with no header field is sent as the bare network packet, as NFD's GenericLinkService
 //! does; any field wraps it in LpPacket { fields..., Fragment { packet } }. Extension fields use
 //! types in 800-959 with the two low bits zero, which stock NFD skips when it does not know them
 //! (ndn-cxx lp/packet.cpp); the numbers are listed in docs/wire-format.md.
+//!
+//! Field order is ndn-cxx's: header fields in strictly increasing TLV-TYPE (only Ack may repeat),
+//! then Fragment last. So the encoder writes Nack (800), CongestionMark (832), Ack (836)*,
+//! TxSequence (840), the ndnflow fields (856..876), Fragment (80). The decoder enforces the same
+//! order, skips unknown fields that NDNLPv2 marks ignorable, and rejects other unknown fields.
+//! Sequence (81) and PitToken (98) are recognised and dropped; FragIndex/FragCount are accepted
+//! only for an unfragmented packet (index 0 of 1), since ndnflow does not reassemble.
+
+use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use super::tlv::{nonneg_tlv_size, tlv_size};
-use super::NackReason;
+use super::tlv::{
+    nonneg_tlv_size, tlv_size, write_fixed_u64_tlv, write_nonneg_tlv, write_tl, DecodeError, Element, Reader,
+};
+use super::{Data, Frame, Interest, Nack, NackReason, NetPacket};
 
 pub mod tlv_type {
     pub const LP_PACKET: u64 = 100;
     pub const FRAGMENT: u64 = 80;
     pub const SEQUENCE: u64 = 81;
+    pub const FRAG_INDEX: u64 = 82;
+    pub const FRAG_COUNT: u64 = 83;
+    pub const PIT_TOKEN: u64 = 98;
     pub const NACK: u64 = 800;
     pub const NACK_REASON: u64 = 801;
     pub const CONGESTION_MARK: u64 = 832;
@@ -115,4 +130,287 @@ pub fn frame_size(lp: &LpHeader, nack: Option<NackReason>, net_size: usize) -> u
 pub fn nack_field_size(reason: NackReason) -> usize {
     let inner = if reason == NackReason::None { 0 } else { nonneg_tlv_size(tlv_type::NACK_REASON, reason.code()) };
     tlv_size(tlv_type::NACK, inner)
+}
+
+/// An unknown header field may be skipped iff it is in the 3-octet header range and its two low
+/// bits are zero (NDNLPv2 "ignorable" rule; ndn-cxx `FieldInfo::canIgnore`).
+pub const fn is_ignorable_field(typ: u64) -> bool {
+    800 <= typ && typ <= 959 && typ & 0x03 == 0
+}
+
+/// Encodes a frame: the bare network packet when there is no header field and no Nack, otherwise
+/// an LpPacket. Its length is `frame_size` (and `Frame::wire_size`) exactly.
+pub fn encode_frame(lp: &LpHeader, packet: &NetPacket) -> Vec<u8> {
+    let mut out = Vec::with_capacity(frame_size(lp, nack_reason(packet), net_packet_size(packet)));
+    encode_frame_into(lp, packet, &mut out);
+    out
+}
+
+/// Appends the encoded frame to `out`.
+pub fn encode_frame_into(lp: &LpHeader, packet: &NetPacket, out: &mut Vec<u8>) {
+    let nack = nack_reason(packet);
+    let fields = lp.fields_size();
+    if fields == 0 && nack.is_none() {
+        encode_net_packet(packet, out);
+        return;
+    }
+    let net_size = net_packet_size(packet);
+    let value = fields + nack.map_or(0, nack_field_size) + tlv_size(tlv_type::FRAGMENT, net_size);
+    write_tl(out, tlv_type::LP_PACKET, value);
+    // Nack (800) sorts before every other header field we emit (832 and up).
+    if let Some(reason) = nack {
+        encode_nack_field(reason, out);
+    }
+    lp.encode_fields(out);
+    write_tl(out, tlv_type::FRAGMENT, net_size);
+    encode_net_packet(packet, out);
+}
+
+fn nack_reason(packet: &NetPacket) -> Option<NackReason> {
+    match packet {
+        NetPacket::Nack(n) => Some(n.reason),
+        _ => None,
+    }
+}
+
+/// Size of what goes in the Fragment: the Interest or Data (a Nack carries its Interest).
+fn net_packet_size(packet: &NetPacket) -> usize {
+    match packet {
+        NetPacket::Interest(i) => i.wire_size(),
+        NetPacket::Data(d) => d.wire_size(),
+        NetPacket::Nack(n) => n.interest.wire_size(),
+    }
+}
+
+fn encode_net_packet(packet: &NetPacket, out: &mut Vec<u8>) {
+    match packet {
+        NetPacket::Interest(i) => i.encode_into(out),
+        NetPacket::Data(d) => d.encode_into(out),
+        NetPacket::Nack(n) => n.interest.encode_into(out),
+    }
+}
+
+/// Nack { NackReason? }: reason None is an empty Nack, as ndn-cxx's NackHeader writes it.
+fn encode_nack_field(reason: NackReason, out: &mut Vec<u8>) {
+    if reason == NackReason::None {
+        write_tl(out, tlv_type::NACK, 0);
+    } else {
+        write_tl(out, tlv_type::NACK, nonneg_tlv_size(tlv_type::NACK_REASON, reason.code()));
+        write_nonneg_tlv(out, tlv_type::NACK_REASON, reason.code());
+    }
+}
+
+impl LpHeader {
+    /// Appends the header fields in increasing TLV-TYPE order; sizes match `fields_size`.
+    fn encode_fields(&self, out: &mut Vec<u8>) {
+        use tlv_type::*;
+        if self.congestion_mark != 0 {
+            write_nonneg_tlv(out, CONGESTION_MARK, self.congestion_mark);
+        }
+        for &ack in &self.acks {
+            write_fixed_u64_tlv(out, ACK, ack);
+        }
+        if let Some(seq) = self.tx_sequence {
+            write_fixed_u64_tlv(out, TX_SEQUENCE, seq);
+        }
+        if let Some(h) = self.hop_count {
+            write_nonneg_tlv(out, HOP_COUNT, h);
+        }
+        if let Some(p) = self.path_id {
+            write_fixed_u64_tlv(out, PATH_ID, p);
+        }
+        if let Some(t) = self.trajectory_id {
+            write_fixed_u64_tlv(out, TRAJECTORY_ID, t);
+        }
+        if !self.tags.is_empty() {
+            let inner: usize = self.tags.iter().map(|&t| nonneg_tlv_size(TAG, t)).sum();
+            write_tl(out, TAG_STACK, inner);
+            for &t in &self.tags {
+                write_nonneg_tlv(out, TAG, t);
+            }
+        }
+        if self.flags != 0 {
+            write_nonneg_tlv(out, FLAGS, self.flags);
+        }
+    }
+}
+
+/// Decodes a frame: a bare Interest or Data, or an LpPacket carrying one (a Nack carries an
+/// Interest). `wire` must hold exactly one packet. The frame's `net_size` is the encoded size of
+/// the decoded network packet (equal to the received Fragment length unless the sender used
+/// non-minimal integer encodings, which are accepted and normalised).
+pub fn decode_frame(wire: &[u8]) -> Result<Frame, DecodeError> {
+    let mut r = Reader::new(wire);
+    let el = r.read_element()?;
+    if !r.is_empty() {
+        return Err(DecodeError::Trailing(r.remaining()));
+    }
+    match el.typ {
+        tlv_type::LP_PACKET => decode_lp_packet(&el),
+        _ => decode_net_packet(&el, None).map(|packet| make_frame(LpHeader::default(), packet)),
+    }
+}
+
+fn make_frame(lp: LpHeader, packet: NetPacket) -> Frame {
+    let mut frame = match packet {
+        NetPacket::Interest(i) => Frame::interest(i),
+        NetPacket::Data(d) => Frame::data(d),
+        NetPacket::Nack(n) => Frame::nack(n),
+    };
+    frame.lp = lp;
+    frame
+}
+
+/// The network packet in a Fragment (or a bare frame): exactly one Interest or Data; with a Nack
+/// header it must be the rejected Interest.
+fn decode_net_packet(el: &Element<'_>, nack: Option<NackReason>) -> Result<NetPacket, DecodeError> {
+    use super::data::tlv_type::DATA;
+    use super::interest::tlv_type::INTEREST;
+    match (el.typ, nack) {
+        (INTEREST, None) => Ok(NetPacket::Interest(Arc::new(Interest::decode_element(el)?))),
+        (INTEREST, Some(reason)) => {
+            let interest = Arc::new(Interest::decode_element(el)?);
+            Ok(NetPacket::Nack(Arc::new(Nack { reason, interest })))
+        }
+        (DATA, None) => Ok(NetPacket::Data(Arc::new(Data::decode_element(el)?))),
+        (found, Some(_)) => Err(DecodeError::UnexpectedType { at: el.at, found, expected: "Interest (in a Nack)" }),
+        (found, None) => Err(DecodeError::UnexpectedType { at: el.at, found, expected: "LpPacket, Interest or Data" }),
+    }
+}
+
+/// Sort key of a field in ndn-cxx: header fields (location 1) by type, then Fragment (location 2).
+fn field_sort_key(typ: u64) -> (u8, u64) {
+    if typ == tlv_type::FRAGMENT {
+        (2, typ)
+    } else {
+        (1, typ)
+    }
+}
+
+/// ndn-cxx's order rule between consecutive fields: same type only if repeatable (Ack), otherwise
+/// strictly increasing sort key.
+fn check_field_order(prev: Option<u64>, e: &Element<'_>) -> Result<(), DecodeError> {
+    let Some(prev) = prev else { return Ok(()) };
+    if prev == e.typ {
+        if e.typ == tlv_type::ACK {
+            return Ok(());
+        }
+        return Err(DecodeError::Invalid { at: e.at, what: "LpPacket field", reason: "non-repeatable field repeated" });
+    }
+    if field_sort_key(prev) > field_sort_key(e.typ) {
+        return Err(DecodeError::Invalid {
+            at: e.at,
+            what: "LpPacket field",
+            reason: "fields not in increasing order",
+        });
+    }
+    Ok(())
+}
+
+fn decode_lp_packet(el: &Element<'_>) -> Result<Frame, DecodeError> {
+    let mut lp = LpHeader::default();
+    let mut nack = None;
+    let mut fragment = None;
+    let mut prev = None;
+    let mut r = el.reader();
+    while !r.is_empty() {
+        let e = r.read_element()?;
+        check_field_order(prev, &e)?;
+        prev = Some(e.typ);
+        if e.typ == tlv_type::FRAGMENT {
+            fragment = Some(e);
+        } else if e.typ == tlv_type::NACK {
+            nack = Some(decode_nack_field(&e)?);
+        } else {
+            lp.decode_field(&e)?;
+        }
+    }
+    let fragment = fragment.ok_or(DecodeError::Missing("Fragment"))?;
+    let mut fr = fragment.reader();
+    if fr.is_empty() {
+        return Err(DecodeError::Missing("network packet in Fragment"));
+    }
+    let inner = fr.read_element()?;
+    if !fr.is_empty() {
+        return Err(DecodeError::Trailing(fr.remaining()));
+    }
+    Ok(make_frame(lp, decode_net_packet(&inner, nack)?))
+}
+
+/// Nack { NackReason? }: absent or unknown reason codes mean None (ndn-cxx); other content follows
+/// the evolvability rule.
+fn decode_nack_field(e: &Element<'_>) -> Result<NackReason, DecodeError> {
+    let mut reason = NackReason::None;
+    let mut r = e.reader();
+    let mut seen = false;
+    while !r.is_empty() {
+        let inner = r.read_element()?;
+        match inner.typ {
+            tlv_type::NACK_REASON if !seen => {
+                reason = NackReason::from_code(inner.nonneg()?);
+                seen = true;
+            }
+            tlv_type::NACK_REASON => {
+                return Err(DecodeError::Invalid { at: inner.at, what: "NackReason", reason: "repeated" });
+            }
+            _ => super::tlv::skip_unknown(&inner)?,
+        }
+    }
+    Ok(reason)
+}
+
+impl LpHeader {
+    /// Applies one header field (anything but Nack and Fragment).
+    fn decode_field(&mut self, e: &Element<'_>) -> Result<(), DecodeError> {
+        use tlv_type::*;
+        match e.typ {
+            CONGESTION_MARK => self.congestion_mark = e.nonneg()?,
+            ACK => self.acks.push(e.fixed_u64("Ack")?),
+            TX_SEQUENCE => self.tx_sequence = Some(e.fixed_u64("TxSequence")?),
+            HOP_COUNT => self.hop_count = Some(e.nonneg()?),
+            PATH_ID => self.path_id = Some(e.fixed_u64("PathId")?),
+            TRAJECTORY_ID => self.trajectory_id = Some(e.fixed_u64("TrajectoryId")?),
+            TAG_STACK => self.tags = decode_tag_stack(e)?,
+            FLAGS => self.flags = e.nonneg()?,
+            // Known NDNLPv2 fields that carry nothing ndnflow models.
+            SEQUENCE | PIT_TOKEN => {}
+            FRAG_INDEX => require_unfragmented(e, 0)?,
+            FRAG_COUNT => require_unfragmented(e, 1)?,
+            t if is_ignorable_field(t) => {}
+            t => return Err(DecodeError::UnknownCritical { at: e.at, typ: t }),
+        }
+        Ok(())
+    }
+}
+
+/// FragIndex must be 0 and FragCount 1: a fragment of a larger packet cannot be decoded alone.
+fn require_unfragmented(e: &Element<'_>, expected: u64) -> Result<(), DecodeError> {
+    if e.nonneg()? == expected {
+        Ok(())
+    } else {
+        Err(DecodeError::Invalid { at: e.at, what: "LpPacket", reason: "fragmented packets are not supported" })
+    }
+}
+
+/// TagStack { Tag* }: bottom first, top last, as `LpHeader::tags` stores them.
+fn decode_tag_stack(e: &Element<'_>) -> Result<SmallVec<[u64; 4]>, DecodeError> {
+    let mut tags = SmallVec::new();
+    let mut r = e.reader();
+    while !r.is_empty() {
+        let t = r.expect(tlv_type::TAG, "Tag")?;
+        tags.push(t.nonneg()?);
+    }
+    Ok(tags)
+}
+
+/// Codec entry points on the frame itself (defined here, next to the LpPacket code they call).
+impl Frame {
+    /// The frame's bytes on a link; `encode().len() == wire_size()`.
+    pub fn encode(&self) -> Vec<u8> {
+        encode_frame(&self.lp, &self.packet)
+    }
+    /// Same as `lp::decode_frame`.
+    pub fn decode(wire: &[u8]) -> Result<Frame, DecodeError> {
+        decode_frame(wire)
+    }
 }

@@ -32,6 +32,16 @@ impl NackReason {
             _ => NackReason::None,
         }
     }
+    /// Inverse of `as_str` (also accepts `no_route`), for bindings and config files.
+    pub fn from_name(s: &str) -> Option<NackReason> {
+        match s {
+            "none" => Some(NackReason::None),
+            "congestion" => Some(NackReason::Congestion),
+            "duplicate" => Some(NackReason::Duplicate),
+            "no-route" | "no_route" => Some(NackReason::NoRoute),
+            _ => None,
+        }
+    }
     pub const fn as_str(self) -> &'static str {
         match self {
             NackReason::None => "none",

@@ -156,6 +156,10 @@ impl<'a> Reader<'a> {
     pub fn new(buf: &'a [u8]) -> Self {
         Reader { buf, pos: 0, base: 0 }
     }
+    /// A reader over `buf` whose offsets are reported as `base + position`.
+    pub fn with_base(buf: &'a [u8], base: usize) -> Self {
+        Reader { buf, pos: 0, base }
+    }
     pub fn is_empty(&self) -> bool {
         self.pos >= self.buf.len()
     }
@@ -179,10 +183,11 @@ impl<'a> Reader<'a> {
             255 => 8,
         };
         let start = self.pos + 1;
+        // Lazy error: computing `needed` eagerly would underflow whenever the bytes are all there.
         let bytes = self
             .buf
             .get(start..start + width)
-            .ok_or(DecodeError::Truncated { at, needed: start + width - self.buf.len() })?;
+            .ok_or_else(|| DecodeError::Truncated { at, needed: start + width - self.buf.len() })?;
         let mut n = 0u64;
         for b in bytes {
             n = (n << 8) | *b as u64;
@@ -223,6 +228,101 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The spec's largest millisecond count we can hold: `Time` is u64 nanoseconds.
+const MAX_MILLIS: u64 = u64::MAX / 1_000_000;
+
+/// Converts a millisecond field (InterestLifetime, FreshnessPeriod) to `Time`, or `None` when it
+/// does not fit in u64 nanoseconds (about 584 years), so decoders reject it instead of overflowing.
+pub fn millis_to_time(ms: u64) -> Option<crate::Time> {
+    (ms <= MAX_MILLIS).then(|| crate::Time::from_millis(ms))
+}
+
+/// Appends a TLV element whose value is a fixed-width 8-octet big-endian integer (NDNLPv2
+/// TxSequence and Ack, and the ndnflow path/trajectory ids).
+pub fn write_fixed_u64_tlv(out: &mut Vec<u8>, typ: u64, n: u64) {
+    write_tl(out, typ, 8);
+    out.extend_from_slice(&n.to_be_bytes());
+}
+
+/// Decodes `wire` as exactly one element of type `typ`; bytes after it are an error.
+pub fn read_single<'a>(wire: &'a [u8], typ: u64, what: &'static str) -> Result<Element<'a>, DecodeError> {
+    let mut r = Reader::new(wire);
+    let el = r.expect(typ, what)?;
+    if !r.is_empty() {
+        return Err(DecodeError::Trailing(r.remaining()));
+    }
+    Ok(el)
+}
+
+/// The evolvability rule applied to an element the decoder does not know: a critical one is an
+/// error, a non-critical one is skipped.
+pub fn skip_unknown(el: &Element<'_>) -> Result<(), DecodeError> {
+    if is_critical(el.typ) {
+        Err(DecodeError::UnknownCritical { at: el.at, typ: el.typ })
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks that `value` is a sequence of well-formed TLV elements (framing only), so that bytes we
+/// keep opaque (SignatureInfo extras) re-encode into something a peer can parse.
+pub fn check_framing(value: &[u8], base: usize) -> Result<(), DecodeError> {
+    let mut r = Reader::with_base(value, base);
+    while !r.is_empty() {
+        r.read_element()?;
+    }
+    Ok(())
+}
+
+impl Element<'_> {
+    /// The value as a NonNegativeInteger (1, 2, 4 or 8 octets; non-minimal widths are accepted,
+    /// as ndn-cxx accepts them).
+    pub fn nonneg(&self) -> Result<u64, DecodeError> {
+        read_nonneg(self.value, self.at)
+    }
+
+    /// The value as a fixed-width 8-octet integer.
+    pub fn fixed_u64(&self, what: &'static str) -> Result<u64, DecodeError> {
+        let bytes: [u8; 8] =
+            self.value.try_into().map_err(|_| DecodeError::BadLength { at: self.at, len: self.value.len(), what })?;
+        Ok(u64::from_be_bytes(bytes))
+    }
+
+    /// Requires a zero-length value (flag elements such as CanBePrefix).
+    pub fn expect_empty(&self, what: &'static str) -> Result<(), DecodeError> {
+        if self.value.is_empty() {
+            Ok(())
+        } else {
+            Err(DecodeError::BadLength { at: self.at, len: self.value.len(), what })
+        }
+    }
+}
+
+/// Order check for the fixed-sequence packets (Interest, Data, MetaInfo), done the way ndn-cxx's
+/// decoders do it: every known element has a rank in spec order, and a known element whose rank is
+/// not above the last one seen is out of order. A repeated element is thereby out of order too.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SpecOrder {
+    last: u8,
+}
+
+impl SpecOrder {
+    /// Whether an element of `rank` would be out of order now (for non-critical elements that
+    /// ndn-cxx ignores rather than rejects when misplaced).
+    pub fn is_past(&self, rank: u8) -> bool {
+        self.last >= rank
+    }
+
+    /// Records an element of `rank`, or reports it as out of order.
+    pub fn advance(&mut self, rank: u8, el: &Element<'_>, what: &'static str) -> Result<(), DecodeError> {
+        if self.is_past(rank) {
+            return Err(DecodeError::Invalid { at: el.at, what, reason: "element out of order or repeated" });
+        }
+        self.last = rank;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,6 +344,9 @@ mod tests {
         let err = Reader::new(&[7, 10, 1, 2]).read_element().unwrap_err();
         assert_eq!(err, DecodeError::Truncated { at: 2, needed: 8 });
         assert!(Reader::new(&[253, 1]).read_var_number().is_err());
+        assert_eq!(Reader::new(&[253, 1]).read_var_number(), Err(DecodeError::Truncated { at: 0, needed: 1 }));
+        // A complete 3-octet VAR-NUMBER followed by more bytes (regression: `needed` underflowed).
+        assert_eq!(Reader::new(&[253, 1, 0, 9, 9]).read_var_number(), Ok(256));
     }
 
     #[test]

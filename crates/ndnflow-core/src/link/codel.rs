@@ -1,0 +1,646 @@
+//! CoDel (RFC 8289), dropping the head packet or, in mark mode, setting the NDNLPv2 CongestionMark
+//! on it instead (PCON §3.1).
+//!
+//! The state machine follows the RFC's pseudocode (§5): `dodequeue` takes the head packet out,
+//! measures its sojourn time and keeps `first_above_time`; `dequeue` runs the `dropping` /
+//! `drop_next` / `count` / `lastcount` logic on top; the control law is
+//! `drop_next = t + interval / sqrt(count)`.
+//!
+//! # How mark mode maps onto the RFC's drop points
+//!
+//! The RFC drops in two places, and mark mode handles them like Linux's `codel_dequeue` does when
+//! ECN is on:
+//!
+//! 1. **Entering the dropping state** (not dropping, `ok_to_drop` true). Drop mode drops the head
+//!    packet and takes the next one out with a second `dodequeue`. Mark mode marks the head packet
+//!    and returns it; there is no second `dodequeue`. Both then set `dropping`, apply the
+//!    `count - lastcount` re-entry rule and schedule `drop_next = now + interval / sqrt(count)`.
+//! 2. **A scheduled drop while dropping** (`now >= drop_next`). Drop mode drops the head, bumps
+//!    `count`, takes the next packet out, leaves the dropping state if that one is fine and
+//!    otherwise advances `drop_next` by the control law, looping while `now >= drop_next`. Mark mode
+//!    bumps `count`, marks the packet it is about to return, advances `drop_next` by the control law
+//!    and returns; it does not loop. If the control law already put `drop_next` at or before `now`,
+//!    the next dequeue marks again, so a backlog still gets one mark per control-law decision but at
+//!    most one mark per departing packet. The "leave the dropping state" test that drop mode runs on
+//!    the packet after a drop is, in mark mode, simply run by the next call's own `dodequeue`.
+//!
+//! Why this way: a mark does not remove the packet, so there is no "next packet" to look at within
+//! the same departure, and marking several packets per departure is impossible (only one leaves).
+//! On the same input, the two modes therefore take their decisions at the same instants as long as
+//! the sojourn time stays above target in both (the dropped packets shorten drop mode's queue, so
+//! the inputs diverge once the drops themselves pull the queue under target). Mark mode never drops:
+//! the only losses are tail drops when the queue is full.
+//!
+//! # Other choices
+//!
+//! * `maxpacket` is the largest `size` of any packet accepted so far (updated on enqueue). The RFC's
+//!   test is "bytes still queued after taking the head out <= maxpacket": with less than one
+//!   full-sized packet waiting, the link cannot be kept busy if we drop, so the sojourn counts as
+//!   "below target".
+//! * `first_above_time` is an `Option` (the RFC uses 0 as "unset").
+//! * The re-entry test `now - drop_next < 16 * interval` saturates at zero when `drop_next` is still
+//!   ahead of `now`, which matches Linux's signed comparison (that case counts as "soon").
+//! * The control law computes one `sqrt` per decision (each decision has a new `count`, so nothing
+//!   is recomputed); packets that pass without a decision cost no floating point at all.
+
+use std::collections::VecDeque;
+
+use super::{Dequeued, Limit, QueueDiscipline, Queued};
+use crate::Time;
+
+/// CoDel parameters (RFC 8289 §4.2-4.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CodelConfig {
+    /// Acceptable standing sojourn time (RFC 8289 §4.3); default 5 ms.
+    pub target: Time,
+    /// Window over which the sojourn must stay above target before acting (§4.2); default 100 ms.
+    pub interval: Time,
+    /// Mark instead of drop (PCON §3.1); default false.
+    pub mark: bool,
+}
+
+impl Default for CodelConfig {
+    fn default() -> Self {
+        CodelConfig {
+            target: Time::from_millis(5),
+            interval: Time::from_millis(100),
+            mark: false,
+        }
+    }
+}
+
+/// A FIFO managed by CoDel, with tail drop at `limit`.
+#[derive(Clone, Debug)]
+pub struct CodelQueue {
+    q: VecDeque<Queued>,
+    bytes: usize,
+    limit: Limit,
+    cfg: CodelConfig,
+    /// Largest packet accepted so far, in bytes.
+    maxpacket: u32,
+    /// When the sojourn time, if it stays above target, makes dropping OK (`None`: below target).
+    first_above_time: Option<Time>,
+    /// Next scheduled drop (or mark) while `dropping`.
+    drop_next: Time,
+    /// Drops (marks) since entering the dropping state, including the re-entry carry-over.
+    count: u32,
+    /// `count` just after the last entry into the dropping state.
+    lastcount: u32,
+    dropping: bool,
+}
+
+impl CodelQueue {
+    pub fn new(limit: Limit, cfg: CodelConfig) -> CodelQueue {
+        CodelQueue {
+            q: VecDeque::with_capacity(limit.initial_capacity()),
+            bytes: 0,
+            limit,
+            cfg,
+            maxpacket: 0,
+            first_above_time: None,
+            drop_next: Time::ZERO,
+            count: 0,
+            lastcount: 0,
+            dropping: false,
+        }
+    }
+
+    pub fn limit(&self) -> Limit {
+        self.limit
+    }
+    pub fn config(&self) -> CodelConfig {
+        self.cfg
+    }
+    /// Whether CoDel is in its dropping (marking) state.
+    pub fn is_dropping(&self) -> bool {
+        self.dropping
+    }
+    /// The RFC's `count`.
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+    /// The RFC's `lastcount`.
+    pub fn lastcount(&self) -> u32 {
+        self.lastcount
+    }
+    /// The RFC's `drop_next` (meaningful while dropping).
+    pub fn drop_next(&self) -> Time {
+        self.drop_next
+    }
+    /// Largest packet accepted so far (the RFC's `maxpacket`).
+    pub fn maxpacket(&self) -> u32 {
+        self.maxpacket
+    }
+
+    /// `t + interval / sqrt(count)`, rounded to the nearest nanosecond.
+    #[inline]
+    fn control_law(&self, t: Time, count: u32) -> Time {
+        let step = if count <= 1 {
+            self.cfg.interval
+        } else {
+            Time((self.cfg.interval.0 as f64 / (count as f64).sqrt()).round() as u64)
+        };
+        t + step
+    }
+
+    /// The RFC's `dodequeue`: takes the head packet out and says whether it is OK to drop it.
+    #[inline]
+    fn do_dequeue(&mut self, now: Time) -> (Option<Queued>, bool) {
+        let Some(item) = self.q.pop_front() else {
+            // An empty queue cannot be above target.
+            self.first_above_time = None;
+            return (None, false);
+        };
+        self.bytes -= item.size as usize;
+        let sojourn = now.saturating_sub(item.enqueued_at);
+        if sojourn < self.cfg.target || self.bytes <= self.maxpacket as usize {
+            // Below target (or too little left to keep the link busy): must stay above for a
+            // whole interval again before dropping is allowed.
+            self.first_above_time = None;
+            return (Some(item), false);
+        }
+        match self.first_above_time {
+            None => {
+                self.first_above_time = Some(now + self.cfg.interval);
+                (Some(item), false)
+            }
+            Some(t) => (Some(item), now >= t),
+        }
+    }
+
+    /// Sets the congestion mark on the packet about to leave, keeping `size` in step with the
+    /// frame's encoded size (the mark adds a header field).
+    fn mark(item: &mut Queued) {
+        if item.frame.lp.congestion_mark == 0 {
+            let before = item.frame.wire_size();
+            item.frame.lp.congestion_mark = 1;
+            let after = item.frame.wire_size();
+            item.size = item.size.saturating_add(after.saturating_sub(before));
+        }
+    }
+}
+
+impl QueueDiscipline for CodelQueue {
+    #[inline]
+    fn enqueue(&mut self, _now: Time, item: Queued) -> Result<(), Queued> {
+        if !self.limit.admits(self.q.len(), self.bytes, item.size) {
+            return Err(item);
+        }
+        self.maxpacket = self.maxpacket.max(item.size);
+        self.bytes += item.size as usize;
+        self.q.push_back(item);
+        Ok(())
+    }
+
+    fn dequeue(&mut self, now: Time, dropped: &mut Vec<Queued>) -> Option<Dequeued> {
+        let (mut item, ok_to_drop) = self.do_dequeue(now);
+        let mut marked = false;
+
+        if self.dropping {
+            if !ok_to_drop {
+                // Sojourn went below target: leave the dropping state.
+                self.dropping = false;
+            }
+            if self.cfg.mark {
+                // Drop point 2, mark mode: one mark per departure, no loop.
+                if self.dropping && now >= self.drop_next {
+                    if let Some(it) = item.as_mut() {
+                        Self::mark(it);
+                        marked = true;
+                    }
+                    self.count = self.count.saturating_add(1);
+                    self.drop_next = self.control_law(self.drop_next, self.count);
+                }
+            } else {
+                // Drop point 2, drop mode: the RFC's loop (a large backlog may need several drops
+                // at once).
+                while self.dropping && now >= self.drop_next {
+                    if let Some(it) = item.take() {
+                        dropped.push(it);
+                    }
+                    self.count = self.count.saturating_add(1);
+                    let (next, ok) = self.do_dequeue(now);
+                    item = next;
+                    if !ok {
+                        self.dropping = false;
+                    } else {
+                        self.drop_next = self.control_law(self.drop_next, self.count);
+                    }
+                }
+            }
+        } else if ok_to_drop {
+            // Drop point 1: the sojourn has been above target for a whole interval.
+            if self.cfg.mark {
+                if let Some(it) = item.as_mut() {
+                    Self::mark(it);
+                    marked = true;
+                }
+            } else {
+                if let Some(it) = item.take() {
+                    dropped.push(it);
+                }
+                item = self.do_dequeue(now).0;
+            }
+            self.dropping = true;
+            // If we are back soon after the last episode, resume near the drop rate that
+            // controlled the queue then.
+            let delta = self.count.saturating_sub(self.lastcount);
+            self.count = if delta > 1 && now.saturating_sub(self.drop_next) < self.cfg.interval * 16
+            {
+                delta
+            } else {
+                1
+            };
+            self.lastcount = self.count;
+            self.drop_next = self.control_law(now, self.count);
+        }
+
+        item.map(|item| {
+            let sojourn = now.saturating_sub(item.enqueued_at);
+            Dequeued {
+                item,
+                marked,
+                sojourn,
+            }
+        })
+    }
+
+    #[inline]
+    fn len_packets(&self) -> usize {
+        self.q.len()
+    }
+
+    #[inline]
+    fn len_bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::test_util::{id_of, item};
+
+    /// What one run of the standing-queue harness saw.
+    #[derive(Debug, Default)]
+    struct Run {
+        /// Instants (ms) of CoDel drops.
+        drops: Vec<u64>,
+        /// Instants (ms) of CoDel marks.
+        marks: Vec<u64>,
+        enqueued: usize,
+        delivered: usize,
+        /// Marks found on delivered frames (cross-check of `Dequeued::marked`).
+        frame_marks: usize,
+    }
+
+    /// `preload` packets of `size` bytes arrive at 0.5 ms; then at every whole millisecond
+    /// 1..=`until_ms` one packet arrives and one departs (dequeue granularity 1 ms). The queue thus
+    /// stands at `preload` packets (less one per drop), and the head's sojourn is (t - 0.5) ms for
+    /// t <= preload and then `preload` ms minus one per drop so far. It first exceeds 5 ms at t = 6.
+    fn standing(q: &mut CodelQueue, preload: u32, size: u32, until_ms: u64, run: &mut Run) {
+        let t0 = Time::from_micros(500);
+        let mut id = 10_000;
+        for _ in 0..preload {
+            q.enqueue(t0, item(id, size, t0)).unwrap();
+            id += 1;
+            run.enqueued += 1;
+        }
+        let mut dropped = Vec::new();
+        for ms in 1..=until_ms {
+            let now = Time::from_millis(ms);
+            q.enqueue(now, item(id, size, now)).unwrap();
+            id += 1;
+            run.enqueued += 1;
+            let d = q
+                .dequeue(now, &mut dropped)
+                .expect("queue is never empty here");
+            run.delivered += 1;
+            for _ in dropped.drain(..) {
+                run.drops.push(ms);
+            }
+            if d.marked {
+                run.marks.push(ms);
+            }
+            if d.item.frame.lp.congestion_mark != 0 {
+                run.frame_marks += 1;
+            }
+            assert_eq!(d.sojourn, now - d.item.enqueued_at);
+        }
+    }
+
+    /// Decision instants (ms, rounded up to the 1 ms dequeue grid) for a queue that is above
+    /// target from `first_decision` on: then +100, +100/sqrt(2), +100/sqrt(3), ...
+    fn expected_decisions(first_decision: f64, until_ms: u64) -> Vec<u64> {
+        let mut out = vec![first_decision as u64];
+        let mut count = 1.0f64;
+        let mut next = first_decision + 100.0;
+        while next <= until_ms as f64 {
+            out.push(next.ceil() as u64);
+            count += 1.0;
+            next += 100.0 / count.sqrt();
+        }
+        out
+    }
+
+    fn codel(mark: bool) -> CodelQueue {
+        CodelQueue::new(
+            Limit::Packets(100_000),
+            CodelConfig {
+                mark,
+                ..CodelConfig::default()
+            },
+        )
+    }
+
+    #[test]
+    fn defaults_are_rfc_8289s() {
+        let c = CodelConfig::default();
+        assert_eq!(c.target, Time::from_millis(5));
+        assert_eq!(c.interval, Time::from_millis(100));
+        assert!(!c.mark);
+    }
+
+    #[test]
+    fn sojourn_below_target_never_drops_or_marks() {
+        for mark in [false, true] {
+            let mut q = codel(mark);
+            let mut run = Run::default();
+            // Standing sojourn of 4 ms (< 5 ms) for 2 s.
+            standing(&mut q, 4, 1000, 2000, &mut run);
+            assert!(run.drops.is_empty() && run.marks.is_empty(), "{run:?}");
+            assert_eq!(run.delivered, 2000);
+            assert!(!q.is_dropping());
+        }
+    }
+
+    #[test]
+    fn a_burst_above_target_for_less_than_an_interval_is_left_alone() {
+        // 60 packets at 0.5 ms drained one per ms: sojourn climbs to 59.5 ms, but the queue is
+        // empty after 60 ms, well before 5.5 + 100 ms.
+        let mut q = codel(false);
+        let t0 = Time::from_micros(500);
+        for i in 0..60 {
+            q.enqueue(t0, item(i, 1000, t0)).unwrap();
+        }
+        let mut dropped = Vec::new();
+        let mut out = 0;
+        for ms in 1..=200 {
+            if q.dequeue(Time::from_millis(ms), &mut dropped).is_some() {
+                out += 1;
+            }
+        }
+        assert_eq!(out, 60);
+        assert!(dropped.is_empty());
+    }
+
+    #[test]
+    fn standing_queue_drops_at_first_above_plus_interval_then_by_the_control_law() {
+        let mut q = codel(false);
+        let mut run = Run::default();
+        // Sojourn first exceeds 5 ms at t = 6 ms (5.5 ms), so first_above_time = 106 ms.
+        standing(&mut q, 50, 1000, 105, &mut run);
+        assert!(run.drops.is_empty());
+        assert!(!q.is_dropping());
+
+        standing_continue(&mut q, 106, 106, &mut run);
+        assert_eq!(run.drops, vec![106]);
+        assert!(q.is_dropping());
+        assert_eq!(q.count(), 1);
+        // Entry: drop_next = now + interval / sqrt(1).
+        assert_eq!(q.drop_next(), Time::from_millis(206));
+
+        standing_continue(&mut q, 107, 206, &mut run);
+        assert_eq!(run.drops, vec![106, 206]);
+        assert_eq!(q.count(), 2);
+        // 206 ms + 100 ms / sqrt(2) = 206 ms + 70 710 678 ns (rounded).
+        assert_eq!(q.drop_next(), Time::from_nanos(206_000_000 + 70_710_678));
+
+        standing_continue(&mut q, 207, 600, &mut run);
+        let expected = expected_decisions(106.0, 600);
+        // By hand: 106, 206, 276.71 -> 277, 334.45 -> 335, 384.45 -> 385, 429.17 -> 430,
+        // 469.99 -> 470, 507.79 -> 508, 543.14 -> 544, 576.48 -> 577.
+        assert_eq!(
+            expected[..10],
+            [106, 206, 277, 335, 385, 430, 470, 508, 544, 577]
+        );
+        assert_eq!(run.drops, expected);
+        assert!(run.marks.is_empty());
+        assert_eq!(run.frame_marks, 0);
+        // Every packet either left or was dropped; none is marked in drop mode.
+        assert_eq!(
+            run.delivered + run.drops.len() + q.len_packets(),
+            run.enqueued
+        );
+    }
+
+    /// Continues the 1-arrival-1-departure-per-ms pattern of `standing` over [from, to] ms.
+    fn standing_continue(q: &mut CodelQueue, from: u64, to: u64, run: &mut Run) {
+        let mut dropped = Vec::new();
+        for ms in from..=to {
+            let now = Time::from_millis(ms);
+            q.enqueue(now, item(ms as u32, 1000, now)).unwrap();
+            run.enqueued += 1;
+            let d = q.dequeue(now, &mut dropped).unwrap();
+            run.delivered += 1;
+            for _ in dropped.drain(..) {
+                run.drops.push(ms);
+            }
+            if d.marked {
+                run.marks.push(ms);
+            }
+        }
+    }
+
+    #[test]
+    fn mark_mode_decides_at_the_same_instants_and_loses_nothing() {
+        let mut drop_q = codel(false);
+        let mut drop_run = Run::default();
+        standing(&mut drop_q, 50, 1000, 1000, &mut drop_run);
+
+        let mut mark_q = codel(true);
+        let mut mark_run = Run::default();
+        standing(&mut mark_q, 50, 1000, 1000, &mut mark_run);
+
+        assert_eq!(drop_run.drops, expected_decisions(106.0, 1000));
+        assert_eq!(mark_run.marks, drop_run.drops);
+        assert!(mark_run.drops.is_empty());
+        assert_eq!(mark_run.frame_marks, mark_run.marks.len());
+        assert_eq!(mark_q.count(), drop_q.count());
+        assert_eq!(mark_q.drop_next(), drop_q.drop_next());
+        // Nothing lost in mark mode: everything offered either left or is still queued (50).
+        assert_eq!(mark_run.delivered + mark_q.len_packets(), mark_run.enqueued);
+        assert_eq!(mark_q.len_packets(), 50);
+        // Drop mode's queue shrank by one packet per drop.
+        assert_eq!(drop_q.len_packets(), 50 - drop_run.drops.len());
+    }
+
+    #[test]
+    fn marking_grows_the_frame_and_its_size() {
+        let mut q = codel(true);
+        let mut dropped = Vec::new();
+        let t0 = Time::from_micros(500);
+        for i in 0..50 {
+            q.enqueue(t0, item(i, 1000, t0)).unwrap();
+        }
+        for ms in 1..=106 {
+            let now = Time::from_millis(ms);
+            q.enqueue(now, item(1000 + ms as u32, 1000, now)).unwrap();
+            let d = q.dequeue(now, &mut dropped).unwrap();
+            if ms < 106 {
+                assert!(!d.marked);
+                assert_eq!(d.item.size, 1000);
+            } else {
+                assert!(d.marked);
+                assert_eq!(d.item.frame.lp.congestion_mark, 1);
+                // A bare Interest becomes LpPacket { CongestionMark, Fragment }: the size grows by
+                // exactly what the encoding grows by.
+                let mut bare = d.item.frame.clone();
+                bare.lp.congestion_mark = 0;
+                let growth = d.item.frame.wire_size() - bare.wire_size();
+                assert!(growth > 0);
+                assert_eq!(d.item.size, 1000 + growth);
+            }
+        }
+        assert_eq!(q.len_bytes(), 50 * 1000);
+    }
+
+    #[test]
+    fn maxpacket_rule_keeps_at_least_one_large_packet_queued() {
+        // (a) 100-byte packets only: maxpacket = 100; 10 packets (1000 B) stay queued after each
+        //     departure, so the standing 10 ms sojourn triggers the first drop at 106 ms.
+        let mut q = codel(false);
+        let mut run = Run::default();
+        standing(&mut q, 10, 100, 106, &mut run);
+        assert_eq!(q.maxpacket(), 100);
+        assert_eq!(run.drops, vec![106]);
+
+        // (b) Same, after one 1500-byte packet went through: 1000 B left <= maxpacket 1500, so
+        //     the sojourn counts as below target and nothing is dropped in 1 s.
+        let mut q = codel(false);
+        let mut dropped = Vec::new();
+        q.enqueue(Time::ZERO, item(0, 1500, Time::ZERO)).unwrap();
+        assert_eq!(id_of(&q.dequeue(Time::ZERO, &mut dropped).unwrap().item), 0);
+        let mut run = Run::default();
+        standing(&mut q, 10, 100, 1000, &mut run);
+        assert_eq!(q.maxpacket(), 1500);
+        assert!(run.drops.is_empty(), "{run:?}");
+        assert!(!q.is_dropping());
+
+        // (c) With 20 packets (2000 B > 1500 B) standing, dropping resumes at 106 ms.
+        let mut q = codel(false);
+        q.enqueue(Time::ZERO, item(0, 1500, Time::ZERO)).unwrap();
+        q.dequeue(Time::ZERO, &mut dropped).unwrap();
+        let mut run = Run::default();
+        standing(&mut q, 20, 100, 106, &mut run);
+        assert_eq!(run.drops, vec![106]);
+    }
+
+    /// Drains the queue at `now`, which ends the dropping state (the last packet leaves too few
+    /// bytes behind, then the queue is empty).
+    fn drain(q: &mut CodelQueue, now: Time) {
+        let mut dropped = Vec::new();
+        while q.dequeue(now, &mut dropped).is_some() {}
+        assert!(dropped.is_empty());
+        assert!(!q.is_dropping());
+    }
+
+    #[test]
+    fn re_entry_soon_after_leaving_resumes_at_count_minus_lastcount() {
+        let mut q = codel(false);
+        let mut run = Run::default();
+        // Five drops: 106, 206, 277, 335, 385 ms; count = 5, lastcount = 1.
+        standing(&mut q, 50, 1000, 385, &mut run);
+        assert_eq!(run.drops, vec![106, 206, 277, 335, 385]);
+        assert_eq!((q.count(), q.lastcount()), (5, 1));
+        drain(&mut q, Time::from_millis(385));
+        // 206 ms + 70 710 678 + 57 735 027 + 50 000 000 + 44 721 360 ns = 429.167065 ms.
+        assert_eq!(q.drop_next(), Time::from_nanos(429_167_065));
+
+        // New standing queue from 400 ms: preload at 400.5 ms, above target from 406 ms, so
+        // ok_to_drop at 506 ms. 506 - 429.17 ms < 16 * 100 ms and delta = 5 - 1 = 4 > 1, so
+        // count restarts at 4 and the next drop is 100 / sqrt(4) = 50 ms later.
+        let base = 400;
+        let t0 = Time::from_micros(base * 1000 + 500);
+        for i in 0..50 {
+            q.enqueue(t0, item(i, 1000, t0)).unwrap();
+        }
+        let mut drops = Vec::new();
+        let mut dropped = Vec::new();
+        for ms in base + 1..=base + 210 {
+            let now = Time::from_millis(ms);
+            q.enqueue(now, item(ms as u32, 1000, now)).unwrap();
+            q.dequeue(now, &mut dropped).unwrap();
+            if ms == 506 {
+                assert_eq!((q.count(), q.lastcount()), (4, 4));
+                assert_eq!(q.drop_next(), Time::from_millis(556));
+            }
+            for _ in dropped.drain(..) {
+                drops.push(ms);
+            }
+        }
+        // 506, 556, then 556 + 100/sqrt(5) = 600.72 -> 601.
+        assert_eq!(drops, vec![506, 556, 601]);
+    }
+
+    #[test]
+    fn re_entry_long_after_leaving_starts_over_at_count_one() {
+        let mut q = codel(false);
+        let mut run = Run::default();
+        standing(&mut q, 50, 1000, 385, &mut run);
+        drain(&mut q, Time::from_millis(385));
+        // Restart at 2000 ms: ok_to_drop at 2106 ms, more than 16 intervals after drop_next
+        // (429.17 ms), so count = 1 and the next drop is a full interval later.
+        let base = 2000;
+        let t0 = Time::from_micros(base * 1000 + 500);
+        for i in 0..50 {
+            q.enqueue(t0, item(i, 1000, t0)).unwrap();
+        }
+        let mut drops = Vec::new();
+        let mut dropped = Vec::new();
+        for ms in base + 1..=base + 210 {
+            let now = Time::from_millis(ms);
+            q.enqueue(now, item(ms as u32, 1000, now)).unwrap();
+            q.dequeue(now, &mut dropped).unwrap();
+            for _ in dropped.drain(..) {
+                drops.push(ms);
+            }
+        }
+        assert_eq!(drops, vec![2106, 2206]);
+        assert_eq!((q.count(), q.lastcount()), (2, 1));
+    }
+
+    #[test]
+    fn tail_drop_still_applies_at_the_limit() {
+        for mark in [false, true] {
+            let cfg = CodelConfig {
+                mark,
+                ..CodelConfig::default()
+            };
+            let mut q = CodelQueue::new(Limit::Packets(3), cfg);
+            for i in 0..3 {
+                assert!(q.enqueue(Time::ZERO, item(i, 500, Time::ZERO)).is_ok());
+            }
+            assert_eq!(
+                id_of(&q.enqueue(Time::ZERO, item(3, 500, Time::ZERO)).unwrap_err()),
+                3
+            );
+            assert_eq!((q.len_packets(), q.len_bytes()), (3, 1500));
+
+            let mut q = CodelQueue::new(Limit::Bytes(1200), cfg);
+            assert!(q.enqueue(Time::ZERO, item(0, 600, Time::ZERO)).is_ok());
+            assert!(q.enqueue(Time::ZERO, item(1, 600, Time::ZERO)).is_ok());
+            assert!(q.enqueue(Time::ZERO, item(2, 1, Time::ZERO)).is_err());
+            assert_eq!(q.len_bytes(), 1200);
+        }
+    }
+
+    #[test]
+    fn empty_queue_returns_none_and_resets_first_above_time() {
+        let mut q = codel(false);
+        let mut dropped = Vec::new();
+        assert!(q.dequeue(Time::from_secs(1), &mut dropped).is_none());
+        assert!(!q.is_dropping());
+        assert!(dropped.is_empty());
+    }
+}

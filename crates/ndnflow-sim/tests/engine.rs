@@ -1,0 +1,221 @@
+//! End-to-end checks of the simulator against numbers derived by hand (issue 2, item 9).
+//!
+//! Wire sizes used below (NDN v0.3, see docs/wire-format.md):
+//! - Data /p/seg=N (N < 65536, 2-byte segment), 1024-byte payload, DigestSha256: Name 9 +
+//!   Content 1028 + SignatureInfo 5 + SignatureValue 34 = 1076, plus type and 3-byte length = 1080 B.
+//! - Interest /p/seg=N with Nonce and a 2000 ms lifetime: Name 9 + Nonce 6 + InterestLifetime 4 =
+//!   19, plus 2 = 21 B.
+//! - /video/a/seg=N adds 7 bytes to the name: Data 1087 B, Interest 28 B.
+
+use ndnflow_sim::scenario::toml::parse_scenario;
+use ndnflow_sim::{Results, Simulation};
+
+fn run(text: &str) -> Results {
+    let scenario = parse_scenario(text, "test.toml", None).unwrap_or_else(|e| panic!("{e}"));
+    Simulation::new(scenario).run()
+}
+
+/// Mean goodput of `consumer` over bins starting in [from_s, to_s).
+fn goodput(r: &Results, consumer: &str, from_s: f64, to_s: f64) -> f64 {
+    let c = &r.consumers;
+    let rows: Vec<f64> = (0..c.time_s.len())
+        .filter(|&i| c.consumer[i] == consumer && c.time_s[i] >= from_s - 1e-9 && c.time_s[i] < to_s - 1e-9)
+        .map(|i| c.goodput_bps[i])
+        .collect();
+    rows.iter().sum::<f64>() / rows.len() as f64
+}
+
+fn assert_within(measured: f64, expected: f64, rel: f64, what: &str) {
+    let err = (measured - expected).abs() / expected;
+    assert!(err <= rel, "{what}: measured {measured:.1}, expected {expected:.1} ({:.3} % off)", err * 100.0);
+}
+
+fn one_link(bandwidth: &str, delay: &str, window: u32) -> String {
+    format!(
+        r#"
+[simulation]
+duration = "20s"
+[nodes]
+c = {{}}
+p = {{}}
+[[links]]
+between = ["c", "p"]
+bandwidth = "{bandwidth}"
+delay = "{delay}"
+queue = {{ discipline = "droptail", packets = 1000 }}
+[[producers]]
+node = "p"
+prefix = "/p"
+payload = 1024
+[[consumers]]
+node = "c"
+name = "/p"
+cc = {{ algorithm = "fixed-window", window = {window} }}
+"#
+    )
+}
+
+#[test]
+fn fixed_window_gets_the_smaller_of_link_rate_and_window_rate() {
+    const DATA: f64 = 1080.0;
+    const INTEREST: f64 = 21.0;
+    for (bw, bw_bps, delay_ms, window) in [
+        ("10Mbps", 10e6, 10.0, 10),
+        ("10Mbps", 10e6, 10.0, 100),
+        ("100Mbps", 100e6, 50.0, 20),
+        ("2Mbps", 2e6, 5.0, 4),
+        ("50Mbps", 50e6, 25.0, 300),
+    ] {
+        let r = run(&one_link(bw, &format!("{delay_ms}ms"), window));
+        let rtt = 2.0 * delay_ms / 1e3 + (DATA + INTEREST) * 8.0 / bw_bps;
+        let link_limit = bw_bps * 1024.0 / DATA;
+        let window_limit = window as f64 * 1024.0 * 8.0 / rtt;
+        let expected = link_limit.min(window_limit);
+        assert_within(goodput(&r, "c", 2.0, 20.0), expected, 0.01, &format!("{bw} {delay_ms}ms W={window}"));
+        assert_eq!(r.summary.links["p->c"].drops, 0);
+    }
+}
+
+#[test]
+fn quickstart_window_limited_then_fair_share_at_capacity() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/quickstart.toml")).unwrap();
+    let r = run(&text);
+    // c1 alone: RTT = 2 x (5 + 20) ms + Interest 28 B at 100 and 10 Mbps + Data 1087 B at 10 and 100 Mbps.
+    let rtt = 0.050 + 28.0 * 8.0 / 100e6 + 28.0 * 8.0 / 10e6 + 1087.0 * 8.0 / 10e6 + 1087.0 * 8.0 / 100e6;
+    assert_within(goodput(&r, "c1", 1.0, 10.0), 40.0 * 1024.0 * 8.0 / rtt, 0.01, "c1 alone");
+    // Both: 80 Interests in flight exceed the 58-packet bandwidth-delay product, so the 10 Mbps link
+    // is saturated and equal windows over equal RTTs share it equally.
+    let capacity = 10e6 * 1024.0 / 1087.0;
+    let (g1, g2) = (goodput(&r, "c1", 12.0, 30.0), goodput(&r, "c2", 12.0, 30.0));
+    assert_within(g1, g2, 0.02, "equal share");
+    assert_within(g1 + g2, capacity, 0.01, "bottleneck goodput");
+    assert_eq!(r.summary.links["p->r"].drops, 0);
+}
+
+fn router_scenario(cs_capacity: usize, second_start: &str, segments: u64) -> String {
+    format!(
+        r#"
+[simulation]
+duration = "30s"
+[nodes]
+c1 = {{}}
+c2 = {{}}
+r = {{ cs = {{ policy = "lru", capacity = {cs_capacity} }} }}
+p = {{}}
+[[links]]
+between = ["c1", "r"]
+bandwidth = "100Mbps"
+delay = "5ms"
+[[links]]
+between = ["c2", "r"]
+bandwidth = "100Mbps"
+delay = "5ms"
+[[links]]
+between = ["r", "p"]
+bandwidth = "10Mbps"
+delay = "20ms"
+[[producers]]
+node = "p"
+prefix = "/video"
+payload = 1024
+[[consumers]]
+node = "c1"
+name = "/video/a"
+segments = {segments}
+cc = {{ algorithm = "fixed-window", window = 10 }}
+[[consumers]]
+node = "c2"
+name = "/video/a"
+segments = {segments}
+start = "{second_start}"
+cc = {{ algorithm = "fixed-window", window = 10 }}
+"#
+    )
+}
+
+#[test]
+fn a_later_consumer_is_served_from_the_router_cache() {
+    let r = run(&router_scenario(10_000, "10s", 1000));
+    let (c1, c2) = (&r.summary.consumers["c1"], &r.summary.consumers["c2"]);
+    assert!(c1.finished && c2.finished);
+    assert_eq!((c1.data_received, c2.data_received), (1000, 1000));
+    // Every segment crossed r-p once; the second fetch was all cache hits at r.
+    assert_eq!(r.summary.links["p->r"].data, 1000);
+    assert_eq!(r.summary.nodes["r"].cs_hits, 1000);
+    // c2's RTT is the c2-r round trip: 10 ms + 28 B and 1087 B at 100 Mbps.
+    let near = 10.0 + (28.0 + 1087.0) * 8.0 / 100e6 * 1e3;
+    assert_within(c2.rtt_avg_ms.unwrap(), near, 0.01, "cache RTT");
+    assert!(c1.rtt_min_ms.unwrap() > 50.0);
+}
+
+#[test]
+fn simultaneous_requests_are_aggregated_into_one_upstream_interest() {
+    // CS off: only PIT aggregation can explain a single upstream copy.
+    let r = run(&router_scenario(0, "0s", 2000));
+    let (c1, c2) = (&r.summary.consumers["c1"], &r.summary.consumers["c2"]);
+    assert_eq!((c1.data_received, c2.data_received), (2000, 2000));
+    assert_eq!(r.summary.links["r->p"].interests, 2000);
+    assert_eq!(r.summary.links["p->r"].data, 2000);
+    assert_eq!(r.summary.nodes["r"].pit_aggregated, 2000);
+    assert_eq!(r.summary.nodes["r"].cs_hits, 0);
+}
+
+fn lossy_line(loss: &str) -> String {
+    format!(
+        r#"
+[simulation]
+duration = "20s"
+[nodes]
+c = {{}}
+r = {{}}
+p = {{}}
+[[links]]
+between = ["c", "r"]
+bandwidth = "100Mbps"
+delay = "5ms"
+[[links]]
+between = ["r", "p"]
+bandwidth = "10Mbps"
+delay = "20ms"
+queue = {{ discipline = "droptail", packets = 10 }}
+{loss}
+[[producers]]
+node = "p"
+prefix = "/p"
+[[consumers]]
+node = "c"
+name = "/p"
+segments = 4000
+cc = {{ algorithm = "fixed-window", window = 80 }}
+"#
+    )
+}
+
+#[test]
+fn every_interest_is_satisfied_nacked_timed_out_or_pending_and_every_timeout_is_a_named_drop() {
+    for loss in ["", "loss = { model = \"bernoulli\", p = 0.01 }"] {
+        let r = run(&lossy_line(loss));
+        let c = &r.summary.consumers["c"];
+        assert!(c.finished && c.pending == 0 && c.data_received == 4000, "{loss}: {c:?}");
+        assert_eq!(c.interests_sent, c.data_received + c.timeouts + c.nacks + c.pending, "{loss}");
+        let drops: u64 = r.summary.links.values().map(|l| l.drops + l.losses).sum();
+        assert!(drops > 0, "the scenario must drop something to test anything");
+        // A timeout is explained by a drop at a named queue, a loss on a named link, or a
+        // retransmission that a forwarder suppressed (NFD's exponential retransmission
+        // suppression reaches 250 ms, above the 200 ms minimum RTO, after repeated losses).
+        let suppressed: u64 = r.summary.nodes.values().map(|n| n.pit_aggregated).sum();
+        assert_eq!(c.timeouts, drops + suppressed, "{loss}: every timeout must have a cause");
+        assert_eq!(c.retransmissions, c.timeouts);
+    }
+}
+
+#[test]
+fn same_scenario_and_seed_give_identical_results() {
+    let text = lossy_line("loss = { model = \"gilbert-elliott\", p = 0.01, r = 0.3, loss_good = 0.0, loss_bad = 0.5 }");
+    let a = run(&text);
+    let b = run(&text);
+    // Debug formatting compares NaN bins (no sample in a bin) as equal, unlike `==`.
+    assert_eq!(format!("{a:?}"), format!("{b:?}"), "two runs of one scenario differ");
+    let other = run(&text.replace("duration = \"20s\"", "duration = \"20s\"\nseed = 2"));
+    assert_ne!(a.summary.links["r->p"].losses, other.summary.links["r->p"].losses, "the seed must matter");
+}
