@@ -11,6 +11,7 @@ pub mod name;
 pub mod packet;
 pub mod table;
 pub mod time;
+pub mod timers;
 
 pub use name::Name;
 pub use packet::{Data, Frame, Interest, Nack, NackReason, NetPacket};

@@ -68,11 +68,48 @@ struct Inner {
 #[derive(Clone)]
 pub struct Name(Arc<Inner>);
 
+/// Hash of encoded components: FxHash for speed, then a SplitMix64 finaliser so that every bit
+/// depends on every byte (names that differ only in a trailing segment number must spread over the
+/// whole table, since the maps below use this value as is).
 fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut h = FxHasher::default();
     h.write(bytes);
-    h.finish()
+    let mut z = h.finish();
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
+
+/// `BuildHasher` for maps keyed by `Name` (or by a name hash): a name carries a well-mixed hash
+/// computed once, so the map takes it as is instead of hashing it again on every lookup.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrehashedBuilder;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only reached for keys other than names and hashes; keep it correct if not fast.
+        self.0 = hash_bytes(bytes) ^ self.0.rotate_left(5);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl std::hash::BuildHasher for PrehashedBuilder {
+    type Hasher = Prehashed;
+    fn build_hasher(&self) -> Prehashed {
+        Prehashed(0)
+    }
+}
+
+/// A hash map keyed by names (or name hashes) that reuses their precomputed hash.
+pub type NameMap<K, V> = std::collections::HashMap<K, V, PrehashedBuilder>;
 
 impl Name {
     /// Builds a name from the encoded components (a Name element's value), validating them.

@@ -59,8 +59,10 @@ impl Time {
         if bits_per_sec == 0 {
             return Time::MAX;
         }
-        let bits = bytes as u128 * 8 * 1_000_000_000;
-        Time(bits.div_ceil(bits_per_sec as u128) as u64)
+        // bytes x 8e9 fits in u64 for any packet (< 2.3 GB); u64 division is several times
+        // cheaper than u128 on the per-packet path.
+        let bit_ns = bytes as u64 * 8 * 1_000_000_000;
+        Time(bit_ns.div_ceil(bits_per_sec))
     }
 }
 

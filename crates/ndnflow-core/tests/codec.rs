@@ -11,7 +11,7 @@ use proptest::sample::Index;
 use smallvec::SmallVec;
 
 use ndnflow_core::packet::data::{Signature, SIGNATURE_DIGEST_SHA256};
-use ndnflow_core::packet::lp::{self, decode_frame, encode_frame, flags, LpHeader};
+use ndnflow_core::packet::lp::{self, decode_frame, encode_frame, flags, LpExtensions, LpHeader};
 use ndnflow_core::packet::tlv::{self, DecodeError};
 use ndnflow_core::{Data, Frame, Interest, Nack, NackReason, Name, NetPacket, Time};
 
@@ -226,13 +226,15 @@ fn every_header_field_in_increasing_type_order_then_fragment() {
     let mut f = Frame::interest(Arc::new(video_interest()));
     f.lp = LpHeader {
         congestion_mark: 1,
-        tx_sequence: Some(5),
-        acks: SmallVec::from_slice(&[7]),
         hop_count: Some(3),
-        path_id: Some(0x0102_0304_0506_0708),
-        trajectory_id: Some(9),
-        tags: SmallVec::from_slice(&[1, 300]),
         flags: flags::FROM_CACHE | flags::HIGH_CONG,
+        ext: Some(Box::new(LpExtensions {
+            tx_sequence: Some(5),
+            acks: SmallVec::from_slice(&[7]),
+            path_id: Some(0x0102_0304_0506_0708),
+            trajectory_id: Some(9),
+            tags: SmallVec::from_slice(&[1, 300]),
+        })),
     };
     #[rustfmt::skip]
     let head = [
@@ -395,7 +397,7 @@ fn lp_field_order_and_ignorable_rule() {
     // Repeated CongestionMark is rejected; repeated Ack is fine.
     assert!(decode_frame(&lp(&[&mark, &mark])).is_err());
     let ack = [0xFD, 0x03, 0x44, 0x08, 0, 0, 0, 0, 0, 0, 0, 1];
-    assert_eq!(decode_frame(&lp(&[&ack, &ack])).unwrap().lp.acks.len(), 2);
+    assert_eq!(decode_frame(&lp(&[&ack, &ack])).unwrap().lp.ext.unwrap().acks.len(), 2);
     // Ack must be 8 octets.
     assert!(decode_frame(&lp(&[&[0xFD, 0x03, 0x44, 0x01, 0x01]])).is_err());
     // A header field after Fragment is out of order.
@@ -451,10 +453,10 @@ fn worked_size_examples_for_the_docs() {
     // LpPacket TL (1 + 3) + CongestionMark 5 + Fragment TL (1 + 3) + Data.
     assert_eq!(marked.wire_size(), 4 + 5 + 4 + 1086);
     let mut smic = Frame::interest(Arc::new(seg(3)));
-    smic.lp.path_id = Some(0xABCD);
+    smic.lp.ext_mut().path_id = Some(0xABCD);
     assert_eq!(smic.wire_size(), 2 + 12 + 2 + 27);
     let mut ptp = Frame::data(Arc::new(data));
-    ptp.lp.tags = SmallVec::from_slice(&[4, 17]);
+    ptp.lp.ext_mut().tags = SmallVec::from_slice(&[4, 17]);
     ptp.lp.flags = flags::FROM_CACHE;
     // TagStack 4 + 2 x Tag 5, Flags 5.
     assert_eq!(ptp.wire_size(), 4 + 14 + 5 + 4 + 1086);
@@ -584,16 +586,16 @@ fn lp_header() -> impl Strategy<Value = LpHeader> {
         sometimes_zero(),
     )
         .prop_map(|(congestion_mark, tx_sequence, acks, hop_count, path_id, trajectory_id, tags, flags)| {
-            LpHeader {
-                congestion_mark,
+            let ext = LpExtensions {
                 tx_sequence,
                 acks: SmallVec::from_vec(acks),
-                hop_count,
                 path_id,
                 trajectory_id,
                 tags: SmallVec::from_vec(tags),
-                flags,
-            }
+            };
+            // Decoding creates the box only when an extension field is present.
+            let ext = (ext != LpExtensions::default()).then(|| Box::new(ext));
+            LpHeader { congestion_mark, hop_count, flags, ext }
         })
 }
 

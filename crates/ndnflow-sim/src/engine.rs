@@ -170,10 +170,13 @@ impl Simulation {
         match event {
             Event::Arrive(d) => {
                 let dir = &mut self.net.dirs[d as usize];
-                if let Some(frame) = dir.in_flight.pop_front() {
+                if let Some((_, frame)) = dir.in_flight.pop_front() {
                     self.local.push_back((dir.to, dir.to_face, frame));
-                    self.drain_local();
                 }
+                if let Some(&(next, _)) = dir.in_flight.front() {
+                    self.events.schedule(next, Event::Arrive(d));
+                }
+                self.drain_local();
             }
             Event::TxDone(d) => {
                 self.net.dirs[d as usize].tx_pending = false;

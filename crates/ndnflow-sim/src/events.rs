@@ -26,18 +26,24 @@ pub enum Event {
     LinkChange(u32),
 }
 
+/// Heap entry: the order key packs (time, class, sequence) into one integer so that each heap
+/// comparison is a single 128-bit compare.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    time: Time,
-    /// 0 for samples, 1 for everything else.
-    class: u8,
-    seq: u64,
+    /// time << 64 | class << 63 | seq, where class is 0 for samples and 1 for everything else.
+    key: u128,
     event: Event,
+}
+
+impl Entry {
+    fn time(&self) -> Time {
+        Time((self.key >> 64) as u64)
+    }
 }
 
 impl PartialEq for Entry {
     fn eq(&self, other: &Self) -> bool {
-        (self.time, self.class, self.seq) == (other.time, other.class, other.seq)
+        self.key == other.key
     }
 }
 impl Eq for Entry {}
@@ -49,7 +55,7 @@ impl PartialOrd for Entry {
 impl Ord for Entry {
     /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest first.
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.class, other.seq).cmp(&(self.time, self.class, self.seq))
+        other.key.cmp(&self.key)
     }
 }
 
@@ -65,17 +71,18 @@ impl EventQueue {
     }
 
     pub fn schedule(&mut self, time: Time, event: Event) {
-        let class = if event == Event::Sample { 0 } else { 1 };
-        self.heap.push(Entry { time, class, seq: self.seq, event });
+        let class: u128 = if event == Event::Sample { 0 } else { 1 };
+        let key = (time.as_nanos() as u128) << 64 | class << 63 | self.seq as u128;
+        self.heap.push(Entry { key, event });
         self.seq += 1;
     }
 
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| e.time)
+        self.heap.peek().map(|e| e.time())
     }
 
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        self.heap.pop().map(|e| (e.time, e.event))
+        self.heap.pop().map(|e| (e.time(), e.event))
     }
 
     pub fn len(&self) -> usize {

@@ -46,14 +46,16 @@ pub struct LinkDir {
     pub busy_until: Time,
     /// A TxDone event is scheduled.
     pub tx_pending: bool,
-    pub in_flight: VecDeque<Frame>,
+    /// Packets propagating, with their arrival times (non-decreasing: one transmitter, one delay).
+    pub in_flight: VecDeque<(Time, Frame)>,
     pub counters: LinkCounters,
     scratch: Vec<Queued>,
 }
 
 /// What `LinkDir::transmit_next` started, for the engine to schedule.
 pub struct Transmission {
-    /// When the packet reaches the far end (`None` if the loss model ate it).
+    /// The packet is now the only one propagating: the engine must schedule its arrival (later
+    /// packets are scheduled one at a time as each head arrives, keeping the event heap small).
     pub arrival: Option<Time>,
     /// When the transmitter is free again.
     pub done: Time,
@@ -133,8 +135,10 @@ impl LinkDir {
             self.counters.losses += 1;
             return Some(Transmission { arrival: None, done });
         }
-        self.in_flight.push_back(d.item.frame);
-        Some(Transmission { arrival: Some(done + self.delay), done })
+        let arrival = done + self.delay;
+        self.in_flight.push_back((arrival, d.item.frame));
+        let first = self.in_flight.len() == 1;
+        Some(Transmission { arrival: first.then_some(arrival), done })
     }
 
     /// Takes the link down: queued and in-flight packets are lost to it.

@@ -7,8 +7,7 @@
 //! fires, without counting a timeout: retransmitting at once could loop at a single instant when a
 //! router keeps answering Nack (ndnSIM's Consumer likewise leaves retransmission to its timer).
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
@@ -18,6 +17,7 @@ use rustc_hash::FxHashMap;
 use super::cc::{CcConfig, CongestionController, DataSample};
 use super::rtt::{RttEstimator, RttOptions};
 use crate::packet::{Frame, Interest, NackReason, NetPacket};
+use crate::timers::Timers;
 use crate::{Name, Time};
 
 #[derive(Clone, Debug)]
@@ -73,8 +73,8 @@ pub struct Consumer {
     /// Last segment of the object, once known.
     final_segment: Option<u64>,
     outstanding: FxHashMap<u64, Outstanding>,
-    /// (deadline, segment, retries): lazily cleaned timer heap.
-    timers: BinaryHeap<Reverse<(Time, u64, u32)>>,
+    /// Retransmission timers as (segment, retries), cancelled lazily.
+    timers: Timers<(u64, u32)>,
     /// Segments waiting for retransmission, with the attempt number they will be sent as.
     retx_queue: VecDeque<(u64, u32)>,
     next_send_at: Time,
@@ -96,7 +96,7 @@ impl Consumer {
             next_segment: 0,
             final_segment,
             outstanding: FxHashMap::default(),
-            timers: BinaryHeap::new(),
+            timers: Timers::new(),
             retx_queue: VecDeque::new(),
             next_send_at: config.start,
             highest_sent: 0,
@@ -206,13 +206,10 @@ impl Consumer {
         if !self.started {
             return Some(self.config.start);
         }
+        let outstanding = &self.outstanding;
         let mut next = self.config.stop;
-        while let Some(&Reverse((deadline, seg, retries))) = self.timers.peek() {
-            if self.outstanding.get(&seg).is_some_and(|o| o.retries == retries && o.deadline == deadline) {
-                next = Some(next.map_or(deadline, |n| n.min(deadline)));
-                break;
-            }
-            self.timers.pop();
+        if let Some((deadline, _)) = self.timers.peek(|at, key| is_live(outstanding, at, key)) {
+            next = Some(next.map_or(deadline, |n| n.min(deadline)));
         }
         if self.cc.interval().is_some() && self.has_segment_to_send() {
             next = Some(next.map_or(self.next_send_at, |n| n.min(self.next_send_at)));
@@ -229,15 +226,10 @@ impl Consumer {
             self.started = true;
             self.next_send_at = now;
         }
-        while let Some(&Reverse((deadline, seg, retries))) = self.timers.peek() {
-            if deadline > now {
-                break;
-            }
-            self.timers.pop();
+        loop {
+            let outstanding = &self.outstanding;
+            let Some((_, (seg, _))) = self.timers.pop_due(now, |at, key| is_live(outstanding, at, key)) else { break };
             let Some(o) = self.outstanding.get(&seg).copied() else { continue };
-            if o.retries != retries || o.deadline != deadline {
-                continue;
-            }
             self.on_timer(now, seg, o);
         }
         self.check_finished(now);
@@ -321,7 +313,7 @@ impl Consumer {
         let rto = self.rtt.rto();
         let deadline = now + rto;
         self.outstanding.insert(seg, Outstanding { sent_at: now, rto, deadline, retries, nacked: false });
-        self.timers.push(Reverse((deadline, seg, retries)));
+        self.timers.push(deadline, (seg, retries));
         self.stats.interests_sent += 1;
         if retries > 0 {
             self.stats.retransmissions += 1;
@@ -332,4 +324,10 @@ impl Consumer {
         let interest = Interest::new(name, self.rng.next_u32(), self.config.lifetime);
         out.push(Frame::interest(Arc::new(interest)));
     }
+}
+
+/// A retransmission timer is live while its segment is outstanding with the same attempt and
+/// deadline (a Data, a Nack followed by resend, or a give-up makes it dead).
+fn is_live(outstanding: &FxHashMap<u64, Outstanding>, at: Time, (seg, retries): (u64, u32)) -> bool {
+    outstanding.get(&seg).is_some_and(|o| o.retries == retries && o.deadline == at)
 }

@@ -146,6 +146,9 @@ impl Forwarder {
     }
 
     fn strategy_index(&self, name: &Name) -> usize {
+        if self.choices.len() == 1 {
+            return 0; // only "/": the common case needs no comparison
+        }
         self.choices.iter().find(|(p, _)| p.is_prefix_of(name)).map(|&(_, i)| i).unwrap_or(0)
     }
 
@@ -164,7 +167,7 @@ impl Forwarder {
         let mark = frame.lp.congestion_mark;
         match frame.packet {
             NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, mark, out),
-            NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, out),
+            NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, frame.net_size, out),
             NetPacket::Nack(n) => self.on_incoming_nack(now, face, n, mark, out),
         }
     }
@@ -315,7 +318,15 @@ impl Forwarder {
         out.push((face, frame));
     }
 
-    fn on_incoming_data(&mut self, now: Time, in_face: FaceId, data: Arc<Data>, lp: &LpHeader, out: &mut Outbox) {
+    fn on_incoming_data(
+        &mut self,
+        now: Time,
+        in_face: FaceId,
+        data: Arc<Data>,
+        lp: &LpHeader,
+        net_size: u32,
+        out: &mut Outbox,
+    ) {
         self.counters.in_data += 1;
         let mut matches: SmallVec<[PitId; 2]> = SmallVec::new();
         self.pit.find_for_data(&data.name, &mut matches);
@@ -339,9 +350,10 @@ impl Forwarder {
         }
         for face in downstreams {
             self.counters.out_data += 1;
-            let mut frame = Frame::data(data.clone());
-            frame.lp.congestion_mark = lp.congestion_mark;
-            out.push((face, frame));
+            let mut lp_out = LpHeader::default();
+            lp_out.congestion_mark = lp.congestion_mark;
+            // Same Data, same size: no need to re-measure it.
+            out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(data.clone()), net_size }));
         }
     }
 

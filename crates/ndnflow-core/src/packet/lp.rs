@@ -56,45 +56,44 @@ pub mod flags {
 }
 
 /// Link-layer header fields. All absent by default; absent fields cost no bytes.
+///
+/// The fields most frames carry sit inline; the rest live in a box that most frames lack, so a
+/// frame stays 64 bytes as it moves through queues and events on the simulator's hot path.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LpHeader {
     /// NDNLPv2 CongestionMark (832); 0 means absent.
     pub congestion_mark: u64,
+    /// Hop count (PCON's distance to the congested link; DPCCP's 6-bit hop count).
+    pub hop_count: Option<u64>,
+    /// Bit flags (see `flags`); 0 means absent.
+    pub flags: u64,
+    /// The less common fields; `None` when all of them are absent.
+    pub ext: Option<Box<LpExtensions>>,
+}
+
+/// Header fields that only some protocols set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LpExtensions {
     /// NDNLPv2 TxSequence (840), for link loss detection.
     pub tx_sequence: Option<u64>,
     /// NDNLPv2 Ack (836) fields, for link loss detection.
     pub acks: SmallVec<[u64; 2]>,
-    /// Hop count (PCON's distance to the congested link; DPCCP's 6-bit hop count).
-    pub hop_count: Option<u64>,
     /// SMIC path identifier carried in Interests.
     pub path_id: Option<u64>,
     /// SMIC trajectory identifier accumulated in Data.
     pub trajectory_id: Option<u64>,
     /// PTP tag stack: pushed by routers into probing Data, popped from Interests. Last = top.
     pub tags: SmallVec<[u64; 4]>,
-    /// Bit flags (see `flags`); 0 means absent.
-    pub flags: u64,
 }
 
-impl LpHeader {
-    pub fn is_empty(&self) -> bool {
-        *self == LpHeader::default()
-    }
-
-    /// Size of the header fields (everything in LpPacket except Nack and Fragment).
-    pub fn fields_size(&self) -> usize {
+impl LpExtensions {
+    fn fields_size(&self) -> usize {
         use tlv_type::*;
         let mut n = 0;
         if self.tx_sequence.is_some() {
             n += tlv_size(TX_SEQUENCE, 8);
         }
         n += self.acks.len() * tlv_size(ACK, 8);
-        if self.congestion_mark != 0 {
-            n += nonneg_tlv_size(CONGESTION_MARK, self.congestion_mark);
-        }
-        if let Some(h) = self.hop_count {
-            n += nonneg_tlv_size(HOP_COUNT, h);
-        }
         // Path and trajectory ids are hashes: fixed 8 octets, like TxSequence.
         if self.path_id.is_some() {
             n += tlv_size(PATH_ID, 8);
@@ -103,11 +102,44 @@ impl LpHeader {
             n += tlv_size(TRAJECTORY_ID, 8);
         }
         if !self.tags.is_empty() {
-            let inner: usize = self.tags.iter().map(|&t| nonneg_tlv_size(TAG, t)).sum();
-            n += tlv_size(TAG_STACK, inner);
+            n += tlv_size(TAG_STACK, tag_stack_value_size(&self.tags));
+        }
+        n
+    }
+}
+
+fn tag_stack_value_size(tags: &[u64]) -> usize {
+    tags.iter().map(|&t| nonneg_tlv_size(tlv_type::TAG, t)).sum()
+}
+
+impl LpHeader {
+    pub fn is_empty(&self) -> bool {
+        self.congestion_mark == 0
+            && self.hop_count.is_none()
+            && self.flags == 0
+            && self.ext.as_deref().is_none_or(|e| *e == LpExtensions::default())
+    }
+
+    /// The extension fields, created empty on first use.
+    pub fn ext_mut(&mut self) -> &mut LpExtensions {
+        self.ext.get_or_insert_with(Default::default)
+    }
+
+    /// Size of the header fields (everything in LpPacket except Nack and Fragment).
+    pub fn fields_size(&self) -> usize {
+        use tlv_type::*;
+        let mut n = 0;
+        if self.congestion_mark != 0 {
+            n += nonneg_tlv_size(CONGESTION_MARK, self.congestion_mark);
+        }
+        if let Some(h) = self.hop_count {
+            n += nonneg_tlv_size(HOP_COUNT, h);
         }
         if self.flags != 0 {
             n += nonneg_tlv_size(FLAGS, self.flags);
+        }
+        if let Some(ext) = &self.ext {
+            n += ext.fields_size();
         }
         n
     }
@@ -204,28 +236,29 @@ impl LpHeader {
     /// Appends the header fields in increasing TLV-TYPE order; sizes match `fields_size`.
     fn encode_fields(&self, out: &mut Vec<u8>) {
         use tlv_type::*;
+        let ext = self.ext.as_deref();
         if self.congestion_mark != 0 {
             write_nonneg_tlv(out, CONGESTION_MARK, self.congestion_mark);
         }
-        for &ack in &self.acks {
+        for &ack in ext.map(|e| e.acks.as_slice()).unwrap_or(&[]) {
             write_fixed_u64_tlv(out, ACK, ack);
         }
-        if let Some(seq) = self.tx_sequence {
+        if let Some(seq) = ext.and_then(|e| e.tx_sequence) {
             write_fixed_u64_tlv(out, TX_SEQUENCE, seq);
         }
         if let Some(h) = self.hop_count {
             write_nonneg_tlv(out, HOP_COUNT, h);
         }
-        if let Some(p) = self.path_id {
+        if let Some(p) = ext.and_then(|e| e.path_id) {
             write_fixed_u64_tlv(out, PATH_ID, p);
         }
-        if let Some(t) = self.trajectory_id {
+        if let Some(t) = ext.and_then(|e| e.trajectory_id) {
             write_fixed_u64_tlv(out, TRAJECTORY_ID, t);
         }
-        if !self.tags.is_empty() {
-            let inner: usize = self.tags.iter().map(|&t| nonneg_tlv_size(TAG, t)).sum();
-            write_tl(out, TAG_STACK, inner);
-            for &t in &self.tags {
+        let tags = ext.map(|e| e.tags.as_slice()).unwrap_or(&[]);
+        if !tags.is_empty() {
+            write_tl(out, TAG_STACK, tag_stack_value_size(tags));
+            for &t in tags {
                 write_nonneg_tlv(out, TAG, t);
             }
         }
@@ -365,12 +398,12 @@ impl LpHeader {
         use tlv_type::*;
         match e.typ {
             CONGESTION_MARK => self.congestion_mark = e.nonneg()?,
-            ACK => self.acks.push(e.fixed_u64("Ack")?),
-            TX_SEQUENCE => self.tx_sequence = Some(e.fixed_u64("TxSequence")?),
+            ACK => self.ext_mut().acks.push(e.fixed_u64("Ack")?),
+            TX_SEQUENCE => self.ext_mut().tx_sequence = Some(e.fixed_u64("TxSequence")?),
             HOP_COUNT => self.hop_count = Some(e.nonneg()?),
-            PATH_ID => self.path_id = Some(e.fixed_u64("PathId")?),
-            TRAJECTORY_ID => self.trajectory_id = Some(e.fixed_u64("TrajectoryId")?),
-            TAG_STACK => self.tags = decode_tag_stack(e)?,
+            PATH_ID => self.ext_mut().path_id = Some(e.fixed_u64("PathId")?),
+            TRAJECTORY_ID => self.ext_mut().trajectory_id = Some(e.fixed_u64("TrajectoryId")?),
+            TAG_STACK => self.ext_mut().tags = decode_tag_stack(e)?,
             FLAGS => self.flags = e.nonneg()?,
             // Known NDNLPv2 fields that carry nothing ndnflow models.
             SEQUENCE | PIT_TOKEN => {}
@@ -392,7 +425,7 @@ fn require_unfragmented(e: &Element<'_>, expected: u64) -> Result<(), DecodeErro
     }
 }
 
-/// TagStack { Tag* }: bottom first, top last, as `LpHeader::tags` stores them.
+/// TagStack { Tag* }: bottom first, top last, as `LpExtensions::tags` stores them.
 fn decode_tag_stack(e: &Element<'_>) -> Result<SmallVec<[u64; 4]>, DecodeError> {
     let mut tags = SmallVec::new();
     let mut r = e.reader();

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 pub use data::Data;
 pub use interest::Interest;
-pub use lp::LpHeader;
+pub use lp::{LpExtensions, LpHeader};
 pub use nack::{Nack, NackReason};
 pub use tlv::DecodeError;
 

@@ -7,9 +7,9 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
 
 use crate::packet::{Data, Interest};
+use crate::name::NameMap;
 use crate::{Name, Time};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +35,7 @@ struct Entry {
 pub struct ContentStore {
     policy: CsPolicy,
     capacity: usize,
-    index: FxHashMap<Name, u32>,
+    index: NameMap<Name, u32>,
     slots: Vec<Entry>,
     free: Vec<u32>,
     head: u32,
@@ -48,7 +48,7 @@ impl ContentStore {
         ContentStore {
             policy,
             capacity,
-            index: FxHashMap::default(),
+            index: NameMap::default(),
             slots: Vec::new(),
             free: Vec::new(),
             head: NIL,

@@ -3,10 +3,10 @@
 //! Entries are found by hashing each prefix of the looked-up name, longest first, and starting at the
 //! longest prefix length any entry has, so a lookup costs at most (that length + 1) hash probes.
 
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::FaceId;
+use crate::name::NameMap;
 use crate::Name;
 
 /// A next hop and its routing cost (lower is better).
@@ -27,7 +27,7 @@ pub struct FibEntry {
 pub struct Fib {
     entries: Vec<FibEntry>,
     /// Prefix hash -> entry indices (a vector for the rare hash collision).
-    index: FxHashMap<u64, SmallVec<[u32; 1]>>,
+    index: NameMap<u64, SmallVec<[u32; 1]>>,
     max_len: usize,
 }
 

@@ -5,20 +5,20 @@
 //! per name prefix (usually the FIB entry's prefix) and per face, in face order, so iterating them is
 //! deterministic.
 
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::FaceId;
+use crate::name::NameMap;
 use crate::Name;
 
 #[derive(Debug)]
 pub struct Measurements<T> {
-    prefixes: FxHashMap<Name, SmallVec<[(FaceId, T); 4]>>,
+    prefixes: NameMap<Name, SmallVec<[(FaceId, T); 4]>>,
 }
 
 impl<T> Default for Measurements<T> {
     fn default() -> Self {
-        Measurements { prefixes: FxHashMap::default() }
+        Measurements { prefixes: NameMap::default() }
     }
 }
 

@@ -6,15 +6,14 @@
 //! never reaches a reused slot). Expiry is lazy: a min-heap of (expiry, id) is cleaned on demand, and
 //! the owner asks `next_expiry` when to wake, so satisfied entries cost no timer event.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::FaceId;
 use crate::packet::{Interest, NackReason};
+use crate::name::NameMap;
+use crate::timers::Timers;
 use crate::{Name, Time};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -122,9 +121,9 @@ struct Slot {
 pub struct PendingInterestTable {
     slots: Vec<Slot>,
     free: Vec<u32>,
-    by_name: FxHashMap<Name, SmallVec<[u32; 1]>>,
+    by_name: NameMap<Name, SmallVec<[u32; 1]>>,
     can_be_prefix_entries: usize,
-    expiry: BinaryHeap<Reverse<(Time, PitId)>>,
+    expiry: Timers<PitId>,
     len: usize,
 }
 
@@ -203,7 +202,7 @@ impl PendingInterestTable {
     pub fn set_expiry(&mut self, id: PitId, at: Time) {
         if let Some(e) = self.get_mut(id) {
             e.expiry = at;
-            self.expiry.push(Reverse((at, id)));
+            self.expiry.push(at, id);
         }
     }
 
@@ -251,28 +250,26 @@ impl PendingInterestTable {
         }
     }
 
-    /// Drops heap items whose entry is gone or whose expiry moved; returns the next live expiry.
+    /// When the next live entry expires (timers of removed or re-armed entries are dropped).
     pub fn next_expiry(&mut self) -> Option<Time> {
-        while let Some(&Reverse((at, id))) = self.expiry.peek() {
-            match self.get(id) {
-                Some(e) if e.expiry == at => return Some(at),
-                _ => {
-                    self.expiry.pop();
-                }
-            }
-        }
-        None
+        let slots = &self.slots;
+        let live = |at: Time, id: PitId| live_in(slots, at, id);
+        self.expiry.peek(live).map(|(at, _)| at)
     }
 
     /// The next entry whose expiry is at or before `now` (not removed: the caller finalises it).
     pub fn pop_expired(&mut self, now: Time) -> Option<PitId> {
-        let at = self.next_expiry()?;
-        if at > now {
-            return None;
-        }
-        let Reverse((_, id)) = self.expiry.pop()?;
-        Some(id)
+        let slots = &self.slots;
+        self.expiry.pop_due(now, |at, id| live_in(slots, at, id)).map(|(_, id)| id)
     }
+}
+
+fn live_in(slots: &[Slot], at: Time, id: PitId) -> bool {
+    slots
+        .get(id.index as usize)
+        .filter(|s| s.generation == id.generation)
+        .and_then(|s| s.entry.as_ref())
+        .is_some_and(|e| e.expiry == at)
 }
 
 #[cfg(test)]

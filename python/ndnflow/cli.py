@@ -1,0 +1,205 @@
+"""The `ndnflow` command: run, plot, bench, import-ndnsim.
+
+Every mistake of the user (bad scenario, missing file, bad option) ends with one line
+"error: ..." on stderr and exit status 2; an unexpected failure with exit status 1 and a one-line
+message (NDNFLOW_DEBUG=1 shows the traceback instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import NoReturn, Optional, Sequence
+
+from ndnflow import _native, units
+from ndnflow._native import CoreUnavailableError, ScenarioError
+from ndnflow.results import Results
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A mistake in the command line or its inputs: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but errors are raised (and reported by `main` in one line) instead of printed."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+# ------------------------------------------------------------------------------------ commands
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from ndnflow.plot import plot_results
+    from ndnflow.runner import run
+    from ndnflow.scenario import Scenario
+
+    duration = None
+    if args.duration is not None:
+        try:
+            duration = units.normalize_duration(args.duration)
+        except ValueError as exc:
+            raise UsageError(f"--duration: {exc}") from None
+    scenario = Scenario.from_file(args.scenario)
+    if args.seed is not None:
+        scenario = scenario.with_seed(args.seed)
+    if duration is not None:
+        scenario = scenario.with_duration(duration)
+    results = run(scenario, progress=False if args.quiet else None)
+    sys.stdout.write(results.table())
+    if args.details:
+        sys.stdout.write("\n" + results.consumer_report())
+    if args.out is not None:
+        written = results.save(args.out)
+        if not args.no_plot:
+            written += plot_results(results, args.out)
+        if not args.quiet:
+            _say(f"wrote {len(written)} files to {args.out}: {', '.join(path.name for path in written)}")
+    if results.interrupted:
+        end_s = results.summary.get("simulation", {}).get("end_s")
+        _say(f"interrupted: results cover the first {end_s} s of simulated time")
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from ndnflow.plot import plot_results
+
+    results = Results.load(args.results)
+    for path in plot_results(results, args.out if args.out is not None else args.results):
+        print(path)
+    return EXIT_OK
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from ndnflow.bench import bench_table, run_bench
+
+    try:
+        duration = units.normalize_duration(args.duration)
+    except ValueError as exc:
+        raise UsageError(f"--duration: {exc}") from None
+    if args.nodes < 2 or args.consumers < 1:
+        raise UsageError("--nodes must be at least 2 and --consumers at least 1")
+    result = run_bench(args.nodes, args.consumers, duration, args.seed)
+    if args.json:
+        print(json.dumps(result, sort_keys=True, indent=2))
+    else:
+        sys.stdout.write(bench_table(result))
+    return EXIT_OK
+
+
+def cmd_import_ndnsim(args: argparse.Namespace) -> int:
+    convert = _native.require("ndnsim_to_toml")
+    path = Path(args.topology)
+    text = convert(path.read_text(encoding="utf-8"), str(path))
+    text = text if text.endswith("\n") else text + "\n"
+    if args.output is not None:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+# -------------------------------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ndnflow", description="Fast packet-level NDN simulator.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    run = commands.add_parser("run", help="run a scenario file and print its results table")
+    run.add_argument("scenario", metavar="SCENARIO.toml", help="scenario file")
+    run.add_argument("--out", metavar="DIR", help="save results (summary.json, Parquet traces) and figures here")
+    run.add_argument("--seed", type=int, help="override [simulation] seed")
+    run.add_argument("--duration", metavar="TIME", help="override [simulation] duration, e.g. 10s or 500ms")
+    run.add_argument("--no-plot", action="store_true", help="with --out: save results but draw no figures")
+    run.add_argument("--details", action="store_true", help="also print ndnget-style statistics per consumer")
+    run.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
+    run.set_defaults(handler=cmd_run)
+
+    plot = commands.add_parser("plot", help="draw the figures of saved results")
+    plot.add_argument("results", metavar="DIR", help="folder written by 'ndnflow run --out'")
+    plot.add_argument("--out", metavar="DIR", help="write the figures here instead of into DIR")
+    plot.set_defaults(handler=cmd_plot)
+
+    bench = commands.add_parser("bench", help="measure the simulator's speed on a standard scenario")
+    bench.add_argument("--nodes", type=int, default=100, help="routers in the grid (default 100)")
+    bench.add_argument("--consumers", type=int, default=200, help="fixed-window consumers (default 200)")
+    bench.add_argument("--duration", default="60s", metavar="TIME", help="simulated time (default 60s)")
+    bench.add_argument("--seed", type=int, default=1, help="seed of the scenario and the run (default 1)")
+    bench.add_argument("--json", action="store_true", help="print the measurements as JSON")
+    bench.set_defaults(handler=cmd_bench)
+
+    imp = commands.add_parser("import-ndnsim", help="convert an ndnSIM annotated topology to scenario TOML")
+    imp.add_argument("topology", metavar="TOPO.txt", help="ndnSIM annotated topology file")
+    imp.add_argument("-o", "--output", metavar="FILE", help="write the TOML here instead of stdout")
+    imp.set_defaults(handler=cmd_import_ndnsim)
+    return parser
+
+
+def _version() -> str:
+    from ndnflow import __version__
+
+    return __version__
+
+
+# ---------------------------------------------------------------------------------------- main
+
+
+def _os_error(exc: OSError) -> str:
+    if exc.filename is not None and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}"
+    return str(exc)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(part.strip() for part in str(message).splitlines() if part.strip()) or "unknown error"
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of the `ndnflow` command; returns the exit status."""
+    debug = bool(os.environ.get("NDNFLOW_DEBUG"))
+    try:
+        args = build_parser().parse_args(argv)
+        return args.handler(args)
+    except SystemExit as exc:  # --help, --version
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return EXIT_INTERRUPTED
+    except (UsageError, ScenarioError) as exc:
+        _say(f"error: {_one_line(str(exc))}")
+        return EXIT_USAGE
+    except OSError as exc:
+        _say(f"error: {_one_line(_os_error(exc))}")
+        return EXIT_USAGE
+    except UnicodeDecodeError as exc:
+        _say(f"error: input is not UTF-8 text ({exc.reason} at byte {exc.start})")
+        return EXIT_USAGE
+    except CoreUnavailableError as exc:
+        _say(f"error: {_one_line(str(exc))}")
+        return EXIT_INTERNAL
+    except Exception as exc:
+        if debug:
+            raise
+        _say(f"error: internal error: {type(exc).__name__}: {_one_line(str(exc))} (run with NDNFLOW_DEBUG=1 for a traceback)")
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Figures of a run (PNG, matplotlib's Agg canvas; no pyplot, so no global backend is changed)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable, List, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from ndnflow.report import natural_key
+from ndnflow.results import Results
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+DPI = 120
+#: At most this many series per axes (the busiest ones); the title says when some were left out.
+MAX_SERIES = 10
+
+
+def _busiest(frame: pd.DataFrame, key: str, weight: str) -> List[str]:
+    """Values of `key` whose rows carried traffic, busiest first, at most MAX_SERIES of them."""
+    if frame.empty or weight not in frame:
+        return []
+    totals = frame.groupby(key, sort=False)[weight].sum()
+    totals = totals[totals > 0]
+    ordered = sorted(totals.index, key=lambda name: (-totals[name], natural_key(str(name))))
+    return ordered[:MAX_SERIES]
+
+
+def _active_links(results: Results) -> List[str]:
+    """Link directions that carried packets, most bytes first."""
+    links = results.links
+    if links.empty:
+        return []
+    carried = links.groupby("link", sort=False)["packets"].sum()
+    active = links[links["link"].isin(carried[carried > 0].index)]
+    return _busiest(active, "link", "bytes") or sorted(carried[carried > 0].index, key=natural_key)[:MAX_SERIES]
+
+
+def _count_active_links(results: Results) -> int:
+    links = results.links
+    if links.empty:
+        return 0
+    totals = links.groupby("link")["packets"].sum()
+    return int((totals > 0).sum())
+
+
+def _consumers(results: Results) -> List[str]:
+    frame = results.consumers
+    if frame.empty:
+        return []
+    names = sorted(frame["consumer"].unique(), key=lambda name: natural_key(str(name)))
+    return names[:MAX_SERIES]
+
+
+def _series_title(title: str, shown: int, total: int) -> str:
+    return f"{title} (busiest {shown} of {total})" if total > shown else title
+
+
+def _bin_width(frame: pd.DataFrame) -> float:
+    times = np.unique(frame["time_s"].to_numpy())
+    return float(np.diff(times).min()) if len(times) > 1 else 0.0
+
+
+def _lines(
+    ax: Axes, frame: pd.DataFrame, key: str, names: Sequence[str], column: str, scale: float = 1.0, sampled: bool = False
+) -> bool:
+    """One line per name; returns whether anything was drawn.
+
+    A per-bin total or mean is drawn as a step over its bin; a `sampled` value (taken at the end of
+    its bin) as a point at the bin end.
+    """
+    drawn = False
+    shift = _bin_width(frame) if sampled else 0.0
+    for name in names:
+        rows = frame[frame[key] == name]
+        values = rows[column] * scale
+        if values.notna().any():
+            style = "default" if sampled else "steps-post"
+            ax.plot(rows["time_s"] + shift, values, label=str(name), linewidth=1.2, drawstyle=style)
+            drawn = True
+    if drawn:
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+        ax.set_ylim(bottom=0)
+        ax.set_xlim(left=0)
+    else:
+        ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center", va="center", color="gray")
+    ax.grid(True, alpha=0.3)
+    return drawn
+
+
+def draw_throughput(ax: Axes, results: Results) -> None:
+    names = _active_links(results)
+    _lines(ax, results.links, "link", names, "throughput_bps", 1e-6)
+    ax.set_title(_series_title("Link throughput", len(names), _count_active_links(results)))
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("throughput (Mbit/s)")
+
+
+def draw_window(ax: Axes, results: Results) -> None:
+    names = _consumers(results)
+    drawn = _lines(ax, results.consumers, "consumer", names, "window")
+    ax.set_title("Consumer window" if drawn else "Consumer window (rate-based consumers have none)")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("window (Interests)")
+
+
+def draw_goodput(ax: Axes, results: Results) -> None:
+    names = _consumers(results)
+    _lines(ax, results.consumers, "consumer", names, "goodput_bps", 1e-6)
+    total = results.consumers["consumer"].nunique() if not results.consumers.empty else 0
+    ax.set_title(_series_title("Consumer goodput", len(names), total))
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("goodput (Mbit/s)")
+
+
+def draw_queue(ax: Axes, results: Results) -> None:
+    names = _active_links(results)
+    _lines(ax, results.links, "link", names, "queue_packets", sampled=True)
+    ax.set_title(_series_title("Queue length at bin end", len(names), _count_active_links(results)))
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("queue (packets)")
+
+
+def draw_sojourn(ax: Axes, results: Results) -> None:
+    names = _active_links(results)
+    _lines(ax, results.links, "link", names, "sojourn_ms")
+    ax.set_title(_series_title("Queue sojourn time", len(names), _count_active_links(results)))
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("sojourn (ms)")
+
+
+Drawer = Callable[[Axes, Results], None]
+
+#: file name -> the panels of that figure, top to bottom.
+FIGURES = {
+    "throughput.png": [draw_throughput],
+    "window.png": [draw_window, draw_goodput],
+    "queue.png": [draw_queue, draw_sojourn],
+    "overview.png": [draw_throughput, draw_window, draw_queue],
+}
+
+
+def _figure(panels: Sequence[Drawer], results: Results, path: Path) -> Path:
+    figure = Figure(figsize=(9, 3.2 * len(panels)), dpi=DPI)
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(len(panels), 1, squeeze=False)[:, 0]
+    for ax, draw in zip(axes, panels):
+        draw(ax, results)
+    figure.tight_layout()
+    figure.savefig(path, dpi=DPI, format="png")
+    return path
+
+
+def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[str]] = None) -> List[Path]:
+    """Draw the figures of `results` into `out_dir`; returns the paths written.
+
+    throughput.png: per link direction that carried traffic, Mbit/s over time.
+    window.png: consumer window and goodput over time.
+    queue.png: queue length (packets) and sojourn time (ms) over time.
+    overview.png: throughput, window and queue length, one above the other.
+    `names` picks a subset of these files.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    selected = list(FIGURES) if names is None else list(names)
+    unknown = [name for name in selected if name not in FIGURES]
+    if unknown:
+        raise ValueError(f"unknown figure(s) {', '.join(unknown)}; known: {', '.join(FIGURES)}")
+    return [_figure(FIGURES[name], results, out / name) for name in selected]

@@ -1,0 +1,162 @@
+"""Text reports of a run's summary: the results table and ndnget-style consumer statistics."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Iterable, List, Mapping, Optional, Sequence
+
+_NATURAL_CHUNK = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> List[Any]:
+    """Sort key that orders "node#2" before "node#10"."""
+    return [int(chunk) if chunk.isdigit() else chunk for chunk in _NATURAL_CHUNK.split(text)]
+
+
+def _number(value: Any) -> Optional[float]:
+    if value is None:
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def fixed(value: Any, decimals: int) -> str:
+    """`value` with `decimals` decimals, or "-" when it is missing or not finite."""
+    number = _number(value)
+    return "-" if number is None else f"{number:.{decimals}f}"
+
+
+def integer(value: Any) -> str:
+    return "-" if value is None else str(int(value))
+
+
+def bit_rate(bps: Any) -> str:
+    """A rate with its unit scaled as ndnget prints it: "812.4 kbit/s", "9.876 Mbit/s"."""
+    number = _number(bps)
+    if number is None:
+        return "-"
+    for factor, unit in ((1e12, "Tbit/s"), (1e9, "Gbit/s"), (1e6, "Mbit/s"), (1e3, "kbit/s")):
+        if abs(number) >= factor:
+            return f"{number / factor:.4g} {unit}"
+    return f"{number:.4g} bit/s"
+
+
+def render(headers: Sequence[str], rows: Iterable[Sequence[str]], align: Optional[str] = None) -> str:
+    """A plain-text table; `align` has one letter per column, "l" or "r" (default: first column
+    left-aligned, the others right-aligned, as suits names followed by numbers)."""
+    rows = [list(row) for row in rows]
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
+    align = align or "l" + "r" * (len(headers) - 1)
+
+    def line(cells: Sequence[str]) -> str:
+        padded = [
+            str(cell).ljust(width) if side == "l" else str(cell).rjust(width)
+            for cell, width, side in zip(cells, widths, align)
+        ]
+        return "  ".join(padded).rstrip()
+
+    rule = "  ".join("-" * width for width in widths)
+    return "\n".join([line(headers), rule, *(line(row) for row in rows)])
+
+
+def _elapsed_s(summary: Mapping[str, Any]) -> float:
+    simulation = summary.get("simulation", {})
+    for key in ("end_s", "duration_s"):
+        value = _number(simulation.get(key))
+        if value:
+            return value
+    return 0.0
+
+
+def simulation_line(summary: Mapping[str, Any]) -> str:
+    simulation = summary.get("simulation", {})
+    parts = [f"simulated {fixed(simulation.get('end_s'), 3)} s of {fixed(simulation.get('duration_s'), 3)} s"]
+    if simulation.get("seed") is not None:
+        parts.append(f"seed {simulation['seed']}")
+    if simulation.get("events") is not None:
+        parts.append(f"{int(simulation['events']):,} events")
+    if simulation.get("packet_hops") is not None:
+        parts.append(f"{int(simulation['packet_hops']):,} packet-hops")
+    line = "Run: " + ", ".join(parts)
+    return line + " (interrupted)" if simulation.get("interrupted") else line
+
+
+def consumers_table(summary: Mapping[str, Any]) -> str:
+    consumers = summary.get("consumers", {})
+    headers = ["consumer", "goodput Mbit/s", "data", "interests", "retx", "timeouts", "nacks", "RTT avg ms"]
+    rows = [
+        [
+            cid,
+            fixed(None if c.get("goodput_bps") is None else c["goodput_bps"] / 1e6, 3),
+            integer(c.get("data_received")),
+            integer(c.get("interests_sent")),
+            integer(c.get("retransmissions")),
+            integer(c.get("timeouts")),
+            integer(c.get("nacks")),
+            fixed(c.get("rtt_avg_ms"), 2),
+        ]
+        for cid, c in sorted(consumers.items(), key=lambda item: natural_key(item[0]))
+    ]
+    return render(headers, rows)
+
+
+def links_table(summary: Mapping[str, Any]) -> str:
+    """Link directions that carried traffic; throughput is averaged over the simulated time."""
+    elapsed = _elapsed_s(summary)
+    headers = ["link", "throughput Mbit/s", "packets", "drops", "marks"]
+    rows = []
+    for name, link in sorted(summary.get("links", {}).items(), key=lambda item: natural_key(item[0])):
+        if not link.get("packets") and not link.get("bytes"):
+            continue
+        throughput = 8.0 * link.get("bytes", 0) / elapsed / 1e6 if elapsed else None
+        rows.append([name, fixed(throughput, 3), integer(link.get("packets")), integer(link.get("drops")), integer(link.get("marks"))])
+    return render(headers, rows) if rows else "(no link carried traffic)"
+
+
+def results_table(summary: Mapping[str, Any]) -> str:
+    """The end-of-run table: a run line, then consumers, then links with traffic."""
+    parts = [simulation_line(summary), "", "Consumers", consumers_table(summary), "", "Links (directions with traffic)", links_table(summary)]
+    return "\n".join(parts) + "\n"
+
+
+def _kilobytes(count: Any) -> str:
+    return "-" if count is None else f"{int(count) / 1e3:.3f} kB"
+
+
+def consumer_report(cid: str, consumer: Mapping[str, Any]) -> str:
+    """One consumer's statistics, the same figures ndnget prints at the end of a download."""
+    sent = consumer.get("interests_sent") or 0
+    retx = consumer.get("retransmissions") or 0
+    share = f" ({100.0 * retx / sent:.1f}% of Interests)" if sent else ""
+    finished = consumer.get("finished")
+    state = "finished" if finished else "not finished"
+    window = f"{fixed(consumer.get('start_s'), 3)} s to {fixed(consumer.get('end_s'), 3)} s, {state}"
+    rtt = "/".join(fixed(consumer.get(key), 3) for key in ("rtt_min_ms", "rtt_avg_ms", "rtt_max_ms"))
+    fields = [
+        ("active", window),
+        ("segments received", integer(consumer.get("data_received"))),
+        ("transferred", _kilobytes(consumer.get("payload_bytes"))),
+        ("goodput", bit_rate(consumer.get("goodput_bps"))),
+        ("congestion marks", integer(consumer.get("marks"))),
+        ("timeouts", integer(consumer.get("timeouts"))),
+        ("nacks", integer(consumer.get("nacks"))),
+        ("retransmissions", f"{integer(consumer.get('retransmissions'))}{share}"),
+        ("RTT min/avg/max", f"{rtt} ms"),
+    ]
+    width = max(len(label) for label, _ in fields) + 1
+    title = f"Consumer {cid}: {consumer.get('name', '?')} on node {consumer.get('node', '?')}"
+    return "\n".join([title, *(f"  {(label + ':').ljust(width)} {value}" for label, value in fields)])
+
+
+def consumer_reports(summary: Mapping[str, Any], cid: Optional[str] = None) -> str:
+    """ndnget-style blocks for consumer `cid`, or for every consumer when it is None."""
+    consumers = summary.get("consumers", {})
+    if cid is not None:
+        if cid not in consumers:
+            known = ", ".join(sorted(consumers, key=natural_key)) or "none"
+            raise KeyError(f"no consumer {cid!r} (consumers: {known})")
+        selected = [cid]
+    else:
+        selected = sorted(consumers, key=natural_key)
+    return "\n\n".join(consumer_report(name, consumers[name]) for name in selected) + "\n"

@@ -1,0 +1,206 @@
+"""`Results`: what a run produced, as a summary dict and two pandas DataFrames; saved as files.
+
+On disk a result folder holds ``summary.json`` (sorted keys, two-space indent), ``links.parquet``
+and ``consumers.parquet`` (zstd, no pandas metadata, so the same data always gives the same bytes)
+and, when known, ``scenario.toml``, the scenario that produced them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ndnflow.report import consumer_reports, results_table
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+SUMMARY_FILE = "summary.json"
+LINKS_FILE = "links.parquet"
+CONSUMERS_FILE = "consumers.parquet"
+SCENARIO_FILE = "scenario.toml"
+
+#: Column -> dtype of the per-bin link trace (one row per direction and time bin).
+LINK_COLUMNS: Dict[str, str] = {
+    "time_s": "float64",
+    "link": "str",
+    "src": "str",
+    "dst": "str",
+    "bytes": "int64",
+    "packets": "int64",
+    "interests": "int64",
+    "data": "int64",
+    "drops": "int64",
+    "marks": "int64",
+    "losses": "int64",
+    "throughput_bps": "float64",
+    "queue_packets": "int64",
+    "queue_bytes": "int64",
+    "sojourn_ms": "float64",
+}
+
+#: Column -> dtype of the per-bin consumer trace (one row per consumer and time bin).
+CONSUMER_COLUMNS: Dict[str, str] = {
+    "time_s": "float64",
+    "consumer": "str",
+    "node": "str",
+    "goodput_bps": "float64",
+    "data": "int64",
+    "interests": "int64",
+    "retransmissions": "int64",
+    "timeouts": "int64",
+    "nacks": "int64",
+    "marks": "int64",
+    "window": "float64",
+    "rtt_ms": "float64",
+}
+
+
+def _series(values: Any, dtype: Optional[str]) -> pd.Series:
+    """A column with a plain dtype: int64 (float64 if it has gaps), float64 or str."""
+    if dtype == "str":
+        return pd.Series(values, dtype="str")
+    if dtype == "int64":
+        try:
+            return pd.Series(np.asarray(values, dtype="int64"))
+        except (TypeError, ValueError):
+            return pd.Series(np.asarray(values, dtype="float64"))
+    if dtype == "float64":
+        return pd.Series(np.asarray(values, dtype="float64"))
+    series = pd.Series(values)
+    return series.astype("str") if series.dtype == object else series
+
+
+def to_frame(columns: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None], schema: Mapping[str, str]) -> pd.DataFrame:
+    """A DataFrame from columnar data, known columns first and with their schema dtype.
+
+    Columns the schema does not know are kept after the known ones; an empty input gives an empty
+    frame with the schema's columns.
+    """
+    if columns is None or (not isinstance(columns, pd.DataFrame) and len(columns) == 0):
+        return pd.DataFrame({name: _series([], dtype) for name, dtype in schema.items()})
+    names = [name for name in schema if name in columns] + [name for name in columns if name not in schema]
+    frame = pd.DataFrame({name: _series(_values(columns[name]), schema.get(name)) for name in names})
+    return frame.reset_index(drop=True)
+
+
+def _values(column: Any) -> Any:
+    return column.to_numpy() if isinstance(column, pd.Series) else column
+
+
+def json_ready(value: Any) -> Any:
+    """`value` with NaN/inf floats replaced by None, numpy scalars by Python ones, tuples by lists."""
+    if isinstance(value, Mapping):
+        return {str(key): json_ready(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(item) for item in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _write_parquet(frame: pd.DataFrame, path: Path) -> None:
+    # No pandas metadata: the bytes then depend on the data alone (and the pyarrow version).
+    table = pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(None)
+    pq.write_table(table, path, compression="zstd")
+
+
+def _read_parquet(path: Path, schema: Mapping[str, str]) -> pd.DataFrame:
+    return to_frame(pq.read_table(path).to_pandas(), schema)
+
+
+class Results:
+    """Results of one run.
+
+    Attributes:
+        summary: totals of the run, JSON-ready (``simulation``, ``consumers``, ``links``, ``nodes``).
+        links: per link direction and time bin (see `LINK_COLUMNS`).
+        consumers: per consumer and time bin (see `CONSUMER_COLUMNS`).
+        interrupted: True when the run was stopped (Ctrl-C) before its end; everything computed
+            until then is kept.
+        scenario_toml: the scenario text that produced the results, when known.
+    """
+
+    def __init__(
+        self,
+        summary: Mapping[str, Any],
+        links: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
+        consumers: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
+        *,
+        interrupted: bool = False,
+        scenario_toml: Optional[str] = None,
+    ) -> None:
+        self.summary: Dict[str, Any] = json_ready(dict(summary))
+        self.links: pd.DataFrame = to_frame(links, LINK_COLUMNS)
+        self.consumers: pd.DataFrame = to_frame(consumers, CONSUMER_COLUMNS)
+        self.interrupted = bool(interrupted or self.summary.get("simulation", {}).get("interrupted", False))
+        if self.interrupted:
+            self.summary.setdefault("simulation", {})["interrupted"] = True
+        self.scenario_toml = scenario_toml
+
+    @classmethod
+    def from_core(cls, raw: Mapping[str, Any], *, interrupted: bool = False, scenario_toml: Optional[str] = None) -> "Results":
+        """Results from the dict that `_core.Simulation.results()` returns."""
+        return cls(raw["summary"], raw.get("links"), raw.get("consumers"), interrupted=interrupted, scenario_toml=scenario_toml)
+
+    # -------------------------------------------------------------------------------- files
+
+    def save(self, directory: PathLike) -> List[Path]:
+        """Write the result files into `directory` (created if needed); returns their paths."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        summary_path = directory / SUMMARY_FILE
+        summary_path.write_text(json.dumps(self.summary, sort_keys=True, indent=2) + "\n", encoding="utf-8")
+        written = [summary_path]
+        for frame, name in ((self.links, LINKS_FILE), (self.consumers, CONSUMERS_FILE)):
+            _write_parquet(frame, directory / name)
+            written.append(directory / name)
+        if self.scenario_toml is not None:
+            (directory / SCENARIO_FILE).write_text(self.scenario_toml, encoding="utf-8")
+            written.append(directory / SCENARIO_FILE)
+        return written
+
+    @classmethod
+    def load(cls, directory: PathLike) -> "Results":
+        """Read results written by `save`."""
+        directory = Path(directory)
+        if not directory.is_dir():
+            raise FileNotFoundError(f"no results folder {str(directory)!r}")
+        missing = [name for name in (SUMMARY_FILE, LINKS_FILE, CONSUMERS_FILE) if not (directory / name).is_file()]
+        if missing:
+            raise FileNotFoundError(f"{directory} is not a results folder: missing {', '.join(missing)}")
+        summary = json.loads((directory / SUMMARY_FILE).read_text(encoding="utf-8"))
+        scenario_path = directory / SCENARIO_FILE
+        return cls(
+            summary,
+            _read_parquet(directory / LINKS_FILE, LINK_COLUMNS),
+            _read_parquet(directory / CONSUMERS_FILE, CONSUMER_COLUMNS),
+            scenario_toml=scenario_path.read_text(encoding="utf-8") if scenario_path.is_file() else None,
+        )
+
+    # ------------------------------------------------------------------------------ reports
+
+    def table(self) -> str:
+        """Per-consumer and per-link totals as a text table."""
+        return results_table(self.summary)
+
+    def consumer_report(self, consumer: Optional[str] = None) -> str:
+        """ndnget-style end-of-run statistics for one consumer id, or for all of them."""
+        return consumer_reports(self.summary, consumer)
+
+    def __repr__(self) -> str:
+        simulation = self.summary.get("simulation", {})
+        state = ", interrupted" if self.interrupted else ""
+        return (
+            f"Results(end_s={simulation.get('end_s')}, consumers={len(self.summary.get('consumers', {}))}, "
+            f"links={len(self.links)} rows, consumer rows={len(self.consumers)}{state})"
+        )

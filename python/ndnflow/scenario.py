@@ -1,0 +1,412 @@
+"""`Scenario`: build, read and write the document that a scenario TOML file holds.
+
+The builder only assembles the document; whether it makes sense is decided by Rust when the
+scenario is validated or run (`Scenario.validate()`, `ndnflow.run`), so that the TOML reader and the
+Python front cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
+
+from ndnflow import _native, _toml, units
+from ndnflow._native import ScenarioError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+PathLike = Union[str, "os.PathLike[str]"]
+Quantity = units.Quantity
+
+#: Order of the sections in a written document; list sections are arrays of tables.
+_SECTIONS = ("simulation", "topology", "nodes", "links", "producers", "consumers", "routes", "events")
+_LIST_SECTIONS = ("links", "producers", "consumers", "routes", "events")
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+def _without_none(**fields: Any) -> Dict[str, Any]:
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def _queue(queue: Union[None, int, Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+    """A queue table; an int is shorthand for a drop-tail queue of that many packets."""
+    if queue is None:
+        return None
+    if isinstance(queue, int) and not isinstance(queue, bool):
+        return {"discipline": "droptail", "packets": queue}
+    table = dict(queue)
+    for key in ("target", "interval"):
+        if key in table:
+            table[key] = units.duration(table[key], f"queue.{key}")
+    return table
+
+
+def _direction(spec: Optional[Mapping[str, Any]], what: str) -> Optional[Dict[str, Any]]:
+    """Per-direction overrides of a link (`forward` = a->b, `reverse` = b->a)."""
+    if spec is None:
+        return None
+    table = dict(spec)
+    if "bandwidth" in table:
+        table["bandwidth"] = units.bandwidth(table["bandwidth"], f"{what}.bandwidth")
+    if "delay" in table:
+        table["delay"] = units.duration(table["delay"], f"{what}.delay")
+    if "queue" in table:
+        table["queue"] = _queue(table["queue"])
+    return table
+
+
+def _rto(rto: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+    if rto is None:
+        return None
+    table = dict(rto)
+    for key in ("initial", "min", "max"):
+        if key in table:
+            table[key] = units.duration(table[key], f"rto.{key}")
+    return table
+
+
+def _cc(cc: Optional[Mapping[str, Any]], window: Optional[int], rate: Optional[float]) -> Optional[Dict[str, Any]]:
+    given = [name for name, value in (("cc", cc), ("window", window), ("rate", rate)) if value is not None]
+    if len(given) > 1:
+        raise TypeError(f"give only one of cc=, window=, rate= (got {', '.join(given)})")
+    if window is not None:
+        return {"algorithm": "fixed-window", "window": window}
+    if rate is not None:
+        return {"algorithm": "constant-rate", "rate": rate}
+    return dict(cc) if cc is not None else None
+
+
+def _decode_error(exc: Exception, source: str) -> ScenarioError:
+    """A TOML syntax error in the same `file:line:col: reason` shape as the errors from Rust."""
+    message = str(exc)
+    match = _TOML_POSITION.search(message)
+    if match:
+        message = f"{source}:{match.group(1)}:{match.group(2)}: {message[: match.start()]}"
+    else:
+        message = f"{source}: {message}"
+    return ScenarioError(f"{message} (invalid TOML)")
+
+
+class Scenario:
+    """A simulation scenario: the same document as a scenario TOML file, built in Python.
+
+    Every builder method returns the scenario itself, so calls chain::
+
+        sc = (Scenario(duration="10s", seed=1)
+              .nodes("c", "r", "p")
+              .link("c", "r", bandwidth="10Mbps", delay="5ms")
+              .link("r", "p", bandwidth="10Mbps", delay="5ms")
+              .producer("p", "/video")
+              .consumer("c", "/video/a", window=8))
+
+    Durations and bandwidths are strings with a unit ("5ms", "10Mbps") or numbers in SI base units
+    (seconds, bit/s), which are written as "0.005s" and "10000000bps".
+    """
+
+    def __init__(
+        self,
+        duration: Optional[Quantity] = None,
+        seed: Optional[int] = None,
+        bin: Optional[Quantity] = None,
+        routing: Optional[str] = None,
+        **simulation: Any,
+    ) -> None:
+        self._doc: Dict[str, Any] = {}
+        self._source = "<scenario>"
+        self._base_dir: Optional[str] = None
+        self._origin_text: Optional[str] = None  # text this scenario was read from, if any
+        self._modified = False
+        section = _without_none(
+            duration=None if duration is None else units.duration(duration, "simulation.duration"),
+            seed=seed,
+            bin=None if bin is None else units.duration(bin, "simulation.bin"),
+            routing=routing,
+            **simulation,
+        )
+        if section:
+            self._doc["simulation"] = section
+
+    # ----------------------------------------------------------------------------------- reading
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any], source: str = "<scenario>", base_dir: Optional[PathLike] = None) -> "Scenario":
+        """A scenario holding a copy of `doc` (the structure `tomllib` gives for a scenario file)."""
+        scenario = cls()
+        scenario._doc = copy.deepcopy(dict(doc))
+        scenario._source = source
+        scenario._base_dir = None if base_dir is None else os.fspath(base_dir)
+        return scenario
+
+    @classmethod
+    def from_toml(cls, text: str, source: str = "<scenario>", base_dir: Optional[PathLike] = None) -> "Scenario":
+        """Read a scenario from TOML text; `source` names it in error messages.
+
+        Only the TOML syntax is checked here; the scenario itself is checked by `validate()`/`run`.
+        `base_dir` is where relative paths in the scenario (`[topology] ndnsim`) are resolved.
+        """
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise _decode_error(exc, source) from None
+        scenario = cls.from_dict(doc, source, base_dir)
+        scenario._origin_text = text
+        return scenario
+
+    @classmethod
+    def from_file(cls, path: PathLike) -> "Scenario":
+        """Read a scenario file; relative paths inside it are resolved from the file's folder."""
+        path = Path(path)
+        text = path.read_text(encoding="utf-8")
+        return cls.from_toml(text, source=str(path), base_dir=path.parent)
+
+    # ------------------------------------------------------------------------------------ writing
+
+    def to_dict(self) -> Dict[str, Any]:
+        """A deep copy of the document, sections in their usual order."""
+        ordered = {key: self._doc[key] for key in _SECTIONS if key in self._doc}
+        ordered.update({key: value for key, value in self._doc.items() if key not in ordered})
+        return copy.deepcopy(ordered)
+
+    def to_toml(self) -> str:
+        """The document as TOML text, one line per field (reads back to the same document)."""
+        return _toml.dumps(self.to_dict())
+
+    def save(self, path: PathLike) -> Path:
+        """Write `to_toml()` to `path`."""
+        path = Path(path)
+        path.write_text(self.to_toml(), encoding="utf-8")
+        return path
+
+    # ----------------------------------------------------------------------------------- building
+
+    def _changed(self) -> "Scenario":
+        self._modified = True
+        return self
+
+    def _append(self, section: str, entry: Dict[str, Any]) -> "Scenario":
+        self._doc.setdefault(section, []).append(entry)
+        return self._changed()
+
+    def node(self, name: str, cs: Union[None, int, Mapping[str, Any]] = None, strategy: Optional[str] = None, **extra: Any) -> "Scenario":
+        """Declare node `name` or update its settings.
+
+        `cs` is a table such as ``{"policy": "lru", "capacity": 1000}``, or an int (the capacity);
+        `strategy` is the forwarding strategy for "/" (e.g. "best-route", "multicast").
+        """
+        if isinstance(cs, int) and not isinstance(cs, bool):
+            cs = {"capacity": cs}
+        settings = self._doc.setdefault("nodes", {}).setdefault(name, {})
+        settings.update(_without_none(cs=None if cs is None else dict(cs), strategy=strategy, **extra))
+        return self._changed()
+
+    def nodes(self, *names: str) -> "Scenario":
+        """Declare several nodes with default settings: ``.nodes("c", "r", "p")``."""
+        for name in names:
+            self.node(name)
+        return self
+
+    def topology(self, ndnsim: PathLike) -> "Scenario":
+        """Take nodes and links from an ndnSIM annotated topology file (relative to the base folder)."""
+        self._doc["topology"] = {"ndnsim": os.fspath(ndnsim)}
+        return self._changed()
+
+    def link(
+        self,
+        a: str,
+        b: str,
+        bandwidth: Optional[Quantity] = None,
+        delay: Optional[Quantity] = None,
+        queue: Union[None, int, Mapping[str, Any]] = None,
+        loss: Optional[Mapping[str, Any]] = None,
+        metric: Optional[int] = None,
+        forward: Optional[Mapping[str, Any]] = None,
+        reverse: Optional[Mapping[str, Any]] = None,
+        **extra: Any,
+    ) -> "Scenario":
+        """A full-duplex link between `a` and `b`.
+
+        `queue` is a table (``{"discipline": "codel", "packets": 100, "mode": "mark"}``) or an int, a
+        drop-tail queue of that many packets. `forward` (a->b) and `reverse` (b->a) override
+        bandwidth, delay, queue or loss in one direction.
+        """
+        entry = {"between": [a, b]}
+        entry.update(
+            _without_none(
+                bandwidth=None if bandwidth is None else units.bandwidth(bandwidth, "link bandwidth"),
+                delay=None if delay is None else units.duration(delay, "link delay"),
+                queue=_queue(queue),
+                loss=None if loss is None else dict(loss),
+                metric=metric,
+                forward=_direction(forward, "forward"),
+                reverse=_direction(reverse, "reverse"),
+                **extra,
+            )
+        )
+        return self._append("links", entry)
+
+    def producer(
+        self,
+        node: str,
+        prefix: str,
+        payload: Optional[int] = 1024,
+        segments: Optional[int] = None,
+        freshness: Optional[Quantity] = None,
+        **extra: Any,
+    ) -> "Scenario":
+        """A producer on `node` answering every Interest under `prefix` with `payload`-byte Data."""
+        entry = _without_none(
+            node=node,
+            prefix=prefix,
+            payload=payload,
+            segments=segments,
+            freshness=None if freshness is None else units.duration(freshness, "producer freshness"),
+            **extra,
+        )
+        return self._append("producers", entry)
+
+    def consumer(
+        self,
+        node: str,
+        name: str,
+        cc: Optional[Mapping[str, Any]] = None,
+        start: Optional[Quantity] = None,
+        stop: Optional[Quantity] = None,
+        segments: Optional[int] = None,
+        lifetime: Optional[Quantity] = None,
+        max_retries: Optional[int] = None,
+        rto: Optional[Mapping[str, Any]] = None,
+        *,
+        window: Optional[int] = None,
+        rate: Optional[float] = None,
+        **extra: Any,
+    ) -> "Scenario":
+        """A consumer on `node` fetching the segments of object `name`.
+
+        The congestion control is `cc` (``{"algorithm": "fixed-window", "window": 8}``), or in short
+        `window=8` (fixed window) or `rate=100.0` (constant rate, Interests per second).
+        """
+        entry = _without_none(
+            node=node,
+            name=name,
+            start=None if start is None else units.duration(start, "consumer start"),
+            stop=None if stop is None else units.duration(stop, "consumer stop"),
+            segments=segments,
+            lifetime=None if lifetime is None else units.duration(lifetime, "consumer lifetime"),
+            max_retries=max_retries,
+            rto=_rto(rto),
+            cc=_cc(cc, window, rate),
+            **extra,
+        )
+        return self._append("consumers", entry)
+
+    def route(self, node: str, prefix: str, nexthop: str, cost: Optional[int] = None, **extra: Any) -> "Scenario":
+        """A static FIB entry on `node`: Interests under `prefix` may go to neighbour `nexthop`."""
+        return self._append("routes", _without_none(node=node, prefix=prefix, nexthop=nexthop, cost=cost, **extra))
+
+    def event(
+        self,
+        at: Quantity,
+        link: Tuple[str, str],
+        direction: Optional[str] = None,
+        bandwidth: Optional[Quantity] = None,
+        down: bool = False,
+        up: bool = False,
+        **extra: Any,
+    ) -> "Scenario":
+        """A scheduled change of `link` (a pair of node names) at time `at`: new bandwidth, down or up."""
+        entry = _without_none(
+            at=units.duration(at, "event at"),
+            link=list(link),
+            direction=direction,
+            bandwidth=None if bandwidth is None else units.bandwidth(bandwidth, "event bandwidth"),
+            down=True if down else None,
+            up=True if up else None,
+            **extra,
+        )
+        return self._append("events", entry)
+
+    # ---------------------------------------------------------------------------------- variants
+
+    def _with_simulation(self, **fields: Any) -> "Scenario":
+        other = copy.deepcopy(self)
+        other._doc.setdefault("simulation", {}).update(fields)
+        return other._changed()
+
+    def with_seed(self, seed: int) -> "Scenario":
+        """A copy with another seed."""
+        return self._with_simulation(seed=int(seed))
+
+    def with_duration(self, duration: Quantity) -> "Scenario":
+        """A copy with another duration ("10s", or seconds as a number)."""
+        return self._with_simulation(duration=units.duration(duration, "simulation.duration"))
+
+    def copy(self) -> "Scenario":
+        return copy.deepcopy(self)
+
+    # -------------------------------------------------------------------------------- inspection
+
+    @property
+    def source(self) -> str:
+        """Name of the scenario in error messages (file path, or "<scenario>")."""
+        return self._source
+
+    @property
+    def base_dir(self) -> Optional[str]:
+        return self._base_dir
+
+    @property
+    def seed(self) -> Optional[int]:
+        return self._doc.get("simulation", {}).get("seed")
+
+    @property
+    def duration(self) -> Optional[str]:
+        return self._doc.get("simulation", {}).get("duration")
+
+    def compiled(self) -> Tuple[str, str, Optional[str]]:
+        """(text, source, base_dir) for `_core.Simulation`.
+
+        A scenario read from TOML and left unchanged is handed over as its original text, so that
+        error positions point into the user's file.
+        """
+        if self._origin_text is not None and not self._modified:
+            return self._origin_text, self._source, self._base_dir
+        source = self._source if self._origin_text is None else f"{self._source} (modified)"
+        return self.to_toml(), source, self._base_dir
+
+    def build_simulation(self) -> Any:
+        """A fresh `_core.Simulation` for this scenario; raises `ScenarioError` if it is invalid."""
+        simulation_class = _native.require("Simulation")
+        if self._origin_text is not None and self._modified:
+            # A mistake already in the user's file is reported with positions in that file, not in
+            # the regenerated text.
+            simulation_class(self._origin_text, self._source, self._base_dir)
+        text, source, base_dir = self.compiled()
+        return simulation_class(text, source, base_dir)
+
+    def validate(self) -> "Scenario":
+        """Check the scenario with the Rust reader; raises `ScenarioError` naming the problem."""
+        self.build_simulation()
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Scenario):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        counts = ", ".join(
+            f"{section}={len(self._doc[section])}" for section in ("nodes",) + _LIST_SECTIONS if self._doc.get(section)
+        )
+        simulation = ", ".join(f"{key}={value!r}" for key, value in self._doc.get("simulation", {}).items())
+        inner = ", ".join(part for part in (simulation, counts) if part)
+        return f"Scenario({inner})"
+

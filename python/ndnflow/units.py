@@ -1,0 +1,108 @@
+"""Unit strings for durations and bandwidths.
+
+The scenario format writes quantities as strings with a unit ("5ms", "100Mbps"); Rust parses and
+validates them. The Python front also accepts plain numbers in SI base units (seconds, bit/s) and
+turns them into such strings, written without exponent so that every reader understands them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+from numbers import Real
+from typing import Union
+
+from ndnflow._native import ScenarioError
+
+Quantity = Union[str, int, float]
+
+# Seconds per unit, for the few places where Python itself must read a duration (CLI options).
+_DURATION_UNITS = {
+    "ns": 1e-9,
+    "us": 1e-6,
+    "µs": 1e-6,
+    "μs": 1e-6,
+    "ms": 1e-3,
+    "s": 1.0,
+    "min": 60.0,
+    "h": 3600.0,
+}
+_DURATION_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([a-zµμ]*)\s*$")
+
+
+_BANDWIDTH_PREFIXES = ((10**12, "T"), (10**9, "G"), (10**6, "M"), (10**3, "K"))
+
+
+def _decimal(value: float) -> Decimal:
+    """The shortest decimal that reads back as `value` (5e-06 -> 0.000005, 0.1 -> 0.1)."""
+    return Decimal(int(value)) if float(value).is_integer() else Decimal(repr(float(value)))
+
+
+def _plain(number: Decimal) -> str:
+    """Decimal text without exponent or trailing zeros: 0.000005, 1.5, 30."""
+    text = format(number, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _number(value: Quantity, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{what} must be a string with a unit or a number, not {type(value).__name__}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ScenarioError(f"{what}: {value!r} is not a finite number")
+    return number
+
+
+def duration(value: Quantity, what: str = "duration") -> str:
+    """A duration as the scenario format writes it: strings pass unchanged, numbers are seconds.
+
+    >>> duration(0.005), duration(30), duration("5ms")
+    ('0.005s', '30s', '5ms')
+    """
+    if isinstance(value, str):
+        return value
+    return f"{_plain(_decimal(_number(value, what)))}s"
+
+
+def bandwidth(value: Quantity, what: str = "bandwidth") -> str:
+    """A bandwidth as the scenario format writes it: strings pass unchanged, numbers are bit/s,
+    written exactly with the largest prefix that keeps them at least 1.
+
+    >>> bandwidth(10e6), bandwidth(1.5e6), bandwidth(64_000), bandwidth(300), bandwidth("10Mbps")
+    ('10Mbps', '1.5Mbps', '64Kbps', '300bps', '10Mbps')
+    """
+    if isinstance(value, str):
+        return value
+    number = _decimal(_number(value, what))
+    for factor, prefix in _BANDWIDTH_PREFIXES:
+        if abs(number) >= factor:
+            return f"{_plain(number / factor)}{prefix}bps"
+    return f"{_plain(number)}bps"
+
+
+def parse_duration(text: Quantity) -> float:
+    """Seconds in a duration such as "10s", "250ms", "1.5min" or a bare number of seconds.
+
+    Used where Python must know the value itself (command-line options); raises ValueError with a
+    message that names the accepted units.
+    """
+    if not isinstance(text, str):
+        return _number(text, "duration")
+    match = _DURATION_RE.match(text)
+    if match is None or match.group(2) not in _DURATION_UNITS and match.group(2) != "":
+        units = ", ".join(_DURATION_UNITS)
+        raise ValueError(f"invalid duration {text!r}: expected a number with a unit ({units}), e.g. '10s'")
+    return float(match.group(1)) * _DURATION_UNITS.get(match.group(2), 1.0)
+
+
+def normalize_duration(text: str) -> str:
+    """`text` checked as by `parse_duration` and written as the scenario format wants it: the same
+    number and unit, with "s" added to a bare number ("2" -> "2s", " 250 ms " -> "250ms").
+
+    The number is kept as written (not converted through float), so "0.3ms" stays exact.
+    """
+    parse_duration(text)
+    match = _DURATION_RE.match(text)
+    assert match is not None
+    return f"{match.group(1)}{match.group(2) or 's'}"

@@ -1,0 +1,528 @@
+"""The Python API: Scenario builder, units, Results files, tables, run() (fake and real core)."""
+
+from __future__ import annotations
+
+import json
+import re
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ndnflow
+from ndnflow import Results, Scenario, ScenarioError, units
+from ndnflow.report import bit_rate, natural_key, render
+from ndnflow.results import CONSUMER_COLUMNS, LINK_COLUMNS
+
+
+def dumbbell(**simulation):
+    simulation = {"duration": "2s", "seed": 7, "bin": "100ms", **simulation}
+    return (
+        Scenario(**simulation)
+        .node("r", cs={"policy": "lru", "capacity": 100}, strategy="best-route")
+        .link("a", "r", bandwidth=10e6, delay=0.005, queue=50)
+        .link("r", "b", bandwidth="10Mbps", delay="5ms",
+              queue={"discipline": "codel", "packets": 100, "target": 0.005, "interval": "100ms", "mode": "mark"},
+              forward={"bandwidth": 5e6, "delay": 0.01})
+        .producer("b", "/p", freshness=1)
+        .consumer("a", "/p/x", window=8, start=0.5, lifetime=2, rto={"initial": 1, "min": 0.2})
+        .consumer("a", "/p/y", rate=100.0, stop="1.5s")
+        .route("a", "/p", "r", cost=1)
+        .event(1, ("r", "b"), bandwidth=2e6)
+        .event("1.5s", ("a", "r"), direction="forward", down=True)
+    )
+
+
+# ------------------------------------------------------------------------------------ units
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [(0.005, "0.005s"), (30, "30s"), (30.0, "30s"), (1e-6, "0.000001s"), (2.5e-9, "0.0000000025s"),
+     (120.25, "120.25s"), ("5ms", "5ms"), (0, "0s")],
+)
+def test_duration_numbers_become_seconds(value, expected):
+    assert units.duration(value) == expected
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [(10e6, "10Mbps"), (1_000_000_000, "1Gbps"), (1.5e6, "1.5Mbps"), (123_456_789, "123.456789Mbps"),
+     (64_000, "64Kbps"), (999, "999bps"), (1.5, "1.5bps"), (2.5e12, "2.5Tbps"), ("100Mbps", "100Mbps")],
+)
+def test_bandwidth_numbers_become_bit_per_second(value, expected):
+    assert units.bandwidth(value) == expected
+
+
+def test_units_doctests():
+    import doctest
+
+    assert doctest.testmod(units).failed == 0
+
+
+def test_units_reject_bools_and_non_finite_numbers():
+    with pytest.raises(TypeError):
+        units.duration(True)
+    with pytest.raises(TypeError):
+        units.bandwidth([1])
+    with pytest.raises(ScenarioError, match="not a finite number"):
+        units.duration(math.inf)
+    with pytest.raises(ScenarioError):
+        units.bandwidth(float("nan"))
+
+
+@pytest.mark.parametrize("text, seconds", [("10s", 10.0), ("250ms", 0.25), ("1.5min", 90.0), ("2", 2.0),
+                                           ("100us", 1e-4), ("3h", 10800.0), (" 7 s ", 7.0)])
+def test_parse_duration(text, seconds):
+    assert units.parse_duration(text) == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("text, written", [("2", "2s"), (" 250 ms ", "250ms"), ("0.3ms", "0.3ms"), ("1.5min", "1.5min")])
+def test_normalize_duration_keeps_the_number_as_written(text, written):
+    assert units.normalize_duration(text) == written
+
+
+@pytest.mark.parametrize("text", ["ten", "10 parsecs", "-1s", "", "1e3s"])
+def test_parse_duration_rejects_garbage(text):
+    with pytest.raises(ValueError, match="invalid duration"):
+        units.parse_duration(text)
+
+
+# ---------------------------------------------------------------------------------- builder
+
+
+def test_builder_writes_units_and_sections():
+    doc = dumbbell().to_dict()
+    assert list(doc) == ["simulation", "nodes", "links", "producers", "consumers", "routes", "events"]
+    assert doc["simulation"] == {"duration": "2s", "seed": 7, "bin": "100ms"}
+    assert doc["nodes"] == {"r": {"cs": {"policy": "lru", "capacity": 100}, "strategy": "best-route"}}
+    first, second = doc["links"]
+    assert first == {"between": ["a", "r"], "bandwidth": "10Mbps", "delay": "0.005s",
+                     "queue": {"discipline": "droptail", "packets": 50}}
+    assert second["queue"] == {"discipline": "codel", "packets": 100, "target": "0.005s", "interval": "100ms",
+                               "mode": "mark"}
+    assert second["forward"] == {"bandwidth": "5Mbps", "delay": "0.01s"}
+    assert doc["producers"] == [{"node": "b", "prefix": "/p", "payload": 1024, "freshness": "1s"}]
+    fixed, rate = doc["consumers"]
+    assert fixed == {"node": "a", "name": "/p/x", "start": "0.5s", "lifetime": "2s",
+                     "rto": {"initial": "1s", "min": "0.2s"}, "cc": {"algorithm": "fixed-window", "window": 8}}
+    assert rate["cc"] == {"algorithm": "constant-rate", "rate": 100.0}
+    assert rate["stop"] == "1.5s"
+    assert doc["routes"] == [{"node": "a", "prefix": "/p", "nexthop": "r", "cost": 1}]
+    assert doc["events"] == [
+        {"at": "1s", "link": ["r", "b"], "bandwidth": "2Mbps"},
+        {"at": "1.5s", "link": ["a", "r"], "direction": "forward", "down": True},
+    ]
+
+
+def test_to_toml_from_toml_round_trip():
+    scenario = dumbbell()
+    text = scenario.to_toml()
+    again = Scenario.from_toml(text, source="x.toml")
+    assert again == scenario
+    assert again.to_dict() == scenario.to_dict()
+    assert again.to_toml() == text
+    assert again.source == "x.toml"
+
+
+def test_to_toml_is_one_line_per_field():
+    text = dumbbell().to_toml()
+    assert text.startswith('[simulation]\nduration = "2s"\nseed = 7\nbin = "100ms"\n\n[nodes]\n')
+    assert 'r = { cs = { policy = "lru", capacity = 100 }, strategy = "best-route" }\n' in text
+    assert '[[links]]\nbetween = ["a", "r"]\nbandwidth = "10Mbps"\ndelay = "0.005s"\n' in text
+    assert 'queue = { discipline = "droptail", packets = 50 }\n' in text
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {},
+        {"nodes": {"a b": {}, "x.y": {"cs": {"capacity": 1}}, "ünï": {}}},
+        {"title": 'quote " back \\ slash\ttab\x7f del', "simulation": {"seed": 1, "ratio": 0.1, "on": True}},
+        {"links": [{"between": ["a", "b"], "extra": [{"k": 1}, {"k": [1.5, -2]}], "empty": [], "e": {}}]},
+        {"events": [], "routes": [{"node": "a"}], "nested": {"deep": {"deeper": {"x": "y"}}}},
+    ],
+)
+def test_toml_writer_round_trips(doc):
+    from ndnflow import _toml
+    from ndnflow.scenario import tomllib
+
+    assert tomllib.loads(_toml._layout(doc)) == doc  # the layout itself, not the tomli-w fallback
+    assert _toml.dumps(doc) == _toml._layout(doc)
+
+
+def test_to_dict_is_a_copy():
+    scenario = dumbbell()
+    doc = scenario.to_dict()
+    doc["links"].clear()
+    assert len(scenario.to_dict()["links"]) == 2
+
+
+def test_node_updates_merge_and_cs_shorthand():
+    scenario = Scenario().node("r", strategy="multicast").nodes("a", "r").node("r", cs=500)
+    assert scenario.to_dict()["nodes"] == {"r": {"strategy": "multicast", "cs": {"capacity": 500}}, "a": {}}
+
+
+def test_consumer_takes_one_congestion_control_only():
+    with pytest.raises(TypeError, match="only one of"):
+        Scenario().consumer("a", "/p", window=8, rate=10.0)
+    explicit = Scenario().consumer("a", "/p", cc={"algorithm": "fixed-window", "window": 4})
+    assert explicit.to_dict()["consumers"][0]["cc"] == {"algorithm": "fixed-window", "window": 4}
+
+
+def test_with_seed_and_duration_copy():
+    base = dumbbell()
+    other = base.with_seed(99).with_duration(10)
+    assert (other.seed, other.duration) == (99, "10s")
+    assert (base.seed, base.duration) == (7, "2s")
+    assert other.to_dict()["links"] == base.to_dict()["links"]
+
+
+def test_from_file_keeps_base_dir_and_original_text(tmp_path):
+    path = tmp_path / "s.toml"
+    text = '# my scenario\n[simulation]\nduration = "1s"\n\n[topology]\nndnsim = "topo.txt"\n'
+    path.write_text(text)
+    scenario = ndnflow.load_scenario(path)
+    assert scenario.base_dir == str(tmp_path)
+    assert scenario.compiled() == (text, str(path), str(tmp_path))
+    changed = scenario.with_seed(3)
+    changed_text, source, base_dir = changed.compiled()
+    assert source == f"{path} (modified)" and base_dir == str(tmp_path)
+    assert 'seed = 3' in changed_text and 'ndnsim = "topo.txt"' in changed_text
+
+
+def test_from_toml_syntax_error_names_position():
+    with pytest.raises(ScenarioError) as info:
+        Scenario.from_toml('[simulation]\nduration = \n', source="bad.toml")
+    message = str(info.value)
+    assert message.startswith("bad.toml:2:")
+    assert "invalid TOML" in message and "\n" not in message
+
+
+def test_repr_counts_sections():
+    assert repr(dumbbell()) == ("Scenario(duration='2s', seed=7, bin='100ms', nodes=1, links=2, producers=1, "
+                                "consumers=2, routes=1, events=2)")
+
+
+# ---------------------------------------------------------------------------------- results
+
+
+def fake_results(fake_core, duration="1s", **kwargs):
+    return ndnflow.run(Scenario(duration=duration, bin="100ms", seed=5).link("a", "b", "1Mbps", "1ms"),
+                       progress=False, **kwargs)
+
+
+def test_results_frames_have_plain_dtypes(fake_core):
+    results = fake_results(fake_core)
+    assert list(results.links.columns) == list(LINK_COLUMNS)
+    assert list(results.consumers.columns) == list(CONSUMER_COLUMNS)
+    for frame, schema in ((results.links, LINK_COLUMNS), (results.consumers, CONSUMER_COLUMNS)):
+        for column, dtype in schema.items():
+            assert str(frame[column].dtype) == dtype, column
+    assert len(results.links) == 20 and len(results.consumers) == 10
+    assert np.isnan(results.consumers["rtt_ms"].iloc[0])
+
+
+def test_results_save_load_round_trip(fake_core, tmp_path):
+    results = fake_results(fake_core)
+    written = results.save(tmp_path / "out")
+    assert sorted(path.name for path in written) == ["consumers.parquet", "links.parquet", "scenario.toml",
+                                                       "summary.json"]
+    loaded = Results.load(tmp_path / "out")
+    assert loaded.summary == results.summary
+    pd.testing.assert_frame_equal(loaded.links, results.links)
+    pd.testing.assert_frame_equal(loaded.consumers, results.consumers)
+    assert loaded.scenario_toml == results.scenario_toml
+    assert loaded.interrupted is False
+
+
+def test_saved_files_are_byte_deterministic(fake_core, tmp_path):
+    first = fake_results(fake_core)
+    second = fake_results(fake_core)
+    first.save(tmp_path / "one")
+    second.save(tmp_path / "two")
+    first.save(tmp_path / "three")
+    for name in ("summary.json", "links.parquet", "consumers.parquet"):
+        one = (tmp_path / "one" / name).read_bytes()
+        assert one == (tmp_path / "two" / name).read_bytes() == (tmp_path / "three" / name).read_bytes(), name
+    # ...and a loaded copy saves to the same bytes again.
+    Results.load(tmp_path / "one").save(tmp_path / "four")
+    for name in ("summary.json", "links.parquet", "consumers.parquet"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "four" / name).read_bytes(), name
+
+
+def test_summary_json_is_sorted_indented_and_strict(tmp_path):
+    summary = {"simulation": {"seed": 1, "end_s": 1.0, "duration_s": 1.0}, "consumers": {
+        "c": {"rtt_avg_ms": float("nan"), "goodput_bps": np.float64(2.0), "data_received": np.int64(3)}}}
+    Results(summary).save(tmp_path)
+    text = (tmp_path / "summary.json").read_text()
+    assert text.endswith("}\n")
+    assert text == json.dumps(json.loads(text), sort_keys=True, indent=2) + "\n"
+    assert json.loads(text)["consumers"]["c"] == {"rtt_avg_ms": None, "goodput_bps": 2.0, "data_received": 3}
+    assert "NaN" not in text
+
+
+def test_empty_results_have_schema_columns(tmp_path):
+    results = Results({"simulation": {}})
+    assert list(results.links.columns) == list(LINK_COLUMNS) and results.links.empty
+    results.save(tmp_path)
+    loaded = Results.load(tmp_path)
+    assert list(loaded.consumers.columns) == list(CONSUMER_COLUMNS)
+    assert str(loaded.consumers["consumer"].dtype) == "str"
+
+
+def test_load_missing_folder_or_files(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no results folder"):
+        Results.load(tmp_path / "nope")
+    (tmp_path / "summary.json").write_text("{}\n")
+    with pytest.raises(FileNotFoundError, match="missing links.parquet, consumers.parquet"):
+        Results.load(tmp_path)
+
+
+# ------------------------------------------------------------------------------------- runs
+
+
+def test_run_steps_to_the_end(fake_core):
+    results = fake_results(fake_core, duration="2s")
+    simulation = fake_core.instances[-1]
+    assert simulation.now_ns == 2_000_000_000
+    assert simulation.calls == 200
+    assert results.interrupted is False
+    assert results.summary["simulation"]["end_s"] == 2.0
+    assert "interrupted" not in results.summary["simulation"]
+
+
+def test_run_keeps_results_when_interrupted(fake_core, tmp_path):
+    fake_core.interrupt_on_call = 101  # half way
+    results = fake_results(fake_core, duration="2s")
+    assert results.interrupted is True
+    assert results.summary["simulation"]["end_s"] == 1.0
+    assert results.links["time_s"].max() == pytest.approx(0.9)
+    results.save(tmp_path)
+    assert Results.load(tmp_path).interrupted is True
+
+
+def test_run_from_path_uses_original_text(fake_core, tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[simulation]\nduration = "300ms"\nseed = 4\n')
+    results = ndnflow.run(path, progress=False)
+    simulation = fake_core.instances[-1]
+    assert (simulation.source, simulation.base_dir) == (str(path), str(tmp_path))
+    assert results.summary["simulation"]["seed"] == 4
+    assert results.scenario_toml == path.read_text()
+
+
+def test_modified_file_scenario_is_checked_as_written_first(fake_core, tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[simulation]\nseed = 4\n')  # no duration: the fake reports it
+    with pytest.raises(ScenarioError, match="^" + re.escape(f"{path}:1:1: simulation.duration")):
+        ndnflow.load_scenario(path).with_seed(5).validate()
+    # with a duration added the file's own text is still checked, and still lacks it
+    with pytest.raises(ScenarioError):
+        ndnflow.load_scenario(path).with_duration("1s").validate()
+
+
+def test_run_rejects_other_types():
+    with pytest.raises(TypeError, match="Scenario or the path"):
+        ndnflow.run(42)
+
+
+def test_validate_without_simulation_says_how_to_build(monkeypatch):
+    from ndnflow import _native
+
+    monkeypatch.setattr(_native, "core", None)
+    with pytest.raises(_native.CoreUnavailableError, match="maturin develop"):
+        Scenario(duration="1s").validate()
+
+
+# ----------------------------------------------------------------------------------- tables
+
+
+def test_render_aligns_columns():
+    assert render(["name", "value"], [["a", "1"], ["long name", "12.50"]]) == (
+        "name       value\n"
+        "---------  -----\n"
+        "a              1\n"
+        "long name  12.50"
+    )
+
+
+def test_bit_rate_scales_like_ndnget():
+    assert [bit_rate(x) for x in (999, 812_400, 9_876_543, 2.5e9, None, float("nan"))] == [
+        "999 bit/s", "812.4 kbit/s", "9.877 Mbit/s", "2.5 Gbit/s", "-", "-"]
+
+
+def test_natural_key_orders_numbers():
+    assert sorted(["node#10", "node#2", "node#1"], key=natural_key) == ["node#1", "node#2", "node#10"]
+
+
+SUMMARY = {
+    "simulation": {"duration_s": 10.0, "seed": 3, "end_s": 8.0, "events": 123456, "packet_hops": 7890},
+    "consumers": {
+        "node#10": {"node": "node", "name": "/p/b", "goodput_bps": 1.5e6, "interests_sent": 200, "data_received": 190,
+                    "timeouts": 10, "nacks": 0, "retransmissions": 10, "marks": 4, "rtt_min_ms": 20.0,
+                    "rtt_avg_ms": 31.256, "rtt_max_ms": 80.5, "start_s": 0.0, "end_s": 8.0, "finished": True,
+                    "payload_bytes": 194560},
+        "node#2": {"node": "node", "name": "/p/a", "goodput_bps": 9876543.0, "interests_sent": 1000,
+                   "data_received": 1000, "timeouts": 0, "nacks": 2, "retransmissions": 0, "marks": 0,
+                   "rtt_min_ms": None, "rtt_avg_ms": None, "rtt_max_ms": None, "start_s": 1.0, "end_s": 8.0,
+                   "finished": False, "segments": 1000},
+    },
+    "links": {"a->b": {"bytes": 10_000_000, "packets": 9000, "drops": 3, "marks": 4},
+              "b->a": {"bytes": 0, "packets": 0, "drops": 0, "marks": 0}},
+}
+
+
+def test_table_lists_consumers_and_busy_links():
+    table = Results(SUMMARY).table()
+    assert table == (
+        "Run: simulated 8.000 s of 10.000 s, seed 3, 123,456 events, 7,890 packet-hops\n"
+        "\n"
+        "Consumers\n"
+        "consumer  goodput Mbit/s  data  interests  retx  timeouts  nacks  RTT avg ms\n"
+        "--------  --------------  ----  ---------  ----  --------  -----  ----------\n"
+        "node#2             9.877  1000       1000     0         0      2           -\n"
+        "node#10            1.500   190        200    10        10      0       31.26\n"
+        "\n"
+        "Links (directions with traffic)\n"
+        "link  throughput Mbit/s  packets  drops  marks\n"
+        "----  -----------------  -------  -----  -----\n"
+        "a->b             10.000     9000      3      4\n"
+    )
+
+
+def test_consumer_report_is_ndnget_like():
+    report = Results(SUMMARY).consumer_report("node#10")
+    assert report == (
+        "Consumer node#10: /p/b on node node\n"
+        "  active:            0.000 s to 8.000 s, finished\n"
+        "  segments received: 190\n"
+        "  transferred:       194.560 kB\n"
+        "  goodput:           1.5 Mbit/s\n"
+        "  congestion marks:  4\n"
+        "  timeouts:          10\n"
+        "  nacks:             0\n"
+        "  retransmissions:   10 (5.0% of Interests)\n"
+        "  RTT min/avg/max:   20.000/31.256/80.500 ms\n"
+    )
+    everything = Results(SUMMARY).consumer_report()
+    assert everything.index("Consumer node#2") < everything.index("Consumer node#10")
+    assert "RTT min/avg/max:   -/-/- ms" in everything
+    with pytest.raises(KeyError, match="no consumer 'x'"):
+        Results(SUMMARY).consumer_report("x")
+
+
+def test_table_of_interrupted_run_says_so():
+    summary = {**SUMMARY, "simulation": {**SUMMARY["simulation"], "interrupted": True}}
+    assert Results(summary).table().splitlines()[0].endswith("(interrupted)")
+
+
+# ------------------------------------------------------------------------------------ plots
+
+
+def test_plot_results_writes_readable_pngs(fake_core, tmp_path):
+    from ndnflow.plot import _active_links
+
+    results = fake_results(fake_core)
+    assert _active_links(results) == ["a->b"]  # b->a never carried traffic
+    paths = ndnflow.plot_results(results, tmp_path / "fig")
+    assert [path.name for path in paths] == ["throughput.png", "window.png", "queue.png", "overview.png"]
+    for path in paths:
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match="unknown figure"):
+        ndnflow.plot_results(results, tmp_path, names=["nope.png"])
+
+
+def test_plot_results_of_empty_results(tmp_path):
+    paths = ndnflow.plot_results(Results({"simulation": {}}), tmp_path)
+    assert all(path.stat().st_size > 0 for path in paths)
+
+
+# ------------------------------------------------------------------------------------ bench
+
+
+def test_bench_scenario_is_deterministic_and_connected():
+    from ndnflow.bench import bench_scenario, grid_edges
+    import random
+
+    one = bench_scenario(100, 200, "60s", seed=1)
+    assert one == bench_scenario(100, 200, "60s", seed=1)
+    assert one != bench_scenario(100, 200, "60s", seed=2)
+    doc = one.to_dict()
+    assert len(doc["nodes"]) == 100 and len(doc["consumers"]) == 200
+    assert len({p["node"] for p in doc["producers"]}) == 10
+    assert len(doc["links"]) == 180 + 5  # 10x10 grid + 100/20 diagonals
+    assert all(8 <= c["cc"]["window"] <= 32 for c in doc["consumers"])
+    prefixes = {p["prefix"] for p in doc["producers"]}
+    assert all("/" + c["name"].split("/")[1] in prefixes for c in doc["consumers"])
+    for nodes in (2, 7, 23, 100):
+        edges = grid_edges(nodes, random.Random(0))
+        reached, frontier = {0}, [0]
+        while frontier:
+            here = frontier.pop()
+            for a, b in edges:
+                for x, y in ((a, b), (b, a)):
+                    if x == here and y not in reached:
+                        reached.add(y)
+                        frontier.append(y)
+        assert reached == set(range(nodes)), nodes
+
+
+def test_run_bench_with_fake_core(fake_core):
+    from ndnflow.bench import bench_table, run_bench
+
+    result = run_bench(nodes=9, consumers=3, duration="1s", seed=1)
+    assert result["packet_hops"] == 400 and result["events"] == 1000
+    assert result["simulated_s"] == 1.0 and result["peak_memory_mib"] > 0
+    assert "packet-hops per wall second" in bench_table(result)
+
+
+# ------------------------------------------------------------------------------ real core
+
+
+def test_real_quickstart_run(quickstart, tmp_path):
+    results = ndnflow.run(quickstart, progress=False)
+    summary = results.summary
+    assert set(summary) >= {"simulation", "consumers", "links", "nodes"}
+    assert set(summary["simulation"]) >= {"duration_s", "seed", "end_s", "events", "packet_hops"}
+    assert summary["consumers"], "quickstart has consumers"
+    # The contract also lists "segments"; the core reports "payload_bytes" (bytes received) instead.
+    consumer_keys = {"node", "name", "goodput_bps", "interests_sent", "data_received", "timeouts", "nacks",
+                     "retransmissions", "marks", "rtt_min_ms", "rtt_avg_ms", "rtt_max_ms", "start_s", "end_s",
+                     "finished"}
+    for consumer in summary["consumers"].values():
+        assert set(consumer) >= consumer_keys
+    link_keys = {"bytes", "packets", "drops", "marks", "losses", "interests", "data", "nacks"}
+    for link in summary["links"].values():
+        assert set(link) >= link_keys
+    assert list(results.links.columns)[: len(LINK_COLUMNS)] == list(LINK_COLUMNS)
+    assert list(results.consumers.columns)[: len(CONSUMER_COLUMNS)] == list(CONSUMER_COLUMNS)
+    assert results.links["bytes"].sum() > 0
+    results.save(tmp_path / "a")
+    ndnflow.run(quickstart, progress=False).save(tmp_path / "b")
+    for name in ("summary.json", "links.parquet", "consumers.parquet"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+
+
+def test_real_builder_scenario_runs(real_core):
+    scenario = (
+        Scenario(duration="2s", seed=1, bin="100ms")
+        .nodes("c", "r", "p")
+        .link("c", "r", bandwidth=10e6, delay=0.005, queue=50)
+        .link("r", "p", bandwidth="10Mbps", delay="5ms")
+        .producer("p", "/p")
+        .consumer("c", "/p/x", window=8)
+    )
+    scenario.validate()
+    results = ndnflow.run(scenario, progress=False)
+    consumer = results.summary["consumers"]["c"]
+    assert consumer["data_received"] > 0
+    assert 0 < consumer["goodput_bps"] <= 10e6
+    assert results.summary["simulation"]["end_s"] == pytest.approx(2.0)
+
+
+def test_real_validation_error_names_the_field(real_core):
+    scenario = Scenario(duration="2s").nodes("c", "r").link("c", "r", bandwidth="fast", delay="5ms")
+    with pytest.raises(ScenarioError, match="bandwidth"):
+        scenario.validate()
