@@ -159,7 +159,7 @@ impl Simulation {
                 id: &ids[a.consumer.unwrap_or(0)],
                 node: &nodes[a.node].name,
                 stats: c.stats,
-                window: c.window(),
+                window: c.window().filter(|_| c.is_active()),
             }),
             App::Producer(_) => None,
         });

@@ -219,3 +219,62 @@ fn same_scenario_and_seed_give_identical_results() {
     let other = run(&text.replace("duration = \"20s\"", "duration = \"20s\"\nseed = 2"));
     assert_ne!(a.summary.links["r->p"].losses, other.summary.links["r->p"].losses, "the seed must matter");
 }
+
+#[test]
+fn a_router_without_a_route_answers_nack_no_route_and_the_consumer_retries_on_its_timer() {
+    // routing = "none" and one static route c -> r: r has no FIB entry for /p.
+    let r = run(r#"
+[simulation]
+duration = "2.5s"
+routing = "none"
+[nodes]
+c = {}
+r = {}
+p = {}
+[[links]]
+between = ["c", "r"]
+bandwidth = "10Mbps"
+delay = "5ms"
+[[links]]
+between = ["r", "p"]
+bandwidth = "10Mbps"
+delay = "5ms"
+[[producers]]
+node = "p"
+prefix = "/p"
+[[routes]]
+node = "c"
+prefix = "/p"
+nexthop = "r"
+[[consumers]]
+node = "c"
+name = "/p"
+cc = { algorithm = "fixed-window", window = 1 }
+"#);
+    // Sent at 0 s, then at each 1 s RTO deadline (no RTT sample, so the initial RTO holds, and a
+    // Nack does not back it off): 0, 1 and 2 s.
+    let c = &r.summary.consumers["c"];
+    assert_eq!((c.interests_sent, c.nacks, c.retransmissions, c.timeouts, c.data_received), (3, 3, 2, 0, 0));
+    assert_eq!(r.summary.nodes["r"].no_route, 3);
+    assert_eq!(r.summary.links["r->p"].packets, 0);
+}
+
+#[test]
+fn scheduled_bandwidth_change_and_outage_show_in_the_goodput() {
+    let base = one_link("10Mbps", "10ms", 100);
+    let changed = format!(
+        "{base}\n[[events]]\nat = \"10s\"\nlink = [\"c\", \"p\"]\nbandwidth = \"5Mbps\"\n"
+    );
+    let r = run(&changed);
+    assert_within(goodput(&r, "c", 2.0, 10.0), 10e6 * 1024.0 / 1080.0, 0.01, "before the change");
+    assert_within(goodput(&r, "c", 12.0, 20.0), 5e6 * 1024.0 / 1080.0, 0.01, "after the change");
+
+    let outage = format!(
+        "{base}\n[[events]]\nat = \"5s\"\nlink = [\"c\", \"p\"]\ndown = true\n[[events]]\nat = \"6s\"\nlink = [\"c\", \"p\"]\nup = true\n"
+    );
+    let r = run(&outage);
+    // Nothing crosses a down link: the bins of the outage carry only packets already propagating.
+    assert!(goodput(&r, "c", 5.1, 6.0) < 1.0, "goodput during the outage");
+    assert!(r.summary.links["c->p"].drops + r.summary.links["p->c"].drops > 0);
+    assert_within(goodput(&r, "c", 12.0, 20.0), 10e6 * 1024.0 / 1080.0, 0.01, "after recovery");
+}

@@ -119,6 +119,10 @@ impl Consumer {
     pub fn window(&self) -> Option<f64> {
         self.cc.window()
     }
+    /// Started and not yet finished: the window means something only then.
+    pub fn is_active(&self) -> bool {
+        self.started && self.finished_at.is_none()
+    }
     pub fn in_flight(&self) -> usize {
         self.outstanding.len()
     }
