@@ -74,13 +74,13 @@ class FakeSimulation:
         end_s = self.now_ns / 1e9
         bins = self._bins()
         per_bin_bytes = int(1e6 / 8 * self.bin_ns / 1e9)
-        links = {key: [] for key in ("time_s", "link", "src", "dst", "bytes", "packets", "interests", "data", "drops",
-                                     "marks", "losses", "throughput_bps", "queue_packets", "queue_bytes",
+        links = {key: [] for key in ("time_s", "link", "src", "dst", "bytes", "packets", "interests", "data", "nacks",
+                                     "drops", "marks", "losses", "throughput_bps", "queue_packets", "queue_bytes",
                                      "sojourn_ms")}
         for src, dst, scale in (("a", "b", 1), ("b", "a", 0)):
             for k, t in enumerate(bins):
                 row = dict(time_s=t, link=f"{src}->{dst}", src=src, dst=dst, bytes=per_bin_bytes * scale,
-                           packets=10 * scale, interests=0, data=10 * scale, drops=0, marks=k % 2 * scale,
+                           packets=10 * scale, interests=0, data=10 * scale, nacks=0, drops=0, marks=k % 2 * scale,
                            losses=0, throughput_bps=1e6 * scale,
                            queue_packets=(k % 5) * scale, queue_bytes=(k % 5) * 1100 * scale,
                            sojourn_ms=(0.5 * k if scale else float("nan")))

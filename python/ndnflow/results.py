@@ -37,6 +37,7 @@ LINK_COLUMNS: Dict[str, str] = {
     "packets": "int64",
     "interests": "int64",
     "data": "int64",
+    "nacks": "int64",
     "drops": "int64",
     "marks": "int64",
     "losses": "int64",

@@ -78,6 +78,7 @@ fn link_columns(py: Python<'_>, s: LinkSeries) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("packets", s.packets)?;
     d.set_item("interests", s.interests)?;
     d.set_item("data", s.data)?;
+    d.set_item("nacks", s.nacks)?;
     d.set_item("drops", s.drops)?;
     d.set_item("marks", s.marks)?;
     d.set_item("losses", s.losses)?;

@@ -125,9 +125,8 @@ pub fn build(s: &Scenario) -> Network {
     let mut nodes: Vec<Node> = s
         .nodes
         .iter()
-        .enumerate()
-        .map(|(i, spec)| Node {
-            fw: forwarder(spec, component_seed(s.seed, "node", i)),
+        .map(|spec| Node {
+            fw: forwarder(spec, component_seed(s.seed, "node", &spec.name)),
             faces: Vec::new(),
             wake_at: Time::MAX,
         })
@@ -143,6 +142,7 @@ pub fn build(s: &Scenario) -> Network {
         let face_b = nodes[l.b].fw.add_face(FaceKind::Link);
         let mut dir = |from: usize, to: usize, to_face: FaceId, spec: &LinkDirSpec| {
             let index = dirs.len();
+            let name = format!("{}->{}", s.nodes[from].name, s.nodes[to].name);
             dirs.push(LinkDir::new(
                 from,
                 to,
@@ -151,7 +151,7 @@ pub fn build(s: &Scenario) -> Network {
                 spec.delay,
                 queue(&spec.queue),
                 loss(&spec.loss),
-                component_rng(s.seed, "link", index),
+                component_rng(s.seed, "link", &name),
             ));
             index
         };
@@ -183,13 +183,15 @@ pub fn build(s: &Scenario) -> Network {
             done: true,
         });
     }
+    let ids = consumer_ids(s);
     for (i, c) in s.consumers.iter().enumerate() {
         let face = nodes[c.node].fw.add_face(FaceKind::App);
+        let seed = component_seed(s.seed, "consumer", &format!("{} {}", ids[i], c.name));
         nodes[c.node].faces.push(FaceTarget::App(apps.len() as u32));
         apps.push(AppSlot {
             node: c.node,
             face,
-            app: App::Consumer(Box::new(Consumer::new(consumer_config(c), component_seed(s.seed, "consumer", i)))),
+            app: App::Consumer(Box::new(Consumer::new(consumer_config(c), seed))),
             wake_at: Time::MAX,
             consumer: Some(i),
             done: false,
@@ -233,4 +235,26 @@ fn install_routes(s: &Scenario, nodes: &mut [Node], edge_face: &[FaceId]) {
             nodes[r.node].fw.fib.add_nexthop(&r.prefix, face, r.cost);
         }
     }
+}
+
+/// Consumer ids: the node's name when it runs one consumer, else "node#k" in file order.
+pub fn consumer_ids(s: &Scenario) -> Vec<String> {
+    let mut per_node = vec![0usize; s.nodes.len()];
+    for c in &s.consumers {
+        per_node[c.node] += 1;
+    }
+    let mut seen = vec![0usize; s.nodes.len()];
+    s.consumers
+        .iter()
+        .map(|c| {
+            let name = &s.nodes[c.node].name;
+            let k = seen[c.node];
+            seen[c.node] += 1;
+            if per_node[c.node] == 1 {
+                name.clone()
+            } else {
+                format!("{name}#{k}")
+            }
+        })
+        .collect()
 }

@@ -11,7 +11,7 @@ use ndnflow_core::packet::Frame;
 use ndnflow_core::table::FaceId;
 use ndnflow_core::Time;
 
-use crate::build::{build, App, FaceTarget, Network};
+use crate::build::{build, consumer_ids, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{ConsumerSample, ConsumerSummary, LinkSummary, NodeSummary, Recorder, Results, SimulationSummary, Summary};
@@ -31,28 +31,6 @@ pub struct Simulation {
     dir_names: Vec<(String, String, String)>,
     consumer_ids: Vec<String>,
     events_processed: u64,
-}
-
-/// Consumer ids: the node's name when it runs one consumer, else "node#k" in file order.
-fn consumer_ids(s: &Scenario) -> Vec<String> {
-    let mut per_node = vec![0usize; s.nodes.len()];
-    for c in &s.consumers {
-        per_node[c.node] += 1;
-    }
-    let mut seen = vec![0usize; s.nodes.len()];
-    s.consumers
-        .iter()
-        .map(|c| {
-            let name = &s.nodes[c.node].name;
-            let k = seen[c.node];
-            seen[c.node] += 1;
-            if per_node[c.node] == 1 {
-                name.clone()
-            } else {
-                format!("{name}#{k}")
-            }
-        })
-        .collect()
 }
 
 impl Simulation {
@@ -414,6 +392,7 @@ impl Simulation {
                     duplicates: c.duplicates,
                     unsolicited_data: c.unsolicited_data,
                     no_route: c.no_route,
+                    hop_limit_exceeded: c.hop_limit_exceeded,
                     pit_entries_at_end: n.fw.pit.len() as u64,
                 };
                 (spec.name.clone(), summary)

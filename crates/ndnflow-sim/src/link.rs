@@ -141,7 +141,8 @@ impl LinkDir {
         Some(Transmission { arrival: first.then_some(arrival), done })
     }
 
-    /// Takes the link down: queued and in-flight packets are lost to it.
+    /// Takes the link down: queued packets are dropped. Packets already propagating (and the one
+    /// being serialised) still arrive: they left before the link went down.
     pub fn set_down(&mut self, now: Time) {
         self.up = false;
         let mut flushed = std::mem::take(&mut self.scratch);

@@ -1,5 +1,7 @@
-//! One random stream per component, derived from the scenario seed and the component's identity, so
-//! adding a component never shifts another's stream and results do not depend on event order.
+//! One random stream per component, derived from the scenario seed and the component's name (a node's
+//! name, a link direction "a->b", a consumer's id and object name), so adding or reordering
+//! components in a scenario never shifts another component's stream, and results do not depend on
+//! the order in which components draw.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -12,17 +14,17 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Seed of the stream of component `index` of kind `kind` ("link", "consumer", "node"...).
-pub fn component_seed(seed: u64, kind: &str, index: usize) -> u64 {
+/// Seed of the stream of the component of kind `kind` ("link", "consumer", "node") named `name`.
+pub fn component_seed(seed: u64, kind: &str, name: &str) -> u64 {
     let mut h = mix(seed);
-    for b in kind.bytes() {
+    for b in kind.bytes().chain([0]).chain(name.bytes()) {
         h = mix(h ^ b as u64);
     }
-    mix(h ^ index as u64)
+    h
 }
 
-pub fn component_rng(seed: u64, kind: &str, index: usize) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(component_seed(seed, kind, index))
+pub fn component_rng(seed: u64, kind: &str, name: &str) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(component_seed(seed, kind, name))
 }
 
 #[cfg(test)]
@@ -30,11 +32,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn streams_differ_by_kind_index_and_seed_but_repeat_exactly() {
-        let a = component_seed(1, "link", 0);
-        assert_eq!(a, component_seed(1, "link", 0));
-        assert_ne!(a, component_seed(1, "link", 1));
-        assert_ne!(a, component_seed(1, "node", 0));
-        assert_ne!(a, component_seed(2, "link", 0));
+    fn streams_differ_by_kind_name_and_seed_but_repeat_exactly() {
+        let a = component_seed(1, "link", "r->p");
+        assert_eq!(a, component_seed(1, "link", "r->p"));
+        assert_ne!(a, component_seed(1, "link", "p->r"));
+        assert_ne!(a, component_seed(1, "node", "r->p"));
+        assert_ne!(a, component_seed(2, "link", "r->p"));
+        // The kind and the name are separated: ("ab", "c") and ("a", "bc") differ.
+        assert_ne!(component_seed(1, "ab", "c"), component_seed(1, "a", "bc"));
     }
 }

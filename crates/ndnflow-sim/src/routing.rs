@@ -1,11 +1,11 @@
-//! Automatic routes: for every producer prefix, each node gets every neighbour as a next hop, ranked
-//! by the cost of reaching the producer through it (link cost + the neighbour's shortest distance),
-//! as NLSR and ndnSIM's `GlobalRoutingHelper::CalculateAllPossibleRoutes` install them.
+//! Automatic routes: for every producer prefix, each node gets every neighbour that can reach the
+//! producer as a next hop, ranked by the cost of reaching it that way, as ndnSIM's
+//! `GlobalRoutingHelper::CalculateAllPossibleRoutes` installs them.
 //!
-//! Distances come from one Dijkstra per producer node over the reversed graph. ndnSIM computes each
-//! neighbour's cost with the other faces removed; using the full-graph distance instead costs one
-//! Dijkstra per producer rather than one per face, and ranks the loop-free next hops identically
-//! (a neighbour whose shortest path comes back through this node simply ranks last).
+//! As in ndnSIM, the cost through neighbour n of node u is the link cost plus n's shortest distance
+//! to the producer *in the graph without u*: a neighbour whose only way to the producer comes back
+//! through u gets no route (in a line A - B - P, B does not route to P through A). That takes one
+//! Dijkstra per (producer, node), which is fast for the topologies of the papers (hundreds of nodes).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -69,15 +69,46 @@ pub struct RouteHop {
     pub cost: u64,
 }
 
-/// All next hops towards `producer_node`, for every other node.
-pub fn routes_to(n_nodes: usize, edges: &[Edge], producer_node: usize) -> Vec<RouteHop> {
-    let dist = distances_to(n_nodes, edges, producer_node);
-    let mut hops = Vec::new();
-    for (i, e) in edges.iter().enumerate() {
-        if e.from == producer_node || dist[e.to] == u64::MAX {
+/// Shortest distance from every node to `target`, never passing through `avoid`.
+fn distances_avoiding(incoming: &[Vec<(usize, u64)>], target: usize, avoid: usize) -> Vec<u64> {
+    let mut dist = vec![u64::MAX; incoming.len()];
+    let mut heap = BinaryHeap::new();
+    dist[target] = 0;
+    heap.push(Reverse((0u64, target)));
+    while let Some(Reverse((d, v))) = heap.pop() {
+        if d > dist[v] {
             continue;
         }
-        hops.push(RouteHop { node: e.from, edge: i, cost: e.cost.saturating_add(dist[e.to]) });
+        for &(u, c) in &incoming[v] {
+            let nd = d.saturating_add(c);
+            if u != avoid && nd < dist[u] {
+                dist[u] = nd;
+                heap.push(Reverse((nd, u)));
+            }
+        }
+    }
+    dist
+}
+
+/// All next hops towards `producer_node`, for every other node.
+pub fn routes_to(n_nodes: usize, edges: &[Edge], producer_node: usize) -> Vec<RouteHop> {
+    let mut incoming: Vec<Vec<(usize, u64)>> = vec![Vec::new(); n_nodes];
+    for e in edges {
+        incoming[e.to].push((e.from, e.cost));
+    }
+    let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n_nodes];
+    for (i, e) in edges.iter().enumerate() {
+        outgoing[e.from].push(i);
+    }
+    let mut hops = Vec::new();
+    for node in (0..n_nodes).filter(|&u| u != producer_node && !outgoing[u].is_empty()) {
+        let dist = distances_avoiding(&incoming, producer_node, node);
+        for &i in &outgoing[node] {
+            let e = &edges[i];
+            if dist[e.to] != u64::MAX {
+                hops.push(RouteHop { node, edge: i, cost: e.cost.saturating_add(dist[e.to]) });
+            }
+        }
     }
     hops
 }
@@ -96,11 +127,21 @@ mod tests {
         let edges: Vec<Edge> = [edge(0, 1, 1), edge(1, 3, 1), edge(0, 2, 1), edge(2, 3, 5)].concat();
         assert_eq!(distances_to(4, &edges, 3), vec![2, 1, 3, 0]);
         let hops = routes_to(4, &edges, 3);
-        let at0: Vec<_> = hops.iter().filter(|h| h.node == 0).map(|h| (edges[h.edge].to, h.cost)).collect();
-        assert_eq!(at0, vec![(1, 2), (2, 4)]);
-        // Node 2 reaches 3 directly (5) or back through 0 (1 + 2 = 3): the detour ranks first.
-        let at2: Vec<_> = hops.iter().filter(|h| h.node == 2).map(|h| (edges[h.edge].to, h.cost)).collect();
-        assert_eq!(at2, vec![(0, 3), (3, 5)]);
+        let at = |n: usize| -> Vec<(usize, u64)> {
+            hops.iter().filter(|h| h.node == n).map(|h| (edges[h.edge].to, h.cost)).collect()
+        };
+        assert_eq!(at(0), vec![(1, 2), (2, 6)]);
+        // Node 2 reaches 3 directly (5) or through 0 and 1 (1 + 1 + 1 = 3), avoiding itself.
+        assert_eq!(at(2), vec![(0, 3), (3, 5)]);
+    }
+
+    #[test]
+    fn a_neighbour_that_only_leads_back_gets_no_route() {
+        // Line 0 - 1 - 2, producer at 2: node 1 must not route through 0.
+        let edges: Vec<Edge> = [edge(0, 1, 1), edge(1, 2, 1)].concat();
+        let hops = routes_to(3, &edges, 2);
+        let pairs: Vec<_> = hops.iter().map(|h| (h.node, edges[h.edge].to, h.cost)).collect();
+        assert_eq!(pairs, vec![(0, 1, 2), (1, 2, 1)]);
     }
 
     #[test]

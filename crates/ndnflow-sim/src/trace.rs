@@ -22,6 +22,7 @@ pub struct LinkSeries {
     pub packets: Vec<u64>,
     pub interests: Vec<u64>,
     pub data: Vec<u64>,
+    pub nacks: Vec<u64>,
     pub drops: Vec<u64>,
     pub marks: Vec<u64>,
     pub losses: Vec<u64>,
@@ -105,6 +106,7 @@ impl Recorder {
             s.packets.push(c.packets - p.packets);
             s.interests.push(c.interests - p.interests);
             s.data.push(c.data - p.data);
+            s.nacks.push(c.nacks - p.nacks);
             s.drops.push(c.drops - p.drops);
             s.marks.push(c.marks - p.marks);
             s.losses.push(c.losses - p.losses);
@@ -215,6 +217,7 @@ pub struct NodeSummary {
     pub duplicates: u64,
     pub unsolicited_data: u64,
     pub no_route: u64,
+    pub hop_limit_exceeded: u64,
     pub pit_entries_at_end: u64,
 }
 

@@ -56,8 +56,6 @@ pub struct ConsumerStats {
 #[derive(Clone, Copy, Debug)]
 struct Outstanding {
     sent_at: Time,
-    /// The RTO in force when this Interest was sent.
-    rto: Time,
     deadline: Time,
     retries: u32,
     nacked: bool,
@@ -79,6 +77,9 @@ pub struct Consumer {
     retx_queue: VecDeque<(u64, u32)>,
     next_send_at: Time,
     highest_sent: u64,
+    /// When the RTO was last backed off: timeouts of Interests sent before then belong to the
+    /// same loss episode and do not back it off again.
+    last_backoff: Option<Time>,
     finished_at: Option<Time>,
     pub stats: ConsumerStats,
 }
@@ -100,6 +101,7 @@ impl Consumer {
             retx_queue: VecDeque::new(),
             next_send_at: config.start,
             highest_sent: 0,
+            last_backoff: None,
             finished_at,
             stats: ConsumerStats::default(),
             config,
@@ -135,6 +137,10 @@ impl Consumer {
 
     /// Handles a Data or Nack from the forwarder and sends what the controller then allows.
     pub fn handle(&mut self, now: Time, frame: Frame, out: &mut Vec<Frame>) {
+        if self.is_finished() {
+            // Stopped: what still arrives is not counted (goodput's span ended at the stop).
+            return;
+        }
         match &frame.packet {
             NetPacket::Data(d) => {
                 let Some(seg) = d.name.last().and_then(|c| c.as_segment()) else { return };
@@ -165,7 +171,18 @@ impl Consumer {
     }
 
     fn on_data(&mut self, now: Time, seg: u64, payload: usize, frame: &Frame) {
-        let Some(o) = self.outstanding.remove(&seg) else { return };
+        let o = match self.outstanding.remove(&seg) {
+            Some(o) => o,
+            None => match self.retx_queue.iter().position(|&(s, _)| s == seg) {
+                // Its timer fired but the resend has not gone out yet: late Data still counts
+                // (with no RTT sample, as for any retransmitted segment).
+                Some(pos) => {
+                    let (_, retries) = self.retx_queue.remove(pos).unwrap_or((seg, 1));
+                    Outstanding { sent_at: now, deadline: now, retries, nacked: false }
+                }
+                None => return,
+            },
+        };
         self.stats.data_received += 1;
         self.stats.payload_bytes += payload as u64;
         if frame.lp.congestion_mark > 0 {
@@ -244,11 +261,12 @@ impl Consumer {
         self.outstanding.remove(&seg);
         if !o.nacked {
             self.stats.timeouts += 1;
-            // Back off once per flight, as TCP does with its single timer: Interests sent under the
-            // same RTO that time out together are one loss event, not one doubling each (a burst
-            // of 60 drops would otherwise push the RTO to its maximum).
-            if o.rto == self.rtt.rto() {
+            // Back off once per loss episode, as TCP does with its single timer: Interests sent
+            // before the last backoff that time out with it are the same event, not one doubling
+            // each (a burst of 60 drops would otherwise push the RTO to its maximum).
+            if self.last_backoff.is_none_or(|t| o.sent_at >= t) {
                 self.rtt.backoff();
+                self.last_backoff = Some(now);
             }
             self.cc.on_timeout(now, seg);
         }
@@ -314,9 +332,8 @@ impl Consumer {
     }
 
     fn send(&mut self, now: Time, seg: u64, retries: u32, out: &mut Vec<Frame>) {
-        let rto = self.rtt.rto();
-        let deadline = now + rto;
-        self.outstanding.insert(seg, Outstanding { sent_at: now, rto, deadline, retries, nacked: false });
+        let deadline = now + self.rtt.rto();
+        self.outstanding.insert(seg, Outstanding { sent_at: now, deadline, retries, nacked: false });
         self.timers.push(deadline, (seg, retries));
         self.stats.interests_sent += 1;
         if retries > 0 {

@@ -214,7 +214,7 @@ impl Forwarder {
             }
         }
         let nonce = interest.nonce.unwrap_or(0);
-        if self.dnl.has(&interest.name, nonce) {
+        if self.dnl.has(now, &interest.name, nonce) {
             return self.on_interest_loop(in_face, interest, out);
         }
         let (id, is_new) = self.pit.find_or_insert(&interest);
@@ -374,10 +374,12 @@ impl Forwarder {
         match self.strategies[si].after_receive_nack(&ctx, in_face, &nack, entry, fib) {
             NackDecision::Wait => {}
             NackDecision::Forward(faces) => {
+                // The retried Interest is new traffic: the Nack's congestion mark stays behind.
                 for face in faces {
-                    self.send_interest(now, id, face, mark, out);
+                    self.send_interest(now, id, face, 0, out);
                 }
             }
+            // The mark does travel down with the Nack: PCON (§3.5) reacts to marked Nacks.
             NackDecision::NackDownstream(reason) => {
                 let Some(entry) = self.pit.remove(id) else { return };
                 for r in &entry.in_records {

@@ -35,8 +35,13 @@ impl DeadNonceList {
         }
     }
 
-    pub fn has(&self, name: &Name, nonce: u32) -> bool {
-        !self.set.is_empty() && self.set.contains(&(name.hash64(), nonce))
+    /// Whether (name, nonce) left the PIT less than a lifetime ago.
+    pub fn has(&mut self, now: Time, name: &Name, nonce: u32) -> bool {
+        if self.set.is_empty() {
+            return false;
+        }
+        self.evict(now);
+        self.set.contains(&(name.hash64(), nonce))
     }
 
     /// Forgets entries older than the lifetime.
@@ -67,10 +72,10 @@ mod tests {
         let mut dnl = DeadNonceList::new(Time::from_secs(6));
         let name = Name::parse("/a").unwrap();
         dnl.add(Time::ZERO, &name, 7);
-        assert!(dnl.has(&name, 7) && !dnl.has(&name, 8));
-        dnl.evict(Time::from_millis(5999));
-        assert!(dnl.has(&name, 7));
-        dnl.evict(Time::from_secs(6));
-        assert!(!dnl.has(&name, 7));
+        assert!(dnl.has(Time::ZERO, &name, 7) && !dnl.has(Time::ZERO, &name, 8));
+        assert!(dnl.has(Time::from_millis(5999), &name, 7));
+        // Expiry needs no new insertion to take effect.
+        assert!(!dnl.has(Time::from_secs(6), &name, 7));
+        assert!(dnl.is_empty());
     }
 }

@@ -64,9 +64,9 @@ pub struct CsSpec {
 }
 
 impl Default for CsSpec {
-    /// ndnSIM installs no cache limit by default (`ContentStore` "ns3::ndn::cs::Lru", MaxSize 100);
-    /// NFD's default capacity is 65536 packets. We default to off so that a router only caches when
-    /// the scenario says so; experiments that need caching state it.
+    /// Off. ndnSIM's default is an LRU store of 100 packets and NFD's holds 65536; we default to no
+    /// cache so that a router caches only when the scenario says so (experiments that need caching
+    /// state it, and results never depend on a cache nobody asked for).
     fn default() -> Self {
         CsSpec { policy: CsPolicy::Lru, capacity: 0 }
     }
