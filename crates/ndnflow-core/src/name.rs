@@ -10,6 +10,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use rustc_hash::FxHasher;
+use smallvec::SmallVec;
 use thiserror::Error;
 
 use crate::packet::tlv::{self, DecodeError, Reader};
@@ -56,11 +57,16 @@ pub enum NameError {
     BadComponent { name: String, component: String, reason: &'static str },
 }
 
+/// Encoded components, inline for names up to 48 bytes (the papers' names are 10-30 bytes), so a
+/// name costs one allocation: its `Arc`.
+type Wire = SmallVec<[u8; 48]>;
+type Ends = SmallVec<[u32; 6]>;
+
 struct Inner {
     /// Concatenated component TLVs (the Name element's value, without its own type and length).
-    wire: Box<[u8]>,
+    wire: Wire,
     /// Offset just past each component, so prefixes are slices of `wire`.
-    ends: Box<[u32]>,
+    ends: Ends,
     hash: u64,
 }
 
@@ -119,7 +125,7 @@ impl Name {
 
     pub(crate) fn from_component_wire_at(wire: &[u8], base: usize) -> Result<Name, DecodeError> {
         let mut r = Reader::new(wire);
-        let mut ends = Vec::new();
+        let mut ends = Ends::new();
         while !r.is_empty() {
             let el = r.read_element()?;
             if el.typ == 0 || el.typ > 0xFFFF {
@@ -131,44 +137,42 @@ impl Name {
             }
             ends.push(r.offset() as u32);
         }
-        Ok(Self::from_parts(wire.into(), ends.into()))
+        Ok(Self::from_parts(Wire::from_slice(wire), ends))
     }
 
-    fn from_parts(wire: Box<[u8]>, ends: Box<[u32]>) -> Name {
+    fn from_parts(wire: Wire, ends: Ends) -> Name {
         let hash = hash_bytes(&wire);
         Name(Arc::new(Inner { wire, ends, hash }))
     }
 
     /// The root name "/".
     pub fn root() -> Name {
-        Self::from_parts(Box::new([]), Box::new([]))
+        Self::from_parts(Wire::new(), Ends::new())
     }
 
     /// Builds a name from (type, value) pairs.
     pub fn from_components<'a>(comps: impl IntoIterator<Item = (u64, &'a [u8])>) -> Name {
-        let mut wire = Vec::new();
-        let mut ends = Vec::new();
+        let mut wire = Wire::new();
+        let mut ends = Ends::new();
         for (typ, value) in comps {
             tlv::write_tlv(&mut wire, typ, value);
             ends.push(wire.len() as u32);
         }
-        Self::from_parts(wire.into(), ends.into())
+        Self::from_parts(wire, ends)
     }
 
     /// This name with one more component.
     pub fn append(&self, typ: u64, value: &[u8]) -> Name {
-        let mut wire = Vec::with_capacity(self.0.wire.len() + tlv::tlv_size(typ, value.len()));
-        wire.extend_from_slice(&self.0.wire);
+        let mut wire = Wire::from_slice(&self.0.wire);
         tlv::write_tlv(&mut wire, typ, value);
-        let mut ends = Vec::with_capacity(self.0.ends.len() + 1);
-        ends.extend_from_slice(&self.0.ends);
+        let mut ends = Ends::from_slice(&self.0.ends);
         ends.push(wire.len() as u32);
-        Self::from_parts(wire.into(), ends.into())
+        Self::from_parts(wire, ends)
     }
 
     /// This name with a SegmentNameComponent (naming conventions: `seg=N`).
     pub fn append_segment(&self, segment: u64) -> Name {
-        let mut value = Vec::with_capacity(8);
+        let mut value = SmallVec::<[u8; 8]>::new();
         tlv::write_nonneg(&mut value, segment);
         self.append(component_type::SEGMENT, &value)
     }
@@ -220,7 +224,7 @@ impl Name {
             return self.clone();
         }
         let end = self.prefix_end(len);
-        Self::from_parts(self.0.wire[..end].into(), self.0.ends[..len].into())
+        Self::from_parts(Wire::from_slice(&self.0.wire[..end]), Ends::from_slice(&self.0.ends[..len]))
     }
 
     /// Whether `self` is a prefix of (or equal to) `other`.
@@ -254,15 +258,15 @@ impl Name {
         let Some(rest) = rest.strip_prefix('/') else {
             return Err(NameError::NotAbsolute(uri.to_string()));
         };
-        let mut wire = Vec::new();
-        let mut ends = Vec::new();
+        let mut wire = Wire::new();
+        let mut ends = Ends::new();
         for raw in rest.split('/').filter(|s| !s.is_empty()) {
             let bad = |reason| NameError::BadComponent { name: uri.to_string(), component: raw.to_string(), reason };
             let (typ, value) = parse_component(raw).map_err(bad)?;
             tlv::write_tlv(&mut wire, typ, &value);
             ends.push(wire.len() as u32);
         }
-        Ok(Self::from_parts(wire.into(), ends.into()))
+        Ok(Self::from_parts(wire, ends))
     }
 }
 

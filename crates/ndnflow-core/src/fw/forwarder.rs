@@ -172,7 +172,8 @@ impl Forwarder {
         }
     }
 
-    /// When the next PIT entry expires, if any.
+    /// When to call `handle_timeout` next: never later than the next PIT expiry, possibly earlier
+    /// (an early call finds nothing due and costs nothing).
     pub fn poll_timeout(&mut self) -> Option<Time> {
         self.pit.next_expiry()
     }
@@ -338,15 +339,16 @@ impl Forwarder {
         self.cs.insert(now, data.clone());
         let mut downstreams: SmallVec<[FaceId; 4]> = SmallVec::new();
         for id in matches {
-            let Some(entry) = self.pit.remove(id) else { continue };
+            let Some(entry) = self.pit.get(id) else { continue };
             let si = self.strategy_index(entry.name());
             let ctx = StrategyCtx { now, faces: &self.faces };
-            self.strategies[si].before_satisfy_interest(&ctx, &entry, in_face, &data, lp);
+            self.strategies[si].before_satisfy_interest(&ctx, entry, in_face, &data, lp);
             for r in &entry.in_records {
                 if r.face != in_face && r.expiry > now && !downstreams.contains(&r.face) {
                     downstreams.push(r.face);
                 }
             }
+            self.pit.discard(id);
         }
         for face in downstreams {
             self.counters.out_data += 1;

@@ -37,18 +37,37 @@ pub const fn var_number_size(n: u64) -> usize {
 }
 
 /// Appends a VAR-NUMBER.
-pub fn write_var_number(out: &mut Vec<u8>, n: u64) {
+pub fn write_var_number(out: &mut impl TlvSink, n: u64) {
     if n < 253 {
-        out.push(n as u8);
+        out.put(&[n as u8]);
     } else if n <= 0xFFFF {
-        out.push(253);
-        out.extend_from_slice(&(n as u16).to_be_bytes());
+        out.put(&[253]);
+        out.put(&(n as u16).to_be_bytes());
     } else if n <= 0xFFFF_FFFF {
-        out.push(254);
-        out.extend_from_slice(&(n as u32).to_be_bytes());
+        out.put(&[254]);
+        out.put(&(n as u32).to_be_bytes());
     } else {
-        out.push(255);
-        out.extend_from_slice(&n.to_be_bytes());
+        out.put(&[255]);
+        out.put(&n.to_be_bytes());
+    }
+}
+
+/// Where encoders append bytes: a `Vec`, or the inline buffer of a `Name`.
+pub trait TlvSink {
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl TlvSink for Vec<u8> {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+impl<A: smallvec::Array<Item = u8>> TlvSink for smallvec::SmallVec<A> {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
     }
 }
 
@@ -66,12 +85,12 @@ pub const fn nonneg_size(n: u64) -> usize {
     }
 }
 
-pub fn write_nonneg(out: &mut Vec<u8>, n: u64) {
+pub fn write_nonneg(out: &mut impl TlvSink, n: u64) {
     match nonneg_size(n) {
-        1 => out.push(n as u8),
-        2 => out.extend_from_slice(&(n as u16).to_be_bytes()),
-        4 => out.extend_from_slice(&(n as u32).to_be_bytes()),
-        _ => out.extend_from_slice(&n.to_be_bytes()),
+        1 => out.put(&[n as u8]),
+        2 => out.put(&(n as u16).to_be_bytes()),
+        4 => out.put(&(n as u32).to_be_bytes()),
+        _ => out.put(&n.to_be_bytes()),
     }
 }
 
@@ -97,19 +116,19 @@ pub const fn tlv_size(typ: u64, value_len: usize) -> usize {
 }
 
 /// Appends type and length; the caller appends the value.
-pub fn write_tl(out: &mut Vec<u8>, typ: u64, len: usize) {
+pub fn write_tl(out: &mut impl TlvSink, typ: u64, len: usize) {
     write_var_number(out, typ);
     write_var_number(out, len as u64);
 }
 
 /// Appends a whole TLV element.
-pub fn write_tlv(out: &mut Vec<u8>, typ: u64, value: &[u8]) {
+pub fn write_tlv(out: &mut impl TlvSink, typ: u64, value: &[u8]) {
     write_tl(out, typ, value.len());
-    out.extend_from_slice(value);
+    out.put(value);
 }
 
 /// Appends a TLV element holding a NonNegativeInteger.
-pub fn write_nonneg_tlv(out: &mut Vec<u8>, typ: u64, n: u64) {
+pub fn write_nonneg_tlv(out: &mut impl TlvSink, typ: u64, n: u64) {
     write_tl(out, typ, nonneg_size(n));
     write_nonneg(out, n);
 }

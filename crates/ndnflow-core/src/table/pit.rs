@@ -5,6 +5,8 @@
 //! Entries live in a slab addressed by `PitId` (index + generation, so a stale id from an expiry heap
 //! never reaches a reused slot). Expiry is lazy: a min-heap of (expiry, id) is cleaned on demand, and
 //! the owner asks `next_expiry` when to wake, so satisfied entries cost no timer event.
+//! `next_expiry` answers from a cached lower bound between expiries (a removed entry can only make
+//! the true answer later, and waking early is harmless), so asking after every packet is cheap.
 
 use std::sync::Arc;
 
@@ -124,6 +126,8 @@ pub struct PendingInterestTable {
     by_name: NameMap<Name, SmallVec<[u32; 1]>>,
     can_be_prefix_entries: usize,
     expiry: Timers<PitId>,
+    /// A time no later than the next live expiry (`Some(None)`: no timer armed); `None` = unknown.
+    expiry_hint: Option<Option<Time>>,
     len: usize,
 }
 
@@ -203,6 +207,11 @@ impl PendingInterestTable {
         if let Some(e) = self.get_mut(id) {
             e.expiry = at;
             self.expiry.push(at, id);
+            if let Some(hint) = self.expiry_hint {
+                if hint.is_none_or(|h| at < h) {
+                    self.expiry_hint = Some(Some(at));
+                }
+            }
         }
     }
 
@@ -213,19 +222,37 @@ impl PendingInterestTable {
             return None;
         }
         let entry = slot.entry.take()?;
+        self.detach(id, &entry.interest);
+        Some(entry)
+    }
+
+    /// Removes the entry without handing it back: dropped where it lies, which spares moving it
+    /// out on the Data path, where every satisfied entry goes.
+    pub fn discard(&mut self, id: PitId) {
+        let Some(slot) = self.slots.get_mut(id.index as usize) else { return };
+        if slot.generation != id.generation {
+            return;
+        }
+        let Some(interest) = slot.entry.as_ref().map(|e| e.interest.clone()) else { return };
+        slot.entry = None;
+        self.detach(id, &interest);
+    }
+
+    /// Bookkeeping after the entry `id` (for `interest`) left its slot.
+    fn detach(&mut self, id: PitId, interest: &Interest) {
+        let slot = &mut self.slots[id.index as usize];
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(id.index);
-        if let Some(bucket) = self.by_name.get_mut(&entry.interest.name) {
+        if let Some(bucket) = self.by_name.get_mut(&interest.name) {
             bucket.retain(|i| *i != id.index);
             if bucket.is_empty() {
-                self.by_name.remove(&entry.interest.name);
+                self.by_name.remove(&interest.name);
             }
         }
-        if entry.interest.can_be_prefix {
+        if interest.can_be_prefix {
             self.can_be_prefix_entries -= 1;
         }
         self.len -= 1;
-        Some(entry)
     }
 
     /// Entries a Data of this name satisfies: same name, or CanBePrefix entries on a shorter prefix.
@@ -250,15 +277,21 @@ impl PendingInterestTable {
         }
     }
 
-    /// When the next live entry expires (timers of removed or re-armed entries are dropped).
+    /// When to look for expired entries next: never later than the next live expiry, possibly
+    /// earlier (entries removed since the last `pop_expired` leave their old time as the answer).
     pub fn next_expiry(&mut self) -> Option<Time> {
+        if let Some(hint) = self.expiry_hint {
+            return hint;
+        }
         let slots = &self.slots;
-        let live = |at: Time, id: PitId| live_in(slots, at, id);
-        self.expiry.peek(live).map(|(at, _)| at)
+        let next = self.expiry.peek(|at, id| live_in(slots, at, id)).map(|(at, _)| at);
+        self.expiry_hint = Some(next);
+        next
     }
 
     /// The next entry whose expiry is at or before `now` (not removed: the caller finalises it).
     pub fn pop_expired(&mut self, now: Time) -> Option<PitId> {
+        self.expiry_hint = None;
         let slots = &self.slots;
         self.expiry.pop_due(now, |at, id| live_in(slots, at, id)).map(|(_, id)| id)
     }
@@ -327,9 +360,13 @@ mod tests {
         let (b, _) = pit.find_or_insert(&interest("/b", 1));
         pit.set_expiry(a, Time::from_millis(10));
         pit.set_expiry(b, Time::from_millis(20));
+        assert_eq!(pit.next_expiry(), Some(Time::from_millis(10)));
         pit.remove(a);
-        assert_eq!(pit.next_expiry(), Some(Time::from_millis(20)));
+        // A lower bound: /a's old time until the next pop cleans it away.
+        assert_eq!(pit.next_expiry(), Some(Time::from_millis(10)));
         assert_eq!(pit.pop_expired(Time::from_millis(19)), None);
+        assert_eq!(pit.next_expiry(), Some(Time::from_millis(20)));
         assert_eq!(pit.pop_expired(Time::from_millis(20)), Some(b));
+        assert_eq!(pit.next_expiry(), None);
     }
 }
