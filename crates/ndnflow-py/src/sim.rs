@@ -5,13 +5,13 @@ use std::path::PathBuf;
 
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
-use ndnflow_sim::trace::{ConsumerSeries, LinkSeries};
+use ndnflow_sim::trace::{DirName, Results};
 use ndnflow_sim::Simulation as Engine;
 use ndnflow_core::Time;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 create_exception!(ndnflow, ScenarioError, PyException, "A scenario that cannot be run; the message names file, line, field and reason.");
 
@@ -55,54 +55,89 @@ impl Simulation {
         self.engine.run_until(Time::from_nanos(t_ns))
     }
 
-    /// {"summary": dict, "links": columns, "consumers": columns} up to now.
+    /// {"summary": dict, "links": columns, "consumers": columns} up to now. Numeric columns are
+    /// numpy arrays; label columns are lists sharing one str object per distinct label.
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = self.engine.results();
         let out = PyDict::new(py);
         let json = serde_json::to_string(&r.summary).map_err(|e| PyException::new_err(e.to_string()))?;
         let summary = py.import("json")?.call_method1("loads", (json,))?;
         out.set_item("summary", summary)?;
-        out.set_item("links", link_columns(py, r.links)?)?;
-        out.set_item("consumers", consumer_columns(py, r.consumers)?)?;
+        let columns = Columns::new(py)?;
+        out.set_item("links", link_columns(&columns, &r)?)?;
+        out.set_item("consumers", consumer_columns(&columns, &r)?)?;
         Ok(out)
     }
 }
 
-fn link_columns(py: Python<'_>, s: LinkSeries) -> PyResult<Bound<'_, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("time_s", s.time_s)?;
-    d.set_item("link", s.link)?;
-    d.set_item("src", s.src)?;
-    d.set_item("dst", s.dst)?;
-    d.set_item("bytes", s.bytes)?;
-    d.set_item("packets", s.packets)?;
-    d.set_item("interests", s.interests)?;
-    d.set_item("data", s.data)?;
-    d.set_item("nacks", s.nacks)?;
-    d.set_item("drops", s.drops)?;
-    d.set_item("marks", s.marks)?;
-    d.set_item("losses", s.losses)?;
-    d.set_item("throughput_bps", s.throughput_bps)?;
-    d.set_item("queue_packets", s.queue_packets)?;
-    d.set_item("queue_bytes", s.queue_bytes)?;
-    d.set_item("sojourn_ms", s.sojourn_ms)?;
+/// Builds numpy arrays from Rust vectors through `numpy.frombuffer` (one copy, no per-value
+/// Python objects), and label lists from a few shared strings.
+struct Columns<'py> {
+    py: Python<'py>,
+    frombuffer: Bound<'py, PyAny>,
+}
+
+impl<'py> Columns<'py> {
+    fn new(py: Python<'py>) -> PyResult<Self> {
+        Ok(Columns { py, frombuffer: py.import("numpy")?.getattr("frombuffer")? })
+    }
+
+    fn f64s(&self, values: &[f64]) -> PyResult<Bound<'py, PyAny>> {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        self.frombuffer.call1((PyBytes::new(self.py, &bytes), "float64"))
+    }
+
+    fn i64s(&self, values: &[u64]) -> PyResult<Bound<'py, PyAny>> {
+        let bytes: Vec<u8> = values.iter().flat_map(|&v| (v.min(i64::MAX as u64) as i64).to_ne_bytes()).collect();
+        self.frombuffer.call1((PyBytes::new(self.py, &bytes), "int64"))
+    }
+
+    fn labels(&self, codes: &[u32], names: &[&str]) -> PyResult<Bound<'py, PyList>> {
+        let strings: Vec<Bound<'py, PyString>> = names.iter().map(|n| PyString::new(self.py, n)).collect();
+        PyList::new(self.py, codes.iter().map(|&c| strings[c as usize].clone()))
+    }
+}
+
+fn link_columns<'py>(c: &Columns<'py>, r: &Results) -> PyResult<Bound<'py, PyDict>> {
+    let s = &r.links;
+    let d = PyDict::new(c.py);
+    let names = |f: fn(&DirName) -> &str| r.link_names.iter().map(f).collect::<Vec<_>>();
+    d.set_item("time_s", c.f64s(&s.time_s)?)?;
+    d.set_item("link", c.labels(&s.dir, &names(|n| &n.name))?)?;
+    d.set_item("src", c.labels(&s.dir, &names(|n| &n.src))?)?;
+    d.set_item("dst", c.labels(&s.dir, &names(|n| &n.dst))?)?;
+    d.set_item("bytes", c.i64s(&s.bytes)?)?;
+    d.set_item("packets", c.i64s(&s.packets)?)?;
+    d.set_item("interests", c.i64s(&s.interests)?)?;
+    d.set_item("data", c.i64s(&s.data)?)?;
+    d.set_item("nacks", c.i64s(&s.nacks)?)?;
+    d.set_item("drops", c.i64s(&s.drops)?)?;
+    d.set_item("marks", c.i64s(&s.marks)?)?;
+    d.set_item("losses", c.i64s(&s.losses)?)?;
+    d.set_item("throughput_bps", c.f64s(&s.throughput_bps)?)?;
+    d.set_item("queue_packets", c.i64s(&s.queue_packets)?)?;
+    d.set_item("queue_bytes", c.i64s(&s.queue_bytes)?)?;
+    d.set_item("sojourn_ms", c.f64s(&s.sojourn_ms)?)?;
     Ok(d)
 }
 
-fn consumer_columns(py: Python<'_>, s: ConsumerSeries) -> PyResult<Bound<'_, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("time_s", s.time_s)?;
-    d.set_item("consumer", s.consumer)?;
-    d.set_item("node", s.node)?;
-    d.set_item("goodput_bps", s.goodput_bps)?;
-    d.set_item("data", s.data)?;
-    d.set_item("interests", s.interests)?;
-    d.set_item("retransmissions", s.retransmissions)?;
-    d.set_item("timeouts", s.timeouts)?;
-    d.set_item("nacks", s.nacks)?;
-    d.set_item("marks", s.marks)?;
-    d.set_item("window", s.window)?;
-    d.set_item("rtt_ms", s.rtt_ms)?;
+fn consumer_columns<'py>(c: &Columns<'py>, r: &Results) -> PyResult<Bound<'py, PyDict>> {
+    let s = &r.consumers;
+    let d = PyDict::new(c.py);
+    let ids: Vec<&str> = r.consumer_names.iter().map(|n| n.id.as_str()).collect();
+    let nodes: Vec<&str> = r.consumer_names.iter().map(|n| n.node.as_str()).collect();
+    d.set_item("time_s", c.f64s(&s.time_s)?)?;
+    d.set_item("consumer", c.labels(&s.consumer, &ids)?)?;
+    d.set_item("node", c.labels(&s.consumer, &nodes)?)?;
+    d.set_item("goodput_bps", c.f64s(&s.goodput_bps)?)?;
+    d.set_item("data", c.i64s(&s.data)?)?;
+    d.set_item("interests", c.i64s(&s.interests)?)?;
+    d.set_item("retransmissions", c.i64s(&s.retransmissions)?)?;
+    d.set_item("timeouts", c.i64s(&s.timeouts)?)?;
+    d.set_item("nacks", c.i64s(&s.nacks)?)?;
+    d.set_item("marks", c.i64s(&s.marks)?)?;
+    d.set_item("window", c.f64s(&s.window)?)?;
+    d.set_item("rtt_ms", c.f64s(&s.rtt_ms)?)?;
     Ok(d)
 }
 

@@ -14,7 +14,10 @@ use ndnflow_core::Time;
 use crate::build::{build, consumer_ids, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
-use crate::trace::{ConsumerSample, ConsumerSummary, LinkSummary, NodeSummary, Recorder, Results, SimulationSummary, Summary};
+use crate::trace::{
+    ConsumerName, ConsumerSample, ConsumerSummary, DirName, LinkSummary, NodeSummary, Recorder, Results, SimulationSummary,
+    Summary,
+};
 
 pub struct Simulation {
     scenario: Scenario,
@@ -28,7 +31,7 @@ pub struct Simulation {
     outbox: Outbox,
     app_out: Vec<Frame>,
     recorder: Recorder,
-    dir_names: Vec<(String, String, String)>,
+    dir_names: Vec<DirName>,
     consumer_ids: Vec<String>,
     events_processed: u64,
 }
@@ -41,7 +44,7 @@ impl Simulation {
             .iter()
             .map(|d| {
                 let (a, b) = (&scenario.nodes[d.from].name, &scenario.nodes[d.to].name);
-                (format!("{a}->{b}"), a.clone(), b.clone())
+                DirName { name: format!("{a}->{b}"), src: a.clone(), dst: b.clone() }
             })
             .collect();
         let mut events = EventQueue::new();
@@ -129,19 +132,15 @@ impl Simulation {
     }
 
     fn sample(&mut self) {
-        let apps = &self.net.apps;
-        let ids = &self.consumer_ids;
-        let nodes = &self.scenario.nodes;
-        let consumers = apps.iter().filter_map(|a| match &a.app {
-            App::Consumer(c) => Some(ConsumerSample {
-                id: &ids[a.consumer.unwrap_or(0)],
-                node: &nodes[a.node].name,
+        let consumers = self.net.apps.iter().filter_map(|a| match (&a.app, a.consumer) {
+            (App::Consumer(c), Some(i)) => Some(ConsumerSample {
+                index: i as u32,
                 stats: c.stats,
                 window: c.window().filter(|_| c.is_active()),
             }),
-            App::Producer(_) => None,
+            _ => None,
         });
-        self.recorder.sample(self.now, &self.net.dirs, &self.dir_names, consumers);
+        self.recorder.sample(self.now, &self.net.dirs, consumers);
     }
 
     fn dispatch(&mut self, event: Event) {
@@ -369,7 +368,7 @@ impl Simulation {
             .dirs
             .iter()
             .zip(&self.dir_names)
-            .map(|(d, (name, _, _))| (name.clone(), LinkSummary::from(&d.counters)))
+            .map(|(d, n)| (n.name.clone(), LinkSummary::from(&d.counters)))
             .collect();
         let nodes = self
             .net
@@ -413,6 +412,14 @@ impl Simulation {
             },
             links: self.recorder.links.clone(),
             consumers: self.recorder.consumers.clone(),
+            link_names: self.dir_names.clone(),
+            consumer_names: self
+                .scenario
+                .consumers
+                .iter()
+                .zip(&self.consumer_ids)
+                .map(|(c, id)| ConsumerName { id: id.clone(), node: self.scenario.nodes[c.node].name.clone() })
+                .collect(),
         }
     }
 }

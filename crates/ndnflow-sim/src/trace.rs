@@ -11,13 +11,12 @@ use serde::Serialize;
 
 use crate::link::{LinkCounters, LinkDir};
 
-/// One row per (link direction, bin), columnar.
+/// One row per (link direction, bin), columnar. A row names its direction by index into
+/// `Results::link_names`, so a long trace holds no string per row.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LinkSeries {
     pub time_s: Vec<f64>,
-    pub link: Vec<String>,
-    pub src: Vec<String>,
-    pub dst: Vec<String>,
+    pub dir: Vec<u32>,
     pub bytes: Vec<u64>,
     pub packets: Vec<u64>,
     pub interests: Vec<u64>,
@@ -32,12 +31,11 @@ pub struct LinkSeries {
     pub sojourn_ms: Vec<f64>,
 }
 
-/// One row per (consumer, bin), columnar.
+/// One row per (consumer, bin), columnar; `consumer` indexes `Results::consumer_names`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ConsumerSeries {
     pub time_s: Vec<f64>,
-    pub consumer: Vec<String>,
-    pub node: Vec<String>,
+    pub consumer: Vec<u32>,
     pub goodput_bps: Vec<f64>,
     pub data: Vec<u64>,
     pub interests: Vec<u64>,
@@ -58,9 +56,9 @@ pub struct Recorder {
 }
 
 /// What the recorder needs to know of a consumer at a sample.
-pub struct ConsumerSample<'a> {
-    pub id: &'a str,
-    pub node: &'a str,
+pub struct ConsumerSample {
+    /// Index of the consumer in the scenario.
+    pub index: u32,
     pub stats: ConsumerStats,
     pub window: Option<f64>,
 }
@@ -81,13 +79,7 @@ impl Recorder {
     }
 
     /// Closes the bin [bin_start, now).
-    pub fn sample<'a>(
-        &mut self,
-        now: Time,
-        dirs: &[LinkDir],
-        dir_names: &[(String, String, String)],
-        consumers: impl Iterator<Item = ConsumerSample<'a>>,
-    ) {
+    pub fn sample(&mut self, now: Time, dirs: &[LinkDir], consumers: impl Iterator<Item = ConsumerSample>) {
         let width = (now - self.bin_start).as_secs_f64();
         if width <= 0.0 {
             return;
@@ -97,11 +89,8 @@ impl Recorder {
             let c = d.counters;
             let p = std::mem::replace(&mut self.last_links[i], c);
             let s = &mut self.links;
-            let (name, src, dst) = &dir_names[i];
             s.time_s.push(t);
-            s.link.push(name.clone());
-            s.src.push(src.clone());
-            s.dst.push(dst.clone());
+            s.dir.push(i as u32);
             s.bytes.push(c.bytes - p.bytes);
             s.packets.push(c.packets - p.packets);
             s.interests.push(c.interests - p.interests);
@@ -117,13 +106,12 @@ impl Recorder {
             let n = c.sojourn_count - p.sojourn_count;
             s.sojourn_ms.push(if n == 0 { f64::NAN } else { (c.sojourn_sum - p.sojourn_sum).as_millis_f64() / n as f64 });
         }
-        for (i, cs) in consumers.enumerate() {
+        for cs in consumers {
             let c = cs.stats;
-            let p = std::mem::replace(&mut self.last_consumers[i], c);
+            let p = std::mem::replace(&mut self.last_consumers[cs.index as usize], c);
             let s = &mut self.consumers;
             s.time_s.push(t);
-            s.consumer.push(cs.id.to_string());
-            s.node.push(cs.node.to_string());
+            s.consumer.push(cs.index);
             s.goodput_bps.push((c.payload_bytes - p.payload_bytes) as f64 * 8.0 / width);
             s.data.push(c.data_received - p.data_received);
             s.interests.push(c.interests_sent - p.interests_sent);
@@ -229,10 +217,29 @@ pub struct Summary {
     pub nodes: BTreeMap<String, NodeSummary>,
 }
 
+/// A link direction's name ("a->b") and its two ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirName {
+    pub name: String,
+    pub src: String,
+    pub dst: String,
+}
+
+/// A consumer's id and the node it runs on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConsumerName {
+    pub id: String,
+    pub node: String,
+}
+
 /// Everything a run produced.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Results {
     pub summary: Summary,
     pub links: LinkSeries,
     pub consumers: ConsumerSeries,
+    /// Indexed by `LinkSeries::dir`.
+    pub link_names: Vec<DirName>,
+    /// Indexed by `ConsumerSeries::consumer`.
+    pub consumer_names: Vec<ConsumerName>,
 }

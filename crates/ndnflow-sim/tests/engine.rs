@@ -18,8 +18,9 @@ fn run(text: &str) -> Results {
 /// Mean goodput of `consumer` over bins starting in [from_s, to_s).
 fn goodput(r: &Results, consumer: &str, from_s: f64, to_s: f64) -> f64 {
     let c = &r.consumers;
+    let index = r.consumer_names.iter().position(|n| n.id == consumer).expect("consumer id") as u32;
     let rows: Vec<f64> = (0..c.time_s.len())
-        .filter(|&i| c.consumer[i] == consumer && c.time_s[i] >= from_s - 1e-9 && c.time_s[i] < to_s - 1e-9)
+        .filter(|&i| c.consumer[i] == index && c.time_s[i] >= from_s - 1e-9 && c.time_s[i] < to_s - 1e-9)
         .map(|i| c.goodput_bps[i])
         .collect();
     rows.iter().sum::<f64>() / rows.len() as f64
