@@ -67,7 +67,18 @@ struct Inner {
     wire: Wire,
     /// Offset just past each component, so prefixes are slices of `wire`.
     ends: Ends,
-    hash: u64,
+    /// Hash of each prefix: `prefix_hashes[k]` for the first k + 1 components. Computed once, so
+    /// longest-prefix match probes its table without hashing anything.
+    prefix_hashes: SmallVec<[u64; 6]>,
+}
+
+/// Hash of the root name "/".
+const ROOT_HASH: u64 = 0x6A09_E667_F3BC_C908;
+
+/// Extends the hash of a prefix by one more component, so a name's hash equals the prefix hash of
+/// every longer name that starts with it.
+fn extend_hash(prefix: u64, component_tlv: &[u8]) -> u64 {
+    hash_bytes(component_tlv) ^ prefix.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// An NDN name. Cheap to clone; compares and hashes by its encoding.
@@ -141,8 +152,14 @@ impl Name {
     }
 
     fn from_parts(wire: Wire, ends: Ends) -> Name {
-        let hash = hash_bytes(&wire);
-        Name(Arc::new(Inner { wire, ends, hash }))
+        let mut prefix_hashes = SmallVec::with_capacity(ends.len());
+        let (mut hash, mut start) = (ROOT_HASH, 0usize);
+        for &end in &ends {
+            hash = extend_hash(hash, &wire[start..end as usize]);
+            prefix_hashes.push(hash);
+            start = end as usize;
+        }
+        Name(Arc::new(Inner { wire, ends, prefix_hashes }))
     }
 
     /// The root name "/".
@@ -198,15 +215,15 @@ impl Name {
     /// Precomputed hash of the whole name.
     #[inline]
     pub fn hash64(&self) -> u64 {
-        self.0.hash
+        self.prefix_hash(self.len())
     }
 
     /// Hash of the first `len` components, equal to `self.prefix(len).hash64()`.
     pub fn prefix_hash(&self, len: usize) -> u64 {
-        if len == self.len() {
-            return self.0.hash;
+        match len.min(self.len()) {
+            0 => ROOT_HASH,
+            n => self.0.prefix_hashes[n - 1],
         }
-        hash_bytes(&self.0.wire[..self.prefix_end(len)])
     }
 
     fn prefix_end(&self, len: usize) -> usize {
@@ -378,14 +395,14 @@ impl fmt::Debug for Name {
 
 impl PartialEq for Name {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || (self.0.hash == other.0.hash && self.0.wire == other.0.wire)
+        Arc::ptr_eq(&self.0, &other.0) || (self.hash64() == other.hash64() && self.0.wire == other.0.wire)
     }
 }
 impl Eq for Name {}
 
 impl Hash for Name {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.0.hash);
+        state.write_u64(self.hash64());
     }
 }
 

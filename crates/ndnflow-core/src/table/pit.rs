@@ -116,14 +116,19 @@ impl PitEntry {
 
 struct Slot {
     generation: u32,
+    /// Next slot holding an entry of the same name (other selectors), or `NIL`.
+    next: u32,
     entry: Option<PitEntry>,
 }
+
+const NIL: u32 = u32::MAX;
 
 #[derive(Default)]
 pub struct PendingInterestTable {
     slots: Vec<Slot>,
     free: Vec<u32>,
-    by_name: NameMap<Name, SmallVec<[u32; 1]>>,
+    /// Name -> first slot of the chain of entries with that name (one, unless selectors differ).
+    by_name: NameMap<Name, u32>,
     can_be_prefix_entries: usize,
     expiry: Timers<PitId>,
     /// A time no later than the next live expiry (`Some(None)`: no timer armed); `None` = unknown.
@@ -133,6 +138,19 @@ pub struct PendingInterestTable {
 
 fn same_selectors(a: &Interest, b: &Interest) -> bool {
     a.can_be_prefix == b.can_be_prefix && a.must_be_fresh == b.must_be_fresh
+}
+
+/// The entry with `interest`'s selectors in the chain starting at `head`.
+fn find_in_chain(slots: &[Slot], head: u32, interest: &Interest) -> Option<PitId> {
+    let mut i = head;
+    while i != NIL {
+        let slot = &slots[i as usize];
+        if slot.entry.as_ref().is_some_and(|e| same_selectors(&e.interest, interest)) {
+            return Some(PitId { index: i, generation: slot.generation });
+        }
+        i = slot.next;
+    }
+    None
 }
 
 impl PendingInterestTable {
@@ -165,16 +183,14 @@ impl PendingInterestTable {
 
     /// The entry with this Interest's name and selectors.
     pub fn find(&self, interest: &Interest) -> Option<PitId> {
-        self.by_name.get(&interest.name)?.iter().find_map(|&i| {
-            let slot = &self.slots[i as usize];
-            let e = slot.entry.as_ref()?;
-            same_selectors(&e.interest, interest).then_some(PitId { index: i, generation: slot.generation })
-        })
+        let head = *self.by_name.get(&interest.name)?;
+        find_in_chain(&self.slots, head, interest)
     }
 
     /// Finds or creates the entry for `interest`; the flag says whether it is new.
     pub fn find_or_insert(&mut self, interest: &Arc<Interest>) -> (PitId, bool) {
-        if let Some(id) = self.find(interest) {
+        let head = self.by_name.get(&interest.name).copied();
+        if let Some(id) = head.and_then(|h| find_in_chain(&self.slots, h, interest)) {
             return (id, false);
         }
         let entry = PitEntry {
@@ -187,14 +203,15 @@ impl PendingInterestTable {
         let index = match self.free.pop() {
             Some(i) => i,
             None => {
-                self.slots.push(Slot { generation: 0, entry: None });
+                self.slots.push(Slot { generation: 0, next: NIL, entry: None });
                 (self.slots.len() - 1) as u32
             }
         };
         let slot = &mut self.slots[index as usize];
         slot.entry = Some(entry);
+        slot.next = head.unwrap_or(NIL);
         let id = PitId { index, generation: slot.generation };
-        self.by_name.entry(interest.name.clone()).or_default().push(index);
+        self.by_name.insert(interest.name.clone(), index);
         if interest.can_be_prefix {
             self.can_be_prefix_entries += 1;
         }
@@ -242,11 +259,13 @@ impl PendingInterestTable {
     fn detach(&mut self, id: PitId, interest: &Interest) {
         let slot = &mut self.slots[id.index as usize];
         slot.generation = slot.generation.wrapping_add(1);
+        let next = std::mem::replace(&mut slot.next, NIL);
         self.free.push(id.index);
-        if let Some(bucket) = self.by_name.get_mut(&interest.name) {
-            bucket.retain(|i| *i != id.index);
-            if bucket.is_empty() {
-                self.by_name.remove(&interest.name);
+        // One probe in the common case (the entry is alone under its name).
+        if let Some(head) = self.by_name.remove(&interest.name) {
+            let new_head = if head == id.index { next } else { self.unlink(head, id.index, next) };
+            if new_head != NIL {
+                self.by_name.insert(interest.name.clone(), new_head);
             }
         }
         if interest.can_be_prefix {
@@ -255,18 +274,31 @@ impl PendingInterestTable {
         self.len -= 1;
     }
 
+    /// Removes `index` from the chain starting at `head`; returns the chain's head.
+    fn unlink(&mut self, head: u32, index: u32, next: u32) -> u32 {
+        let mut i = head;
+        while i != NIL {
+            if self.slots[i as usize].next == index {
+                self.slots[i as usize].next = next;
+                break;
+            }
+            i = self.slots[i as usize].next;
+        }
+        head
+    }
+
     /// Entries a Data of this name satisfies: same name, or CanBePrefix entries on a shorter prefix.
     pub fn find_for_data(&self, name: &Name, out: &mut SmallVec<[PitId; 2]>) {
         let mut push_bucket = |key: &Name, only_prefix: bool| {
-            if let Some(bucket) = self.by_name.get(key) {
-                for &i in bucket {
-                    let slot = &self.slots[i as usize];
-                    if let Some(e) = &slot.entry {
-                        if !only_prefix || e.interest.can_be_prefix {
-                            out.push(PitId { index: i, generation: slot.generation });
-                        }
+            let mut i = self.by_name.get(key).copied().unwrap_or(NIL);
+            while i != NIL {
+                let slot = &self.slots[i as usize];
+                if let Some(e) = &slot.entry {
+                    if !only_prefix || e.interest.can_be_prefix {
+                        out.push(PitId { index: i, generation: slot.generation });
                     }
                 }
+                i = slot.next;
             }
         };
         push_bucket(name, false);
@@ -351,6 +383,30 @@ mod tests {
         let mut out = SmallVec::new();
         pit.find_for_data(&Name::parse("/a/b").unwrap(), &mut out);
         assert_eq!(out.as_slice(), &[exact, prefix]);
+    }
+
+    #[test]
+    fn entries_of_one_name_with_other_selectors_come_and_go_independently() {
+        let mut pit = PendingInterestTable::new();
+        let variant = |cbp: bool, mbf: bool| {
+            let mut i = Interest::new(Name::parse("/a").unwrap(), 1, Time::from_secs(2));
+            i.can_be_prefix = cbp;
+            i.must_be_fresh = mbf;
+            Arc::new(i)
+        };
+        let (plain, fresh, prefix) = (variant(false, false), variant(false, true), variant(true, false));
+        let ids: Vec<PitId> = [&plain, &fresh, &prefix].iter().map(|i| pit.find_or_insert(i).0).collect();
+        pit.remove(ids[1]); // the middle of the chain
+        assert_eq!(pit.find(&plain), Some(ids[0]));
+        assert_eq!(pit.find(&fresh), None);
+        assert_eq!(pit.find(&prefix), Some(ids[2]));
+        pit.remove(ids[2]); // the head
+        assert_eq!(pit.find(&plain), Some(ids[0]));
+        let mut out = SmallVec::new();
+        pit.find_for_data(&Name::parse("/a").unwrap(), &mut out);
+        assert_eq!(out.as_slice(), &[ids[0]]);
+        pit.remove(ids[0]);
+        assert!(pit.is_empty() && pit.find(&plain).is_none());
     }
 
     #[test]
