@@ -4,8 +4,6 @@ use ndnflow_core::app::cc::CcConfig;
 use ndnflow_core::app::{Consumer, ConsumerConfig, Producer, ProducerConfig, RttOptions};
 use ndnflow_core::fw::forwarder::StrategyName;
 use ndnflow_core::fw::{FaceKind, Forwarder, ForwarderConfig};
-use ndnflow_core::link::{CodelConfig, Limit, LossModel, Queue};
-use ndnflow_core::link::{Bernoulli, GilbertElliott};
 use ndnflow_core::table::{CsPolicy, FaceId};
 use ndnflow_core::{Name, Time};
 use rustc_hash::FxHashMap;
@@ -52,30 +50,6 @@ pub struct Network {
     pub apps: Vec<AppSlot>,
     /// For each scenario link, its two directions (a->b, b->a).
     pub link_dirs: Vec<(usize, usize)>,
-}
-
-fn queue(spec: &QueueSpec) -> Queue {
-    let limit = |l: &QueueLimit| match *l {
-        QueueLimit::Packets(n) => Limit::Packets(n),
-        QueueLimit::Bytes(n) => Limit::Bytes(n),
-    };
-    match spec {
-        QueueSpec::DropTail { limit: l } => Queue::drop_tail(limit(l)),
-        QueueSpec::Codel { limit: l, target, interval, mode } => Queue::codel(
-            limit(l),
-            CodelConfig { target: *target, interval: *interval, mark: *mode == CodelMode::Mark },
-        ),
-    }
-}
-
-fn loss(spec: &LossSpec) -> LossModel {
-    match *spec {
-        LossSpec::None => LossModel::None,
-        LossSpec::Bernoulli { p } => LossModel::Bernoulli(Bernoulli::new(p)),
-        LossSpec::GilbertElliott { p, r, loss_good, loss_bad } => {
-            LossModel::GilbertElliott(GilbertElliott::new(p, r, loss_good, loss_bad))
-        }
-    }
 }
 
 fn strategy(kind: StrategyKind) -> StrategyName {
@@ -143,16 +117,7 @@ pub fn build(s: &Scenario) -> Network {
         let mut dir = |from: usize, to: usize, to_face: FaceId, spec: &LinkDirSpec| {
             let index = dirs.len();
             let name = format!("{}->{}", s.nodes[from].name, s.nodes[to].name);
-            dirs.push(LinkDir::new(
-                from,
-                to,
-                to_face,
-                spec.bandwidth_bps,
-                spec.delay,
-                queue(&spec.queue),
-                loss(&spec.loss),
-                component_rng(s.seed, "link", &name),
-            ));
+            dirs.push(LinkDir::new(from, to, to_face, spec, component_rng(s.seed, "link", &name)));
             index
         };
         let ab = dir(l.a, l.b, face_b, &l.ab);

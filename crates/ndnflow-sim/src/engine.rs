@@ -194,11 +194,11 @@ impl Simulation {
                 self.net.dirs[d as usize].enqueue(self.now, frame);
                 self.kick(d as usize);
             }
-            FaceTarget::App(a) => self.to_app(a as usize, frame),
+            FaceTarget::App(a) => self.deliver_to_app(a as usize, frame),
         }
     }
 
-    fn to_app(&mut self, a: usize, frame: Frame) {
+    fn deliver_to_app(&mut self, a: usize, frame: Frame) {
         let now = self.now;
         let slot = &mut self.net.apps[a];
         match &mut slot.app {

@@ -5,11 +5,13 @@
 
 use std::collections::VecDeque;
 
-use ndnflow_core::link::{LossModel, Queue, QueueDiscipline, Queued};
+use ndnflow_core::link::{Bernoulli, CodelConfig, GilbertElliott, Limit, LossModel, Queue, QueueDiscipline, Queued};
 use ndnflow_core::packet::{Frame, PacketKind};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::Time;
 use rand_chacha::ChaCha8Rng;
+
+use crate::scenario::model::{CodelMode, LinkDirSpec, LossSpec, QueueLimit, QueueSpec};
 
 /// Cumulative counters of one link direction.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -62,15 +64,16 @@ pub struct Transmission {
 }
 
 impl LinkDir {
-    pub fn new(from: usize, to: usize, to_face: FaceId, bandwidth_bps: u64, delay: Time, queue: Queue, loss: LossModel, rng: ChaCha8Rng) -> LinkDir {
+    /// The direction `from` -> `to` described by `spec`; `to_face` is the receiving node's face.
+    pub fn new(from: usize, to: usize, to_face: FaceId, spec: &LinkDirSpec, rng: ChaCha8Rng) -> LinkDir {
         LinkDir {
             from,
             to,
             to_face,
-            bandwidth_bps,
-            delay,
-            queue,
-            loss,
+            bandwidth_bps: spec.bandwidth_bps,
+            delay: spec.delay,
+            queue: queue(&spec.queue),
+            loss: loss(&spec.loss),
             rng,
             up: true,
             busy_until: Time::ZERO,
@@ -153,5 +156,31 @@ impl LinkDir {
             self.count_drop(&item.frame);
         }
         self.scratch = flushed;
+    }
+}
+
+/// The queue discipline a scenario asks for.
+fn queue(spec: &QueueSpec) -> Queue {
+    let limit = |l: &QueueLimit| match *l {
+        QueueLimit::Packets(n) => Limit::Packets(n),
+        QueueLimit::Bytes(n) => Limit::Bytes(n),
+    };
+    match spec {
+        QueueSpec::DropTail { limit: l } => Queue::drop_tail(limit(l)),
+        QueueSpec::Codel { limit: l, target, interval, mode } => Queue::codel(
+            limit(l),
+            CodelConfig { target: *target, interval: *interval, mark: *mode == CodelMode::Mark },
+        ),
+    }
+}
+
+/// The loss model a scenario asks for.
+fn loss(spec: &LossSpec) -> LossModel {
+    match *spec {
+        LossSpec::None => LossModel::None,
+        LossSpec::Bernoulli { p } => LossModel::Bernoulli(Bernoulli::new(p)),
+        LossSpec::GilbertElliott { p, r, loss_good, loss_bad } => {
+            LossModel::GilbertElliott(GilbertElliott::new(p, r, loss_good, loss_bad))
+        }
     }
 }

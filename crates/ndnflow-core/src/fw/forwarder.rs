@@ -352,8 +352,7 @@ impl Forwarder {
         }
         for face in downstreams {
             self.counters.out_data += 1;
-            let mut lp_out = LpHeader::default();
-            lp_out.congestion_mark = lp.congestion_mark;
+            let lp_out = LpHeader { congestion_mark: lp.congestion_mark, ..Default::default() };
             // Same Data, same size: no need to re-measure it.
             out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(data.clone()), net_size }));
         }

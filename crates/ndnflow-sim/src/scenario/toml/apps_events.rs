@@ -1,0 +1,400 @@
+//! The section readers for applications, routes and events: `[[producers]]`, `[[consumers]]`
+//! (with their congestion control and retransmission timer), static `[[routes]]` and the link
+//! changes of `[[events]]`.
+
+use ndnflow_core::Time;
+use rustc_hash::FxHashMap;
+
+use super::error::name_list;
+use super::{LinkOrigin, Reader, Res, Val};
+use crate::scenario::model::*;
+
+impl Reader<'_, '_> {
+    // ---------------------------------------------------------------- apps, routes, events
+
+    pub(super) fn producer(&self, v: &Val<'_>, path: &str) -> Res<ProducerSpec> {
+        let t = self.table(
+            v,
+            path,
+            &["node", "prefix", "payload", "segments", "freshness"],
+            "a table ([[producers]])",
+        )?;
+        let node = self.node_ref(
+            self.required(&t, "node", "the node the producer runs on")?,
+            &t.field("node"),
+        )?;
+        let pv = self.required(
+            &t,
+            "prefix",
+            "the name prefix it serves, e.g. prefix = \"/video\"",
+        )?;
+        let prefix = self.name(pv, &t.field("prefix"))?;
+        let payload = match t.get("payload") {
+            Some(p) => self.size(p, &t.field("payload"))?,
+            None => 1024,
+        };
+        let segments = t
+            .get("segments")
+            .map(|s| self.positive_uint(s, &t.field("segments")))
+            .transpose()?;
+        let freshness = t
+            .get("freshness")
+            .map(|f| self.duration(f, &t.field("freshness")))
+            .transpose()?;
+        Ok(ProducerSpec {
+            node,
+            prefix,
+            payload,
+            segments,
+            freshness,
+        })
+    }
+
+    pub(super) fn consumer(
+        &self,
+        v: &Val<'_>,
+        path: &str,
+        producers: &[ProducerSpec],
+    ) -> Res<ConsumerSpec> {
+        let t = self.table(
+            v,
+            path,
+            &[
+                "node",
+                "name",
+                "start",
+                "stop",
+                "segments",
+                "lifetime",
+                "max_retries",
+                "rto",
+                "cc",
+            ],
+            "a table ([[consumers]])",
+        )?;
+        let node = self.node_ref(
+            self.required(&t, "node", "the node the consumer runs on")?,
+            &t.field("node"),
+        )?;
+        let nv = self.required(&t, "name", "the object to fetch, e.g. name = \"/video/a\"")?;
+        let name = self.name(nv, &t.field("name"))?;
+        if !producers.iter().any(|p| p.prefix.is_prefix_of(&name)) {
+            let msg = if producers.is_empty() {
+                format!("no producer serves {name}: there are no [[producers]]")
+            } else {
+                let prefixes: Vec<String> =
+                    producers.iter().map(|p| p.prefix.to_string()).collect();
+                format!(
+                    "no producer serves {name} (producer prefixes: {})",
+                    name_list(prefixes.iter().map(String::as_str))
+                )
+            };
+            return Err(self.ctx.err(nv.span(), &t.field("name"), msg));
+        }
+        let start = t
+            .get("start")
+            .map(|s| self.duration(s, &t.field("start")))
+            .transpose()?
+            .unwrap_or(Time::ZERO);
+        let stop = match t.get("stop") {
+            Some(s) => {
+                let stop = self.duration(s, &t.field("stop"))?;
+                if stop <= start {
+                    return Err(self.ctx.err(
+                        s.span(),
+                        &t.field("stop"),
+                        format!(
+                            "stop ({}) must be after start ({})",
+                            crate::scenario::units::format_duration(stop),
+                            crate::scenario::units::format_duration(start)
+                        ),
+                    ));
+                }
+                Some(stop)
+            }
+            None => None,
+        };
+        let segments = t
+            .get("segments")
+            .map(|s| self.positive_uint(s, &t.field("segments")))
+            .transpose()?;
+        let lifetime = match t.get("lifetime") {
+            Some(l) => self.positive_duration(l, &t.field("lifetime"))?,
+            None => Time::from_secs(2),
+        };
+        let max_retries = t
+            .get("max_retries")
+            .map(|m| self.u32_value(m, &t.field("max_retries"), 0))
+            .transpose()?;
+        let mut rto = RtoSpec::default();
+        if let Some(r) = t.get("rto") {
+            let rt = self.table(
+                r,
+                &t.field("rto"),
+                &["initial", "min", "max"],
+                "a table such as { initial = \"1s\", min = \"200ms\", max = \"60s\" }",
+            )?;
+            for (key, slot) in [
+                ("initial", &mut rto.initial),
+                ("min", &mut rto.min),
+                ("max", &mut rto.max),
+            ] {
+                if let Some(x) = rt.get(key) {
+                    *slot = self.positive_duration(x, &rt.field(key))?;
+                }
+            }
+            if rto.min > rto.max {
+                let span = rt
+                    .get("min")
+                    .or(rt.get("max"))
+                    .map_or(rt.span.clone(), |v| v.span());
+                return Err(self.ctx.err(
+                    span,
+                    &rt.field("min"),
+                    format!(
+                        "min ({}) must not exceed max ({})",
+                        crate::scenario::units::format_duration(rto.min),
+                        crate::scenario::units::format_duration(rto.max)
+                    ),
+                ));
+            }
+        }
+        let cv = self.required(
+            &t,
+            "cc",
+            "e.g. cc = { algorithm = \"fixed-window\", window = 10 }",
+        )?;
+        let cc = self.cc(cv, &t.field("cc"))?;
+        Ok(ConsumerSpec {
+            node,
+            name,
+            start,
+            stop,
+            segments,
+            cc,
+            lifetime,
+            rto,
+            max_retries,
+        })
+    }
+
+    fn cc(&self, v: &Val<'_>, path: &str) -> Res<CcSpec> {
+        let t = self.table(
+            v,
+            path,
+            &["algorithm", "window", "rate"],
+            "a table such as { algorithm = \"fixed-window\", window = 10 }",
+        )?;
+        let av = self.required(&t, "algorithm", "\"fixed-window\" or \"constant-rate\"")?;
+        let algorithm = self.choice(
+            av,
+            &t.field("algorithm"),
+            &["fixed-window", "constant-rate"],
+        )?;
+        let (needed, other) = if algorithm == "fixed-window" {
+            ("window", "rate")
+        } else {
+            ("rate", "window")
+        };
+        if t.get(other).is_some() {
+            return Err(self.ctx.err(
+                t.key_span(other),
+                &t.field(other),
+                format!(
+                    "{other:?} does not apply to algorithm = {algorithm:?}; it takes {needed:?}"
+                ),
+            ));
+        }
+        if algorithm == "fixed-window" {
+            let w = self.required(&t, "window", "Interests in flight, e.g. window = 10")?;
+            let n = self.uint(w, &t.field("window"))?;
+            if n == 0 {
+                return Err(self.ctx.err(
+                    w.span(),
+                    &t.field("window"),
+                    "window must be at least 1",
+                ));
+            }
+            let window = u32::try_from(n).map_err(|_| {
+                self.ctx
+                    .err(w.span(), &t.field("window"), format!("{n} is too large"))
+            })?;
+            Ok(CcSpec::FixedWindow { window })
+        } else {
+            let r = self.required(&t, "rate", "Interests per second, e.g. rate = 100.0")?;
+            let rate = self.number(r, &t.field("rate"))?;
+            if rate <= 0.0 {
+                return Err(self.ctx.err(
+                    r.span(),
+                    &t.field("rate"),
+                    format!("rate must be positive (Interests per second), found {rate}"),
+                ));
+            }
+            Ok(CcSpec::ConstantRate { rate })
+        }
+    }
+
+    pub(super) fn route(
+        &self,
+        v: &Val<'_>,
+        path: &str,
+        adjacent: &FxHashMap<(NodeId, NodeId), LinkOrigin>,
+    ) -> Res<RouteSpec> {
+        let t = self.table(
+            v,
+            path,
+            &["node", "prefix", "nexthop", "cost"],
+            "a table ([[routes]])",
+        )?;
+        let node = self.node_ref(
+            self.required(&t, "node", "the node whose FIB gets the route")?,
+            &t.field("node"),
+        )?;
+        let prefix = self.name(
+            self.required(&t, "prefix", "e.g. prefix = \"/video\"")?,
+            &t.field("prefix"),
+        )?;
+        let hv = self.required(&t, "nexthop", "a neighbour of the node")?;
+        let nexthop = self.node_ref(hv, &t.field("nexthop"))?;
+        if !adjacent.contains_key(&(node.min(nexthop), node.max(nexthop))) {
+            let neighbours: Vec<&str> = self
+                .nodes
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| adjacent.contains_key(&(node.min(*i), node.max(*i))))
+                .map(|(_, n)| n.name.as_str())
+                .collect();
+            let who = &self.nodes[node].name;
+            let msg = if nexthop == node {
+                format!(
+                    "nexthop must be a neighbour of {who:?}, not the node itself (neighbours: {})",
+                    name_list(neighbours)
+                )
+            } else {
+                format!(
+                    "{:?} is not a neighbour of {who:?}: no link joins them (neighbours of {who}: {})",
+                    self.nodes[nexthop].name,
+                    name_list(neighbours)
+                )
+            };
+            return Err(self.ctx.err(hv.span(), &t.field("nexthop"), msg));
+        }
+        let cost = t
+            .get("cost")
+            .map(|c| self.uint(c, &t.field("cost")))
+            .transpose()?
+            .unwrap_or(1);
+        Ok(RouteSpec {
+            node,
+            prefix,
+            nexthop,
+            cost,
+        })
+    }
+
+    pub(super) fn event(&self, v: &Val<'_>, path: &str, links: &[LinkSpec]) -> Res<LinkEvent> {
+        let t = self.table(
+            v,
+            path,
+            &["at", "link", "direction", "bandwidth", "down", "up"],
+            "a table ([[events]])",
+        )?;
+        let at = self.duration(
+            self.required(&t, "at", "when, e.g. at = \"10s\"")?,
+            &t.field("at"),
+        )?;
+        let lv = self.required(
+            &t,
+            "link",
+            "the two nodes of the link, e.g. link = [\"r\", \"p\"]",
+        )?;
+        let (a, b) = self.node_pair(lv, &t.field("link"))?;
+        let Some(link) = links
+            .iter()
+            .position(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a))
+        else {
+            let of_a: Vec<&str> = links
+                .iter()
+                .filter_map(|l| {
+                    if l.a == a {
+                        Some(l.b)
+                    } else if l.b == a {
+                        Some(l.a)
+                    } else {
+                        None
+                    }
+                })
+                .map(|n| self.nodes[n].name.as_str())
+                .collect();
+            return Err(self.ctx.err(
+                lv.span(),
+                &t.field("link"),
+                format!(
+                    "no link between {:?} and {:?} (links of {}: to {})",
+                    self.nodes[a].name,
+                    self.nodes[b].name,
+                    self.nodes[a].name,
+                    name_list(of_a)
+                ),
+            ));
+        };
+        let direction = match t.get("direction") {
+            Some(d) => {
+                match self.choice(d, &t.field("direction"), &["both", "forward", "reverse"])? {
+                    "forward" => LinkDirection::AtoB,
+                    "reverse" => LinkDirection::BtoA,
+                    _ => LinkDirection::Both,
+                }
+            }
+            None => LinkDirection::Both,
+        };
+        let given: Vec<&str> = ["bandwidth", "down", "up"]
+            .into_iter()
+            .filter(|k| t.get(k).is_some())
+            .collect();
+        let change = match given.as_slice() {
+            [] => return Err(self.ctx.err(
+                t.span.clone(),
+                path,
+                "missing the change: give one of bandwidth = \"5Mbps\", down = true or up = true",
+            )),
+            [key] => match *key {
+                "bandwidth" => LinkChange::Bandwidth(
+                    self.bandwidth(t.get("bandwidth").unwrap_or(lv), &t.field("bandwidth"))?,
+                ),
+                key => {
+                    let flag = t.get(key).unwrap_or(lv);
+                    if !self.boolean(flag, &t.field(key))? {
+                        let other = if key == "down" { "up" } else { "down" };
+                        return Err(self.ctx.err(
+                            flag.span(),
+                            &t.field(key),
+                            format!("{key} = false does nothing; write {other} = true instead"),
+                        ));
+                    }
+                    if key == "down" {
+                        LinkChange::Down
+                    } else {
+                        LinkChange::Up
+                    }
+                }
+            },
+            [_, second, ..] => {
+                return Err(self.ctx.err(
+                    t.key_span(second),
+                    &t.field(second),
+                    format!(
+                        "an event makes one change; give only one of {}",
+                        given.join(", ")
+                    ),
+                ))
+            }
+        };
+        Ok(LinkEvent {
+            at,
+            link,
+            direction,
+            change,
+        })
+    }
+}

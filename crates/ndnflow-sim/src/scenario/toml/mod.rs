@@ -1,0 +1,291 @@
+//! The TOML scenario reader: text -> validated [`Scenario`], with errors that name the file, line,
+//! column and field path (`links[2].between`, `nodes.r.cs.capacity`) and say what is wrong.
+//!
+//! The document is parsed into `toml`'s spanned document tree (`DeTable`) and walked by hand rather
+//! than through `serde` derive: that keeps a source span for every key and value, so every error,
+//! including unknown fields (rejected everywhere), missing fields and wrong types, points at a line,
+//! and the messages can say what is accepted. The format is documented in `docs/scenario-format.md`.
+//!
+//! The reader is split by concern: `error` (the error type, line:column and message helpers),
+//! `values` (typed value readers), `nodes_links` and `apps_events` (the readers of each section);
+//! this module holds the entry points and the assembly of the whole document.
+
+mod apps_events;
+mod error;
+mod nodes_links;
+mod values;
+
+use std::path::{Path, PathBuf};
+
+use ndnflow_core::Time;
+use rustc_hash::FxHashMap;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use super::model::*;
+use super::ndnsim::{parse_ndnsim_topology, Topology};
+use error::{found, Ctx};
+use values::Tbl;
+
+pub(crate) use error::name_list;
+pub use error::ScenarioError;
+
+/// Checks a node name: non-empty, letters, digits, '_', '.' and '-' only.
+pub(crate) fn check_node_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("node names must not be empty".to_string());
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+    {
+        return Err(format!(
+            "node name {name:?} contains {c:?}; node names may only use letters, digits, '_', '.' and '-'"
+        ));
+    }
+    Ok(())
+}
+
+/// Reads and validates a scenario file. Errors name the file as `path.display()`; a topology file
+/// named in `[topology]` is looked up relative to the scenario's directory.
+pub fn load_scenario(path: &Path) -> Result<Scenario, ScenarioError> {
+    let source = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        ScenarioError::new(source.clone(), format!("cannot read scenario file: {e}"))
+    })?;
+    parse_scenario(&text, &source, path.parent())
+}
+
+/// Parses and validates a scenario. `source` names the text in error messages; `base_dir` is the
+/// directory relative paths (`[topology] ndnsim = "..."`) are resolved against (the current
+/// directory when `None`).
+pub fn parse_scenario(
+    text: &str,
+    source: &str,
+    base_dir: Option<&Path>,
+) -> Result<Scenario, ScenarioError> {
+    let ctx = Ctx { text, source };
+    let root = DeTable::parse(text).map_err(|e| ctx.syntax_error(&e))?;
+    let root = Spanned::new(0..0, DeValue::Table(root.into_inner()));
+    Reader {
+        ctx,
+        base_dir,
+        nodes: Vec::new(),
+        node_index: FxHashMap::default(),
+    }
+    .scenario(&root)
+}
+
+type Val<'i> = Spanned<DeValue<'i>>;
+type Res<T> = Result<T, ScenarioError>;
+
+const TOP_KEYS: &[&str] = &[
+    "simulation",
+    "nodes",
+    "topology",
+    "links",
+    "producers",
+    "consumers",
+    "routes",
+    "events",
+];
+
+struct Reader<'s, 'b> {
+    ctx: Ctx<'s>,
+    base_dir: Option<&'b Path>,
+    nodes: Vec<NodeSpec>,
+    node_index: FxHashMap<String, NodeId>,
+}
+
+/// A link parsed so far, for duplicate and neighbour checks.
+struct LinkOrigin {
+    /// `"links[0] (line 12)"` or `"topo.txt line 45"`.
+    described: String,
+}
+
+impl Reader<'_, '_> {
+    fn add_node(&mut self, name: &str) -> NodeId {
+        let id = self.nodes.len();
+        self.nodes.push(NodeSpec {
+            name: name.to_string(),
+            cs: CsSpec::default(),
+            strategy: StrategyKind::default(),
+            strategy_choices: Vec::new(),
+        });
+        self.node_index.insert(name.to_string(), id);
+        id
+    }
+
+    // ---------------------------------------------------------------- the document
+
+    fn read_topology(&self, root: &Tbl<'_, '_>) -> Res<Option<(Topology, String)>> {
+        let Some(tv) = root.get("topology") else {
+            return Ok(None);
+        };
+        let t = self.table(
+            tv,
+            "topology",
+            &["ndnsim"],
+            "a table such as [topology] ndnsim = \"topo.txt\"",
+        )?;
+        let fv = self.required(&t, "ndnsim", "path of an ndnSIM annotated topology file")?;
+        let file = self.string(fv, "topology.ndnsim", "a file path string")?;
+        let path: PathBuf = match self.base_dir {
+            Some(dir) => dir.join(file),
+            None => PathBuf::from(file),
+        };
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            self.ctx.err(
+                fv.span(),
+                "topology.ndnsim",
+                format!(
+                    "cannot read ndnSIM topology {file:?} (looked at {}): {e}",
+                    path.display()
+                ),
+            )
+        })?;
+        let source = path.display().to_string();
+        let topo = parse_ndnsim_topology(&text, &source)?;
+        Ok(Some((topo, source)))
+    }
+
+    fn scenario(mut self, root_v: &Val<'_>) -> Res<Scenario> {
+        let root = self.table(root_v, "", TOP_KEYS, "a TOML document")?;
+
+        // [simulation]
+        let sv = root.get("simulation").ok_or_else(|| {
+            self.ctx.err(
+                0..0,
+                "simulation",
+                "missing required table [simulation] (it needs at least duration = \"30s\")",
+            )
+        })?;
+        let sim = self.table(
+            sv,
+            "simulation",
+            &["duration", "seed", "bin", "routing"],
+            "a table ([simulation])",
+        )?;
+        let duration = self.positive_duration(
+            self.required(
+                &sim,
+                "duration",
+                "how long to simulate, e.g. duration = \"30s\"",
+            )?,
+            "simulation.duration",
+        )?;
+        let seed = sim
+            .get("seed")
+            .map(|s| self.uint(s, "simulation.seed"))
+            .transpose()?
+            .unwrap_or(1);
+        let bin = match sim.get("bin") {
+            Some(b) => self.positive_duration(b, "simulation.bin")?,
+            None => Time::from_millis(100),
+        };
+        let routing = match sim.get("routing") {
+            Some(r) => {
+                match self.choice(r, "simulation.routing", &["hop-count", "delay", "none"])? {
+                    "delay" => RoutingMetric::Delay,
+                    "none" => RoutingMetric::None,
+                    _ => RoutingMetric::HopCount,
+                }
+            }
+            None => RoutingMetric::HopCount,
+        };
+
+        // [topology] routers, then [nodes]
+        let topology = self.read_topology(&root)?;
+        if let Some((topo, _)) = &topology {
+            for n in &topo.nodes {
+                self.add_node(&n.name);
+            }
+        }
+        if let Some(nv) = root.get("nodes") {
+            let DeValue::Table(map) = nv.get_ref() else {
+                return Err(self.ctx.err(
+                    root.key_span("nodes"),
+                    "nodes",
+                    format!(
+                        "expected a table of node = {{ ... }} ([nodes]), found {}",
+                        found(nv.get_ref())
+                    ),
+                ));
+            };
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by_key(|(k, _)| k.span().start);
+            for (k, v) in entries {
+                let name = k.get_ref().as_ref();
+                let path = format!("nodes.{name}");
+                check_node_name(name).map_err(|m| self.ctx.err(k.span(), &path, m))?;
+                let id = match self.node_index.get(name) {
+                    Some(&id) => id,
+                    None => self.add_node(name),
+                };
+                let mut node = self.nodes[id].clone();
+                self.node_attributes(v, &path, &mut node)?;
+                self.nodes[id] = node;
+            }
+        }
+
+        // links: the topology's, then [[links]]
+        let mut links = Vec::new();
+        let mut origins: FxHashMap<(NodeId, NodeId), LinkOrigin> = FxHashMap::default();
+        if let Some((topo, source)) = &topology {
+            self.topology_links(topo, source, &mut links, &mut origins)?;
+        }
+        for (i, v) in self.sections(&root, "links")?.into_iter().enumerate() {
+            let path = format!("links[{i}]");
+            let (a, b, spec, between_span) = self.link(v, &path)?;
+            let key = (a.min(b), a.max(b));
+            if let Some(prev) = origins.get(&key) {
+                return Err(self.ctx.err(
+                    between_span,
+                    &format!("{path}.between"),
+                    format!(
+                        "duplicate link {} - {} (already defined by {}); give per-direction differences with forward/reverse",
+                        self.nodes[a].name, self.nodes[b].name, prev.described
+                    ),
+                ));
+            }
+            let line = self.ctx.line_col(between_span.start).0;
+            origins.insert(
+                key,
+                LinkOrigin {
+                    described: format!("{path} at line {line}"),
+                },
+            );
+            links.push(spec);
+        }
+
+        let mut producers = Vec::new();
+        for (i, v) in self.sections(&root, "producers")?.into_iter().enumerate() {
+            producers.push(self.producer(v, &format!("producers[{i}]"))?);
+        }
+        let mut consumers = Vec::new();
+        for (i, v) in self.sections(&root, "consumers")?.into_iter().enumerate() {
+            consumers.push(self.consumer(v, &format!("consumers[{i}]"), &producers)?);
+        }
+        let mut routes = Vec::new();
+        for (i, v) in self.sections(&root, "routes")?.into_iter().enumerate() {
+            routes.push(self.route(v, &format!("routes[{i}]"), &origins)?);
+        }
+        let mut events = Vec::new();
+        for (i, v) in self.sections(&root, "events")?.into_iter().enumerate() {
+            events.push(self.event(v, &format!("events[{i}]"), &links)?);
+        }
+
+        Ok(Scenario {
+            duration,
+            seed,
+            bin,
+            routing,
+            nodes: self.nodes,
+            links,
+            producers,
+            consumers,
+            routes,
+            events,
+        })
+    }
+}

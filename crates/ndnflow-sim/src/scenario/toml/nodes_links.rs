@@ -1,0 +1,447 @@
+//! The section readers for nodes and links: a node's `[nodes]` attributes (Content Store,
+//! strategies), `[[links]]` entries with their queue, loss and per-direction parameters, and the
+//! links of an imported ndnSIM topology.
+
+use std::ops::Range;
+
+use ndnflow_core::{Name, Time};
+use rustc_hash::FxHashMap;
+use toml::de::DeValue;
+
+use super::error::{found, ScenarioError};
+use super::values::Tbl;
+use super::{LinkOrigin, Reader, Res, Val};
+use crate::scenario::model::*;
+use crate::scenario::ndnsim::Topology;
+
+/// The per-direction parameters of a `[[links]]` entry or its `forward` / `reverse` table.
+#[derive(Default)]
+struct DirParams {
+    bandwidth: Option<u64>,
+    delay: Option<Time>,
+    queue: Option<QueueSpec>,
+    loss: Option<LossSpec>,
+}
+
+impl Reader<'_, '_> {
+    pub(super) fn node_attributes(&self, v: &Val<'_>, path: &str, node: &mut NodeSpec) -> Res<()> {
+        let t = self.table(
+            v,
+            path,
+            &["cs", "strategy", "strategies"],
+            "a table such as {} or { cs = { policy = \"lru\", capacity = 1000 } }",
+        )?;
+        if let Some(cs) = t.get("cs") {
+            let path = t.field("cs");
+            let cs = self.table(
+                cs,
+                &path,
+                &["policy", "capacity"],
+                "a table such as { policy = \"lru\", capacity = 1000 }",
+            )?;
+            let policy = match cs.get("policy") {
+                Some(p) => self.choice(p, &cs.field("policy"), &["lru", "fifo", "off"])?,
+                None => "lru",
+            };
+            node.cs = match policy {
+                "off" => {
+                    if let Some(c) = cs.get("capacity") {
+                        return Err(self.ctx.err(
+                            c.span(),
+                            &cs.field("capacity"),
+                            "a capacity has no effect with policy = \"off\"; remove one of them",
+                        ));
+                    }
+                    CsSpec {
+                        policy: CsPolicy::Lru,
+                        capacity: 0,
+                    }
+                }
+                p => {
+                    let c = self.required(
+                        &cs,
+                        "capacity",
+                        "number of Data packets the Content Store holds",
+                    )?;
+                    let capacity = self.uint(c, &cs.field("capacity"))?;
+                    let capacity = usize::try_from(capacity)
+                        .map_err(|_| self.ctx.err(c.span(), &cs.field("capacity"), "too large"))?;
+                    CsSpec {
+                        policy: if p == "fifo" {
+                            CsPolicy::Fifo
+                        } else {
+                            CsPolicy::Lru
+                        },
+                        capacity,
+                    }
+                }
+            };
+        }
+        if let Some(s) = t.get("strategy") {
+            node.strategy = self.strategy(s, &t.field("strategy"))?;
+        }
+        if let Some(s) = t.get("strategies") {
+            let path = t.field("strategies");
+            let DeValue::Table(map) = s.get_ref() else {
+                return Err(self.ctx.err(s.span(), &path, format!("expected a table of prefix = strategy, such as {{ \"/video\" = \"multicast\" }}, found {}", found(s.get_ref()))));
+            };
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by_key(|(k, _)| k.span().start);
+            for (k, v) in entries {
+                let field = format!("{path}.\"{}\"", k.get_ref());
+                let prefix = Name::parse(k.get_ref())
+                    .map_err(|e| self.ctx.err(k.span(), &field, e.to_string()))?;
+                if prefix.is_empty() {
+                    return Err(self.ctx.err(
+                        k.span(),
+                        &field,
+                        "set the strategy of \"/\" with the node's `strategy` field",
+                    ));
+                }
+                if node.strategy_choices.iter().any(|(p, _)| *p == prefix) {
+                    return Err(self.ctx.err(
+                        k.span(),
+                        &field,
+                        format!("prefix {prefix} is given twice"),
+                    ));
+                }
+                let kind = self.strategy(v, &field)?;
+                node.strategy_choices.push((prefix, kind));
+            }
+        }
+        Ok(())
+    }
+
+    fn strategy(&self, v: &Val<'_>, field: &str) -> Res<StrategyKind> {
+        Ok(match self.choice(v, field, &["best-route", "multicast"])? {
+            "multicast" => StrategyKind::Multicast,
+            _ => StrategyKind::BestRoute,
+        })
+    }
+
+    // ---------------------------------------------------------------- links
+
+    fn queue(&self, v: &Val<'_>, path: &str) -> Res<QueueSpec> {
+        let t = self.table(
+            v,
+            path,
+            &[
+                "discipline",
+                "packets",
+                "bytes",
+                "target",
+                "interval",
+                "mode",
+            ],
+            "a table such as { discipline = \"droptail\", packets = 100 }",
+        )?;
+        let discipline = match t.get("discipline") {
+            Some(d) => self.choice(d, &t.field("discipline"), &["droptail", "codel"])?,
+            None => "droptail",
+        };
+        let limit = match (t.get("packets"), t.get("bytes")) {
+            (Some(_), Some(_)) => {
+                return Err(self.ctx.err(
+                    t.key_span("bytes"),
+                    &t.field("bytes"),
+                    "give either packets or bytes as the queue limit, not both",
+                ))
+            }
+            (Some(p), None) => {
+                let n = self.positive_uint(p, &t.field("packets"))?;
+                QueueLimit::Packets(
+                    usize::try_from(n)
+                        .map_err(|_| self.ctx.err(p.span(), &t.field("packets"), "too large"))?,
+                )
+            }
+            (None, Some(b)) => {
+                let n = self.size(b, &t.field("bytes"))?;
+                if n == 0 {
+                    return Err(self.ctx.err(
+                        b.span(),
+                        &t.field("bytes"),
+                        "queue limit must be at least 1 byte",
+                    ));
+                }
+                QueueLimit::Bytes(n)
+            }
+            // ns-3 defaults: DropTailQueue 100 packets, CoDelQueueDisc MaxSize 1500 packets.
+            (None, None) if discipline == "codel" => QueueLimit::Packets(1500),
+            (None, None) => QueueLimit::Packets(100),
+        };
+        if discipline == "droptail" {
+            for key in ["target", "interval", "mode"] {
+                if t.get(key).is_some() {
+                    return Err(self.ctx.err(
+                        t.key_span(key),
+                        &t.field(key),
+                        format!("{key:?} only applies to discipline = \"codel\""),
+                    ));
+                }
+            }
+            return Ok(QueueSpec::DropTail { limit });
+        }
+        let target = match t.get("target") {
+            Some(x) => self.positive_duration(x, &t.field("target"))?,
+            None => Time::from_millis(5),
+        };
+        let interval = match t.get("interval") {
+            Some(x) => self.positive_duration(x, &t.field("interval"))?,
+            None => Time::from_millis(100),
+        };
+        let mode = match t.get("mode") {
+            Some(m) => match self.choice(m, &t.field("mode"), &["drop", "mark"])? {
+                "mark" => CodelMode::Mark,
+                _ => CodelMode::Drop,
+            },
+            None => CodelMode::Drop,
+        };
+        Ok(QueueSpec::Codel {
+            limit,
+            target,
+            interval,
+            mode,
+        })
+    }
+
+    fn loss(&self, v: &Val<'_>, path: &str) -> Res<LossSpec> {
+        let t = self.table(
+            v,
+            path,
+            &["model", "p", "r", "loss_good", "loss_bad"],
+            "a table such as { model = \"bernoulli\", p = 0.01 }",
+        )?;
+        let m = self.required(
+            &t,
+            "model",
+            "\"bernoulli\", \"gilbert-elliott\" or \"none\"",
+        )?;
+        let model = self.choice(
+            m,
+            &t.field("model"),
+            &["bernoulli", "gilbert-elliott", "none"],
+        )?;
+        let allowed: &[&str] = match model {
+            "bernoulli" => &["model", "p"],
+            "gilbert-elliott" => &["model", "p", "r", "loss_good", "loss_bad"],
+            _ => &["model"],
+        };
+        for (k, _) in &t.entries {
+            if !allowed.contains(&k.get_ref().as_ref()) {
+                return Err(self.ctx.err(
+                    k.span(),
+                    &t.field(k.get_ref()),
+                    format!(
+                        "{:?} does not apply to model = {model:?} (its fields: {})",
+                        k.get_ref().as_ref(),
+                        allowed.join(", ")
+                    ),
+                ));
+            }
+        }
+        let prob = |key: &str, default: Option<f64>| -> Res<f64> {
+            match (t.get(key), default) {
+                (Some(x), _) => self.probability(x, &t.field(key)),
+                (None, Some(d)) => Ok(d),
+                (None, None) => Err(self.ctx.err(
+                    t.span.clone(),
+                    &t.field(key),
+                    format!("missing required field {key:?} (a probability)"),
+                )),
+            }
+        };
+        Ok(match model {
+            "bernoulli" => LossSpec::Bernoulli {
+                p: prob("p", None)?,
+            },
+            "gilbert-elliott" => LossSpec::GilbertElliott {
+                p: prob("p", None)?,
+                r: prob("r", None)?,
+                loss_good: prob("loss_good", Some(0.0))?,
+                loss_bad: prob("loss_bad", Some(1.0))?,
+            },
+            _ => LossSpec::None,
+        })
+    }
+
+    fn dir_params(&self, t: &Tbl<'_, '_>) -> Res<DirParams> {
+        Ok(DirParams {
+            bandwidth: t
+                .get("bandwidth")
+                .map(|v| self.bandwidth(v, &t.field("bandwidth")))
+                .transpose()?,
+            delay: t
+                .get("delay")
+                .map(|v| self.duration(v, &t.field("delay")))
+                .transpose()?,
+            queue: t
+                .get("queue")
+                .map(|v| self.queue(v, &t.field("queue")))
+                .transpose()?,
+            loss: t
+                .get("loss")
+                .map(|v| self.loss(v, &t.field("loss")))
+                .transpose()?,
+        })
+    }
+
+    /// A `[[links]]` entry: (a, b, spec, span of `between`).
+    pub(super) fn link(
+        &self,
+        v: &Val<'_>,
+        path: &str,
+    ) -> Res<(NodeId, NodeId, LinkSpec, Range<usize>)> {
+        let t = self.table(
+            v,
+            path,
+            &[
+                "between",
+                "bandwidth",
+                "delay",
+                "queue",
+                "loss",
+                "metric",
+                "forward",
+                "reverse",
+            ],
+            "a table ([[links]])",
+        )?;
+        let bv = self.required(
+            &t,
+            "between",
+            "the two node names, e.g. between = [\"a\", \"b\"]",
+        )?;
+        let field = t.field("between");
+        let (a, b) = self.node_pair(bv, &field)?;
+        if a == b {
+            return Err(self.ctx.err(
+                bv.span(),
+                &field,
+                format!("link from {:?} to itself", self.nodes[a].name),
+            ));
+        }
+        let base = self.dir_params(&t)?;
+        let mut dirs = [DirParams::default(), DirParams::default()];
+        for (i, key) in ["forward", "reverse"].into_iter().enumerate() {
+            if let Some(dv) = t.get(key) {
+                let dt = self.table(
+                    dv,
+                    &t.field(key),
+                    &["bandwidth", "delay", "queue", "loss"],
+                    "a table such as { bandwidth = \"1Mbps\" }",
+                )?;
+                dirs[i] = self.dir_params(&dt)?;
+            }
+        }
+        let [fwd, rev] = dirs;
+        let resolve = |d: DirParams| -> Res<LinkDirSpec> {
+            let missing = |key: &str, example: &str| {
+                self.ctx.err(
+                    t.span.clone(),
+                    &t.field(key),
+                    format!("missing required field {key:?} (e.g. {key} = \"{example}\"; set it on the link, or in both forward and reverse)"),
+                )
+            };
+            Ok(LinkDirSpec {
+                bandwidth_bps: d
+                    .bandwidth
+                    .or(base.bandwidth)
+                    .ok_or_else(|| missing("bandwidth", "10Mbps"))?,
+                delay: d
+                    .delay
+                    .or(base.delay)
+                    .ok_or_else(|| missing("delay", "5ms"))?,
+                queue: d.queue.or(base.queue).unwrap_or_default(),
+                loss: d.loss.or(base.loss).unwrap_or_default(),
+            })
+        };
+        let ab = resolve(fwd)?;
+        let ba = resolve(rev)?;
+        let metric = match t.get("metric") {
+            Some(m) => self.positive_uint(m, &t.field("metric"))?,
+            None => 1,
+        };
+        Ok((
+            a,
+            b,
+            LinkSpec {
+                a,
+                b,
+                ab,
+                ba,
+                metric,
+            },
+            bv.span(),
+        ))
+    }
+
+    /// `["a", "b"]` as two node ids.
+    pub(super) fn node_pair(&self, v: &Val<'_>, field: &str) -> Res<(NodeId, NodeId)> {
+        const WHAT: &str = "two node names, e.g. [\"a\", \"b\"]";
+        let items = self.array(v, field, WHAT)?;
+        if items.len() != 2 {
+            return Err(self.ctx.err(
+                v.span(),
+                field,
+                format!("expected {WHAT}, found {} element(s)", items.len()),
+            ));
+        }
+        Ok((
+            self.node_ref(&items[0], field)?,
+            self.node_ref(&items[1], field)?,
+        ))
+    }
+
+    pub(super) fn topology_links(
+        &self,
+        topo: &Topology,
+        topo_source: &str,
+        links: &mut Vec<LinkSpec>,
+        origins: &mut FxHashMap<(NodeId, NodeId), LinkOrigin>,
+    ) -> Res<()> {
+        for l in &topo.links {
+            let a = self.node_index[&l.a];
+            let b = self.node_index[&l.b];
+            let at = |message: String| ScenarioError {
+                source_name: topo_source.to_string(),
+                line: (l.line > 0).then_some(l.line),
+                column: None,
+                field: None,
+                message,
+            };
+            let Some(bandwidth_bps) = l.bandwidth_bps else {
+                return Err(at(format!(
+                    "link {} - {} has no bandwidth column; every link needs one (e.g. `{} {} 10Mbps 1 5ms 100`)",
+                    l.a, l.b, l.a, l.b
+                )));
+            };
+            let dir = LinkDirSpec {
+                bandwidth_bps,
+                // ns-3 PointToPointChannel's default Delay is 0 s.
+                delay: l.delay.unwrap_or(Time::ZERO),
+                queue: l
+                    .queue_packets
+                    .map_or_else(QueueSpec::default, |n| QueueSpec::DropTail {
+                        limit: QueueLimit::Packets(n),
+                    }),
+                loss: l
+                    .loss_rate
+                    .map_or(LossSpec::None, |p| LossSpec::Bernoulli { p }),
+            };
+            origins.insert(
+                (a.min(b), a.max(b)),
+                LinkOrigin {
+                    described: format!("{topo_source} line {}", l.line),
+                },
+            );
+            links.push(LinkSpec {
+                a,
+                b,
+                ab: dir.clone(),
+                ba: dir,
+                metric: l.metric.unwrap_or(1),
+            });
+        }
+        Ok(())
+    }
+}
