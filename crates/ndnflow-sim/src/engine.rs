@@ -15,7 +15,7 @@ use crate::build::{build, consumer_ids, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{
-    ConsumerName, ConsumerSample, ConsumerSummary, DirName, LinkSummary, NodeSummary, Recorder, Results, SimulationSummary,
+    ConsumerName, ConsumerSample, ConsumerSummary, DirName, NodeSummary, Recorder, Results, SimulationSummary,
     Summary,
 };
 
@@ -368,7 +368,7 @@ impl Simulation {
             .dirs
             .iter()
             .zip(&self.dir_names)
-            .map(|(d, n)| (n.name.clone(), LinkSummary::from(&d.counters)))
+            .map(|(d, n)| (n.name.clone(), d.counters))
             .collect();
         let nodes = self
             .net

@@ -10,11 +10,12 @@ use ndnflow_core::packet::{Frame, PacketKind};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::Time;
 use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
 
 use crate::scenario::model::{CodelMode, LinkDirSpec, LossSpec, QueueLimit, QueueSpec};
 
-/// Cumulative counters of one link direction.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// Cumulative counters of one link direction (what summary.json reports per direction).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct LinkCounters {
     /// Packets and bytes put on the wire (lost ones included: they were transmitted).
     pub packets: u64,
@@ -29,7 +30,10 @@ pub struct LinkCounters {
     pub marks: u64,
     /// Lost on the wire by the loss model.
     pub losses: u64,
+    /// Sum and count of queue sojourn times, for the per-bin means of the trace.
+    #[serde(skip)]
     pub sojourn_sum: Time,
+    #[serde(skip)]
     pub sojourn_count: u64,
 }
 

@@ -160,37 +160,6 @@ pub struct ConsumerSummary {
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct LinkSummary {
-    pub bytes: u64,
-    pub packets: u64,
-    pub interests: u64,
-    pub data: u64,
-    pub nacks: u64,
-    pub drops: u64,
-    pub interest_drops: u64,
-    pub data_drops: u64,
-    pub marks: u64,
-    pub losses: u64,
-}
-
-impl From<&LinkCounters> for LinkSummary {
-    fn from(c: &LinkCounters) -> Self {
-        LinkSummary {
-            bytes: c.bytes,
-            packets: c.packets,
-            interests: c.interests,
-            data: c.data,
-            nacks: c.nacks,
-            drops: c.drops,
-            interest_drops: c.interest_drops,
-            data_drops: c.data_drops,
-            marks: c.marks,
-            losses: c.losses,
-        }
-    }
-}
-
-#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct NodeSummary {
     pub in_interests: u64,
     pub out_interests: u64,
@@ -213,7 +182,7 @@ pub struct NodeSummary {
 pub struct Summary {
     pub simulation: SimulationSummary,
     pub consumers: BTreeMap<String, ConsumerSummary>,
-    pub links: BTreeMap<String, LinkSummary>,
+    pub links: BTreeMap<String, LinkCounters>,
     pub nodes: BTreeMap<String, NodeSummary>,
 }
 
