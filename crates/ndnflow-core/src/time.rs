@@ -59,10 +59,15 @@ impl Time {
         if bits_per_sec == 0 {
             return Time::MAX;
         }
-        // bytes x 8e9 fits in u64 for any packet (< 2.3 GB); u64 division is several times
-        // cheaper than u128 on the per-packet path.
-        let bit_ns = bytes as u64 * 8 * 1_000_000_000;
-        Time(bit_ns.div_ceil(bits_per_sec))
+        // bytes x 8e9 fits in u64 below 2.3 GB, i.e. always for real packets, and u64 division is
+        // several times cheaper than u128 on the per-packet path; u128 covers the rest.
+        match (bytes as u64).checked_mul(8_000_000_000) {
+            Some(bit_ns) => Time(bit_ns.div_ceil(bits_per_sec)),
+            None => {
+                let ns = (bytes as u128 * 8_000_000_000).div_ceil(bits_per_sec as u128);
+                Time(ns.min(u64::MAX as u128) as u64)
+            }
+        }
     }
 }
 
@@ -115,6 +120,8 @@ mod tests {
         assert_eq!(Time::transmission(1000, 10_000_000), Time::from_micros(800));
         // 1 byte at 3 bit/s = 8/3 s, rounded up to the next nanosecond.
         assert_eq!(Time::transmission(1, 3), Time(2_666_666_667));
+        // 4 GB at 1 Gbit/s = 32 s: past u64 in the intermediate product, still exact.
+        assert_eq!(Time::transmission(4_000_000_000, 1_000_000_000), Time::from_secs(32));
     }
 
     #[test]

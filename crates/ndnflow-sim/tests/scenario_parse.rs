@@ -1092,3 +1092,13 @@ fn load_scenario_reports_unreadable_files() {
     assert_eq!(e.source_name, "/nonexistent/dir/s.toml");
     assert!(e.message.contains("cannot read scenario file"), "{e}");
 }
+
+#[test]
+fn a_payload_above_64_kib_is_refused_with_its_line() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/quickstart.toml"))
+        .unwrap()
+        .replace("payload = 1024", "payload = \"2MB\"");
+    let err = ndnflow_sim::scenario::toml::parse_scenario(&text, "q.toml", None).unwrap_err().to_string();
+    assert!(err.contains("producers[0].payload") && err.contains("65536-byte maximum"), "{err}");
+    assert!(err.starts_with("q.toml:30:11:"), "{err}");
+}

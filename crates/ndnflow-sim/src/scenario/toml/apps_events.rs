@@ -9,6 +9,10 @@ use super::error::name_list;
 use super::{LinkOrigin, Reader, Res, Val};
 use crate::scenario::model::*;
 
+/// Largest Data payload: 64 KiB, far above NDN's 8800-byte packet limit and the papers' largest
+/// (5 KB, PCON §4.3), and what simulated payloads can borrow without allocating.
+const MAX_PAYLOAD: usize = 65_536;
+
 impl Reader<'_, '_> {
     // ---------------------------------------------------------------- apps, routes, events
 
@@ -30,7 +34,14 @@ impl Reader<'_, '_> {
         )?;
         let prefix = self.name(pv, &t.field("prefix"))?;
         let payload = match t.get("payload") {
-            Some(p) => self.size(p, &t.field("payload"))?,
+            Some(p) => {
+                let bytes = self.size(p, &t.field("payload"))?;
+                if bytes > MAX_PAYLOAD {
+                    let msg = format!("{bytes} bytes is more than the {MAX_PAYLOAD}-byte maximum payload");
+                    return Err(self.ctx.err(p.span(), &t.field("payload"), msg));
+                }
+                bytes
+            }
             None => 1024,
         };
         let segments = t
