@@ -50,6 +50,8 @@ pub struct Network {
     pub apps: Vec<AppSlot>,
     /// For each scenario link, its two directions (a->b, b->a).
     pub link_dirs: Vec<(usize, usize)>,
+    /// Each consumer's id (see `consumer_ids`), in scenario order.
+    pub consumer_ids: Vec<String>,
 }
 
 fn strategy(kind: StrategyKind) -> StrategyName {
@@ -164,7 +166,7 @@ pub fn build(s: &Scenario) -> Network {
     }
 
     install_routes(s, &mut nodes, &edge_face);
-    Network { nodes, dirs, apps, link_dirs }
+    Network { nodes, dirs, apps, link_dirs, consumer_ids: ids }
 }
 
 /// Automatic shortest-path routes to every producer prefix, then the scenario's static routes.
@@ -203,7 +205,7 @@ fn install_routes(s: &Scenario, nodes: &mut [Node], edge_face: &[FaceId]) {
 }
 
 /// Consumer ids: the node's name when it runs one consumer, else "node#k" in file order.
-pub fn consumer_ids(s: &Scenario) -> Vec<String> {
+fn consumer_ids(s: &Scenario) -> Vec<String> {
     let mut per_node = vec![0usize; s.nodes.len()];
     for c in &s.consumers {
         per_node[c.node] += 1;

@@ -11,7 +11,7 @@ use ndnflow_core::packet::Frame;
 use ndnflow_core::table::FaceId;
 use ndnflow_core::Time;
 
-use crate::build::{build, consumer_ids, App, FaceTarget, Network};
+use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{
@@ -32,7 +32,6 @@ pub struct Simulation {
     app_out: Vec<Frame>,
     recorder: Recorder,
     dir_names: Vec<DirName>,
-    consumer_ids: Vec<String>,
     events_processed: u64,
 }
 
@@ -62,7 +61,6 @@ impl Simulation {
         let consumers_left = scenario.consumers.len();
         Simulation {
             recorder: Recorder::new(net.dirs.len(), scenario.consumers.len()),
-            consumer_ids: consumer_ids(&scenario),
             dir_names,
             net,
             events,
@@ -340,7 +338,7 @@ impl Simulation {
             let active = (stop - spec.start).as_secs_f64();
             let ms = |t: Option<Time>| t.map(|t| t.as_millis_f64());
             consumers.insert(
-                self.consumer_ids[i].clone(),
+                self.net.consumer_ids[i].clone(),
                 ConsumerSummary {
                     node: self.scenario.nodes[spec.node].name.clone(),
                     name: spec.name.to_string(),
@@ -417,7 +415,7 @@ impl Simulation {
                 .scenario
                 .consumers
                 .iter()
-                .zip(&self.consumer_ids)
+                .zip(&self.net.consumer_ids)
                 .map(|(c, id)| ConsumerName { id: id.clone(), node: self.scenario.nodes[c.node].name.clone() })
                 .collect(),
         }
