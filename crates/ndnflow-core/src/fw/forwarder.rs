@@ -302,7 +302,13 @@ impl Forwarder {
 
     /// Outgoing Interest pipeline: record the upstream and send.
     fn send_interest(&mut self, now: Time, id: PitId, face: FaceId, mark: u64, out: &mut Outbox) {
+        let to_link = self.faces.get(face.index()).map(|f| f.kind) == Some(FaceKind::Link);
         let Some(entry) = self.pit.get_mut(id) else { return };
+        // NFD's outgoing Interest pipeline: an exhausted HopLimit never leaves the node.
+        if to_link && entry.interest.hop_limit == Some(0) {
+            self.counters.hop_limit_exceeded += 1;
+            return;
+        }
         let interest = entry.interest.clone();
         let lifetime = interest.effective_lifetime();
         entry.insert_or_update_out_record(now, face, interest.nonce.unwrap_or(0), lifetime);
@@ -389,5 +395,58 @@ impl Forwarder {
                 self.finalize_unsatisfied(now, &entry);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A router with two link faces (0 downstream, 1 upstream) and a route for /p via face 1.
+    fn router() -> Forwarder {
+        let mut fw = Forwarder::new(ForwarderConfig::default(), 1);
+        fw.add_face(FaceKind::Link);
+        fw.add_face(FaceKind::Link);
+        fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(1), 1);
+        fw
+    }
+
+    /// An Interest for /p/seg=`nonce` (one name per nonce, so none aggregates with another).
+    fn interest(nonce: u32, hop_limit: Option<u8>) -> Frame {
+        let name = Name::parse("/p").unwrap().append_segment(nonce as u64);
+        let mut i = Interest::new(name, nonce, Time::from_secs(2));
+        i.hop_limit = hop_limit;
+        Frame::interest(Arc::new(i))
+    }
+
+    #[test]
+    fn hop_limit_is_decremented_on_arrival_and_an_exhausted_one_is_not_sent() {
+        let mut fw = router();
+        let mut out = Vec::new();
+        fw.handle(Time::ZERO, FaceId(0), interest(1, Some(2)), &mut out);
+        let NetPacket::Interest(sent) = &out[0].1.packet else { panic!("expected an Interest") };
+        assert_eq!((out[0].0, sent.hop_limit), (FaceId(1), Some(1)));
+        out.clear();
+        // HopLimit 1 becomes 0 here: the Interest may reach this node but no further.
+        fw.handle(Time::ZERO, FaceId(0), interest(2, Some(1)), &mut out);
+        assert!(out.is_empty());
+        assert_eq!(fw.counters.hop_limit_exceeded, 1);
+        fw.handle(Time::ZERO, FaceId(0), interest(3, Some(0)), &mut out);
+        assert!(out.is_empty());
+        assert_eq!(fw.counters.hop_limit_exceeded, 2);
+    }
+
+    #[test]
+    fn a_nonce_seen_from_another_face_is_a_loop_answered_with_nack_duplicate() {
+        let mut fw = router();
+        fw.add_face(FaceKind::Link); // face 2, another downstream
+        let mut out = Vec::new();
+        fw.handle(Time::ZERO, FaceId(0), interest(7, None), &mut out);
+        out.clear();
+        fw.handle(Time::from_millis(1), FaceId(2), interest(7, None), &mut out);
+        assert_eq!(out.len(), 1);
+        let NetPacket::Nack(nack) = &out[0].1.packet else { panic!("expected a Nack") };
+        assert_eq!((out[0].0, nack.reason), (FaceId(2), NackReason::Duplicate));
+        assert_eq!(fw.counters.duplicates, 1);
     }
 }
