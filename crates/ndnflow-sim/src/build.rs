@@ -83,6 +83,9 @@ pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {
         cc: match c.cc {
             CcSpec::FixedWindow { window } => CcConfig::FixedWindow { window },
             CcSpec::ConstantRate { rate } => CcConfig::ConstantRate { rate },
+            CcSpec::Aimd(c) => CcConfig::Aimd(c),
+            CcSpec::Bic(c) => CcConfig::Bic(c),
+            CcSpec::Cubic(c) => CcConfig::Cubic(c),
         },
         lifetime: c.lifetime,
         rtt: RttOptions {

@@ -613,7 +613,7 @@ fn validation_errors_name_line_field_and_reason() {
             &["does not apply to algorithm = \"constant-rate\""],
         ),
         case(
-            q(35, r#"cc   = { algorithm = "aimd", window = 3 }"#),
+            q(35, r#"cc   = { algorithm = "reno", window = 3 }"#),
             35,
             "consumers[0].cc.algorithm",
             &["\"fixed-window\", \"constant-rate\""],

@@ -172,6 +172,13 @@ pub enum CcSpec {
     FixedWindow { window: u32 },
     /// `rate` Interests per second regardless of feedback (ndnSIM ConsumerCbr `Frequency`).
     ConstantRate { rate: f64 },
+    /// AIMD window (ICP; ndnSIM ConsumerPcon `CcAlgorithm = AIMD`; ndnget `aimd`).
+    Aimd(ndnflow_core::app::cc::AimdConfig),
+    /// BIC window (ndnSIM ConsumerPcon `CcAlgorithm = BIC`); `algorithm = "pcon"` is this with
+    /// `BicConfig::pcon()`, PCON-CS.
+    Bic(ndnflow_core::app::cc::BicConfig),
+    /// CUBIC window (ndnSIM ConsumerPcon `CcAlgorithm = CUBIC`; ndnget `cubic`).
+    Cubic(ndnflow_core::app::cc::CubicConfig),
 }
 
 /// Retransmission timer (RFC 6298 shape, ndn-cxx RttEstimator defaults).

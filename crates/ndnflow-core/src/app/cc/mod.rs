@@ -2,10 +2,18 @@
 //! consumer engine drives, a config per algorithm with the paper's defaults, a factory, one file per
 //! algorithm. A controller is window-based (`window`), rate-based (`interval`), or both.
 
+pub mod aimd;
+pub mod bic;
 pub mod constant_rate;
+pub mod cubic;
+pub mod cwa;
 pub mod fixed_window;
 
+pub use aimd::{Aimd, AimdConfig};
+pub use bic::{Bic, BicConfig};
 pub use constant_rate::ConstantRate;
+pub use cubic::{Cubic, CubicConfig};
+pub use cwa::{Cwa, SignalConfig};
 pub use fixed_window::FixedWindow;
 
 use crate::packet::{LpHeader, NackReason};
@@ -49,6 +57,12 @@ pub enum CcConfig {
     FixedWindow { window: u32 },
     /// Interests per second.
     ConstantRate { rate: f64 },
+    /// AIMD (ICP; ndnSIM ConsumerPcon AIMD; ndnget aimd), `AimdConfig::default()` for the defaults.
+    Aimd(AimdConfig),
+    /// BIC (PCON-CS; ndnSIM ConsumerPcon BIC), `BicConfig::pcon()` for the defaults.
+    Bic(BicConfig),
+    /// CUBIC (ndnSIM ConsumerPcon CUBIC; ndnget cubic), `CubicConfig::default()` for the defaults.
+    Cubic(CubicConfig),
 }
 
 impl CcConfig {
@@ -56,6 +70,9 @@ impl CcConfig {
         match *self {
             CcConfig::FixedWindow { window } => Box::new(FixedWindow::new(window)),
             CcConfig::ConstantRate { rate } => Box::new(ConstantRate::new(rate)),
+            CcConfig::Aimd(c) => Box::new(Aimd::new(c)),
+            CcConfig::Bic(c) => Box::new(Bic::new(c)),
+            CcConfig::Cubic(c) => Box::new(Cubic::new(c)),
         }
     }
 }

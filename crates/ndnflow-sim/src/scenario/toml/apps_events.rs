@@ -2,10 +2,12 @@
 //! (with their congestion control and retransmission timer), static `[[routes]]` and the link
 //! changes of `[[events]]`.
 
+use ndnflow_core::app::cc::{AimdConfig, BicConfig, CubicConfig, SignalConfig};
 use ndnflow_core::Time;
 use rustc_hash::FxHashMap;
 
 use super::error::name_list;
+use super::values::Tbl;
 use super::{LinkOrigin, Reader, Res, Val};
 use crate::scenario::model::*;
 
@@ -190,59 +192,255 @@ impl Reader<'_, '_> {
     }
 
     fn cc(&self, v: &Val<'_>, path: &str) -> Res<CcSpec> {
+        const ALGORITHMS: &[&str] = &[
+            "fixed-window",
+            "constant-rate",
+            "aimd",
+            "bic",
+            "cubic",
+            "pcon",
+        ];
+        // Keys every window controller (aimd, bic, cubic) takes; "pcon" fixes cwa and
+        // react_to_marks.
+        const SIGNALS: &[&str] = &["cwa", "rtt_suppress", "react_to_marks", "cwa_on_marks"];
+        const WINDOW: &[&str] = &["initial_window", "initial_ssthresh", "beta"];
+        let all: Vec<&str> = ["algorithm", "window", "rate"]
+            .iter()
+            .chain(WINDOW)
+            .chain(SIGNALS)
+            .chain(&[
+                "low_window",
+                "max_increment",
+                "fast_convergence",
+                "c",
+                "reno_friendly",
+            ])
+            .copied()
+            .collect();
         let t = self.table(
             v,
             path,
-            &["algorithm", "window", "rate"],
+            &all,
             "a table such as { algorithm = \"fixed-window\", window = 10 }",
         )?;
-        let av = self.required(&t, "algorithm", "\"fixed-window\" or \"constant-rate\"")?;
-        let algorithm = self.choice(
-            av,
-            &t.field("algorithm"),
-            &["fixed-window", "constant-rate"],
+        let av = self.required(
+            &t,
+            "algorithm",
+            "\"fixed-window\", \"constant-rate\", \"aimd\", \"bic\", \"cubic\" or \"pcon\"",
         )?;
-        let (needed, other) = if algorithm == "fixed-window" {
-            ("window", "rate")
-        } else {
-            ("rate", "window")
+        let algorithm = self.choice(av, &t.field("algorithm"), ALGORITHMS)?;
+        let mut takes: Vec<&str> = match algorithm {
+            "fixed-window" => vec!["window"],
+            "constant-rate" => vec!["rate"],
+            "aimd" => [WINDOW, SIGNALS].concat(),
+            "bic" => [
+                WINDOW,
+                SIGNALS,
+                &["low_window", "max_increment", "fast_convergence"],
+            ]
+            .concat(),
+            "cubic" => [WINDOW, SIGNALS, &["c", "fast_convergence", "reno_friendly"]].concat(),
+            _ => [
+                WINDOW,
+                &[
+                    "rtt_suppress",
+                    "low_window",
+                    "max_increment",
+                    "fast_convergence",
+                ],
+            ]
+            .concat(),
         };
-        if t.get(other).is_some() {
-            return Err(self.ctx.err(
-                t.key_span(other),
-                &t.field(other),
-                format!(
-                    "{other:?} does not apply to algorithm = {algorithm:?}; it takes {needed:?}"
-                ),
-            ));
+        takes.insert(0, "algorithm");
+        if let Some((key, _)) = t
+            .entries
+            .iter()
+            .find(|(k, _)| !takes.contains(&k.get_ref().as_ref()))
+        {
+            let key = key.get_ref().as_ref();
+            let mut msg = format!(
+                "{key:?} does not apply to algorithm = {algorithm:?}; it takes {}",
+                takes[1..].join(", ")
+            );
+            if algorithm == "pcon"
+                && (key == "cwa" || key == "react_to_marks" || key == "cwa_on_marks")
+            {
+                msg.push_str(" (PCON-CS always decreases on every mark and uses CWA for losses; use algorithm = \"bic\" to change that)");
+            }
+            return Err(self.ctx.err(t.key_span(key), &t.field(key), msg));
         }
-        if algorithm == "fixed-window" {
-            let w = self.required(&t, "window", "Interests in flight, e.g. window = 10")?;
-            let n = self.uint(w, &t.field("window"))?;
-            if n == 0 {
+        match algorithm {
+            "fixed-window" => {
+                let w = self.required(&t, "window", "Interests in flight, e.g. window = 10")?;
+                let n = self.uint(w, &t.field("window"))?;
+                if n == 0 {
+                    return Err(self.ctx.err(
+                        w.span(),
+                        &t.field("window"),
+                        "window must be at least 1",
+                    ));
+                }
+                let window = u32::try_from(n).map_err(|_| {
+                    self.ctx
+                        .err(w.span(), &t.field("window"), format!("{n} is too large"))
+                })?;
+                Ok(CcSpec::FixedWindow { window })
+            }
+            "constant-rate" => {
+                let r = self.required(&t, "rate", "Interests per second, e.g. rate = 100.0")?;
+                let rate = self.number(r, &t.field("rate"))?;
+                if rate <= 0.0 {
+                    return Err(self.ctx.err(
+                        r.span(),
+                        &t.field("rate"),
+                        format!("rate must be positive (Interests per second), found {rate}"),
+                    ));
+                }
+                Ok(CcSpec::ConstantRate { rate })
+            }
+            "aimd" => {
+                let mut c = AimdConfig::default();
+                self.cc_window(
+                    &t,
+                    &mut c.initial_window,
+                    &mut c.initial_ssthresh,
+                    &mut c.beta,
+                )?;
+                self.cc_signals(&t, &mut c.signals)?;
+                Ok(CcSpec::Aimd(c))
+            }
+            "cubic" => {
+                let mut c = CubicConfig::default();
+                self.cc_window(
+                    &t,
+                    &mut c.initial_window,
+                    &mut c.initial_ssthresh,
+                    &mut c.beta,
+                )?;
+                self.cc_signals(&t, &mut c.signals)?;
+                if let Some(x) = t.get("c") {
+                    c.c = self.cc_number(
+                        x,
+                        &t.field("c"),
+                        0.0,
+                        false,
+                        "must be positive (Interests/s^3)",
+                    )?;
+                }
+                self.cc_flag(&t, "fast_convergence", &mut c.fast_convergence)?;
+                self.cc_flag(&t, "reno_friendly", &mut c.reno_friendly)?;
+                Ok(CcSpec::Cubic(c))
+            }
+            // "bic" and its PCON-CS preset "pcon" (which rejected cwa and react_to_marks above).
+            _ => {
+                let mut c = BicConfig::pcon();
+                self.cc_window(
+                    &t,
+                    &mut c.initial_window,
+                    &mut c.initial_ssthresh,
+                    &mut c.beta,
+                )?;
+                self.cc_signals(&t, &mut c.signals)?;
+                if let Some(x) = t.get("low_window") {
+                    c.low_window = self.cc_number(
+                        x,
+                        &t.field("low_window"),
+                        1.0,
+                        true,
+                        "must be at least 1 (Interests)",
+                    )?;
+                }
+                if let Some(x) = t.get("max_increment") {
+                    c.max_increment = self.cc_number(
+                        x,
+                        &t.field("max_increment"),
+                        0.0,
+                        false,
+                        "must be positive (Interests per RTT)",
+                    )?;
+                }
+                self.cc_flag(&t, "fast_convergence", &mut c.fast_convergence)?;
+                Ok(CcSpec::Bic(c))
+            }
+        }
+    }
+
+    /// A number above `min` (or equal to it when `inclusive`).
+    fn cc_number(
+        &self,
+        v: &Val<'_>,
+        field: &str,
+        min: f64,
+        inclusive: bool,
+        what: &str,
+    ) -> Res<f64> {
+        let x = self.number(v, field)?;
+        if x < min || (!inclusive && x == min) {
+            return Err(self.ctx.err(v.span(), field, format!("{what}, found {x}")));
+        }
+        Ok(x)
+    }
+
+    fn cc_flag(&self, t: &Tbl<'_, '_>, key: &str, slot: &mut bool) -> Res<()> {
+        if let Some(x) = t.get(key) {
+            *slot = self.boolean(x, &t.field(key))?;
+        }
+        Ok(())
+    }
+
+    fn cc_window(
+        &self,
+        t: &Tbl<'_, '_>,
+        initial: &mut f64,
+        ssthresh: &mut f64,
+        beta: &mut f64,
+    ) -> Res<()> {
+        if let Some(x) = t.get("initial_window") {
+            *initial = self.cc_number(
+                x,
+                &t.field("initial_window"),
+                1.0,
+                true,
+                "must be at least 1 (Interests)",
+            )?;
+        }
+        if let Some(x) = t.get("initial_ssthresh") {
+            *ssthresh = self.cc_number(
+                x,
+                &t.field("initial_ssthresh"),
+                1.0,
+                true,
+                "must be at least 1 (Interests)",
+            )?;
+        }
+        if let Some(x) = t.get("beta") {
+            let b = self.number(x, &t.field("beta"))?;
+            if !(b > 0.0 && b < 1.0) {
                 return Err(self.ctx.err(
-                    w.span(),
-                    &t.field("window"),
-                    "window must be at least 1",
+                    x.span(),
+                    &t.field("beta"),
+                    format!("beta is the factor the window is multiplied by on a decrease: between 0 and 1 exclusive, found {b}"),
                 ));
             }
-            let window = u32::try_from(n).map_err(|_| {
-                self.ctx
-                    .err(w.span(), &t.field("window"), format!("{n} is too large"))
-            })?;
-            Ok(CcSpec::FixedWindow { window })
-        } else {
-            let r = self.required(&t, "rate", "Interests per second, e.g. rate = 100.0")?;
-            let rate = self.number(r, &t.field("rate"))?;
-            if rate <= 0.0 {
-                return Err(self.ctx.err(
-                    r.span(),
-                    &t.field("rate"),
-                    format!("rate must be positive (Interests per second), found {rate}"),
-                ));
-            }
-            Ok(CcSpec::ConstantRate { rate })
+            *beta = b;
         }
+        Ok(())
+    }
+
+    fn cc_signals(&self, t: &Tbl<'_, '_>, s: &mut SignalConfig) -> Res<()> {
+        self.cc_flag(t, "cwa", &mut s.cwa)?;
+        self.cc_flag(t, "react_to_marks", &mut s.react_to_marks)?;
+        self.cc_flag(t, "cwa_on_marks", &mut s.cwa_on_marks)?;
+        if let Some(x) = t.get("rtt_suppress") {
+            s.rtt_suppress = self.cc_number(
+                x,
+                &t.field("rtt_suppress"),
+                0.0,
+                true,
+                "must not be negative",
+            )?;
+        }
+        Ok(())
     }
 
     pub(super) fn route(

@@ -1,0 +1,277 @@
+//! Conservative Window Adaptation (PCON, Schneider et al., ICN 2016, §3.3 and Algorithm 1) and the
+//! shared rules by which the window controllers (AIMD, BIC, CUBIC) turn feedback into "increase",
+//! "decrease" or "hold".
+//!
+//! Algorithm 1 keeps three sequence numbers, all starting at 0: `m_highData` (highest segment of
+//! any Data received), `m_highInterest` (highest segment sent) and `m_recPoint`. A timeout or Nack
+//! may decrease the window only when `m_highData > m_recPoint`, and then sets `m_recPoint =
+//! m_highInterest`. A second loss is thus ignored until Data for an Interest sent after the first
+//! decrease has come back: at most one decrease per RTT, which is TCP SACK's conservative loss
+//! recovery (RFC 6675) carried over to NDN's per-packet acknowledgement.
+//!
+//! Congestion marks bypass it: "We don't (need to) apply the Conservative Loss Adaptation Algorithm
+//! to marked packets, since the CoDel marking already avoids bursts of marks" (PCON §3.3). Each
+//! marked Data is one decrease. ndnSIM's `ConsumerPcon` and ndnget do pass marks through the same
+//! gate; `cwa_on_marks` reproduces that.
+//!
+//! Two knobs come from the implementations, not the paper. `cwa = false` (ndnSIM `UseCwa`, ndnget
+//! `--disable-cwa`) lets every loss decrease. `rtt_suppress` (ndnSIM `AddRttSuppress`) moves the
+//! recovery point further out: `m_recPoint = m_highInterest + s * (m_highInterest - m_highData)`,
+//! so that about 1 + s RTTs separate two decreases. Its default here is 0, Algorithm 1 as
+//! printed; ndnSIM uses 0.5 (and counts from the next segment to send, `m_seq`, which is
+//! `m_highInterest + 1` when nothing is being retransmitted).
+
+use crate::packet::NackReason;
+
+/// How a window controller reacts to losses and marks. Shared by AIMD, BIC and CUBIC.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SignalConfig {
+    /// Conservative window adaptation for timeouts and Nacks (ndnSIM `UseCwa` = true; ndnget
+    /// enables it unless `--disable-cwa`).
+    pub cwa: bool,
+    /// Extra RTTs between two loss decreases, as a fraction (ndnSIM `AddRttSuppress` = 0.5). 0 is
+    /// PCON Algorithm 1 exactly.
+    pub rtt_suppress: f64,
+    /// Decrease once per marked Data (ndnSIM `ReactToCongestionMarks` = true; ndnget
+    /// `--ignore-marks` turns it off). When off, a marked Data counts as an ordinary one.
+    pub react_to_marks: bool,
+    /// Pass marks through the CWA gate too, as ndnSIM and ndnget do. Off per PCON §3.3.
+    pub cwa_on_marks: bool,
+}
+
+impl SignalConfig {
+    /// PCON §3.3: CWA for losses, every mark a decrease.
+    pub const PCON: SignalConfig =
+        SignalConfig { cwa: true, rtt_suppress: 0.0, react_to_marks: true, cwa_on_marks: false };
+}
+
+impl Default for SignalConfig {
+    fn default() -> Self {
+        SignalConfig::PCON
+    }
+}
+
+/// PCON Algorithm 1's state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cwa {
+    enabled: bool,
+    rtt_suppress: f64,
+    high_data: u64,
+    high_interest: u64,
+    rec_point: f64,
+}
+
+impl Cwa {
+    pub fn new(enabled: bool, rtt_suppress: f64) -> Cwa {
+        Cwa { enabled, rtt_suppress: rtt_suppress.max(0.0), high_data: 0, high_interest: 0, rec_point: 0.0 }
+    }
+
+    pub fn on_interest_sent(&mut self, segment: u64) {
+        self.high_interest = self.high_interest.max(segment);
+    }
+
+    /// Algorithm 1 lines 2-4 (`highest_sent` also refreshes `m_highInterest`).
+    pub fn on_data(&mut self, segment: u64, highest_sent: u64) {
+        self.high_data = self.high_data.max(segment);
+        self.high_interest = self.high_interest.max(highest_sent);
+    }
+
+    /// Algorithm 1 lines 14-16: whether this loss may decrease the window. When it may, the
+    /// recovery point moves to the highest Interest sent. With CWA off every loss may.
+    pub fn on_loss(&mut self) -> bool {
+        if self.enabled && self.high_data as f64 <= self.rec_point {
+            return false;
+        }
+        let hi = self.high_interest as f64;
+        self.rec_point = hi + self.rtt_suppress * (hi - self.high_data as f64).max(0.0);
+        true
+    }
+
+    pub fn high_data(&self) -> u64 {
+        self.high_data
+    }
+    pub fn high_interest(&self) -> u64 {
+        self.high_interest
+    }
+    pub fn rec_point(&self) -> f64 {
+        self.rec_point
+    }
+}
+
+/// What one piece of feedback does to the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reaction {
+    Increase,
+    Decrease,
+    /// A loss or mark that the CWA gate suppressed.
+    Hold,
+}
+
+/// The feedback rules of PCON §3.3, shared by the window controllers: unmarked Data increases,
+/// marked Data decreases (every one, unless `cwa_on_marks`), timeouts and Nack(Congestion)
+/// decrease through CWA. Other Nacks (Duplicate, NoRoute, none) say nothing about congestion and
+/// leave the window alone; the consumer retransmits on the timer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Signals {
+    pub config: SignalConfig,
+    pub cwa: Cwa,
+    /// Decreases applied so far (marks, timeouts and Nacks).
+    pub decreases: u64,
+}
+
+impl Signals {
+    pub fn new(config: SignalConfig) -> Signals {
+        Signals { config, cwa: Cwa::new(config.cwa, config.rtt_suppress), decreases: 0 }
+    }
+
+    pub fn on_interest_sent(&mut self, segment: u64) {
+        self.cwa.on_interest_sent(segment);
+    }
+
+    pub fn on_data(&mut self, segment: u64, highest_sent: u64, congestion_mark: u64) -> Reaction {
+        self.cwa.on_data(segment, highest_sent);
+        if congestion_mark == 0 || !self.config.react_to_marks {
+            return Reaction::Increase;
+        }
+        if self.config.cwa_on_marks {
+            return self.loss();
+        }
+        self.decreases += 1;
+        Reaction::Decrease
+    }
+
+    pub fn on_timeout(&mut self) -> Reaction {
+        self.loss()
+    }
+
+    pub fn on_nack(&mut self, reason: NackReason) -> Reaction {
+        match reason {
+            NackReason::Congestion => self.loss(),
+            _ => Reaction::Hold,
+        }
+    }
+
+    fn loss(&mut self) -> Reaction {
+        if self.cwa.on_loss() {
+            self.decreases += 1;
+            Reaction::Decrease
+        } else {
+            Reaction::Hold
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent(s: &mut Signals, upto: u64) {
+        for seg in 0..=upto {
+            s.on_interest_sent(seg);
+        }
+    }
+
+    #[test]
+    fn nothing_received_means_no_decrease() {
+        // All three start at 0: a timeout before any Data above segment 0 is suppressed
+        // (m_highData 0 is not > m_recPoint 0).
+        let mut s = Signals::new(SignalConfig::PCON);
+        sent(&mut s, 9);
+        assert_eq!(s.on_timeout(), Reaction::Hold);
+    }
+
+    #[test]
+    fn burst_of_timeouts_gives_one_decrease_then_next_rtt_another() {
+        let mut s = Signals::new(SignalConfig::PCON);
+        sent(&mut s, 20);
+        for seg in 0..=10 {
+            assert_eq!(s.on_data(seg, 20, 0), Reaction::Increase);
+        }
+        // high_data 10 > rec_point 0: first timeout decreases, rec_point := 20.
+        assert_eq!(s.on_timeout(), Reaction::Decrease);
+        assert_eq!(s.cwa.rec_point(), 20.0);
+        // Four more timeouts in the same RTT: high_data 10 <= 20, all suppressed.
+        for _ in 0..4 {
+            assert_eq!(s.on_timeout(), Reaction::Hold);
+        }
+        assert_eq!(s.decreases, 1);
+        // Data up to 20 still does not pass the recovery point (20 is not > 20).
+        sent(&mut s, 30);
+        s.on_data(20, 30, 0);
+        assert_eq!(s.on_timeout(), Reaction::Hold);
+        // Data 21 (sent after the decrease) passes it: the next timeout decreases again.
+        s.on_data(21, 30, 0);
+        assert_eq!(s.on_timeout(), Reaction::Decrease);
+        assert_eq!(s.cwa.rec_point(), 30.0);
+        assert_eq!(s.decreases, 2);
+    }
+
+    #[test]
+    fn nack_congestion_is_a_loss_other_nacks_are_not() {
+        let mut s = Signals::new(SignalConfig::PCON);
+        sent(&mut s, 5);
+        s.on_data(3, 5, 0);
+        assert_eq!(s.on_nack(NackReason::Duplicate), Reaction::Hold);
+        assert_eq!(s.on_nack(NackReason::NoRoute), Reaction::Hold);
+        assert_eq!(s.on_nack(NackReason::Congestion), Reaction::Decrease);
+        assert_eq!(s.on_nack(NackReason::Congestion), Reaction::Hold);
+        assert_eq!(s.on_timeout(), Reaction::Hold);
+    }
+
+    #[test]
+    fn marks_bypass_cwa() {
+        // Three marked Data in the same RTT: three decreases, whatever the CWA state.
+        let mut s = Signals::new(SignalConfig::PCON);
+        sent(&mut s, 10);
+        s.on_data(1, 10, 0);
+        assert_eq!(s.on_timeout(), Reaction::Decrease);
+        for seg in 2..5 {
+            assert_eq!(s.on_data(seg, 10, 1), Reaction::Decrease);
+        }
+        assert_eq!(s.decreases, 4);
+        // Marks do not move the recovery point.
+        assert_eq!(s.cwa.rec_point(), 10.0);
+    }
+
+    #[test]
+    fn marks_through_cwa_as_ndnsim() {
+        let mut s = Signals::new(SignalConfig { cwa_on_marks: true, ..SignalConfig::PCON });
+        sent(&mut s, 10);
+        assert_eq!(s.on_data(1, 10, 1), Reaction::Decrease);
+        assert_eq!(s.on_data(2, 10, 1), Reaction::Hold);
+        assert_eq!(s.on_data(3, 10, 1), Reaction::Hold);
+        assert_eq!(s.decreases, 1);
+    }
+
+    #[test]
+    fn ignored_marks_count_as_plain_data() {
+        let mut s = Signals::new(SignalConfig { react_to_marks: false, ..SignalConfig::PCON });
+        sent(&mut s, 3);
+        assert_eq!(s.on_data(1, 3, 1), Reaction::Increase);
+        assert_eq!(s.decreases, 0);
+    }
+
+    #[test]
+    fn cwa_off_decreases_on_every_loss() {
+        let mut s = Signals::new(SignalConfig { cwa: false, ..SignalConfig::PCON });
+        sent(&mut s, 10);
+        for _ in 0..5 {
+            assert_eq!(s.on_timeout(), Reaction::Decrease);
+        }
+        assert_eq!(s.decreases, 5);
+    }
+
+    #[test]
+    fn rtt_suppress_moves_the_recovery_point() {
+        // ndnSIM AddRttSuppress = 0.5: rec = 20 + 0.5 * (20 - 10) = 25.
+        let mut c = Cwa::new(true, 0.5);
+        c.on_interest_sent(20);
+        c.on_data(10, 20);
+        assert!(c.on_loss());
+        assert_eq!(c.rec_point(), 25.0);
+        c.on_data(25, 30);
+        assert!(!c.on_loss());
+        c.on_data(26, 30);
+        assert!(c.on_loss());
+    }
+}

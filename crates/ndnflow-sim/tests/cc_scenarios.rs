@@ -1,0 +1,233 @@
+//! End-to-end checks of the window controllers (issue 3, consumer side): one consumer behind a
+//! 10 Mbit/s bottleneck, c --100 Mbit/s, 5 ms-- r --10 Mbit/s, 10 ms-- p.
+//!
+//! Numbers used below (wire sizes from docs/wire-format.md, as in tests/engine.rs):
+//! - Data /p/seg=N, 1024-byte payload: 1080 B on the wire; Interest: 21 B.
+//! - Payload goodput ceiling: 10 Mbit/s x 1024 / 1080 = 9.481 Mbit/s.
+//! - Base RTT (empty queues): 2 x (5 + 10) ms of propagation + serialisation of the Data at
+//!   10 Mbit/s (0.864 ms) and 100 Mbit/s (0.086 ms) + the Interest (0.017 + 0.002 ms) = 30.97 ms.
+//! - Bandwidth-delay product: 9.481e6 / 8 / 1024 = 1157 Data/s x 31 ms = about 36 Interests.
+
+use ndnflow_sim::scenario::toml::parse_scenario;
+use ndnflow_sim::{Results, Simulation};
+
+const CEILING_BPS: f64 = 10e6 * 1024.0 / 1080.0;
+const BASE_RTT_MS: f64 = 30.97;
+
+fn run(text: &str) -> Results {
+    let scenario = parse_scenario(text, "test.toml", None).unwrap_or_else(|e| panic!("{e}"));
+    Simulation::new(scenario).run()
+}
+
+/// The bottleneck scenario; `queue` is the queue of p -> r, the direction that carries Data.
+fn bottleneck(queue: &str, cc: &str) -> String {
+    format!(
+        r#"
+[simulation]
+duration = "20s"
+bin = "10ms"
+[nodes]
+c = {{}}
+r = {{}}
+p = {{}}
+[[links]]
+between = ["c", "r"]
+bandwidth = "100Mbps"
+delay = "5ms"
+queue = {{ discipline = "droptail", packets = 1000 }}
+[[links]]
+between = ["r", "p"]
+bandwidth = "10Mbps"
+delay = "10ms"
+queue = {{ discipline = "droptail", packets = 1000 }}
+reverse = {{ queue = {queue} }}
+[[producers]]
+node = "p"
+prefix = "/p"
+payload = 1024
+[[consumers]]
+node = "c"
+name = "/p"
+cc = {cc}
+"#
+    )
+}
+
+/// Rows of the only consumer in bins starting in [from_s, to_s).
+fn rows(r: &Results, from_s: f64, to_s: f64) -> Vec<usize> {
+    let c = &r.consumers;
+    (0..c.time_s.len()).filter(|&i| c.time_s[i] >= from_s - 1e-9 && c.time_s[i] < to_s - 1e-9).collect()
+}
+
+fn goodput(r: &Results, from_s: f64, to_s: f64) -> f64 {
+    let rows = rows(r, from_s, to_s);
+    rows.iter().map(|&i| r.consumers.goodput_bps[i]).sum::<f64>() / rows.len() as f64
+}
+
+/// Mean RTT over the samples of [from_s, to_s) (bins weighted by their Data count).
+fn mean_rtt_ms(r: &Results, from_s: f64, to_s: f64) -> f64 {
+    let c = &r.consumers;
+    let (mut sum, mut n) = (0.0, 0.0);
+    for i in rows(r, from_s, to_s) {
+        if c.rtt_ms[i].is_finite() {
+            sum += c.rtt_ms[i] * c.data[i] as f64;
+            n += c.data[i] as f64;
+        }
+    }
+    sum / n
+}
+
+/// Window at the end of each bin in [from_s, to_s), and how many times it fell by more than a
+/// quarter from one bin to the next (a multiplicative decrease; AIMD halves, BIC takes 20 %).
+fn window_drops(r: &Results, from_s: f64, to_s: f64, factor: f64) -> (Vec<f64>, usize) {
+    let w: Vec<f64> = rows(r, from_s, to_s).into_iter().map(|i| r.consumers.window[i]).collect();
+    let drops = w.windows(2).filter(|p| p[1] < p[0] * factor).count();
+    (w, drops)
+}
+
+/// Runs AIMD over the 20-packet drop-tail bottleneck and checks what holds for any CWA variant.
+fn aimd_droptail(cc: &str) -> Results {
+    let r = run(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, cc));
+    let s = &r.summary.consumers["c"];
+    // Drops are the only congestion signal here, so there must be timeouts.
+    assert!(s.timeouts > 0 && r.summary.links["p->r"].drops > 0, "{s:?}");
+    assert_eq!(s.marks, 0);
+    // Saw-tooth: the window climbs past BDP + queue = 36 + 20 = 56 Interests, then loses, halves
+    // (more than once per episode, see below) and climbs back at +1 per RTT: a cycle of roughly
+    // 30-50 RTTs of 31-48 ms, 1-2.5 s, so 6-15 cycles in 15 s. Demand at least 4 halvings seen
+    // bin to bin, a window never below 1, and a peak above the BDP.
+    let (w, drops) = window_drops(&r, 5.0, 20.0, 0.75);
+    assert!(drops >= 4, "only {drops} window decreases seen");
+    let min = w.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = w.iter().copied().fold(0.0, f64::max);
+    assert!(min >= 1.0, "window fell to {min}");
+    assert!(max > 36.0, "window never exceeded the BDP: max {max}");
+    r
+}
+
+#[test]
+fn aimd_keeps_a_droptail_bottleneck_busy_and_saw_tooths() {
+    // ndnSIM ConsumerPcon's AIMD (AddRttSuppress = 0.5: 1.5 RTTs between loss decreases).
+    // Ideal Reno with one halving per overflow would get ~97 %: the window sits below the BDP for
+    // ~8 of the ~28 RTTs of a 56 -> 28 cycle, at ~89 % utilisation then. Losses are seen only after
+    // an RTO (>= 200 ms, 4-6 RTTs), while the window keeps growing into the full queue, so an
+    // episode's timeouts arrive over more than one RTT and CWA still lets 2-3 decreases through
+    // (56 -> 28 -> 14 ...); each lost Interest also holds its window slot for the RTO. 85 % is the
+    // required floor; this configuration measures ~89 %.
+    let r = aimd_droptail(r#"{ algorithm = "aimd", rtt_suppress = 0.5 }"#);
+    let g = goodput(&r, 5.0, 20.0);
+    assert!(g >= 0.85 * CEILING_BPS, "goodput {:.3} Mbit/s < 85 % of {:.3}", g / 1e6, CEILING_BPS / 1e6);
+}
+
+#[test]
+fn aimd_with_algorithm_1_exactly() {
+    // The default, PCON Algorithm 1 as printed (recovery point = highest Interest sent): the
+    // suppression ends after one RTT, so the late timeouts of the same episode cause one more
+    // decrease than with AddRttSuppress = 0.5 and the window restarts lower (~9 instead of ~16):
+    // ~81 % measured. 75 % is the floor; CWA off (every timeout a decrease) would be ~76 %.
+    let r = aimd_droptail(r#"{ algorithm = "aimd" }"#);
+    let g = goodput(&r, 5.0, 20.0);
+    assert!(g >= 0.75 * CEILING_BPS, "goodput {:.3} Mbit/s < 75 % of {:.3}", g / 1e6, CEILING_BPS / 1e6);
+}
+
+#[test]
+fn pcon_with_codel_marks_keeps_the_queue_short_without_losses() {
+    let r = run(&bottleneck(r#"{ discipline = "codel", packets = 1000, mode = "mark" }"#, r#"{ algorithm = "pcon" }"#));
+    let s = &r.summary.consumers["c"];
+    let link = &r.summary.links["p->r"];
+    // CoDel marks instead of dropping, and the consumer backs off on marks before the 1000-packet
+    // queue could overflow: marks but no timeouts, no drops.
+    assert!(s.marks > 0 && link.marks > 0, "{s:?}");
+    assert_eq!(s.timeouts, 0, "{s:?}");
+    assert_eq!(link.drops, 0);
+
+    // CoDel holds the standing queue near its 5 ms target (a few ms above it between marks);
+    // 20 ms above the base RTT (~23 Data of queue) is far from what a drop-tail queue would build
+    // with a window that only stops growing at the first loss (1000 packets = 860 ms).
+    let rtt = mean_rtt_ms(&r, 5.0, 20.0);
+    assert!(rtt >= BASE_RTT_MS - 0.5, "mean RTT {rtt:.2} ms below the base RTT {BASE_RTT_MS}");
+    assert!(rtt <= BASE_RTT_MS + 20.0, "mean RTT {rtt:.2} ms, base {BASE_RTT_MS}");
+
+    // BIC decreases by 20 % per mark, from about BDP + CoDel's ~5 ms standing queue (36 + 6 = 42)
+    // to ~34, just under the BDP, and climbs back by binary search within a few RTTs: the link is
+    // almost never idle (~99.9 % measured). 90 % is the floor.
+    let g = goodput(&r, 5.0, 20.0);
+    assert!(g >= 0.90 * CEILING_BPS, "goodput {:.3} Mbit/s", g / 1e6);
+    let (w, drops) = window_drops(&r, 5.0, 20.0, 0.9);
+    assert!(drops >= 2, "only {drops} window decreases seen");
+    assert!(w.iter().all(|&x| x >= 1.0));
+}
+
+#[test]
+fn algorithms_parse_with_defaults_and_overrides() {
+    use ndnflow_core::app::cc::{AimdConfig, BicConfig, CubicConfig};
+    use ndnflow_sim::scenario::model::CcSpec;
+    let parse = |cc: &str| {
+        parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, cc), "t.toml", None)
+            .map(|s| s.consumers[0].cc)
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(parse(r#"{ algorithm = "aimd" }"#), Ok(CcSpec::Aimd(AimdConfig::default())));
+    assert_eq!(parse(r#"{ algorithm = "pcon" }"#), Ok(CcSpec::Bic(BicConfig::pcon())));
+    assert_eq!(parse(r#"{ algorithm = "bic" }"#), Ok(CcSpec::Bic(BicConfig::pcon())));
+    assert_eq!(parse(r#"{ algorithm = "cubic" }"#), Ok(CcSpec::Cubic(CubicConfig::default())));
+
+    let mut aimd = AimdConfig { initial_window: 2.0, beta: 0.7, initial_ssthresh: 64.0, ..AimdConfig::default() };
+    aimd.signals.cwa = false;
+    aimd.signals.react_to_marks = false;
+    aimd.signals.rtt_suppress = 0.5;
+    assert_eq!(
+        parse(
+            r#"{ algorithm = "aimd", initial_window = 2, beta = 0.7, initial_ssthresh = 64, cwa = false, react_to_marks = false, rtt_suppress = 0.5 }"#
+        ),
+        Ok(CcSpec::Aimd(aimd))
+    );
+    let cubic =
+        CubicConfig { beta: 0.7, c: 0.5, reno_friendly: true, fast_convergence: true, ..CubicConfig::default() };
+    assert_eq!(
+        parse(r#"{ algorithm = "cubic", beta = 0.7, c = 0.5, reno_friendly = true, fast_convergence = true }"#),
+        Ok(CcSpec::Cubic(cubic))
+    );
+    let bic = BicConfig { low_window: 10.0, max_increment: 32.0, fast_convergence: false, ..BicConfig::pcon() };
+    assert_eq!(
+        parse(r#"{ algorithm = "pcon", low_window = 10, max_increment = 32, fast_convergence = false }"#),
+        Ok(CcSpec::Bic(bic))
+    );
+}
+
+#[test]
+fn algorithm_keys_are_checked() {
+    let err = |cc: &str| {
+        parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, cc), "t.toml", None)
+            .expect_err("should be rejected")
+            .to_string()
+    };
+    // The consumer's cc is on line 27 of the generated file.
+    let e = err(r#"{ algorithm = "aimd", window = 10 }"#);
+    assert!(
+        e.contains(":27:")
+            && e.contains("consumers[0].cc.window")
+            && e.contains("does not apply to algorithm = \"aimd\""),
+        "{e}"
+    );
+    let e = err(r#"{ algorithm = "aimd", c = 0.4 }"#);
+    assert!(e.contains("consumers[0].cc.c") && e.contains("does not apply"), "{e}");
+    let e = err(r#"{ algorithm = "cubic", low_window = 14 }"#);
+    assert!(e.contains("cc.low_window") && e.contains("does not apply"), "{e}");
+    let e = err(r#"{ algorithm = "pcon", cwa = false }"#);
+    assert!(e.contains("cc.cwa") && e.contains("algorithm = \"bic\""), "{e}");
+    let e = err(r#"{ algorithm = "fixed-window", window = 10, beta = 0.5 }"#);
+    assert!(e.contains("cc.beta") && e.contains("does not apply"), "{e}");
+    let e = err(r#"{ algorithm = "aimd", betta = 0.5 }"#);
+    assert!(e.contains("unknown field \"betta\"") && e.contains("did you mean \"beta\""), "{e}");
+    let e = err(r#"{ algorithm = "aimd", beta = 1.0 }"#);
+    assert!(e.contains("cc.beta") && e.contains("between 0 and 1"), "{e}");
+    let e = err(r#"{ algorithm = "bic", initial_window = 0.5 }"#);
+    assert!(e.contains("cc.initial_window") && e.contains("at least 1"), "{e}");
+    let e = err(r#"{ algorithm = "cubic", c = 0 }"#);
+    assert!(e.contains("cc.c") && e.contains("positive"), "{e}");
+    let e = err(r#"{ algorithm = "aimd", cwa = "yes" }"#);
+    assert!(e.contains("cc.cwa") && e.contains("true or false"), "{e}");
+    let e = err(r#"{ algorithm = "reno" }"#);
+    assert!(e.contains("cc.algorithm") && e.contains("\"fixed-window\", \"constant-rate\"") && e.contains("\"pcon\""), "{e}");
+}
