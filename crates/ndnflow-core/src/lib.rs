@@ -7,6 +7,7 @@
 pub mod app;
 pub mod fw;
 pub mod link;
+pub mod mix;
 pub mod name;
 pub mod packet;
 pub mod table;

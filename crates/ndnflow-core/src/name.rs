@@ -91,10 +91,7 @@ pub struct Name(Arc<Inner>);
 fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut h = FxHasher::default();
     h.write(bytes);
-    let mut z = h.finish();
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::mix::mix64(h.finish())
 }
 
 /// `BuildHasher` for maps keyed by `Name` (or by a name hash): a name carries a well-mixed hash

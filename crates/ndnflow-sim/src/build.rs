@@ -58,6 +58,9 @@ fn strategy(kind: StrategyKind) -> StrategyName {
     match kind {
         StrategyKind::BestRoute => StrategyName::BestRoute,
         StrategyKind::Multicast => StrategyName::Multicast,
+        StrategyKind::Pi => StrategyName::Pi,
+        StrategyKind::Rfa => StrategyName::Rfa,
+        StrategyKind::Drf => StrategyName::Drf,
     }
 }
 
@@ -86,6 +89,8 @@ pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {
             CcSpec::Aimd(c) => CcConfig::Aimd(c),
             CcSpec::Bic(c) => CcConfig::Bic(c),
             CcSpec::Cubic(c) => CcConfig::Cubic(c),
+            CcSpec::Icp(c) => CcConfig::Icp(c),
+            CcSpec::Raaqm(c) => CcConfig::Raaqm(c),
         },
         lifetime: c.lifetime,
         rtt: RttOptions {

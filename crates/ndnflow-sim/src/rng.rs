@@ -6,13 +6,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// SplitMix64 finaliser: spreads nearby inputs over the whole 64-bit space.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use ndnflow_core::mix::mix64 as mix;
 
 /// Seed of the stream of the component of kind `kind` ("link", "consumer", "node") named `name`.
 pub fn component_seed(seed: u64, kind: &str, name: &str) -> u64 {

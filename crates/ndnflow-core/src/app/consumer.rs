@@ -86,7 +86,7 @@ pub struct Consumer {
 
 impl Consumer {
     pub fn new(config: ConsumerConfig, seed: u64) -> Consumer {
-        let cc = config.cc.build();
+        let cc = config.cc.build(seed ^ 0x5241_4151_4d00);
         let final_segment = config.segments.map(|n| n.saturating_sub(1));
         let finished_at = (config.segments == Some(0)).then_some(config.start);
         Consumer {
@@ -332,7 +332,9 @@ impl Consumer {
     }
 
     fn send(&mut self, now: Time, seg: u64, retries: u32, out: &mut Vec<Frame>) {
-        let deadline = now + self.rtt.rto();
+        // A controller's own timer (ICP) is bounded like the estimator's, by the [min, max] RTO.
+        let (lo, hi) = (self.config.rtt.min_rto, self.config.rtt.max_rto);
+        let deadline = now + self.cc.rto().map_or_else(|| self.rtt.rto(), |r| r.clamp(lo, hi));
         self.outstanding.insert(seg, Outstanding { sent_at: now, deadline, retries, nacked: false });
         self.timers.push(deadline, (seg, retries));
         self.stats.interests_sent += 1;

@@ -12,7 +12,8 @@ use smallvec::SmallVec;
 
 use super::face::{FaceInfo, FaceKind};
 use super::strategy::{
-    BestRouteStrategy, InterestDecision, MulticastStrategy, NackDecision, Strategy, StrategyCtx,
+    BestRouteStrategy, DrfStrategy, InterestDecision, MulticastStrategy, NackDecision, PiStrategy, RfaStrategy,
+    Strategy, StrategyCtx,
 };
 use crate::packet::{Data, Frame, Interest, LpHeader, Nack, NackReason, NetPacket};
 use crate::table::{ContentStore, CsPolicy, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId};
@@ -24,13 +25,29 @@ pub enum StrategyName {
     #[default]
     BestRoute,
     Multicast,
+    /// Fewest pending Interests (PCON's "PI" baseline).
+    Pi,
+    /// Carofiglio et al.'s Request Forwarding Algorithm (PCON's "CF" baseline).
+    Rfa,
+    /// Dynamic Request Forwarding: weighted round robin by pending Interests.
+    Drf,
 }
 
-fn make_strategy(name: StrategyName) -> Box<dyn Strategy> {
+/// `seed` feeds the strategies that draw at random (rfa); the others ignore it.
+fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> {
     match name {
         StrategyName::BestRoute => Box::new(BestRouteStrategy::new()),
         StrategyName::Multicast => Box::new(MulticastStrategy::new()),
+        StrategyName::Pi => Box::new(PiStrategy::new()),
+        StrategyName::Rfa => Box::new(RfaStrategy::new(seed)),
+        StrategyName::Drf => Box::new(DrfStrategy::new()),
     }
+}
+
+/// The seed of the `index`-th strategy instance of a forwarder seeded with `nonce_seed`, so
+/// instances and nodes draw independent streams.
+fn strategy_seed(nonce_seed: u64, index: usize) -> u64 {
+    crate::mix::mix64(crate::mix::mix64(nonce_seed ^ 0x5EED_57A7_E61E_5EED) ^ index as u64)
 }
 
 #[derive(Clone, Debug)]
@@ -98,10 +115,10 @@ pub type Outbox = Vec<(FaceId, Frame)>;
 
 impl Forwarder {
     pub fn new(config: ForwarderConfig, nonce_seed: u64) -> Forwarder {
-        let mut strategies = vec![make_strategy(config.default_strategy)];
+        let mut strategies = vec![make_strategy(config.default_strategy, strategy_seed(nonce_seed, 0))];
         let mut choices = vec![(Name::root(), 0)];
         for (prefix, name) in config.strategy_choices {
-            strategies.push(make_strategy(name));
+            strategies.push(make_strategy(name, strategy_seed(nonce_seed, strategies.len())));
             choices.push((prefix, strategies.len() - 1));
         }
         choices.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));

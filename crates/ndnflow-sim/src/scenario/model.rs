@@ -77,6 +77,12 @@ pub enum StrategyKind {
     #[default]
     BestRoute,
     Multicast,
+    /// Fewest pending Interests ("pi").
+    Pi,
+    /// Request Forwarding Algorithm ("rfa", alias "cf").
+    Rfa,
+    /// Dynamic Request Forwarding ("drf").
+    Drf,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -179,6 +185,10 @@ pub enum CcSpec {
     Bic(ndnflow_core::app::cc::BicConfig),
     /// CUBIC window (ndnSIM ConsumerPcon `CcAlgorithm = CUBIC`; ndnget `cubic`).
     Cubic(ndnflow_core::app::cc::CubicConfig),
+    /// ICP (AIMD, +1 per RTT, halve on timeout, RTO = (RTT_min + RTT_max) / 2 or RFC 6298).
+    Icp(ndnflow_core::app::cc::IcpConfig),
+    /// RAAQM, single route (delay-based probabilistic decrease; hICN defaults).
+    Raaqm(ndnflow_core::app::cc::RaaqmConfig),
 }
 
 /// Retransmission timer (RFC 6298 shape, ndn-cxx RttEstimator defaults).

@@ -8,6 +8,8 @@ pub mod constant_rate;
 pub mod cubic;
 pub mod cwa;
 pub mod fixed_window;
+pub mod icp;
+pub mod raaqm;
 
 pub use aimd::{Aimd, AimdConfig};
 pub use bic::{Bic, BicConfig};
@@ -15,6 +17,8 @@ pub use constant_rate::ConstantRate;
 pub use cubic::{Cubic, CubicConfig};
 pub use cwa::{Cwa, SignalConfig};
 pub use fixed_window::FixedWindow;
+pub use icp::{Icp, IcpConfig, IcpRto};
+pub use raaqm::{Raaqm, RaaqmConfig};
 
 use crate::packet::{LpHeader, NackReason};
 use crate::Time;
@@ -49,6 +53,11 @@ pub trait CongestionController {
     fn interval(&self) -> Option<Time> {
         None
     }
+    /// Retransmission timeout for the next Interest, for a controller that owns the retransmission
+    /// timer, as ICP does; `None` leaves it to the consumer's RFC 6298 estimator.
+    fn rto(&self) -> Option<Time> {
+        None
+    }
 }
 
 /// The algorithms and their parameters; `build` makes the controller.
@@ -63,16 +72,23 @@ pub enum CcConfig {
     Bic(BicConfig),
     /// CUBIC (ndnSIM ConsumerPcon CUBIC; ndnget cubic), `CubicConfig::default()` for the defaults.
     Cubic(CubicConfig),
+    /// ICP (AIMD with its own (RTT_min + RTT_max) / 2 timer), `IcpConfig::default()`.
+    Icp(IcpConfig),
+    /// RAAQM (delay-based, probabilistic decrease), `RaaqmConfig::default()` (hICN's values).
+    Raaqm(RaaqmConfig),
 }
 
 impl CcConfig {
-    pub fn build(&self) -> Box<dyn CongestionController> {
+    /// `seed` feeds the controllers that draw random numbers (RAAQM).
+    pub fn build(&self, seed: u64) -> Box<dyn CongestionController> {
         match *self {
             CcConfig::FixedWindow { window } => Box::new(FixedWindow::new(window)),
             CcConfig::ConstantRate { rate } => Box::new(ConstantRate::new(rate)),
             CcConfig::Aimd(c) => Box::new(Aimd::new(c)),
             CcConfig::Bic(c) => Box::new(Bic::new(c)),
             CcConfig::Cubic(c) => Box::new(Cubic::new(c)),
+            CcConfig::Icp(c) => Box::new(Icp::new(c)),
+            CcConfig::Raaqm(c) => Box::new(Raaqm::new(c, seed)),
         }
     }
 }

@@ -5,12 +5,19 @@
 //! per prefix and face in `table::Measurements`, and per PIT entry in `PitEntry`.
 
 pub mod best_route;
+pub mod drf;
 pub mod multicast;
+pub mod pending;
+pub mod pi;
+pub mod rfa;
 
 use smallvec::SmallVec;
 
 pub use best_route::BestRouteStrategy;
+pub use drf::DrfStrategy;
 pub use multicast::MulticastStrategy;
+pub use pi::PiStrategy;
+pub use rfa::RfaStrategy;
 
 use super::face::{FaceInfo, FaceKind};
 use crate::packet::{Data, LpHeader, Nack, NackReason};

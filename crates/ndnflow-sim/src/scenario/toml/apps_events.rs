@@ -2,7 +2,9 @@
 //! (with their congestion control and retransmission timer), static `[[routes]]` and the link
 //! changes of `[[events]]`.
 
-use ndnflow_core::app::cc::{AimdConfig, BicConfig, CubicConfig, SignalConfig};
+use ndnflow_core::app::cc::{
+    AimdConfig, BicConfig, CubicConfig, IcpConfig, IcpRto, RaaqmConfig, SignalConfig,
+};
 use ndnflow_core::Time;
 use rustc_hash::FxHashMap;
 
@@ -199,11 +201,23 @@ impl Reader<'_, '_> {
             "bic",
             "cubic",
             "pcon",
+            "icp",
+            "raaqm",
         ];
         // Keys every window controller (aimd, bic, cubic) takes; "pcon" fixes cwa and
         // react_to_marks.
         const SIGNALS: &[&str] = &["cwa", "rtt_suppress", "react_to_marks", "cwa_on_marks"];
         const WINDOW: &[&str] = &["initial_window", "initial_ssthresh", "beta"];
+        const RAAQM: &[&str] = &[
+            "initial_window",
+            "min_window",
+            "max_window",
+            "beta",
+            "gamma",
+            "p_min",
+            "p_max",
+            "samples",
+        ];
         let all: Vec<&str> = ["algorithm", "window", "rate"]
             .iter()
             .chain(WINDOW)
@@ -214,6 +228,14 @@ impl Reader<'_, '_> {
                 "fast_convergence",
                 "c",
                 "reno_friendly",
+                "rto",
+                "rto_window",
+                "min_window",
+                "max_window",
+                "gamma",
+                "p_min",
+                "p_max",
+                "samples",
             ])
             .copied()
             .collect();
@@ -226,7 +248,7 @@ impl Reader<'_, '_> {
         let av = self.required(
             &t,
             "algorithm",
-            "\"fixed-window\", \"constant-rate\", \"aimd\", \"bic\", \"cubic\" or \"pcon\"",
+            "\"fixed-window\", \"constant-rate\", \"aimd\", \"bic\", \"cubic\", \"pcon\", \"icp\" or \"raaqm\"",
         )?;
         let algorithm = self.choice(av, &t.field("algorithm"), ALGORITHMS)?;
         let mut takes: Vec<&str> = match algorithm {
@@ -240,6 +262,8 @@ impl Reader<'_, '_> {
             ]
             .concat(),
             "cubic" => [WINDOW, SIGNALS, &["c", "fast_convergence", "reno_friendly"]].concat(),
+            "icp" => [WINDOW, SIGNALS, &["rto", "rto_window"]].concat(),
+            "raaqm" => RAAQM.to_vec(),
             _ => [
                 WINDOW,
                 &[
@@ -331,6 +355,27 @@ impl Reader<'_, '_> {
                 self.cc_flag(&t, "reno_friendly", &mut c.reno_friendly)?;
                 Ok(CcSpec::Cubic(c))
             }
+            "icp" => {
+                let mut c = IcpConfig::default();
+                self.cc_window(
+                    &t,
+                    &mut c.initial_window,
+                    &mut c.initial_ssthresh,
+                    &mut c.beta,
+                )?;
+                self.cc_signals(&t, &mut c.signals)?;
+                if let Some(x) = t.get("rto") {
+                    c.rto = match self.choice(x, &t.field("rto"), &["min-max", "rfc6298"])? {
+                        "rfc6298" => IcpRto::Rfc6298,
+                        _ => IcpRto::MinMax,
+                    };
+                }
+                if let Some(x) = t.get("rto_window") {
+                    c.rto_window = self.u32_value(x, &t.field("rto_window"), 0)?;
+                }
+                Ok(CcSpec::Icp(c))
+            }
+            "raaqm" => Ok(CcSpec::Raaqm(self.cc_raaqm(&t)?)),
             // "bic" and its PCON-CS preset "pcon" (which rejected cwa and react_to_marks above).
             _ => {
                 let mut c = BicConfig::pcon();
@@ -363,6 +408,73 @@ impl Reader<'_, '_> {
                 Ok(CcSpec::Bic(c))
             }
         }
+    }
+
+    fn cc_raaqm(&self, t: &Tbl<'_, '_>) -> Res<RaaqmConfig> {
+        let mut c = RaaqmConfig::default();
+        let mut ssthresh = f64::INFINITY;
+        // initial_window and beta as for the other window controllers.
+        self.cc_window(t, &mut c.initial_window, &mut ssthresh, &mut c.beta)?;
+        for (key, slot) in [
+            ("min_window", &mut c.min_window),
+            ("max_window", &mut c.max_window),
+        ] {
+            if let Some(x) = t.get(key) {
+                *slot = self.cc_number(
+                    x,
+                    &t.field(key),
+                    1.0,
+                    true,
+                    "must be at least 1 (Interests)",
+                )?;
+            }
+        }
+        if c.min_window > c.max_window {
+            let span = t
+                .get("min_window")
+                .or(t.get("max_window"))
+                .map_or(t.span.clone(), |v| v.span());
+            let msg = format!(
+                "min_window ({}) must not exceed max_window ({})",
+                c.min_window, c.max_window
+            );
+            return Err(self.ctx.err(span, &t.field("min_window"), msg));
+        }
+        if let Some(x) = t.get("gamma") {
+            c.gamma = self.cc_number(
+                x,
+                &t.field("gamma"),
+                0.0,
+                false,
+                "must be positive (Interests per RTT)",
+            )?;
+        }
+        for key in ["p_min", "p_max"] {
+            if let Some(x) = t.get(key) {
+                let p = self.number(x, &t.field(key))?;
+                if !(0.0..=1.0).contains(&p) {
+                    let msg = format!("{key} is a probability: between 0 and 1, found {p}");
+                    return Err(self.ctx.err(x.span(), &t.field(key), msg));
+                }
+                if key == "p_min" {
+                    c.p_min = p;
+                } else {
+                    c.p_max = p;
+                }
+            }
+        }
+        if c.p_min > c.p_max {
+            let span = t
+                .get("p_min")
+                .or(t.get("p_max"))
+                .map_or(t.span.clone(), |v| v.span());
+            let msg = format!("p_min ({}) must not exceed p_max ({})", c.p_min, c.p_max);
+            return Err(self.ctx.err(span, &t.field("p_min"), msg));
+        }
+        if let Some(x) = t.get("samples") {
+            c.samples = self.u32_value(x, &t.field("samples"), 1)?;
+        }
+        Ok(c)
     }
 
     /// A number above `min` (or equal to it when `inclusive`).

@@ -113,8 +113,11 @@ impl Reader<'_, '_> {
     }
 
     fn strategy(&self, v: &Val<'_>, field: &str) -> Res<StrategyKind> {
-        Ok(match self.choice(v, field, &["best-route", "multicast"])? {
+        Ok(match self.choice(v, field, &["best-route", "multicast", "pi", "rfa", "cf", "drf"])? {
             "multicast" => StrategyKind::Multicast,
+            "pi" => StrategyKind::Pi,
+            "rfa" | "cf" => StrategyKind::Rfa,
+            "drf" => StrategyKind::Drf,
             _ => StrategyKind::BestRoute,
         })
     }

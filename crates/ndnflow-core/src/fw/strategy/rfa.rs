@@ -1,0 +1,214 @@
+//! rfa: Carofiglio et al.'s Request Forwarding Algorithm (ICNP 2013, the "CF" baseline of PCON
+//! §4.4 and the forwarding half of OMCC-RF in the PTP paper's baselines): each eligible next hop
+//! gets the weight 1 / avgPI, where avgPI is the moving average of the face's pending Interests for
+//! the FIB prefix, and the Interest goes to one of them drawn at random in proportion to the
+//! weights.
+//!
+//! The average is kept by `pending` (gain `pending::EWMA_GAIN` = 1/8, updated at every change of
+//! the count). An average below one pending Interest counts as one (`MIN_AVG`): an idle face would
+//! otherwise get an infinite weight. The random draw uses ChaCha8 seeded per forwarder, so a run is
+//! deterministic per scenario seed.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::pending::{self, PendingTracker};
+use super::{InterestDecision, NackDecision, RetxSuppression, Strategy, StrategyCtx};
+use crate::packet::{Data, LpHeader, Nack};
+use crate::table::{FaceId, FibEntry, NextHop, PitEntry};
+use crate::Name;
+
+/// Floor of avgPI in the weight 1 / avgPI.
+pub const MIN_AVG: f64 = 1.0;
+
+pub struct RfaStrategy {
+    retx: RetxSuppression,
+    pending: PendingTracker,
+    rng: ChaCha8Rng,
+}
+
+/// RFA's weight of each hop, in the order given: 1 / max(avgPI, MIN_AVG).
+pub fn weights(
+    t: &PendingTracker,
+    prefix: &Name,
+    hops: &[NextHop],
+) -> smallvec::SmallVec<[f64; 4]> {
+    hops.iter()
+        .map(|h| 1.0 / t.avg(prefix, h.face).max(MIN_AVG))
+        .collect()
+}
+
+/// Draws one of `hops` (non-empty) in proportion to its weight.
+pub fn draw(rng: &mut ChaCha8Rng, t: &PendingTracker, prefix: &Name, hops: &[NextHop]) -> FaceId {
+    let w = weights(t, prefix, hops);
+    let total: f64 = w.iter().sum();
+    let mut r = rng.random::<f64>() * total;
+    for (h, w) in hops.iter().zip(&w) {
+        if r < *w {
+            return h.face;
+        }
+        r -= w;
+    }
+    hops[hops.len() - 1].face
+}
+
+impl RfaStrategy {
+    pub fn new(seed: u64) -> Self {
+        RfaStrategy {
+            retx: RetxSuppression::default(),
+            pending: PendingTracker::default(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    pub fn pending(&self) -> &PendingTracker {
+        &self.pending
+    }
+
+    pub fn pending_mut(&mut self) -> &mut PendingTracker {
+        &mut self.pending
+    }
+}
+
+impl Strategy for RfaStrategy {
+    fn name(&self) -> &'static str {
+        "rfa"
+    }
+
+    fn after_receive_interest(
+        &mut self,
+        ctx: &StrategyCtx,
+        in_face: FaceId,
+        entry: &mut PitEntry,
+        fib: Option<&FibEntry>,
+    ) -> InterestDecision {
+        let rng = &mut self.rng;
+        pending::after_receive_interest(
+            &mut self.pending,
+            &self.retx,
+            ctx,
+            in_face,
+            entry,
+            fib,
+            |t, prefix, hops| draw(rng, t, prefix, hops),
+        )
+    }
+
+    fn before_satisfy_interest(
+        &mut self,
+        _ctx: &StrategyCtx,
+        entry: &PitEntry,
+        _in_face: FaceId,
+        _data: &Data,
+        _lp: &LpHeader,
+    ) {
+        self.pending.released_all(entry);
+    }
+
+    fn after_receive_nack(
+        &mut self,
+        _ctx: &StrategyCtx,
+        in_face: FaceId,
+        _nack: &Nack,
+        entry: &mut PitEntry,
+        _fib: Option<&FibEntry>,
+    ) -> NackDecision {
+        self.pending.released(entry, in_face);
+        super::nack_when_all_upstreams_nacked(entry)
+    }
+
+    fn on_interest_expired(&mut self, _ctx: &StrategyCtx, entry: &PitEntry) {
+        self.pending.released_all(entry);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::pending::test_util::*;
+    use super::*;
+    use crate::Time;
+
+    #[test]
+    fn average_follows_the_ewma_and_weights_are_its_inverse() {
+        let faces = faces(2);
+        let ctx = StrategyCtx {
+            now: Time::ZERO,
+            faces: &faces,
+        };
+        // Only face 1 is a next hop, so every Interest goes there.
+        let fib = fib(&[(1, 10)]);
+        let p = prefix();
+        let mut s = RfaStrategy::new(7);
+        let mut e0 = entry(Time::ZERO, 0);
+        let mut e1 = entry(Time::ZERO, 1);
+        s.after_receive_interest(&ctx, FaceId(0), &mut e0, Some(&fib));
+        // pending 1: avg = 7/8 * 0 + 1/8 * 1 = 0.125
+        assert_eq!(s.pending().avg(&p, FaceId(1)), 0.125);
+        s.after_receive_interest(&ctx, FaceId(0), &mut e1, Some(&fib));
+        // pending 2: avg = 7/8 * 0.125 + 1/8 * 2 = 0.359375
+        assert_eq!(s.pending().avg(&p, FaceId(1)), 0.359375);
+        let data = Data::new(e0.name().clone(), bytes::Bytes::new());
+        s.before_satisfy_interest(&ctx, &e0, FaceId(1), &data, &LpHeader::default());
+        // pending 1: avg = 7/8 * 0.359375 + 1/8 * 1 = 0.439453125
+        assert_eq!(s.pending().pending(&p, FaceId(1)), 1);
+        assert_eq!(s.pending().avg(&p, FaceId(1)), 0.439453125);
+
+        // Weights: 1 / avg, an average below 1 counting as 1.
+        let mut t = PendingTracker::default();
+        t.preset_avg(&p, FaceId(1), 2.0);
+        t.preset_avg(&p, FaceId(2), 8.0);
+        t.preset_avg(&p, FaceId(3), 0.25);
+        let hops = fib_hops(&[(1, 1), (2, 1), (3, 1)]);
+        assert_eq!(weights(&t, &p, &hops).as_slice(), &[0.5, 0.125, 1.0]);
+    }
+
+    fn fib_hops(h: &[(u32, u64)]) -> Vec<NextHop> {
+        fib(h).nexthops.to_vec()
+    }
+
+    #[test]
+    fn split_over_10000_draws_matches_the_weights() {
+        // avgPI 2, 4, 8 -> weights 1/2, 1/4, 1/8 -> shares 4/7, 2/7, 1/7 = 57.14 %, 28.57 %, 14.29 %.
+        let p = prefix();
+        let mut t = PendingTracker::default();
+        t.preset_avg(&p, FaceId(1), 2.0);
+        t.preset_avg(&p, FaceId(2), 4.0);
+        t.preset_avg(&p, FaceId(3), 8.0);
+        let hops = fib_hops(&[(1, 10), (2, 10), (3, 10)]);
+        let mut rng = ChaCha8Rng::seed_from_u64(42);
+        let mut count = [0u32; 4];
+        for _ in 0..10_000 {
+            count[draw(&mut rng, &t, &p, &hops).index()] += 1;
+        }
+        let expect = [4.0 / 7.0, 2.0 / 7.0, 1.0 / 7.0];
+        for f in 1..=3 {
+            let share = count[f] as f64 / 10_000.0;
+            assert!(
+                (share - expect[f - 1]).abs() < 0.02,
+                "face {f}: {share} vs {}",
+                expect[f - 1]
+            );
+        }
+    }
+
+    #[test]
+    fn same_seed_same_choices() {
+        let faces = faces(2);
+        let ctx = StrategyCtx {
+            now: Time::ZERO,
+            faces: &faces,
+        };
+        let fib = fib(&[(1, 10), (2, 10)]);
+        let run = |seed| {
+            let mut s = RfaStrategy::new(seed);
+            (0..200)
+                .map(|i| {
+                    let mut e = entry(Time::ZERO, i);
+                    s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib))
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(run(3), run(3));
+        assert_ne!(run(3), run(4));
+    }
+}
