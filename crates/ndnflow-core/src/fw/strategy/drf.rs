@@ -12,20 +12,11 @@
 //! lowest cost, then lowest face id) and loses the sum of the weights. Credits are kept per FIB
 //! prefix and face. Deterministic: no randomness.
 
-use super::pending::{self, PendingTracker};
-use super::{InterestDecision, NackDecision, RetxSuppression, Strategy, StrategyCtx};
-use crate::packet::{Data, LpHeader, Nack};
-use crate::table::{FaceId, FibEntry, Measurements, NextHop, PitEntry};
+use super::pending::{NextHopChoice, PendingStrategy, PendingTracker};
+use crate::table::{FaceId, Measurements, NextHop};
 use crate::Name;
 
 const TIE: f64 = 1e-9;
-
-#[derive(Default)]
-pub struct DrfStrategy {
-    retx: RetxSuppression,
-    pending: PendingTracker,
-    credit: Measurements<f64>,
-}
 
 /// One step of the smooth weighted round robin over `hops` (non-empty, FIB order).
 fn round_robin(
@@ -50,69 +41,31 @@ fn round_robin(
     face
 }
 
-impl DrfStrategy {
-    pub fn new() -> Self {
-        Self::default()
-    }
+/// DRF's choice: weighted round robin, with a credit per prefix and face.
+#[derive(Default)]
+pub struct WeightedRoundRobin {
+    credit: Measurements<f64>,
+}
 
-    pub fn pending(&self) -> &PendingTracker {
-        &self.pending
-    }
+impl NextHopChoice for WeightedRoundRobin {
+    const NAME: &'static str = "drf";
 
-    pub fn pending_mut(&mut self) -> &mut PendingTracker {
-        &mut self.pending
+    fn choose(&mut self, t: &PendingTracker, prefix: &Name, hops: &[NextHop]) -> FaceId {
+        round_robin(&mut self.credit, t, prefix, hops)
     }
 }
 
-impl Strategy for DrfStrategy {
-    fn name(&self) -> &'static str {
-        "drf"
-    }
+pub type DrfStrategy = PendingStrategy<WeightedRoundRobin>;
 
-    fn after_receive_interest(
-        &mut self,
-        ctx: &StrategyCtx,
-        in_face: FaceId,
-        entry: &mut PitEntry,
-        fib: Option<&FibEntry>,
-    ) -> InterestDecision {
-        let credit = &mut self.credit;
-        pending::after_receive_interest(
-            &mut self.pending,
-            &self.retx,
-            ctx,
-            in_face,
-            entry,
-            fib,
-            |t, prefix, hops| round_robin(credit, t, prefix, hops),
-        )
+impl DrfStrategy {
+    pub fn new() -> Self {
+        PendingStrategy::with_choice(WeightedRoundRobin::default())
     }
+}
 
-    fn before_satisfy_interest(
-        &mut self,
-        _ctx: &StrategyCtx,
-        entry: &PitEntry,
-        _in_face: FaceId,
-        _data: &Data,
-        _lp: &LpHeader,
-    ) {
-        self.pending.released_all(entry);
-    }
-
-    fn after_receive_nack(
-        &mut self,
-        _ctx: &StrategyCtx,
-        in_face: FaceId,
-        _nack: &Nack,
-        entry: &mut PitEntry,
-        _fib: Option<&FibEntry>,
-    ) -> NackDecision {
-        self.pending.released(entry, in_face);
-        super::nack_when_all_upstreams_nacked(entry)
-    }
-
-    fn on_interest_expired(&mut self, _ctx: &StrategyCtx, entry: &PitEntry) {
-        self.pending.released_all(entry);
+impl Default for DrfStrategy {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -120,6 +73,9 @@ impl Strategy for DrfStrategy {
 mod tests {
     use super::super::pending::test_util::*;
     use super::*;
+    use crate::fw::strategy::{InterestDecision, Strategy, StrategyCtx};
+    use crate::packet::{Data, LpHeader};
+    use crate::table::FibEntry;
     use crate::Time;
 
     /// Forwards a new Interest and answers it at once, so the pending counts stay as preset.

@@ -12,9 +12,9 @@
 //! Along with the count, each record keeps an exponentially weighted moving average of it, updated
 //! at every change (RFA's "avgPI"), with gain `EWMA_GAIN`.
 
-use super::{Faces, InterestDecision, RetxDecision, RetxSuppression, StrategyCtx};
+use super::{Faces, InterestDecision, NackDecision, RetxDecision, RetxSuppression, Strategy, StrategyCtx};
 use crate::name::NameMap;
-use crate::packet::NackReason;
+use crate::packet::{Data, LpHeader, Nack, NackReason};
 use crate::table::{FaceId, FibEntry, Measurements, NextHop, PitEntry};
 use crate::{Name, Time};
 
@@ -196,6 +196,85 @@ pub fn after_receive_interest(
     };
     tracker.forwarded(&fib.prefix, entry, face);
     InterestDecision::Forward(Faces::from_slice(&[face]))
+}
+
+/// How a pending-Interest strategy picks one of the eligible next hops (FIB order, never empty).
+pub trait NextHopChoice {
+    /// The strategy's name, e.g. "pi".
+    const NAME: &'static str;
+    fn choose(&mut self, pending: &PendingTracker, prefix: &Name, hops: &[NextHop]) -> FaceId;
+}
+
+/// The strategies that steer by pending Interests per face (pi, rfa, drf): they share the
+/// counting, the retransmission handling and the Nack rule, and differ only in `C`'s choice.
+pub struct PendingStrategy<C> {
+    retx: RetxSuppression,
+    pending: PendingTracker,
+    choice: C,
+}
+
+impl<C: NextHopChoice> PendingStrategy<C> {
+    pub fn with_choice(choice: C) -> Self {
+        PendingStrategy { retx: RetxSuppression::default(), pending: PendingTracker::default(), choice }
+    }
+
+    pub fn pending(&self) -> &PendingTracker {
+        &self.pending
+    }
+
+    pub fn pending_mut(&mut self) -> &mut PendingTracker {
+        &mut self.pending
+    }
+
+    pub fn choice(&self) -> &C {
+        &self.choice
+    }
+}
+
+impl<C: NextHopChoice> Strategy for PendingStrategy<C> {
+    fn name(&self) -> &'static str {
+        C::NAME
+    }
+
+    fn after_receive_interest(
+        &mut self,
+        ctx: &StrategyCtx,
+        in_face: FaceId,
+        entry: &mut PitEntry,
+        fib: Option<&FibEntry>,
+    ) -> InterestDecision {
+        let choice = &mut self.choice;
+        after_receive_interest(&mut self.pending, &self.retx, ctx, in_face, entry, fib, |t, prefix, hops| {
+            choice.choose(t, prefix, hops)
+        })
+    }
+
+    fn before_satisfy_interest(
+        &mut self,
+        _ctx: &StrategyCtx,
+        entry: &PitEntry,
+        _in_face: FaceId,
+        _data: &Data,
+        _lp: &LpHeader,
+    ) {
+        self.pending.released_all(entry);
+    }
+
+    fn after_receive_nack(
+        &mut self,
+        _ctx: &StrategyCtx,
+        in_face: FaceId,
+        _nack: &Nack,
+        entry: &mut PitEntry,
+        _fib: Option<&FibEntry>,
+    ) -> NackDecision {
+        self.pending.released(entry, in_face);
+        super::nack_when_all_upstreams_nacked(entry)
+    }
+
+    fn on_interest_expired(&mut self, _ctx: &StrategyCtx, entry: &PitEntry) {
+        self.pending.released_all(entry);
+    }
 }
 
 #[cfg(test)]

@@ -6,85 +6,34 @@
 //! Detti et al. (INFOCOM WKSHPS 2015); Nguyen et al. (ICCW 2015) show that it biases against paths
 //! with a longer RTT or a higher bandwidth. Pending counts: see `pending`.
 
-use super::pending::{self, PendingTracker};
-use super::{InterestDecision, NackDecision, RetxSuppression, Strategy, StrategyCtx};
-use crate::packet::{Data, LpHeader, Nack};
-use crate::table::{FaceId, FibEntry, PitEntry};
+use super::pending::{NextHopChoice, PendingStrategy, PendingTracker};
+use crate::table::{FaceId, NextHop};
+use crate::Name;
 
+/// PI's choice: the fewest pending Interests.
 #[derive(Default)]
-pub struct PiStrategy {
-    retx: RetxSuppression,
-    pending: PendingTracker,
+pub struct FewestPending;
+
+impl NextHopChoice for FewestPending {
+    const NAME: &'static str = "pi";
+
+    fn choose(&mut self, t: &PendingTracker, prefix: &Name, hops: &[NextHop]) -> FaceId {
+        // min_by_key keeps the first of equal minima: FIB order, i.e. lowest cost first.
+        hops.iter().min_by_key(|h| t.pending(prefix, h.face)).map(|h| h.face).unwrap_or(hops[0].face)
+    }
 }
+
+pub type PiStrategy = PendingStrategy<FewestPending>;
 
 impl PiStrategy {
     pub fn new() -> Self {
-        Self::default()
-    }
-
-    pub fn pending(&self) -> &PendingTracker {
-        &self.pending
-    }
-
-    pub fn pending_mut(&mut self) -> &mut PendingTracker {
-        &mut self.pending
+        PendingStrategy::with_choice(FewestPending)
     }
 }
 
-impl Strategy for PiStrategy {
-    fn name(&self) -> &'static str {
-        "pi"
-    }
-
-    fn after_receive_interest(
-        &mut self,
-        ctx: &StrategyCtx,
-        in_face: FaceId,
-        entry: &mut PitEntry,
-        fib: Option<&FibEntry>,
-    ) -> InterestDecision {
-        pending::after_receive_interest(
-            &mut self.pending,
-            &self.retx,
-            ctx,
-            in_face,
-            entry,
-            fib,
-            |t, prefix, hops| {
-                // min_by_key keeps the first of equal minima: FIB order, i.e. lowest cost first.
-                hops.iter()
-                    .min_by_key(|h| t.pending(prefix, h.face))
-                    .map(|h| h.face)
-                    .unwrap_or(hops[0].face)
-            },
-        )
-    }
-
-    fn before_satisfy_interest(
-        &mut self,
-        _ctx: &StrategyCtx,
-        entry: &PitEntry,
-        _in_face: FaceId,
-        _data: &Data,
-        _lp: &LpHeader,
-    ) {
-        self.pending.released_all(entry);
-    }
-
-    fn after_receive_nack(
-        &mut self,
-        _ctx: &StrategyCtx,
-        in_face: FaceId,
-        _nack: &Nack,
-        entry: &mut PitEntry,
-        _fib: Option<&FibEntry>,
-    ) -> NackDecision {
-        self.pending.released(entry, in_face);
-        super::nack_when_all_upstreams_nacked(entry)
-    }
-
-    fn on_interest_expired(&mut self, _ctx: &StrategyCtx, entry: &PitEntry) {
-        self.pending.released_all(entry);
+impl Default for PiStrategy {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -93,6 +42,8 @@ mod tests {
     use super::super::pending::test_util::*;
     use super::super::Faces;
     use super::*;
+    use crate::fw::strategy::{InterestDecision, Strategy, StrategyCtx};
+    use crate::table::FibEntry;
     use crate::packet::NackReason;
     use crate::Time;
 

@@ -12,20 +12,12 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::pending::{self, PendingTracker};
-use super::{InterestDecision, NackDecision, RetxSuppression, Strategy, StrategyCtx};
-use crate::packet::{Data, LpHeader, Nack};
-use crate::table::{FaceId, FibEntry, NextHop, PitEntry};
+use super::pending::{NextHopChoice, PendingStrategy, PendingTracker};
+use crate::table::{FaceId, NextHop};
 use crate::Name;
 
 /// Floor of avgPI in the weight 1 / avgPI.
 pub const MIN_AVG: f64 = 1.0;
-
-pub struct RfaStrategy {
-    retx: RetxSuppression,
-    pending: PendingTracker,
-    rng: ChaCha8Rng,
-}
 
 /// RFA's weight of each hop, in the order given: 1 / max(avgPI, MIN_AVG).
 pub fn weights(
@@ -52,73 +44,24 @@ pub fn draw(rng: &mut ChaCha8Rng, t: &PendingTracker, prefix: &Name, hops: &[Nex
     hops[hops.len() - 1].face
 }
 
-impl RfaStrategy {
-    pub fn new(seed: u64) -> Self {
-        RfaStrategy {
-            retx: RetxSuppression::default(),
-            pending: PendingTracker::default(),
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
-    }
+/// RFA's choice: a random draw weighted by 1 / avgPI, from a seeded stream.
+pub struct WeightedRandom {
+    rng: ChaCha8Rng,
+}
 
-    pub fn pending(&self) -> &PendingTracker {
-        &self.pending
-    }
+impl NextHopChoice for WeightedRandom {
+    const NAME: &'static str = "rfa";
 
-    pub fn pending_mut(&mut self) -> &mut PendingTracker {
-        &mut self.pending
+    fn choose(&mut self, t: &PendingTracker, prefix: &Name, hops: &[NextHop]) -> FaceId {
+        draw(&mut self.rng, t, prefix, hops)
     }
 }
 
-impl Strategy for RfaStrategy {
-    fn name(&self) -> &'static str {
-        "rfa"
-    }
+pub type RfaStrategy = PendingStrategy<WeightedRandom>;
 
-    fn after_receive_interest(
-        &mut self,
-        ctx: &StrategyCtx,
-        in_face: FaceId,
-        entry: &mut PitEntry,
-        fib: Option<&FibEntry>,
-    ) -> InterestDecision {
-        let rng = &mut self.rng;
-        pending::after_receive_interest(
-            &mut self.pending,
-            &self.retx,
-            ctx,
-            in_face,
-            entry,
-            fib,
-            |t, prefix, hops| draw(rng, t, prefix, hops),
-        )
-    }
-
-    fn before_satisfy_interest(
-        &mut self,
-        _ctx: &StrategyCtx,
-        entry: &PitEntry,
-        _in_face: FaceId,
-        _data: &Data,
-        _lp: &LpHeader,
-    ) {
-        self.pending.released_all(entry);
-    }
-
-    fn after_receive_nack(
-        &mut self,
-        _ctx: &StrategyCtx,
-        in_face: FaceId,
-        _nack: &Nack,
-        entry: &mut PitEntry,
-        _fib: Option<&FibEntry>,
-    ) -> NackDecision {
-        self.pending.released(entry, in_face);
-        super::nack_when_all_upstreams_nacked(entry)
-    }
-
-    fn on_interest_expired(&mut self, _ctx: &StrategyCtx, entry: &PitEntry) {
-        self.pending.released_all(entry);
+impl RfaStrategy {
+    pub fn new(seed: u64) -> Self {
+        PendingStrategy::with_choice(WeightedRandom { rng: ChaCha8Rng::seed_from_u64(seed) })
     }
 }
 
@@ -126,6 +69,8 @@ impl Strategy for RfaStrategy {
 mod tests {
     use super::super::pending::test_util::*;
     use super::*;
+    use crate::fw::strategy::{Strategy, StrategyCtx};
+    use crate::packet::{Data, LpHeader};
     use crate::Time;
 
     #[test]
