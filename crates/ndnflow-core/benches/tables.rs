@@ -68,9 +68,7 @@ fn bench_fib(c: &mut Criterion) {
         })
         .collect();
     // 4-component names no prefix (not even "/") matches: every prefix length is probed.
-    let mut misses: Vec<Name> = (0..LOOKUPS)
-        .map(|k| name(&format!("/other{k}/app/v=1/seg={k}")))
-        .collect();
+    let mut misses: Vec<Name> = (0..LOOKUPS).map(|k| name(&format!("/other{k}/app/v=1/seg={k}"))).collect();
     rng.shuffle(&mut hits);
     rng.shuffle(&mut misses);
     for n in &hits {
@@ -106,13 +104,7 @@ const PIT_POOL: usize = 16_384;
 fn bench_pit(c: &mut Criterion) {
     let lifetime = Time::from_secs(4);
     let pool: Vec<Arc<Interest>> = (0..PIT_POOL)
-        .map(|i| {
-            Arc::new(Interest::new(
-                name(&format!("/video/c{}/v=1/seg={i}", i % 64)),
-                i as u32,
-                lifetime,
-            ))
-        })
+        .map(|i| Arc::new(Interest::new(name(&format!("/video/c{}/v=1/seg={i}", i % 64)), i as u32, lifetime)))
         .collect();
     let data_names: Vec<Name> = pool.iter().map(|i| i.name.clone()).collect();
     let face = FaceId(1);
@@ -171,23 +163,13 @@ fn cs_name(i: usize) -> Name {
 fn bench_cs(c: &mut Criterion) {
     let now = Time::ZERO;
     let payload = zero_payload(1024);
-    let datas: Vec<Arc<Data>> = (0..CS_POOL)
-        .map(|i| Arc::new(Data::new(cs_name(i), payload.clone())))
-        .collect();
+    let datas: Vec<Arc<Data>> = (0..CS_POOL).map(|i| Arc::new(Data::new(cs_name(i), payload.clone()))).collect();
     let lifetime = Time::from_secs(4);
     let mut rng = XorShift(0xD1B5_4A32_D192_ED03);
     // Interests for cached names (the first CS_CAPACITY Data) and for names never inserted.
-    let mut hits: Vec<Interest> = (0..CS_CAPACITY)
-        .map(|i| Interest::new(cs_name(i), i as u32, lifetime))
-        .collect();
+    let mut hits: Vec<Interest> = (0..CS_CAPACITY).map(|i| Interest::new(cs_name(i), i as u32, lifetime)).collect();
     let mut misses: Vec<Interest> = (0..CS_CAPACITY)
-        .map(|i| {
-            Interest::new(
-                name(&format!("/audio/c{}/v=1/seg={i}", i % 64)),
-                i as u32,
-                lifetime,
-            )
-        })
+        .map(|i| Interest::new(name(&format!("/audio/c{}/v=1/seg={i}", i % 64)), i as u32, lifetime))
         .collect();
     rng.shuffle(&mut hits);
     rng.shuffle(&mut misses);
@@ -246,12 +228,8 @@ const NAME_POOL: usize = 4_096;
 
 fn bench_name(c: &mut Criterion) {
     // 4-component URIs with typed components, as consumers and scenarios write them.
-    let uris: Vec<String> = (0..NAME_POOL)
-        .map(|i| format!("/video/c{}/v=1/seg={i}", i % 64))
-        .collect();
-    let bases: Vec<Name> = (0..NAME_POOL)
-        .map(|i| name(&format!("/video/c{}/v=1", i % 64)))
-        .collect();
+    let uris: Vec<String> = (0..NAME_POOL).map(|i| format!("/video/c{}/v=1/seg={i}", i % 64)).collect();
+    let bases: Vec<Name> = (0..NAME_POOL).map(|i| name(&format!("/video/c{}/v=1", i % 64))).collect();
 
     let mut group = c.benchmark_group("name");
     group.throughput(Throughput::Elements(1));

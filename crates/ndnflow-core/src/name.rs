@@ -419,11 +419,7 @@ impl Ord for Name {
                 (None, Some(_)) => return std::cmp::Ordering::Less,
                 (Some(_), None) => return std::cmp::Ordering::Greater,
                 (Some(x), Some(y)) => {
-                    let ord = x
-                        .typ
-                        .cmp(&y.typ)
-                        .then(x.value.len().cmp(&y.value.len()))
-                        .then(x.value.cmp(y.value));
+                    let ord = x.typ.cmp(&y.typ).then(x.value.len().cmp(&y.value.len())).then(x.value.cmp(y.value));
                     if ord.is_ne() {
                         return ord;
                     }

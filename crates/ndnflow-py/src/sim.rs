@@ -3,17 +3,22 @@
 
 use std::path::PathBuf;
 
+use ndnflow_core::Time;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
 use ndnflow_sim::trace::{DirName, Results};
 use ndnflow_sim::Simulation as Engine;
-use ndnflow_core::Time;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
-create_exception!(ndnflow, ScenarioError, PyException, "A scenario that cannot be run; the message names file, line, field and reason.");
+create_exception!(
+    ndnflow,
+    ScenarioError,
+    PyException,
+    "A scenario that cannot be run; the message names file, line, field and reason."
+);
 
 #[pyclass(unsendable, module = "ndnflow._core")]
 pub struct Simulation {
@@ -25,8 +30,8 @@ impl Simulation {
     #[new]
     #[pyo3(signature = (text, source = "<scenario>", base_dir = None))]
     fn new(text: &str, source: &str, base_dir: Option<PathBuf>) -> PyResult<Self> {
-        let scenario = parse_scenario(text, source, base_dir.as_deref())
-            .map_err(|e| ScenarioError::new_err(e.to_string()))?;
+        let scenario =
+            parse_scenario(text, source, base_dir.as_deref()).map_err(|e| ScenarioError::new_err(e.to_string()))?;
         Ok(Simulation { engine: Engine::new(scenario) })
     }
 

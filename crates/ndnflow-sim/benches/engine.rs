@@ -46,9 +46,7 @@ fn event(k: u64) -> Event {
 fn bench_event_queue(c: &mut Criterion) {
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     // Uniform delays in [1 ns, 200 us]: link delays, serialisation times and timers mixed.
-    let delays: Vec<Time> = (0..DELAYS)
-        .map(|_| Time(1 + rng.next() % 200_000))
-        .collect();
+    let delays: Vec<Time> = (0..DELAYS).map(|_| Time(1 + rng.next() % 200_000)).collect();
     let kinds: Vec<Event> = (0..DELAYS).map(|_| event(rng.next())).collect();
 
     let mut group = c.benchmark_group("event_queue");
@@ -73,13 +71,8 @@ fn bench_event_queue(c: &mut Criterion) {
 /// `examples/quickstart.toml` with its 30 s duration cut to 5 s.
 fn quickstart_5s() -> Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/quickstart.toml");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    assert!(
-        text.contains("duration = \"30s\""),
-        "{} no longer sets duration = \"30s\"",
-        path.display()
-    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    assert!(text.contains("duration = \"30s\""), "{} no longer sets duration = \"30s\"", path.display());
     let text = text.replace("duration = \"30s\"", "duration = \"5s\"");
     parse_scenario(&text, &path.display().to_string(), path.parent())
         .unwrap_or_else(|e| panic!("quickstart scenario: {e}"))
@@ -99,10 +92,7 @@ fn bench_quickstart(c: &mut Criterion) {
     let reference = run(scenario.clone());
     let hops = reference.packet_hops();
     assert!(hops > 0, "the quickstart scenario moved no packets");
-    eprintln!(
-        "quickstart (5 s): {hops} packet-hops, {} events per run",
-        reference.events_processed()
-    );
+    eprintln!("quickstart (5 s): {hops} packet-hops, {} events per run", reference.events_processed());
     drop(reference);
 
     let mut group = c.benchmark_group("simulation");
@@ -110,9 +100,7 @@ fn bench_quickstart(c: &mut Criterion) {
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(5));
     group.throughput(Throughput::Elements(hops));
-    group.bench_function("quickstart_5s", |b| {
-        b.iter_batched(|| scenario.clone(), run, BatchSize::PerIteration)
-    });
+    group.bench_function("quickstart_5s", |b| b.iter_batched(|| scenario.clone(), run, BatchSize::PerIteration));
     group.finish();
 }
 

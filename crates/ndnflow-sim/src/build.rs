@@ -202,10 +202,7 @@ fn install_routes(s: &Scenario, nodes: &mut [Node], edge_face: &[FaceId]) {
         }
     }
     for r in &s.routes {
-        let face = edges
-            .iter()
-            .position(|e| e.from == r.node && e.to == r.nexthop)
-            .map(|i| edge_face[i]);
+        let face = edges.iter().position(|e| e.from == r.node && e.to == r.nexthop).map(|i| edge_face[i]);
         if let Some(face) = face {
             nodes[r.node].fw.fib.add_nexthop(&r.prefix, face, r.cost);
         }

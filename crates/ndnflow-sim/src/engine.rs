@@ -15,8 +15,7 @@ use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{
-    ConsumerName, ConsumerSample, ConsumerSummary, DirName, NodeSummary, Recorder, Results, SimulationSummary,
-    Summary,
+    ConsumerName, ConsumerSample, ConsumerSummary, DirName, NodeSummary, Recorder, Results, SimulationSummary, Summary,
 };
 
 pub struct Simulation {
@@ -131,11 +130,9 @@ impl Simulation {
 
     fn sample(&mut self) {
         let consumers = self.net.apps.iter().filter_map(|a| match (&a.app, a.consumer) {
-            (App::Consumer(c), Some(i)) => Some(ConsumerSample {
-                index: i as u32,
-                stats: c.stats,
-                window: c.window().filter(|_| c.is_active()),
-            }),
+            (App::Consumer(c), Some(i)) => {
+                Some(ConsumerSample { index: i as u32, stats: c.stats, window: c.window().filter(|_| c.is_active()) })
+            }
             _ => None,
         });
         self.recorder.sample(self.now, &self.net.dirs, consumers);
@@ -308,10 +305,7 @@ impl Simulation {
     /// A direction that is down makes its sending face ineligible as a next hop.
     fn set_face_state(&mut self, d: usize, up: bool) {
         let from = self.net.dirs[d].from;
-        let face = self.net.nodes[from]
-            .faces
-            .iter()
-            .position(|t| matches!(t, FaceTarget::Link(x) if *x as usize == d));
+        let face = self.net.nodes[from].faces.iter().position(|t| matches!(t, FaceTarget::Link(x) if *x as usize == d));
         if let Some(face) = face {
             self.net.nodes[from].fw.set_face_up(FaceId(face as u32), up);
         }
@@ -361,13 +355,7 @@ impl Simulation {
                 },
             );
         }
-        let links = self
-            .net
-            .dirs
-            .iter()
-            .zip(&self.dir_names)
-            .map(|(d, n)| (n.name.clone(), d.counters))
-            .collect();
+        let links = self.net.dirs.iter().zip(&self.dir_names).map(|(d, n)| (n.name.clone(), d.counters)).collect();
         let nodes = self
             .net
             .nodes

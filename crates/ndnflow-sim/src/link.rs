@@ -171,10 +171,9 @@ fn queue(spec: &QueueSpec) -> Queue {
     };
     match spec {
         QueueSpec::DropTail { limit: l } => Queue::drop_tail(limit(l)),
-        QueueSpec::Codel { limit: l, target, interval, mode } => Queue::codel(
-            limit(l),
-            CodelConfig { target: *target, interval: *interval, mark: *mode == CodelMode::Mark },
-        ),
+        QueueSpec::Codel { limit: l, target, interval, mode } => {
+            Queue::codel(limit(l), CodelConfig { target: *target, interval: *interval, mark: *mode == CodelMode::Mark })
+        }
     }
 }
 

@@ -104,7 +104,11 @@ impl Recorder {
             s.queue_packets.push(d.queue.len_packets() as u64);
             s.queue_bytes.push(d.queue.len_bytes() as u64);
             let n = c.sojourn_count - p.sojourn_count;
-            s.sojourn_ms.push(if n == 0 { f64::NAN } else { (c.sojourn_sum - p.sojourn_sum).as_millis_f64() / n as f64 });
+            s.sojourn_ms.push(if n == 0 {
+                f64::NAN
+            } else {
+                (c.sojourn_sum - p.sojourn_sum).as_millis_f64() / n as f64
+            });
         }
         for cs in consumers {
             let c = cs.stats;

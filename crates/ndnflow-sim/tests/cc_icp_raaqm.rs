@@ -52,17 +52,12 @@ cc = {cc}
 
 fn rows(r: &Results, from_s: f64, to_s: f64) -> Vec<usize> {
     let c = &r.consumers;
-    (0..c.time_s.len())
-        .filter(|&i| c.time_s[i] >= from_s - 1e-9 && c.time_s[i] < to_s - 1e-9)
-        .collect()
+    (0..c.time_s.len()).filter(|&i| c.time_s[i] >= from_s - 1e-9 && c.time_s[i] < to_s - 1e-9).collect()
 }
 
 fn goodput(r: &Results, from_s: f64, to_s: f64) -> f64 {
     let rows = rows(r, from_s, to_s);
-    rows.iter()
-        .map(|&i| r.consumers.goodput_bps[i])
-        .sum::<f64>()
-        / rows.len() as f64
+    rows.iter().map(|&i| r.consumers.goodput_bps[i]).sum::<f64>() / rows.len() as f64
 }
 
 /// Mean RTT over the samples of [from_s, to_s) (bins weighted by their Data count).
@@ -82,9 +77,7 @@ fn mean_rtt_ms(r: &Results, from_s: f64, to_s: f64) -> f64 {
 fn halvings_on_timeouts(r: &Results, from_s: f64, to_s: f64, factor: f64) -> usize {
     let c = &r.consumers;
     let rows = rows(r, from_s, to_s);
-    rows.windows(2)
-        .filter(|p| c.timeouts[p[1]] > 0 && c.window[p[1]] < c.window[p[0]] * factor)
-        .count()
+    rows.windows(2).filter(|p| c.timeouts[p[1]] > 0 && c.window[p[1]] < c.window[p[0]] * factor).count()
 }
 
 #[test]
@@ -97,19 +90,11 @@ fn icp_keeps_a_droptail_bottleneck_busy() {
     // overflows the queue, and the drops time out 200 ms later (the window still growing into
     // the full queue meanwhile) and halve it: a saw-tooth like AIMD's (tests/cc_scenarios.rs,
     // ~81 % with PCON Algorithm 1). ~83 % measured; 75 % is the floor.
-    let r = run(&bottleneck(
-        r#"{ discipline = "droptail", packets = 20 }"#,
-        r#"{ algorithm = "icp" }"#,
-    ));
+    let r = run(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, r#"{ algorithm = "icp" }"#));
     let s = &r.summary.consumers["c"];
     assert!(s.timeouts > 0 && r.summary.links["p->r"].drops > 0, "{s:?}");
     let g = goodput(&r, 5.0, 20.0);
-    assert!(
-        g >= 0.75 * CEILING_BPS,
-        "goodput {:.3} Mbit/s < 75 % of {:.3}",
-        g / 1e6,
-        CEILING_BPS / 1e6
-    );
+    assert!(g >= 0.75 * CEILING_BPS, "goodput {:.3} Mbit/s < 75 % of {:.3}", g / 1e6, CEILING_BPS / 1e6);
     // The timeouts halve the window: bins with a timeout whose window ended below 3/4 of the
     // previous bin's. A cycle 28 -> 56 takes ~28 RTTs of 31-48 ms, ~1.1 s: ~13 in 15 s; 21
     // measured, demand 6.
@@ -119,10 +104,8 @@ fn icp_keeps_a_droptail_bottleneck_busy() {
     assert!(rows(&r, 5.0, 20.0).iter().all(|&i| c.window[i] >= 1.0));
 
     // The survey's variant (RFC 6298 timer): the same here, for the reason above.
-    let r = run(&bottleneck(
-        r#"{ discipline = "droptail", packets = 20 }"#,
-        r#"{ algorithm = "icp", rto = "rfc6298" }"#,
-    ));
+    let r =
+        run(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, r#"{ algorithm = "icp", rto = "rfc6298" }"#));
     let g = goodput(&r, 5.0, 20.0);
     assert!(g >= 0.75 * CEILING_BPS, "goodput {:.3} Mbit/s", g / 1e6);
 }
@@ -135,10 +118,7 @@ fn icp_raw_min_max_timer_collapses() {
     // (Karn), and the range never widens: nearly every Interest times out. ~7 % measured.
     let consumer_rto = r#"{ algorithm = "icp" }
 rto = { min = "1ms" }"#;
-    let r = run(&bottleneck(
-        r#"{ discipline = "droptail", packets = 20 }"#,
-        consumer_rto,
-    ));
+    let r = run(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, consumer_rto));
     let s = &r.summary.consumers["c"];
     let g = goodput(&r, 5.0, 20.0);
     assert!(g < 0.5 * CEILING_BPS, "goodput {:.3} Mbit/s", g / 1e6);
@@ -157,10 +137,7 @@ fn raaqm_keeps_the_rtt_below_aimd() {
     let b = run(&bottleneck(queue, r#"{ algorithm = "raaqm" }"#));
     let (ra, rb) = (mean_rtt_ms(&a, 5.0, 20.0), mean_rtt_ms(&b, 5.0, 20.0));
     assert!(rb < ra, "RAAQM mean RTT {rb:.2} ms, AIMD {ra:.2} ms");
-    assert!(
-        (BASE_RTT_MS - 0.5..=BASE_RTT_MS + 5.0).contains(&rb),
-        "RAAQM mean RTT {rb:.2} ms"
-    );
+    assert!((BASE_RTT_MS - 0.5..=BASE_RTT_MS + 5.0).contains(&rb), "RAAQM mean RTT {rb:.2} ms");
     assert!(ra >= BASE_RTT_MS + 30.0, "AIMD mean RTT {ra:.2} ms");
     let s = &b.summary.consumers["c"];
     assert_eq!(s.timeouts, 0, "{s:?}");
@@ -177,22 +154,12 @@ fn raaqm_keeps_the_rtt_below_aimd() {
     let b2 = run(&bottleneck(queue, r#"{ algorithm = "raaqm" }"#));
     assert_eq!(b2.consumers.window, b.consumers.window);
 
-    let gentle = run(&bottleneck(
-        queue,
-        r#"{ algorithm = "raaqm", p_max = 0.00501, beta = 0.9 }"#,
-    ));
+    let gentle = run(&bottleneck(queue, r#"{ algorithm = "raaqm", p_max = 0.00501, beta = 0.9 }"#));
     // PCON §4.4's setting keeps the link full (~100 % measured, floor 90 %) with a queue of ~26
     // Data (~54 ms mean RTT measured), still well under AIMD's.
     let (rg, gg) = (mean_rtt_ms(&gentle, 5.0, 20.0), goodput(&gentle, 5.0, 20.0));
-    assert!(
-        gg >= 0.9 * CEILING_BPS,
-        "gentle RAAQM goodput {:.3} Mbit/s",
-        gg / 1e6
-    );
-    assert!(
-        rg < ra - 15.0,
-        "gentle RAAQM mean RTT {rg:.2} ms, AIMD {ra:.2} ms"
-    );
+    assert!(gg >= 0.9 * CEILING_BPS, "gentle RAAQM goodput {:.3} Mbit/s", gg / 1e6);
+    assert!(rg < ra - 15.0, "gentle RAAQM mean RTT {rg:.2} ms, AIMD {ra:.2} ms");
 }
 
 #[test]
@@ -200,33 +167,16 @@ fn icp_and_raaqm_parse_with_defaults_overrides_and_checks() {
     use ndnflow_core::app::cc::{IcpConfig, IcpRto, RaaqmConfig};
     use ndnflow_sim::scenario::model::CcSpec;
     let parse = |cc: &str| {
-        parse_scenario(
-            &bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, cc),
-            "t.toml",
-            None,
-        )
-        .map(|s| s.consumers[0].cc)
-        .map_err(|e| e.to_string())
+        parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, cc), "t.toml", None)
+            .map(|s| s.consumers[0].cc)
+            .map_err(|e| e.to_string())
     };
-    assert_eq!(
-        parse(r#"{ algorithm = "icp" }"#),
-        Ok(CcSpec::Icp(IcpConfig::default()))
-    );
-    assert_eq!(
-        parse(r#"{ algorithm = "raaqm" }"#),
-        Ok(CcSpec::Raaqm(RaaqmConfig::default()))
-    );
-    let mut icp = IcpConfig {
-        beta: 0.6,
-        rto: IcpRto::Rfc6298,
-        rto_window: 30,
-        ..IcpConfig::default()
-    };
+    assert_eq!(parse(r#"{ algorithm = "icp" }"#), Ok(CcSpec::Icp(IcpConfig::default())));
+    assert_eq!(parse(r#"{ algorithm = "raaqm" }"#), Ok(CcSpec::Raaqm(RaaqmConfig::default())));
+    let mut icp = IcpConfig { beta: 0.6, rto: IcpRto::Rfc6298, rto_window: 30, ..IcpConfig::default() };
     icp.signals.cwa = false;
     assert_eq!(
-        parse(
-            r#"{ algorithm = "icp", beta = 0.6, rto = "rfc6298", rto_window = 30, cwa = false }"#
-        ),
+        parse(r#"{ algorithm = "icp", beta = 0.6, rto = "rfc6298", rto_window = 30, cwa = false }"#),
         Ok(CcSpec::Icp(icp))
     );
     let raaqm = RaaqmConfig {
@@ -248,29 +198,15 @@ fn icp_and_raaqm_parse_with_defaults_overrides_and_checks() {
 
     // The consumer's cc is on line 27 of the generated file.
     let e = parse(r#"{ algorithm = "raaqm", cwa = false }"#).unwrap_err();
-    assert!(
-        e.contains(":27:")
-            && e.contains("cc.cwa")
-            && e.contains("does not apply to algorithm = \"raaqm\""),
-        "{e}"
-    );
+    assert!(e.contains(":27:") && e.contains("cc.cwa") && e.contains("does not apply to algorithm = \"raaqm\""), "{e}");
     let e = parse(r#"{ algorithm = "icp", gamma = 1 }"#).unwrap_err();
-    assert!(
-        e.contains("cc.gamma") && e.contains("does not apply"),
-        "{e}"
-    );
+    assert!(e.contains("cc.gamma") && e.contains("does not apply"), "{e}");
     let e = parse(r#"{ algorithm = "icp", rto = "fixed" }"#).unwrap_err();
     assert!(e.contains("cc.rto") && e.contains("rfc6298"), "{e}");
     let e = parse(r#"{ algorithm = "raaqm", p_max = 1.5 }"#).unwrap_err();
-    assert!(
-        e.contains("cc.p_max") && e.contains("between 0 and 1"),
-        "{e}"
-    );
+    assert!(e.contains("cc.p_max") && e.contains("between 0 and 1"), "{e}");
     let e = parse(r#"{ algorithm = "raaqm", p_min = 0.3 }"#).unwrap_err();
-    assert!(
-        e.contains("cc.p_min") && e.contains("must not exceed p_max"),
-        "{e}"
-    );
+    assert!(e.contains("cc.p_min") && e.contains("must not exceed p_max"), "{e}");
     let e = parse(r#"{ algorithm = "raaqm", min_window = 8, max_window = 4 }"#).unwrap_err();
     assert!(e.contains("must not exceed max_window"), "{e}");
     let e = parse(r#"{ algorithm = "raaqm", samples = 0 }"#).unwrap_err();

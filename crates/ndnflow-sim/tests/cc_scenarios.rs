@@ -229,5 +229,8 @@ fn algorithm_keys_are_checked() {
     let e = err(r#"{ algorithm = "aimd", cwa = "yes" }"#);
     assert!(e.contains("cc.cwa") && e.contains("true or false"), "{e}");
     let e = err(r#"{ algorithm = "reno" }"#);
-    assert!(e.contains("cc.algorithm") && e.contains("\"fixed-window\", \"constant-rate\"") && e.contains("\"pcon\""), "{e}");
+    assert!(
+        e.contains("cc.algorithm") && e.contains("\"fixed-window\", \"constant-rate\"") && e.contains("\"pcon\""),
+        "{e}"
+    );
 }

@@ -263,9 +263,7 @@ cc = { algorithm = "fixed-window", window = 1 }
 #[test]
 fn scheduled_bandwidth_change_and_outage_show_in_the_goodput() {
     let base = one_link("10Mbps", "10ms", 100);
-    let changed = format!(
-        "{base}\n[[events]]\nat = \"10s\"\nlink = [\"c\", \"p\"]\nbandwidth = \"5Mbps\"\n"
-    );
+    let changed = format!("{base}\n[[events]]\nat = \"10s\"\nlink = [\"c\", \"p\"]\nbandwidth = \"5Mbps\"\n");
     let r = run(&changed);
     assert_within(goodput(&r, "c", 2.0, 10.0), 10e6 * 1024.0 / 1080.0, 0.01, "before the change");
     assert_within(goodput(&r, "c", 12.0, 20.0), 5e6 * 1024.0 / 1080.0, 0.01, "after the change");

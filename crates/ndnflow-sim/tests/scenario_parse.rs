@@ -29,10 +29,7 @@ fn quickstart_with_line(line: usize, new: &str) -> String {
 }
 
 fn node(s: &Scenario, name: &str) -> NodeId {
-    s.nodes
-        .iter()
-        .position(|n| n.name == name)
-        .unwrap_or_else(|| panic!("no node {name}"))
+    s.nodes.iter().position(|n| n.name == name).unwrap_or_else(|| panic!("no node {name}"))
 }
 
 #[test]
@@ -46,13 +43,7 @@ fn quickstart_parses_to_the_expected_model() {
     let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_str()).collect();
     assert_eq!(names, ["c1", "c2", "r", "p"]);
     let r = &s.nodes[2];
-    assert_eq!(
-        r.cs,
-        CsSpec {
-            policy: CsPolicy::Lru,
-            capacity: 10_000
-        }
-    );
+    assert_eq!(r.cs, CsSpec { policy: CsPolicy::Lru, capacity: 10_000 });
     assert_eq!(r.strategy, StrategyKind::BestRoute);
     assert_eq!(s.nodes[0].cs, CsSpec::default());
 
@@ -62,12 +53,7 @@ fn quickstart_parses_to_the_expected_model() {
     for dir in [&rp.ab, &rp.ba] {
         assert_eq!(dir.bandwidth_bps, 10_000_000);
         assert_eq!(dir.delay, Time::from_millis(20));
-        assert_eq!(
-            dir.queue,
-            QueueSpec::DropTail {
-                limit: QueueLimit::Packets(100)
-            }
-        );
+        assert_eq!(dir.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(100) });
         assert_eq!(dir.loss, LossSpec::None);
     }
     assert_eq!(s.links[0].ab.bandwidth_bps, 100_000_000);
@@ -76,10 +62,7 @@ fn quickstart_parses_to_the_expected_model() {
 
     assert_eq!(s.producers.len(), 1);
     let p = &s.producers[0];
-    assert_eq!(
-        (p.node, p.payload, p.segments, p.freshness),
-        (3, 1024, None, None)
-    );
+    assert_eq!((p.node, p.payload, p.segments, p.freshness), (3, 1024, None, None));
     assert_eq!(p.prefix, Name::parse("/video").unwrap());
 
     assert_eq!(s.consumers.len(), 2);
@@ -99,30 +82,13 @@ fn quickstart_parses_to_the_expected_model() {
 #[test]
 fn dumbbell_example_uses_every_feature() {
     let s = load_scenario(&examples().join("dumbbell.toml")).unwrap();
-    assert_eq!(
-        (s.seed, s.bin, s.routing),
-        (42, Time::from_millis(50), RoutingMetric::Delay)
-    );
+    assert_eq!((s.seed, s.bin, s.routing), (42, Time::from_millis(50), RoutingMetric::Delay));
     let r1 = &s.nodes[node(&s, "r1")];
-    assert_eq!(
-        r1.cs,
-        CsSpec {
-            policy: CsPolicy::Fifo,
-            capacity: 5000
-        }
-    );
-    assert_eq!(
-        r1.strategy_choices,
-        vec![(Name::parse("/live").unwrap(), StrategyKind::Multicast)]
-    );
+    assert_eq!(r1.cs, CsSpec { policy: CsPolicy::Fifo, capacity: 5000 });
+    assert_eq!(r1.strategy_choices, vec![(Name::parse("/live").unwrap(), StrategyKind::Multicast)]);
 
     let access = &s.links[0];
-    let ge = LossSpec::GilbertElliott {
-        p: 0.01,
-        r: 0.3,
-        loss_good: 0.0,
-        loss_bad: 1.0,
-    };
+    let ge = LossSpec::GilbertElliott { p: 0.01, r: 0.3, loss_good: 0.0, loss_bad: 1.0 };
     assert_eq!((access.ab.loss, access.ba.loss), (ge, ge));
 
     let bottleneck = &s.links[2];
@@ -136,47 +102,26 @@ fn dumbbell_example_uses_every_feature() {
             mode: CodelMode::Mark
         }
     );
-    assert_eq!(
-        bottleneck.ba.queue,
-        QueueSpec::DropTail {
-            limit: QueueLimit::Packets(200)
-        }
-    );
+    assert_eq!(bottleneck.ba.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(200) });
     assert_eq!(bottleneck.ba.bandwidth_bps, 20_000_000);
 
     let to_p2 = &s.links[4];
-    assert_eq!(
-        (to_p2.ab.bandwidth_bps, to_p2.ba.bandwidth_bps),
-        (500_000_000, 1_000_000_000)
-    );
+    assert_eq!((to_p2.ab.bandwidth_bps, to_p2.ba.bandwidth_bps), (500_000_000, 1_000_000_000));
 
     let p1 = &s.producers[0];
-    assert_eq!(
-        (p1.payload, p1.freshness),
-        (1024, Some(Time::from_secs(10)))
-    );
+    assert_eq!((p1.payload, p1.freshness), (1024, Some(Time::from_secs(10))));
     assert_eq!(s.producers[1].segments, Some(100_000));
 
     let c1 = &s.consumers[0];
-    assert_eq!(
-        (c1.segments, c1.max_retries, c1.lifetime),
-        (Some(20_000), Some(5), Time::from_secs(1))
-    );
+    assert_eq!((c1.segments, c1.max_retries, c1.lifetime), (Some(20_000), Some(5), Time::from_secs(1)));
     assert_eq!(
         (c1.rto.initial, c1.rto.min, c1.rto.max),
-        (
-            Time::from_millis(500),
-            Time::from_millis(100),
-            Time::from_secs(10)
-        )
+        (Time::from_millis(500), Time::from_millis(100), Time::from_secs(10))
     );
     assert_eq!(c1.rto.alpha, RtoSpec::default().alpha);
     let c2 = &s.consumers[1];
     assert_eq!(c2.cc, CcSpec::ConstantRate { rate: 500.0 });
-    assert_eq!(
-        (c2.start, c2.stop),
-        (Time::from_secs(5), Some(Time::from_secs(55)))
-    );
+    assert_eq!((c2.start, c2.stop), (Time::from_secs(5), Some(Time::from_secs(55))));
 
     assert_eq!(
         s.routes,
@@ -196,18 +141,8 @@ fn dumbbell_example_uses_every_feature() {
                 direction: LinkDirection::BtoA,
                 change: LinkChange::Bandwidth(10_000_000)
             },
-            LinkEvent {
-                at: Time::from_secs(40),
-                link: 3,
-                direction: LinkDirection::Both,
-                change: LinkChange::Down
-            },
-            LinkEvent {
-                at: Time::from_secs(45),
-                link: 3,
-                direction: LinkDirection::Both,
-                change: LinkChange::Up
-            },
+            LinkEvent { at: Time::from_secs(40), link: 3, direction: LinkDirection::Both, change: LinkChange::Down },
+            LinkEvent { at: Time::from_secs(45), link: 3, direction: LinkDirection::Both, change: LinkChange::Up },
         ]
     );
 }
@@ -234,12 +169,7 @@ struct Case {
 }
 
 fn case(text: String, line: usize, field: &'static str, says: &'static [&'static str]) -> Case {
-    Case {
-        text,
-        line: Some(line),
-        field: Some(field),
-        says,
-    }
+    Case { text, line: Some(line), field: Some(field), says }
 }
 
 fn check(c: &Case) {
@@ -277,10 +207,7 @@ fn validation_errors_name_line_field_and_reason() {
             q(1, "[simulaton]"),
             1,
             "simulaton",
-            &[
-                "unknown top-level key \"simulaton\"",
-                "did you mean \"simulation\"?",
-            ],
+            &["unknown top-level key \"simulaton\"", "did you mean \"simulation\"?"],
         ),
         case(
             q(13, r#"bandwdith = "100Mbps""#),
@@ -301,61 +228,29 @@ fn validation_errors_name_line_field_and_reason() {
             &["unknown field", "did you mean \"window\"?"],
         ),
         case(
-            q(
-                25,
-                r#"queue     = { discipline = "droptail", pakets = 100 }"#,
-            ),
+            q(25, r#"queue     = { discipline = "droptail", pakets = 100 }"#),
             25,
             "links[2].queue.pakets",
             &["unknown field"],
         ),
-        case(
-            q(3, "seed = 1\nverbose = true"),
-            4,
-            "simulation.verbose",
-            &["unknown field \"verbose\""],
-        ),
+        case(q(3, "seed = 1\nverbose = true"), 4, "simulation.verbose", &["unknown field \"verbose\""]),
         // units
         case(
             q(23, r#"bandwidth = "10Mbsp""#),
             23,
             "links[2].bandwidth",
-            &[
-                "invalid bandwidth \"10Mbsp\"",
-                "unknown unit \"Mbsp\"",
-                "Mbps",
-            ],
+            &["invalid bandwidth \"10Mbsp\"", "unknown unit \"Mbsp\"", "Mbps"],
         ),
-        case(
-            q(23, r#"bandwidth = "0Mbps""#),
-            23,
-            "links[2].bandwidth",
-            &["bandwidth must be positive"],
-        ),
-        case(
-            q(23, r#"bandwidth = "-10Mbps""#),
-            23,
-            "links[2].bandwidth",
-            &["bandwidth must be positive"],
-        ),
+        case(q(23, r#"bandwidth = "0Mbps""#), 23, "links[2].bandwidth", &["bandwidth must be positive"]),
+        case(q(23, r#"bandwidth = "-10Mbps""#), 23, "links[2].bandwidth", &["bandwidth must be positive"]),
         case(
             q(23, "bandwidth = 10000000"),
             23,
             "links[2].bandwidth",
             &["expected a bandwidth string such as \"10Mbps\", found integer 10000000"],
         ),
-        case(
-            q(24, r#"delay     = "-20ms""#),
-            24,
-            "links[2].delay",
-            &["must not be negative"],
-        ),
-        case(
-            q(24, r#"delay     = "20""#),
-            24,
-            "links[2].delay",
-            &["missing unit", "ms"],
-        ),
+        case(q(24, r#"delay     = "-20ms""#), 24, "links[2].delay", &["must not be negative"]),
+        case(q(24, r#"delay     = "20""#), 24, "links[2].delay", &["missing unit", "ms"]),
         case(
             q(24, "delay     = 20"),
             24,
@@ -368,12 +263,7 @@ fn validation_errors_name_line_field_and_reason() {
             "simulation.duration",
             &["unknown unit \"seconds\"", "ns, us, ms, s, min, h"],
         ),
-        case(
-            q(2, r#"duration = "0s""#),
-            2,
-            "simulation.duration",
-            &["must be longer than 0"],
-        ),
+        case(q(2, r#"duration = "0s""#), 2, "simulation.duration", &["must be longer than 0"]),
         // nodes and links
         case(
             q(17, r#"between   = ["c2", "x"]"#),
@@ -381,42 +271,17 @@ fn validation_errors_name_line_field_and_reason() {
             "links[1].between",
             &["unknown node \"x\" (known nodes: c1, c2, r, p)"],
         ),
-        case(
-            q(22, r#"between   = ["r", "r"]"#),
-            22,
-            "links[2].between",
-            &["link from \"r\" to itself"],
-        ),
+        case(q(22, r#"between   = ["r", "r"]"#), 22, "links[2].between", &["link from \"r\" to itself"]),
         case(
             q(17, r#"between   = ["r", "c1"]"#),
             17,
             "links[1].between",
             &["duplicate link r - c1", "links[0] at line 12"],
         ),
-        case(
-            q(17, r#"between   = ["c2"]"#),
-            17,
-            "links[1].between",
-            &["expected two node names", "found 1 element"],
-        ),
-        case(
-            q(14, ""),
-            11,
-            "links[0].delay",
-            &["missing required field \"delay\""],
-        ),
-        case(
-            q(13, ""),
-            11,
-            "links[0].bandwidth",
-            &["missing required field \"bandwidth\""],
-        ),
-        case(
-            q(12, ""),
-            11,
-            "links[0].between",
-            &["missing required field \"between\""],
-        ),
+        case(q(17, r#"between   = ["c2"]"#), 17, "links[1].between", &["expected two node names", "found 1 element"]),
+        case(q(14, ""), 11, "links[0].delay", &["missing required field \"delay\""]),
+        case(q(13, ""), 11, "links[0].bandwidth", &["missing required field \"bandwidth\""]),
+        case(q(12, ""), 11, "links[0].between", &["missing required field \"between\""]),
         case(q(9, "\"p/q\" = {}"), 9, "nodes.p/q", &["contains '/'"]),
         case(
             q(8, r#"r  = { cs = { policy = "lfu", capacity = 10 } }"#),
@@ -430,48 +295,29 @@ fn validation_errors_name_line_field_and_reason() {
             "nodes.r.cs.capacity",
             &["missing required field \"capacity\""],
         ),
-        case(
-            q(8, r#"r  = { strategy = "ncc" }"#),
-            8,
-            "nodes.r.strategy",
-            &["\"best-route\", \"multicast\""],
-        ),
+        case(q(8, r#"r  = { strategy = "ncc" }"#), 8, "nodes.r.strategy", &["\"best-route\", \"multicast\""]),
         case(
             q(8, r#"r  = { strategies = { "video" = "multicast" } }"#),
             8,
             "nodes.r.strategies.\"video\"",
             &["must start with '/'"],
         ),
-        case(
-            q(8, "r  = 5"),
-            8,
-            "nodes.r",
-            &["expected a table", "found integer 5"],
-        ),
+        case(q(8, "r  = 5"), 8, "nodes.r", &["expected a table", "found integer 5"]),
         // queues and loss
         case(
-            q(
-                25,
-                r#"queue     = { discipline = "droptail", packets = 0 }"#,
-            ),
+            q(25, r#"queue     = { discipline = "droptail", packets = 0 }"#),
             25,
             "links[2].queue.packets",
             &["must be at least 1"],
         ),
         case(
-            q(
-                25,
-                r#"queue     = { discipline = "droptail", packets = 10, bytes = "15KB" }"#,
-            ),
+            q(25, r#"queue     = { discipline = "droptail", packets = 10, bytes = "15KB" }"#),
             25,
             "links[2].queue.bytes",
             &["either packets or bytes"],
         ),
         case(
-            q(
-                25,
-                r#"queue     = { discipline = "droptail", target = "5ms" }"#,
-            ),
+            q(25, r#"queue     = { discipline = "droptail", target = "5ms" }"#),
             25,
             "links[2].queue.target",
             &["only applies to discipline = \"codel\""],
@@ -482,38 +328,17 @@ fn validation_errors_name_line_field_and_reason() {
             "links[2].queue.discipline",
             &["\"droptail\", \"codel\""],
         ),
-        case(
-            q(
-                25,
-                r#"queue     = { discipline = "codel", bytes = "10Kb" }"#,
-            ),
-            25,
-            "links[2].queue.bytes",
-            &["bits"],
-        ),
+        case(q(25, r#"queue     = { discipline = "codel", bytes = "10Kb" }"#), 25, "links[2].queue.bytes", &["bits"]),
         case(
             q(25, r#"loss      = { model = "bernoulli", p = 1.5 }"#),
             25,
             "links[2].loss.p",
             &["probability must be between 0 and 1, found 1.5"],
         ),
+        case(q(25, r#"loss      = { model = "bernoulli", p = -0.1 }"#), 25, "links[2].loss.p", &["between 0 and 1"]),
+        case(q(25, r#"loss      = { model = "bernoulli", p = nan }"#), 25, "links[2].loss.p", &["finite number"]),
         case(
-            q(25, r#"loss      = { model = "bernoulli", p = -0.1 }"#),
-            25,
-            "links[2].loss.p",
-            &["between 0 and 1"],
-        ),
-        case(
-            q(25, r#"loss      = { model = "bernoulli", p = nan }"#),
-            25,
-            "links[2].loss.p",
-            &["finite number"],
-        ),
-        case(
-            q(
-                25,
-                r#"loss      = { model = "gilbert-elliott", p = 0.1, r = 2 }"#,
-            ),
+            q(25, r#"loss      = { model = "gilbert-elliott", p = 0.1, r = 2 }"#),
             25,
             "links[2].loss.r",
             &["between 0 and 1"],
@@ -525,10 +350,7 @@ fn validation_errors_name_line_field_and_reason() {
             &["missing required field \"r\""],
         ),
         case(
-            q(
-                25,
-                r#"loss      = { model = "bernoulli", p = 0.1, r = 0.5 }"#,
-            ),
+            q(25, r#"loss      = { model = "bernoulli", p = 0.1, r = 0.5 }"#),
             25,
             "links[2].loss.r",
             &["does not apply to model = \"bernoulli\""],
@@ -539,49 +361,19 @@ fn validation_errors_name_line_field_and_reason() {
             "links[2].forward.metric",
             &["unknown field \"metric\""],
         ),
-        case(
-            q(25, r#"metric    = 0"#),
-            25,
-            "links[2].metric",
-            &["must be at least 1"],
-        ),
+        case(q(25, r#"metric    = 0"#), 25, "links[2].metric", &["must be at least 1"]),
         // producers and consumers
-        case(
-            q(29, r#"prefix  = "video""#),
-            29,
-            "producers[0].prefix",
-            &["must start with '/'"],
-        ),
-        case(
-            q(30, "payload = -5"),
-            30,
-            "producers[0].payload",
-            &["must not be negative"],
-        ),
-        case(
-            q(30, "payload = 1.5"),
-            30,
-            "producers[0].payload",
-            &["expected a number of bytes"],
-        ),
-        case(
-            q(28, r#"node    = "r2""#),
-            28,
-            "producers[0].node",
-            &["unknown node \"r2\"", "did you mean \"r\"?"],
-        ),
+        case(q(29, r#"prefix  = "video""#), 29, "producers[0].prefix", &["must start with '/'"]),
+        case(q(30, "payload = -5"), 30, "producers[0].payload", &["must not be negative"]),
+        case(q(30, "payload = 1.5"), 30, "producers[0].payload", &["expected a number of bytes"]),
+        case(q(28, r#"node    = "r2""#), 28, "producers[0].node", &["unknown node \"r2\"", "did you mean \"r\"?"]),
         case(
             q(39, r#"name  = "/audio/b""#),
             39,
             "consumers[1].name",
             &["no producer serves /audio/b (producer prefixes: /video)"],
         ),
-        case(
-            q(39, r#"name  = "/vide/b""#),
-            39,
-            "consumers[1].name",
-            &["no producer serves /vide/b"],
-        ),
+        case(q(39, r#"name  = "/vide/b""#), 39, "consumers[1].name", &["no producer serves /vide/b"]),
         case(
             q(35, r#"cc   = { algorithm = "fixed-window", window = 0 }"#),
             35,
@@ -618,12 +410,7 @@ fn validation_errors_name_line_field_and_reason() {
             "consumers[0].cc.algorithm",
             &["\"fixed-window\", \"constant-rate\""],
         ),
-        case(
-            q(35, ""),
-            32,
-            "consumers[0].cc",
-            &["missing required field \"cc\""],
-        ),
+        case(q(35, ""), 32, "consumers[0].cc", &["missing required field \"cc\""]),
         case(
             q(
                 40,
@@ -634,38 +421,12 @@ stop  = "5s""#,
             "consumers[1].stop",
             &["stop (5s) must be after start (10s)"],
         ),
-        case(
-            q(40, r#"lifetime = "0s""#),
-            40,
-            "consumers[1].lifetime",
-            &["must be longer than 0"],
-        ),
-        case(
-            q(40, r#"rto = { min = "2s", max = "1s" }"#),
-            40,
-            "consumers[1].rto.min",
-            &["must not exceed max"],
-        ),
-        case(
-            q(40, "max_retries = -1"),
-            40,
-            "consumers[1].max_retries",
-            &["must not be negative"],
-        ),
-        case(
-            q(40, "segments = 0"),
-            40,
-            "consumers[1].segments",
-            &["must be at least 1"],
-        ),
+        case(q(40, r#"lifetime = "0s""#), 40, "consumers[1].lifetime", &["must be longer than 0"]),
+        case(q(40, r#"rto = { min = "2s", max = "1s" }"#), 40, "consumers[1].rto.min", &["must not exceed max"]),
+        case(q(40, "max_retries = -1"), 40, "consumers[1].max_retries", &["must not be negative"]),
+        case(q(40, "segments = 0"), 40, "consumers[1].segments", &["must be at least 1"]),
         // TOML syntax
-        case(
-            q(13, r#"bandwidth = "100Mbps"#),
-            13,
-            "",
-            &["quickstart.toml:13:", "TOML syntax error"],
-        )
-        .no_field(),
+        case(q(13, r#"bandwidth = "100Mbps"#), 13, "", &["quickstart.toml:13:", "TOML syntax error"]).no_field(),
         case(
             q(
                 13,
@@ -721,68 +482,40 @@ fn small_with(extra: &str) -> Result<Scenario, ScenarioError> {
 #[test]
 fn routes_and_events_are_checked() {
     // SMALL has 22 lines (it starts with an empty line); the extra text starts at line 23.
-    let e =
-        small_with("\n[[routes]]\nnode = \"a\"\nprefix = \"/p\"\nnexthop = \"c\"\n").unwrap_err();
-    assert_eq!(
-        (e.line, e.field.as_deref()),
-        (Some(27), Some("routes[0].nexthop")),
-        "{e}"
-    );
-    assert!(
-        e.message
-            .contains("\"c\" is not a neighbour of \"a\": no link joins them (neighbours of a: b)"),
-        "{e}"
-    );
-    let e =
-        small_with("\n[[routes]]\nnode = \"a\"\nprefix = \"/p\"\nnexthop = \"a\"\n").unwrap_err();
+    let e = small_with("\n[[routes]]\nnode = \"a\"\nprefix = \"/p\"\nnexthop = \"c\"\n").unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(27), Some("routes[0].nexthop")), "{e}");
+    assert!(e.message.contains("\"c\" is not a neighbour of \"a\": no link joins them (neighbours of a: b)"), "{e}");
+    let e = small_with("\n[[routes]]\nnode = \"a\"\nprefix = \"/p\"\nnexthop = \"a\"\n").unwrap_err();
     assert!(e.message.contains("not the node itself"), "{e}");
 
     let s = small_with("\n[[routes]]\nnode = \"a\"\nprefix = \"/p\"\nnexthop = \"b\"\n").unwrap();
     assert_eq!(s.routes[0].cost, 1);
 
-    let e =
-        small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"c\"]\ndown = true\n").unwrap_err();
-    assert_eq!(
-        (e.line, e.field.as_deref()),
-        (Some(26), Some("events[0].link")),
-        "{e}"
-    );
-    assert!(
-        e.message
-            .contains("no link between \"a\" and \"c\" (links of a: to b)"),
-        "{e}"
-    );
+    let e = small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"c\"]\ndown = true\n").unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(26), Some("events[0].link")), "{e}");
+    assert!(e.message.contains("no link between \"a\" and \"c\" (links of a: to b)"), "{e}");
 
-    let e = small_with(
-        "\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"b\"]\ndown = true\nbandwidth = \"1Mbps\"\n",
-    )
-    .unwrap_err();
+    let e = small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"b\"]\ndown = true\nbandwidth = \"1Mbps\"\n")
+        .unwrap_err();
     assert_eq!(e.field.as_deref(), Some("events[0].down"), "{e}");
-    assert!(
-        e.message.contains("give only one of bandwidth, down"),
-        "{e}"
-    );
+    assert!(e.message.contains("give only one of bandwidth, down"), "{e}");
 
     let e = small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"b\"]\n").unwrap_err();
-    assert_eq!(
-        (e.line, e.field.as_deref()),
-        (Some(24), Some("events[0]")),
-        "{e}"
-    );
+    assert_eq!((e.line, e.field.as_deref()), (Some(24), Some("events[0]")), "{e}");
     assert!(e.message.contains("missing the change"), "{e}");
 
-    let e =
-        small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"b\"]\ndown = false\n").unwrap_err();
+    let e = small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"b\"]\ndown = false\n").unwrap_err();
     assert!(e.message.contains("write up = true instead"), "{e}");
 
-    let e = small_with(
-        "\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"b\"]\ndirection = \"up\"\nup = true\n",
-    )
-    .unwrap_err();
+    let e =
+        small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"b\"]\ndirection = \"up\"\nup = true\n").unwrap_err();
     assert_eq!(e.field.as_deref(), Some("events[0].direction"), "{e}");
 
     // Events after the end are fine; "forward" follows the link's `between` order, not the event's.
-    let s = small_with("\n[[events]]\nat = \"99s\"\nlink = [\"b\", \"a\"]\ndirection = \"forward\"\nbandwidth = \"1Mbps\"\n").unwrap();
+    let s = small_with(
+        "\n[[events]]\nat = \"99s\"\nlink = [\"b\", \"a\"]\ndirection = \"forward\"\nbandwidth = \"1Mbps\"\n",
+    )
+    .unwrap();
     assert_eq!(
         s.events[0],
         LinkEvent {
@@ -806,41 +539,24 @@ fn payload_forms_and_zero() {
 #[test]
 fn structural_errors() {
     let e = parse("").unwrap_err();
-    assert_eq!(e.to_string(), "quickstart.toml: simulation: missing required table [simulation] (it needs at least duration = \"30s\")");
+    assert_eq!(
+        e.to_string(),
+        "quickstart.toml: simulation: missing required table [simulation] (it needs at least duration = \"30s\")"
+    );
     let e = parse("[simulation]\nseed = 3\n").unwrap_err();
     assert_eq!(e.to_string(), "quickstart.toml:1:1: simulation.duration: missing required field \"duration\" (how long to simulate, e.g. duration = \"30s\")");
-    let e =
-        parse("[simulation]\nduration = \"1s\"\n[links]\nbetween = [\"a\", \"b\"]\n").unwrap_err();
-    assert_eq!(
-        (e.line, e.field.as_deref()),
-        (Some(3), Some("links")),
-        "{e}"
-    );
-    assert!(
-        e.message.contains("write [[links]] (double brackets)"),
-        "{e}"
-    );
+    let e = parse("[simulation]\nduration = \"1s\"\n[links]\nbetween = [\"a\", \"b\"]\n").unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(3), Some("links")), "{e}");
+    assert!(e.message.contains("write [[links]] (double brackets)"), "{e}");
     let e = parse("[simulation]\nduration = \"1s\"\nseed = -1\n").unwrap_err();
-    assert_eq!(
-        (e.line, e.field.as_deref()),
-        (Some(3), Some("simulation.seed")),
-        "{e}"
-    );
-    let e = parse("[simulation]\nduration = \"1s\"\n[[links]]\nbetween = [\"a\", \"b\"]\n")
-        .unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(3), Some("simulation.seed")), "{e}");
+    let e = parse("[simulation]\nduration = \"1s\"\n[[links]]\nbetween = [\"a\", \"b\"]\n").unwrap_err();
     assert!(e.message.contains("no nodes are defined"), "{e}");
     let e = parse("[simulation]\nduration = \"1s\"\n[nodes]\na = {}\n[[consumers]]\nnode = \"a\"\nname = \"/x\"\ncc = { algorithm = \"fixed-window\", window = 1 }\n").unwrap_err();
-    assert!(
-        e.message
-            .contains("no producer serves /x: there are no [[producers]]"),
-        "{e}"
-    );
+    assert!(e.message.contains("no producer serves /x: there are no [[producers]]"), "{e}");
     let e = parse("[simulation]\nduration = \"1s\"\nrouting = \"ospf\"\n").unwrap_err();
     assert_eq!(e.field.as_deref(), Some("simulation.routing"), "{e}");
-    assert!(
-        e.message.contains("\"hop-count\", \"delay\", \"none\""),
-        "{e}"
-    );
+    assert!(e.message.contains("\"hop-count\", \"delay\", \"none\""), "{e}");
 }
 
 #[test]
@@ -850,14 +566,8 @@ fn per_direction_overrides_may_supply_required_fields() {
         "between   = [\"a\", \"b\"]\nforward = { bandwidth = \"1Mbps\" }\nreverse = { bandwidth = \"2Mbps\", loss = { model = \"bernoulli\", p = 0.5 } }\n",
     );
     let s = parse(&text).unwrap();
-    assert_eq!(
-        (s.links[0].ab.bandwidth_bps, s.links[0].ba.bandwidth_bps),
-        (1_000_000, 2_000_000)
-    );
-    assert_eq!(
-        (s.links[0].ab.loss, s.links[0].ba.loss),
-        (LossSpec::None, LossSpec::Bernoulli { p: 0.5 })
-    );
+    assert_eq!((s.links[0].ab.bandwidth_bps, s.links[0].ba.bandwidth_bps), (1_000_000, 2_000_000));
+    assert_eq!((s.links[0].ab.loss, s.links[0].ba.loss), (LossSpec::None, LossSpec::Bernoulli { p: 0.5 }));
 
     let text = SMALL.replace(
         "between   = [\"a\", \"b\"]\nbandwidth = \"10Mbps\"\n",
@@ -882,12 +592,7 @@ fn codel_defaults() {
         }
     );
     let s = parse(&quickstart_with_line(25, r#"queue     = { packets = 7 }"#)).unwrap();
-    assert_eq!(
-        s.links[2].ba.queue,
-        QueueSpec::DropTail {
-            limit: QueueLimit::Packets(7)
-        }
-    );
+    assert_eq!(s.links[2].ba.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(7) });
 }
 
 // ------------------------------------------------------------------------------ ndnSIM import
@@ -898,28 +603,13 @@ fn ndnsim_grid_example_imports() {
     assert_eq!(s.nodes.len(), 9);
     assert_eq!(s.links.len(), 12);
     assert_eq!(s.nodes[0].name, "Node0");
-    assert_eq!(
-        s.nodes[node(&s, "Node4")].cs,
-        CsSpec {
-            policy: CsPolicy::Lru,
-            capacity: 1000
-        }
-    );
+    assert_eq!(s.nodes[node(&s, "Node4")].cs, CsSpec { policy: CsPolicy::Lru, capacity: 1000 });
     let l = &s.links[0];
-    assert_eq!(
-        (
-            s.nodes[l.a].name.as_str(),
-            s.nodes[l.b].name.as_str(),
-            l.metric
-        ),
-        ("Node0", "Node1", 1)
-    );
+    assert_eq!((s.nodes[l.a].name.as_str(), s.nodes[l.b].name.as_str(), l.metric), ("Node0", "Node1", 1));
     let dir = LinkDirSpec {
         bandwidth_bps: 1_000_000,
         delay: Time::from_millis(10),
-        queue: QueueSpec::DropTail {
-            limit: QueueLimit::Packets(10),
-        },
+        queue: QueueSpec::DropTail { limit: QueueLimit::Packets(10) },
         loss: LossSpec::None,
     };
     assert_eq!((&l.ab, &l.ba), (&dir, &dir));
@@ -937,8 +627,7 @@ fn topology_to_toml_reparses_to_the_same_links() {
 
     let converted = topology_to_toml(&topo);
     let standalone = format!("[simulation]\nduration = \"1s\"\n\n{converted}");
-    let from_toml = parse_scenario(&standalone, "converted.toml", None)
-        .unwrap_or_else(|e| panic!("{e}\n{standalone}"));
+    let from_toml = parse_scenario(&standalone, "converted.toml", None).unwrap_or_else(|e| panic!("{e}\n{standalone}"));
     let from_file = load_scenario(&examples().join("grid.toml")).unwrap();
     assert_eq!(from_toml.links, from_file.links);
     let names = |s: &Scenario| s.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>();
@@ -954,19 +643,11 @@ fn ndnsim_files_as_ndnsim_writes_them() {
     assert_eq!(topo.nodes.len(), 3);
     assert_eq!((topo.nodes[0].x, topo.nodes[0].y), (253.112, -135.764));
     assert_eq!(topo.links[0].delay, Some(Time::from_micros(312)));
-    assert_eq!(
-        (topo.links[1].metric, topo.links[1].queue_packets),
-        (Some(71), None)
-    );
+    assert_eq!((topo.links[1].metric, topo.links[1].queue_packets), (Some(71), None));
     assert_eq!(topo.links[2].loss_rate, Some(0.9));
 
     let converted = topology_to_toml(&topo);
-    let s = parse_scenario(
-        &format!("[simulation]\nduration = \"1s\"\n{converted}"),
-        "x.toml",
-        None,
-    )
-    .unwrap();
+    let s = parse_scenario(&format!("[simulation]\nduration = \"1s\"\n{converted}"), "x.toml", None).unwrap();
     assert_eq!(s.links[1].metric, 71);
     assert_eq!(s.links[1].ab.queue, QueueSpec::default());
     assert_eq!(s.links[2].ba.loss, LossSpec::Bernoulli { p: 0.9 });
@@ -974,10 +655,7 @@ fn ndnsim_files_as_ndnsim_writes_them() {
 
 /// A scratch directory holding a scenario and its topology file.
 fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "ndnflow-scenario-test-{}-{name}",
-        std::process::id()
-    ));
+    let dir = std::env::temp_dir().join(format!("ndnflow-scenario-test-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (file, text) in files {
         std::fs::write(dir.join(file), text).unwrap();
@@ -1009,79 +687,41 @@ fn topology_and_toml_are_merged() {
 fn topology_errors_point_into_the_right_file() {
     // A duplicate of a topology link in [[links]].
     let topo = "router\na\nb\nlink\na b 10Mbps 1 1ms\n";
-    let scenario = format!("{TOPO_HEAD}\n[[links]]\nbetween = [\"b\", \"a\"]\nbandwidth = \"1Mbps\"\ndelay = \"1ms\"\n");
+    let scenario =
+        format!("{TOPO_HEAD}\n[[links]]\nbetween = [\"b\", \"a\"]\nbandwidth = \"1Mbps\"\ndelay = \"1ms\"\n");
     let dir = scratch("dup", &[("t.txt", topo), ("s.toml", &scenario)]);
     let e = load_scenario(&dir.join("s.toml")).unwrap_err();
     assert!(e.source_name.ends_with("s.toml"), "{e}");
-    assert_eq!(
-        (e.line, e.field.as_deref()),
-        (Some(8), Some("links[0].between")),
-        "{e}"
-    );
-    assert!(
-        e.message
-            .contains("duplicate link b - a (already defined by "),
-        "{e}"
-    );
+    assert_eq!((e.line, e.field.as_deref()), (Some(8), Some("links[0].between")), "{e}");
+    assert!(e.message.contains("duplicate link b - a (already defined by "), "{e}");
     assert!(e.message.contains("t.txt line 5"), "{e}");
 
     // A bad line in the topology file: the error names that file and line.
-    let dir = scratch(
-        "bad",
-        &[
-            ("t.txt", "router\na\nb\nlink\na b 10Mbps 1 1ms\nb c 1Mbps\n"),
-            ("s.toml", TOPO_HEAD),
-        ],
-    );
+    let dir = scratch("bad", &[("t.txt", "router\na\nb\nlink\na b 10Mbps 1 1ms\nb c 1Mbps\n"), ("s.toml", TOPO_HEAD)]);
     let e = load_scenario(&dir.join("s.toml")).unwrap_err();
     assert!(e.source_name.ends_with("t.txt"), "{e}");
-    assert_eq!(
-        (e.line, e.column, e.field.as_deref()),
-        (Some(6), Some(3), Some("dstNode")),
-        "{e}"
-    );
-    assert!(
-        e.message.contains("unknown node \"c\" (routers: a, b)"),
-        "{e}"
-    );
+    assert_eq!((e.line, e.column, e.field.as_deref()), (Some(6), Some(3), Some("dstNode")), "{e}");
+    assert!(e.message.contains("unknown node \"c\" (routers: a, b)"), "{e}");
 
     // A link without bandwidth.
-    let dir = scratch(
-        "nobw",
-        &[
-            ("t.txt", "router\na\nb\nlink\na b\n"),
-            ("s.toml", TOPO_HEAD),
-        ],
-    );
+    let dir = scratch("nobw", &[("t.txt", "router\na\nb\nlink\na b\n"), ("s.toml", TOPO_HEAD)]);
     let e = load_scenario(&dir.join("s.toml")).unwrap_err();
     assert!(e.source_name.ends_with("t.txt"), "{e}");
     assert_eq!(e.line, Some(5), "{e}");
     assert!(e.message.contains("no bandwidth column"), "{e}");
 
     // A missing file: the error points at the [topology] line of the scenario.
-    let dir = scratch(
-        "missing",
-        &[("s.toml", &TOPO_HEAD.replace("t.txt", "nope.txt"))],
-    );
+    let dir = scratch("missing", &[("s.toml", &TOPO_HEAD.replace("t.txt", "nope.txt"))]);
     let e = load_scenario(&dir.join("s.toml")).unwrap_err();
-    assert_eq!(
-        (e.line, e.field.as_deref()),
-        (Some(5), Some("topology.ndnsim")),
-        "{e}"
-    );
-    assert!(
-        e.message
-            .contains("cannot read ndnSIM topology \"nope.txt\""),
-        "{e}"
-    );
+    assert_eq!((e.line, e.field.as_deref()), (Some(5), Some("topology.ndnsim")), "{e}");
+    assert!(e.message.contains("cannot read ndnSIM topology \"nope.txt\""), "{e}");
 
     let e = parse("[simulation]\nduration = \"1s\"\n[topology]\nns2 = \"x\"\n").unwrap_err();
     assert_eq!(e.field.as_deref(), Some("topology.ns2"), "{e}");
     for name in ["dup", "bad", "nobw", "missing"] {
-        std::fs::remove_dir_all(std::env::temp_dir().join(format!(
-            "ndnflow-scenario-test-{}-{name}",
-            std::process::id()
-        )))
+        std::fs::remove_dir_all(
+            std::env::temp_dir().join(format!("ndnflow-scenario-test-{}-{name}", std::process::id())),
+        )
         .ok();
     }
 }

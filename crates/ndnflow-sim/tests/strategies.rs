@@ -15,15 +15,9 @@ fn run(text: &str) -> Results {
 /// Mean goodput of `consumer` over bins starting in [from_s, to_s).
 fn goodput(r: &Results, consumer: &str, from_s: f64, to_s: f64) -> f64 {
     let c = &r.consumers;
-    let index = r
-        .consumer_names
-        .iter()
-        .position(|n| n.id == consumer)
-        .expect("consumer id") as u32;
+    let index = r.consumer_names.iter().position(|n| n.id == consumer).expect("consumer id") as u32;
     let rows: Vec<f64> = (0..c.time_s.len())
-        .filter(|&i| {
-            c.consumer[i] == index && c.time_s[i] >= from_s - 1e-9 && c.time_s[i] < to_s - 1e-9
-        })
+        .filter(|&i| c.consumer[i] == index && c.time_s[i] >= from_s - 1e-9 && c.time_s[i] < to_s - 1e-9)
         .map(|i| c.goodput_bps[i])
         .collect();
     rows.iter().sum::<f64>() / rows.len() as f64
@@ -100,10 +94,7 @@ cc = {{ algorithm = "fixed-window", window = 100 }}
 
 /// Interests r sent towards a and towards b.
 fn split(r: &Results) -> (u64, u64) {
-    (
-        r.summary.links["r->a"].interests,
-        r.summary.links["r->b"].interests,
-    )
+    (r.summary.links["r->a"].interests, r.summary.links["r->b"].interests)
 }
 
 /// One path's goodput ceiling: 10 Mbit/s x payload / wire size.
@@ -124,22 +115,13 @@ fn pending_interest_strategies_use_both_paths() {
         let r = run(&diamond(strategy));
         let (a, b) = split(&r);
         let total = (a + b) as f64;
-        assert!(
-            a as f64 >= 0.3 * total && b as f64 >= 0.3 * total,
-            "{strategy}: split {a}/{b}"
-        );
+        assert!(a as f64 >= 0.3 * total && b as f64 >= 0.3 * total, "{strategy}: split {a}/{b}");
         let g = goodput(&r, "c", 2.0, 10.0);
         eprintln!("{strategy}: split {a}/{b}, goodput {:.2} Mbit/s", g / 1e6);
-        assert!(
-            g > ONE_PATH,
-            "{strategy} goodput {g} vs one path {ONE_PATH}"
-        );
+        assert!(g > ONE_PATH, "{strategy} goodput {g} vs one path {ONE_PATH}");
         if strategy == "pi" {
             // Both bottlenecks full: twice one path, within 1 %.
-            assert!(
-                (g - 2.0 * ONE_PATH).abs() < 0.01 * 2.0 * ONE_PATH,
-                "pi goodput {g}"
-            );
+            assert!((g - 2.0 * ONE_PATH).abs() < 0.01 * 2.0 * ONE_PATH, "pi goodput {g}");
         }
     }
 }

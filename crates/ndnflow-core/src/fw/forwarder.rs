@@ -215,7 +215,14 @@ impl Forwarder {
         }
     }
 
-    fn on_incoming_interest(&mut self, now: Time, in_face: FaceId, mut interest: Arc<Interest>, mark: u64, out: &mut Outbox) {
+    fn on_incoming_interest(
+        &mut self,
+        now: Time,
+        in_face: FaceId,
+        mut interest: Arc<Interest>,
+        mark: u64,
+        out: &mut Outbox,
+    ) {
         self.counters.in_interests += 1;
         let from_link = self.faces.get(in_face.index()).map(|f| f.kind) == Some(FaceKind::Link);
         if interest.nonce.is_none() {

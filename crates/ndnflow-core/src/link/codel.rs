@@ -61,11 +61,7 @@ pub struct CodelConfig {
 
 impl Default for CodelConfig {
     fn default() -> Self {
-        CodelConfig {
-            target: Time::from_millis(5),
-            interval: Time::from_millis(100),
-            mark: false,
-        }
+        CodelConfig { target: Time::from_millis(5), interval: Time::from_millis(100), mark: false }
     }
 }
 
@@ -245,23 +241,15 @@ impl QueueDiscipline for CodelQueue {
             // If we are back soon after the last episode, resume near the drop rate that
             // controlled the queue then.
             let delta = self.count.saturating_sub(self.lastcount);
-            self.count = if delta > 1 && now.saturating_sub(self.drop_next) < self.cfg.interval * 16
-            {
-                delta
-            } else {
-                1
-            };
+            self.count =
+                if delta > 1 && now.saturating_sub(self.drop_next) < self.cfg.interval * 16 { delta } else { 1 };
             self.lastcount = self.count;
             self.drop_next = self.control_law(now, self.count);
         }
 
         item.map(|item| {
             let sojourn = now.saturating_sub(item.enqueued_at);
-            Dequeued {
-                item,
-                marked,
-                sojourn,
-            }
+            Dequeued { item, marked, sojourn }
         })
     }
 
@@ -312,9 +300,7 @@ mod tests {
             q.enqueue(now, item(id, size, now)).unwrap();
             id += 1;
             run.enqueued += 1;
-            let d = q
-                .dequeue(now, &mut dropped)
-                .expect("queue is never empty here");
+            let d = q.dequeue(now, &mut dropped).expect("queue is never empty here");
             run.delivered += 1;
             for _ in dropped.drain(..) {
                 run.drops.push(ms);
@@ -344,13 +330,7 @@ mod tests {
     }
 
     fn codel(mark: bool) -> CodelQueue {
-        CodelQueue::new(
-            Limit::Packets(100_000),
-            CodelConfig {
-                mark,
-                ..CodelConfig::default()
-            },
-        )
+        CodelQueue::new(Limit::Packets(100_000), CodelConfig { mark, ..CodelConfig::default() })
     }
 
     #[test]
@@ -420,18 +400,12 @@ mod tests {
         let expected = expected_decisions(106.0, 600);
         // By hand: 106, 206, 276.71 -> 277, 334.45 -> 335, 384.45 -> 385, 429.17 -> 430,
         // 469.99 -> 470, 507.79 -> 508, 543.14 -> 544, 576.48 -> 577.
-        assert_eq!(
-            expected[..10],
-            [106, 206, 277, 335, 385, 430, 470, 508, 544, 577]
-        );
+        assert_eq!(expected[..10], [106, 206, 277, 335, 385, 430, 470, 508, 544, 577]);
         assert_eq!(run.drops, expected);
         assert!(run.marks.is_empty());
         assert_eq!(run.frame_marks, 0);
         // Every packet either left or was dropped; none is marked in drop mode.
-        assert_eq!(
-            run.delivered + run.drops.len() + q.len_packets(),
-            run.enqueued
-        );
+        assert_eq!(run.delivered + run.drops.len() + q.len_packets(), run.enqueued);
     }
 
     /// Continues the 1-arrival-1-departure-per-ms pattern of `standing` over [from, to] ms.
@@ -613,18 +587,12 @@ mod tests {
     #[test]
     fn tail_drop_still_applies_at_the_limit() {
         for mark in [false, true] {
-            let cfg = CodelConfig {
-                mark,
-                ..CodelConfig::default()
-            };
+            let cfg = CodelConfig { mark, ..CodelConfig::default() };
             let mut q = CodelQueue::new(Limit::Packets(3), cfg);
             for i in 0..3 {
                 assert!(q.enqueue(Time::ZERO, item(i, 500, Time::ZERO)).is_ok());
             }
-            assert_eq!(
-                id_of(&q.enqueue(Time::ZERO, item(3, 500, Time::ZERO)).unwrap_err()),
-                3
-            );
+            assert_eq!(id_of(&q.enqueue(Time::ZERO, item(3, 500, Time::ZERO)).unwrap_err()), 3);
             assert_eq!((q.len_packets(), q.len_bytes()), (3, 1500));
 
             let mut q = CodelQueue::new(Limit::Bytes(1200), cfg);

@@ -16,11 +16,7 @@ pub struct DropTailQueue {
 
 impl DropTailQueue {
     pub fn new(limit: Limit) -> DropTailQueue {
-        DropTailQueue {
-            q: VecDeque::with_capacity(limit.initial_capacity()),
-            bytes: 0,
-            limit,
-        }
+        DropTailQueue { q: VecDeque::with_capacity(limit.initial_capacity()), bytes: 0, limit }
     }
 
     pub fn limit(&self) -> Limit {
@@ -44,11 +40,7 @@ impl QueueDiscipline for DropTailQueue {
         let item = self.q.pop_front()?;
         self.bytes -= item.size as usize;
         let sojourn = now.saturating_sub(item.enqueued_at);
-        Some(Dequeued {
-            item,
-            marked: false,
-            sojourn,
-        })
+        Some(Dequeued { item, marked: false, sojourn })
     }
 
     #[inline]
@@ -94,9 +86,7 @@ mod tests {
         assert!(q.enqueue(later, item(5, 100, later)).is_ok());
         assert!(q.enqueue(later, item(6, 100, later)).is_err());
 
-        let order: Vec<u32> = std::iter::from_fn(|| q.dequeue(later, &mut dropped))
-            .map(|d| id_of(&d.item))
-            .collect();
+        let order: Vec<u32> = std::iter::from_fn(|| q.dequeue(later, &mut dropped)).map(|d| id_of(&d.item)).collect();
         assert_eq!(order, vec![1, 2, 5]);
         assert!(dropped.is_empty());
         assert_eq!((q.len_packets(), q.len_bytes()), (0, 0));
@@ -119,9 +109,7 @@ mod tests {
         assert_eq!(q.len_bytes(), 600);
         assert!(q.enqueue(t, item(5, 400, t)).is_ok()); // 1000 again
         assert!(q.enqueue(t, item(6, 1, t)).is_err());
-        let order: Vec<u32> = std::iter::from_fn(|| q.dequeue(t, &mut dropped))
-            .map(|d| id_of(&d.item))
-            .collect();
+        let order: Vec<u32> = std::iter::from_fn(|| q.dequeue(t, &mut dropped)).map(|d| id_of(&d.item)).collect();
         assert_eq!(order, vec![1, 3, 5]);
         assert_eq!(q.len_bytes(), 0);
     }

@@ -54,13 +54,7 @@ pub struct GilbertElliott {
 
 impl GilbertElliott {
     pub fn new(p: f64, r: f64, loss_good: f64, loss_bad: f64) -> GilbertElliott {
-        GilbertElliott {
-            p,
-            r,
-            loss_good,
-            loss_bad,
-            bad: false,
-        }
+        GilbertElliott { p, r, loss_good, loss_bad, bad: false }
     }
 
     /// Whether the chain is in the Bad state (after the last packet's transition).
@@ -78,11 +72,7 @@ impl GilbertElliott {
     pub fn is_lost<R: Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
         let u = uniform(rng);
         self.bad = if self.bad { u >= self.r } else { u < self.p };
-        let loss = if self.bad {
-            self.loss_bad
-        } else {
-            self.loss_good
-        };
+        let loss = if self.bad { self.loss_bad } else { self.loss_good };
         uniform(rng) < loss
     }
 }
@@ -178,13 +168,9 @@ mod tests {
         // against 0.044 for independent draws).
         let (pi_b, pi_g) = (p / (p + r), r / (p + r));
         let lambda = 1.0 - p - r;
-        let var = expected * (1.0 - expected)
-            + 2.0 * (lb - lg) * (lb - lg) * pi_g * pi_b * lambda / (1.0 - lambda);
+        let var = expected * (1.0 - expected) + 2.0 * (lb - lg) * (lb - lg) * pi_g * pi_b * lambda / (1.0 - lambda);
         let sigma = (var / n as f64).sqrt();
-        assert!(
-            (rate - expected).abs() < 4.0 * sigma,
-            "rate {rate} expected {expected} sigma {sigma}"
-        );
+        assert!((rate - expected).abs() < 4.0 * sigma, "rate {rate} expected {expected} sigma {sigma}");
     }
 
     /// Mean length of the runs of `true` in `xs`.
@@ -217,20 +203,14 @@ mod tests {
             ge.is_bad()
         }));
         let sigma = (1.0 - r).sqrt() / r / (runs as f64).sqrt();
-        assert!(
-            (mean - 1.0 / r).abs() < 4.0 * sigma,
-            "mean Bad stay {mean} over {runs} runs"
-        );
+        assert!((mean - 1.0 / r).abs() < 4.0 * sigma, "mean Bad stay {mean} over {runs} runs");
 
         // With loss only and always in Bad, loss bursts are exactly the Bad stays.
         let mut ge = GilbertElliott::new(p, r, 0.0, 1.0);
         let mut rng = ChaCha8Rng::seed_from_u64(6);
         let (mean, runs) = mean_run((0..n).map(|_| ge.is_lost(&mut rng)));
         let sigma = (1.0 - r).sqrt() / r / (runs as f64).sqrt();
-        assert!(
-            (mean - 1.0 / r).abs() < 4.0 * sigma,
-            "mean loss burst {mean} over {runs} runs"
-        );
+        assert!((mean - 1.0 / r).abs() < 4.0 * sigma, "mean loss burst {mean} over {runs} runs");
     }
 
     #[test]
@@ -243,9 +223,7 @@ mod tests {
             let run = |seed: u64| {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 let mut m = model;
-                (0..5000)
-                    .map(|_| m.is_lost(&mut rng))
-                    .collect::<Vec<bool>>()
+                (0..5000).map(|_| m.is_lost(&mut rng)).collect::<Vec<bool>>()
             };
             assert_eq!(run(7), run(7));
             assert_ne!(run(7), run(8));

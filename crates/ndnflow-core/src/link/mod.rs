@@ -148,16 +148,8 @@ pub(crate) mod test_util {
 
     /// A queued Interest whose nonce is `id`, with a chosen queue `size`.
     pub fn item(id: u32, size: u32, at: Time) -> Queued {
-        let interest = Interest::new(
-            Name::root().append_segment(id as u64),
-            id,
-            Time::from_secs(4),
-        );
-        Queued {
-            frame: Frame::interest(Arc::new(interest)),
-            size,
-            enqueued_at: at,
-        }
+        let interest = Interest::new(Name::root().append_segment(id as u64), id, Time::from_secs(4));
+        Queued { frame: Frame::interest(Arc::new(interest)), size, enqueued_at: at }
     }
 
     pub fn id_of(q: &Queued) -> u32 {
@@ -175,10 +167,7 @@ mod tests {
 
     #[test]
     fn enum_dispatch_reaches_each_discipline() {
-        let mut queues = [
-            Queue::drop_tail(Limit::Packets(2)),
-            Queue::codel(Limit::Packets(2), CodelConfig::default()),
-        ];
+        let mut queues = [Queue::drop_tail(Limit::Packets(2)), Queue::codel(Limit::Packets(2), CodelConfig::default())];
         for q in &mut queues {
             let t = Time::from_millis(1);
             assert!(q.is_empty());

@@ -7,9 +7,8 @@
 
 use std::sync::Arc;
 
-
-use crate::packet::{Data, Interest};
 use crate::name::NameMap;
+use crate::packet::{Data, Interest};
 use crate::{Name, Time};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

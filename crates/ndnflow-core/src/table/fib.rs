@@ -44,11 +44,7 @@ impl Fib {
     }
 
     fn find_exact(&self, prefix: &Name) -> Option<usize> {
-        self.index
-            .get(&prefix.hash64())?
-            .iter()
-            .map(|&i| i as usize)
-            .find(|&i| self.entries[i].prefix == *prefix)
+        self.index.get(&prefix.hash64())?.iter().map(|&i| i as usize).find(|&i| self.entries[i].prefix == *prefix)
     }
 
     /// Adds a next hop, or updates its cost if the face is already one (NFD `fib::Entry::addOrUpdateNextHop`).

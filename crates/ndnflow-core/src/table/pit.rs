@@ -13,8 +13,8 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use super::FaceId;
-use crate::packet::{Interest, NackReason};
 use crate::name::NameMap;
+use crate::packet::{Interest, NackReason};
 use crate::timers::Timers;
 use crate::{Name, Time};
 
@@ -89,7 +89,9 @@ impl PitEntry {
                 r.expiry = expiry;
                 r.interest = interest.clone();
             }
-            None => self.in_records.push(InRecord { face, nonce, last_renewed: now, expiry, interest: interest.clone() }),
+            None => {
+                self.in_records.push(InRecord { face, nonce, last_renewed: now, expiry, interest: interest.clone() })
+            }
         }
         self.interest = interest.clone();
     }

@@ -103,7 +103,12 @@ pub fn parse_ndnsim_topology(text: &str, source: &str) -> Result<Topology, Scena
         };
         if toks.len() == 1 && first == "router" {
             if section != Section::Preamble {
-                return Err(err(line_no, col0, "", "second \"router\" section; a file has one router section followed by one link section".into()));
+                return Err(err(
+                    line_no,
+                    col0,
+                    "",
+                    "second \"router\" section; a file has one router section followed by one link section".into(),
+                ));
             }
             section = Section::Routers;
             continue;
@@ -115,13 +120,10 @@ pub fn parse_ndnsim_topology(text: &str, source: &str) -> Result<Topology, Scena
                         line_no,
                         col0,
                         "",
-                        "\"link\" section before the \"router\" section; list the routers first"
-                            .into(),
+                        "\"link\" section before the \"router\" section; list the routers first".into(),
                     ))
                 }
-                Section::Links => {
-                    return Err(err(line_no, col0, "", "second \"link\" section".into()))
-                }
+                Section::Links => return Err(err(line_no, col0, "", "second \"link\" section".into())),
                 Section::Routers => section = Section::Links,
             }
             continue;
@@ -147,7 +149,12 @@ pub fn parse_ndnsim_topology(text: &str, source: &str) -> Result<Topology, Scena
                 }
                 check_node_name(first).map_err(|m| err(line_no, col0, "name", m))?;
                 if let Some(prev) = node_lines.get(first) {
-                    return Err(err(line_no, col0, "name", format!("router {first:?} is already defined at line {prev}")));
+                    return Err(err(
+                        line_no,
+                        col0,
+                        "name",
+                        format!("router {first:?} is already defined at line {prev}"),
+                    ));
                 }
                 let coord = |i: usize, what: &str| -> Result<f64, ScenarioError> {
                     match toks.get(i) {
@@ -162,7 +169,12 @@ pub fn parse_ndnsim_topology(text: &str, source: &str) -> Result<Topology, Scena
                 let x = coord(3, "xPos")?;
                 if let Some(&(c, t)) = toks.get(4) {
                     if t.parse::<u32>().is_err() {
-                        return Err(err(line_no, c, "systemId", format!("{t:?} is not a non-negative integer (MPI rank)")));
+                        return Err(err(
+                            line_no,
+                            c,
+                            "systemId",
+                            format!("{t:?} is not a non-negative integer (MPI rank)"),
+                        ));
                     }
                 }
                 node_lines.insert(first.to_string(), line_no);
@@ -195,13 +207,19 @@ pub fn parse_ndnsim_topology(text: &str, source: &str) -> Result<Topology, Scena
                 if first == second {
                     return Err(err(line_no, col1, "dstNode", format!("link from {first:?} to itself")));
                 }
-                let key = if first < second { (first.to_string(), second.to_string()) } else { (second.to_string(), first.to_string()) };
+                let key = if first < second {
+                    (first.to_string(), second.to_string())
+                } else {
+                    (second.to_string(), first.to_string())
+                };
                 if let Some(prev) = link_lines.get(&key) {
                     return Err(err(
                         line_no,
                         col0,
                         "",
-                        format!("duplicate link {first} - {second} (already given at line {prev}); links are bidirectional"),
+                        format!(
+                            "duplicate link {first} - {second} (already given at line {prev}); links are bidirectional"
+                        ),
                     ));
                 }
                 let mut link = TopoLink {
@@ -221,7 +239,12 @@ pub fn parse_ndnsim_topology(text: &str, source: &str) -> Result<Topology, Scena
                     match t.parse::<u64>() {
                         Ok(m) if m >= 1 => link.metric = Some(m),
                         _ => {
-                            return Err(err(line_no, c, "metric", format!("{t:?} is not a positive integer (routing cost)")))
+                            return Err(err(
+                                line_no,
+                                c,
+                                "metric",
+                                format!("{t:?} is not a positive integer (routing cost)"),
+                            ))
                         }
                     }
                 }
@@ -252,9 +275,7 @@ pub fn parse_ndnsim_topology(text: &str, source: &str) -> Result<Topology, Scena
 fn ns3_object(s: &str) -> (&str, Vec<(&str, &str)>) {
     let mut parts = s.split(',');
     let class = parts.next().unwrap_or("");
-    let attrs = parts
-        .map(|p| p.split_once('=').unwrap_or((p, "")))
-        .collect();
+    let attrs = parts.map(|p| p.split_once('=').unwrap_or((p, ""))).collect();
     (class, attrs)
 }
 
@@ -286,11 +307,7 @@ fn parse_queue(t: &str) -> Result<usize, String> {
             _ => {
                 return Err(format!(
                     "invalid {k}={v:?}: expected a positive packet count{}",
-                    if k == "MaxSize" {
-                        " such as \"100p\""
-                    } else {
-                        ""
-                    }
+                    if k == "MaxSize" { " such as \"100p\"" } else { "" }
                 ))
             }
         }
@@ -311,34 +328,20 @@ fn parse_error_model(t: &str) -> Result<f64, String> {
             "ErrorUnit" => unit = v,
             "ErrorRate" => match v.parse::<f64>() {
                 Ok(p) if (0.0..=1.0).contains(&p) => rate = p,
-                _ => {
-                    return Err(format!(
-                        "ErrorRate {v:?} must be a probability between 0 and 1"
-                    ))
-                }
+                _ => return Err(format!("ErrorRate {v:?} must be a probability between 0 and 1")),
             },
-            _ => {
-                return Err(format!(
-                    "unsupported RateErrorModel attribute {k:?}: {HELP}"
-                ))
-            }
+            _ => return Err(format!("unsupported RateErrorModel attribute {k:?}: {HELP}")),
         }
     }
     if unit != "ERROR_UNIT_PACKET" {
-        return Err(format!(
-            "ErrorUnit {unit} is not supported, only per-packet loss: {HELP}"
-        ));
+        return Err(format!("ErrorUnit {unit} is not supported, only per-packet loss: {HELP}"));
     }
     Ok(rate)
 }
 
 /// Quotes a node name as a TOML key when it is not a bare key (names with '.').
 fn toml_key(name: &str) -> String {
-    if !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    {
+    if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
         name.to_string()
     } else {
         format!("{name:?}")
@@ -354,20 +357,9 @@ pub fn topology_to_toml(t: &Topology) -> String {
     out.push_str("# Converted from an ndnSIM annotated topology (ndnflow import-ndnsim).\n");
     out.push_str("# Add [simulation], [[producers]] and [[consumers]] to make it a scenario.\n\n");
     out.push_str("[nodes]\n");
-    let width = t
-        .nodes
-        .iter()
-        .map(|n| toml_key(&n.name).len())
-        .max()
-        .unwrap_or(0);
+    let width = t.nodes.iter().map(|n| toml_key(&n.name).len()).max().unwrap_or(0);
     for n in &t.nodes {
-        let _ = writeln!(
-            out,
-            "{:width$} = {{}}  # xPos {}, yPos {}",
-            toml_key(&n.name),
-            n.x,
-            n.y
-        );
+        let _ = writeln!(out, "{:width$} = {{}}  # xPos {}, yPos {}", toml_key(&n.name), n.x, n.y);
     }
     for l in &t.links {
         out.push_str("\n[[links]]\n");
@@ -378,19 +370,12 @@ pub fn topology_to_toml(t: &Topology) -> String {
             }
             None => out.push_str("# bandwidth: not given in the ndnSIM file; required\n"),
         }
-        let _ = writeln!(
-            out,
-            "delay     = \"{}\"",
-            format_duration(l.delay.unwrap_or(Time::ZERO))
-        );
+        let _ = writeln!(out, "delay     = \"{}\"", format_duration(l.delay.unwrap_or(Time::ZERO)));
         if let Some(m) = l.metric {
             let _ = writeln!(out, "metric    = {m}");
         }
         if let Some(p) = l.queue_packets {
-            let _ = writeln!(
-                out,
-                "queue     = {{ discipline = \"droptail\", packets = {p} }}"
-            );
+            let _ = writeln!(out, "queue     = {{ discipline = \"droptail\", packets = {p} }}");
         }
         if let Some(p) = l.loss_rate {
             let _ = writeln!(out, "loss      = {{ model = \"bernoulli\", p = {p:?} }}");
@@ -422,24 +407,15 @@ a   c   # only the nodes
     fn reads_nodes_links_and_optional_columns() {
         let t = parse_ndnsim_topology(SMALL, "small.txt").unwrap();
         assert_eq!(t.nodes.len(), 3);
-        assert_eq!(
-            (t.nodes[1].x, t.nodes[1].y, t.nodes[1].line),
-            (-3.0, 1.5, 5)
-        );
+        assert_eq!((t.nodes[1].x, t.nodes[1].y, t.nodes[1].line), (-3.0, 1.5, 5));
         assert_eq!((t.nodes[2].x, t.nodes[2].y), (0.0, 0.0));
         assert_eq!(t.links.len(), 3);
         let l = &t.links[0];
         assert_eq!(l.bandwidth_bps, Some(10_000_000));
         assert_eq!(l.delay, Some(Time::from_micros(312)));
-        assert_eq!(
-            (l.metric, l.queue_packets, l.loss_rate),
-            (Some(1), Some(20), None)
-        );
+        assert_eq!((l.metric, l.queue_packets, l.loss_rate), (Some(1), Some(20), None));
         let l = &t.links[1];
-        assert_eq!(
-            (l.metric, l.queue_packets, l.loss_rate, l.line),
-            (Some(5), Some(30), Some(0.1), 11)
-        );
+        assert_eq!((l.metric, l.queue_packets, l.loss_rate, l.line), (Some(5), Some(30), Some(0.1), 11));
         let l = &t.links[2];
         assert_eq!((l.bandwidth_bps, l.delay, l.metric), (None, None, None));
     }
@@ -452,71 +428,32 @@ a   c   # only the nodes
     fn errors_name_line_column_and_reason() {
         let e = error("router\na\nb\nlink\na q 1Mbps\n");
         assert_eq!((e.line, e.column), (Some(5), Some(3)));
-        assert_eq!(
-            e.to_string(),
-            "t.txt:5:3: dstNode: unknown node \"q\" (routers: a, b)"
-        );
+        assert_eq!(e.to_string(), "t.txt:5:3: dstNode: unknown node \"q\" (routers: a, b)");
         let e = error("router\na\nb\nlink\na b 1Mbsp\n");
-        assert!(
-            e.to_string()
-                .starts_with("t.txt:5:5: bandwidth: invalid bandwidth \"1Mbsp\": unknown unit"),
-            "{e}"
-        );
+        assert!(e.to_string().starts_with("t.txt:5:5: bandwidth: invalid bandwidth \"1Mbsp\": unknown unit"), "{e}");
         let e = error("router\na\nb\nlink\na b 1Mbps 1 -5ms\n");
-        assert!(
-            e.to_string()
-                .contains("t.txt:5:13: delay: invalid duration \"-5ms\": must not be negative"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("t.txt:5:13: delay: invalid duration \"-5ms\": must not be negative"), "{e}");
         let e = error("router\na\nb\nlink\na b\nb a\n");
-        assert!(
-            e.to_string()
-                .contains("t.txt:6:1: duplicate link b - a (already given at line 5)"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("t.txt:6:1: duplicate link b - a (already given at line 5)"), "{e}");
         let e = error("router\na\na\n");
-        assert!(
-            e.to_string()
-                .contains("t.txt:3:1: name: router \"a\" is already defined at line 2"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("t.txt:3:1: name: router \"a\" is already defined at line 2"), "{e}");
         let e = error("router\na\nb\nlink\na a\n");
         assert!(e.to_string().contains("link from \"a\" to itself"), "{e}");
         let e = error("a NA 1 2\n");
-        assert!(
-            e.to_string()
-                .contains("t.txt:1:1: unexpected \"a\" before the \"router\" section"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("t.txt:1:1: unexpected \"a\" before the \"router\" section"), "{e}");
         let e = error("# nothing\n");
         assert_eq!(e.line, None);
         assert!(e.to_string().contains("no \"router\" section"), "{e}");
         let e = error("router\na\nb\nlink\na b 1Mbps 1 1ms ns3::RedQueue,MeanPktSize=100\n");
-        assert!(
-            e.to_string()
-                .contains("queue: unsupported queue class \"ns3::RedQueue\""),
-            "{e}"
-        );
+        assert!(e.to_string().contains("queue: unsupported queue class \"ns3::RedQueue\""), "{e}");
         let e = error("router\na\nb\nlink\na b 1Mbps 0\n");
-        assert!(
-            e.to_string()
-                .contains("metric: \"0\" is not a positive integer"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("metric: \"0\" is not a positive integer"), "{e}");
         let e = error("router\na x y\n");
-        assert!(
-            e.to_string()
-                .contains("t.txt:2:5: yPos: \"y\" is not a number"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("t.txt:2:5: yPos: \"y\" is not a number"), "{e}");
         let e = error("router\na/b\n");
         assert!(e.to_string().contains("contains '/'"), "{e}");
         let e = error("router\na\nb\nlink\na b 1Mbps 1 1ms 10 ns3::RateErrorModel,ErrorRate=0.5\n");
-        assert!(
-            e.to_string()
-                .contains("ErrorUnit ERROR_UNIT_BYTE is not supported"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("ErrorUnit ERROR_UNIT_BYTE is not supported"), "{e}");
     }
 
     #[test]
@@ -524,15 +461,12 @@ a   c   # only the nodes
         let t = parse_ndnsim_topology(SMALL, "small.txt").unwrap();
         let s = topology_to_toml(&t);
         assert!(s.contains("[nodes]\na = {}"), "{s}");
-        assert!(s.contains("between   = [\"a\", \"b\"]\nbandwidth = \"10Mbps\"\ndelay     = \"312us\"\nmetric    = 1\n"), "{s}");
         assert!(
-            s.contains("queue     = { discipline = \"droptail\", packets = 30 }"),
+            s.contains("between   = [\"a\", \"b\"]\nbandwidth = \"10Mbps\"\ndelay     = \"312us\"\nmetric    = 1\n"),
             "{s}"
         );
-        assert!(
-            s.contains("loss      = { model = \"bernoulli\", p = 0.1 }"),
-            "{s}"
-        );
+        assert!(s.contains("queue     = { discipline = \"droptail\", packets = 30 }"), "{s}");
+        assert!(s.contains("loss      = { model = \"bernoulli\", p = 0.1 }"), "{s}");
         assert!(s.contains("# bandwidth: not given"), "{s}");
         assert_eq!(toml_key("a.b"), "\"a.b\"");
     }

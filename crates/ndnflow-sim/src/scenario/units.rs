@@ -11,8 +11,7 @@ pub const DURATION_UNITS: &str = "ns, us, ms, s, min, h";
 /// Units accepted by [`parse_bandwidth`], as shown in error messages.
 pub const BANDWIDTH_UNITS: &str = "bps, Kbps, Mbps, Gbps, Tbps; also b/s, Kb/s, Mb/s, Gb/s, Tb/s";
 /// Units accepted by [`parse_size`], as shown in error messages.
-pub const SIZE_UNITS: &str =
-    "B, KB, MB, GB (x1000), KiB, MiB, GiB (x1024), or a plain number of bytes";
+pub const SIZE_UNITS: &str = "B, KB, MB, GB (x1000), KiB, MiB, GiB (x1024), or a plain number of bytes";
 
 /// A non-negative decimal number `mantissa / 10^scale`, read without rounding.
 struct Decimal {
@@ -41,9 +40,7 @@ fn split_number(s: &str) -> Option<(Decimal, &str)> {
         if c.is_ascii_digit() {
             // 30 significant digits are far beyond any sensible value; more is reported as too large
             // by the callers (the mantissa saturates).
-            mantissa = mantissa
-                .saturating_mul(10)
-                .saturating_add(u128::from(c - b'0'));
+            mantissa = mantissa.saturating_mul(10).saturating_add(u128::from(c - b'0'));
             digits += 1;
             if seen_point {
                 scale += 1;
@@ -63,14 +60,7 @@ fn split_number(s: &str) -> Option<(Decimal, &str)> {
     if digits == 0 {
         return None;
     }
-    Some((
-        Decimal {
-            negative,
-            mantissa,
-            scale,
-        },
-        s[i..].trim(),
-    ))
+    Some((Decimal { negative, mantissa, scale }, s[i..].trim()))
 }
 
 impl Decimal {
@@ -98,9 +88,7 @@ fn quoted(s: &str) -> String {
 pub fn parse_duration(s: &str) -> Result<Time, String> {
     let t = s.trim();
     if t.is_empty() {
-        return Err(format!(
-            "empty duration; expected a number with a unit ({DURATION_UNITS}), e.g. \"5ms\""
-        ));
+        return Err(format!("empty duration; expected a number with a unit ({DURATION_UNITS}), e.g. \"5ms\""));
     }
     let Some((num, unit)) = split_number(t) else {
         return Err(format!(
@@ -109,10 +97,7 @@ pub fn parse_duration(s: &str) -> Result<Time, String> {
         ));
     };
     if num.negative && !num.is_zero() {
-        return Err(format!(
-            "invalid duration {}: must not be negative",
-            quoted(s)
-        ));
+        return Err(format!("invalid duration {}: must not be negative", quoted(s)));
     }
     let nanos_per_unit: u128 = match unit {
         "" if num.is_zero() => return Ok(Time::ZERO),
@@ -145,10 +130,7 @@ pub fn parse_duration(s: &str) -> Result<Time, String> {
     };
     match num.times(nanos_per_unit) {
         Ok(ns) => Ok(Time::from_nanos(ns)),
-        Err(true) => Err(format!(
-            "invalid duration {}: finer than the 1 ns resolution",
-            quoted(s)
-        )),
+        Err(true) => Err(format!("invalid duration {}: finer than the 1 ns resolution", quoted(s))),
         Err(false) => Err(format!("invalid duration {}: too large", quoted(s))),
     }
 }
@@ -165,10 +147,7 @@ pub fn parse_bandwidth(s: &str) -> Result<u64, String> {
         ));
     };
     if num.negative || num.is_zero() {
-        return Err(format!(
-            "invalid bandwidth {}: bandwidth must be positive",
-            quoted(s)
-        ));
+        return Err(format!("invalid bandwidth {}: bandwidth must be positive", quoted(s)));
     }
     if unit.is_empty() {
         return Err(format!(
@@ -178,11 +157,7 @@ pub fn parse_bandwidth(s: &str) -> Result<u64, String> {
         ));
     }
     let unknown = || {
-        format!(
-            "invalid bandwidth {}: unknown unit {} (accepted units: {BANDWIDTH_UNITS})",
-            quoted(s),
-            quoted(unit)
-        )
+        format!("invalid bandwidth {}: unknown unit {} (accepted units: {BANDWIDTH_UNITS})", quoted(s), quoted(unit))
     };
     let (prefix, rest) = match unit.as_bytes()[0] {
         b'k' | b'K' => (1_000u128, &unit[1..]),
@@ -203,10 +178,7 @@ pub fn parse_bandwidth(s: &str) -> Result<u64, String> {
     }
     match num.times(prefix) {
         Ok(bps) => Ok(bps),
-        Err(true) => Err(format!(
-            "invalid bandwidth {}: not a whole number of bit/s",
-            quoted(s)
-        )),
+        Err(true) => Err(format!("invalid bandwidth {}: not a whole number of bit/s", quoted(s))),
         Err(false) => Err(format!("invalid bandwidth {}: too large", quoted(s))),
     }
 }
@@ -216,7 +188,10 @@ pub fn parse_bandwidth(s: &str) -> Result<u64, String> {
 pub fn parse_size(s: &str) -> Result<usize, String> {
     let t = s.trim();
     let Some((num, unit)) = split_number(t) else {
-        return Err(format!("invalid size {}: expected a number of bytes with an optional unit ({SIZE_UNITS}), e.g. \"150KB\"", quoted(s)));
+        return Err(format!(
+            "invalid size {}: expected a number of bytes with an optional unit ({SIZE_UNITS}), e.g. \"150KB\"",
+            quoted(s)
+        ));
     };
     if num.negative && !num.is_zero() {
         return Err(format!("invalid size {}: must not be negative", quoted(s)));
@@ -231,9 +206,9 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
         "GiB" => 1 << 30,
         "b" | "Kb" | "kb" | "Mb" | "Gb" => {
             return Err(format!(
-            "invalid size {}: lower-case \"b\" means bits; sizes are in bytes (B), e.g. \"150KB\"",
-            quoted(s)
-        ))
+                "invalid size {}: lower-case \"b\" means bits; sizes are in bytes (B), e.g. \"150KB\"",
+                quoted(s)
+            ))
         }
         other => {
             return Err(format!(
@@ -244,13 +219,8 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
         }
     };
     match num.times(multiplier) {
-        Ok(bytes) => {
-            usize::try_from(bytes).map_err(|_| format!("invalid size {}: too large", quoted(s)))
-        }
-        Err(true) => Err(format!(
-            "invalid size {}: not a whole number of bytes",
-            quoted(s)
-        )),
+        Ok(bytes) => usize::try_from(bytes).map_err(|_| format!("invalid size {}: too large", quoted(s))),
+        Err(true) => Err(format!("invalid size {}: not a whole number of bytes", quoted(s))),
         Err(false) => Err(format!("invalid size {}: too large", quoted(s))),
     }
 }
@@ -262,13 +232,9 @@ pub fn format_duration(t: Time) -> String {
     if ns == 0 {
         return "0s".to_string();
     }
-    for (unit, per) in [
-        ("h", 3_600_000_000_000u64),
-        ("min", 60_000_000_000),
-        ("s", 1_000_000_000),
-        ("ms", 1_000_000),
-        ("us", 1_000),
-    ] {
+    for (unit, per) in
+        [("h", 3_600_000_000_000u64), ("min", 60_000_000_000), ("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000)]
+    {
         if ns.checked_rem(per) == Some(0) {
             return format!("{}{unit}", ns / per);
         }
@@ -279,12 +245,7 @@ pub fn format_duration(t: Time) -> String {
 /// Formats a bandwidth with the largest SI unit that shows it exactly ("10Mbps", "1500Kbps");
 /// the inverse of [`parse_bandwidth`].
 pub fn format_bandwidth(bps: u64) -> String {
-    for (unit, per) in [
-        ("Tbps", 1_000_000_000_000u64),
-        ("Gbps", 1_000_000_000),
-        ("Mbps", 1_000_000),
-        ("Kbps", 1_000),
-    ] {
+    for (unit, per) in [("Tbps", 1_000_000_000_000u64), ("Gbps", 1_000_000_000), ("Mbps", 1_000_000), ("Kbps", 1_000)] {
         if bps != 0 && bps.checked_rem(per) == Some(0) {
             return format!("{}{unit}", bps / per);
         }
@@ -420,16 +381,7 @@ mod tests {
             let t = Time::from_nanos(ns);
             assert_eq!(parse_duration(&format_duration(t)), Ok(t), "{ns}");
         }
-        for bps in [
-            1u64,
-            999,
-            1_000,
-            1_500_000,
-            10_000_000,
-            1_000_000_000,
-            2_000_000_000_000,
-            1_234_567,
-        ] {
+        for bps in [1u64, 999, 1_000, 1_500_000, 10_000_000, 1_000_000_000, 2_000_000_000_000, 1_234_567] {
             assert_eq!(parse_bandwidth(&format_bandwidth(bps)), Ok(bps), "{bps}");
         }
         assert_eq!(format_bandwidth(10_000_000), "10Mbps");

@@ -61,12 +61,7 @@ impl Default for IcpConfig {
             initial_window: 1.0,
             initial_ssthresh: 1.0,
             beta: 0.5,
-            signals: SignalConfig {
-                cwa: true,
-                rtt_suppress: 0.0,
-                react_to_marks: false,
-                cwa_on_marks: false,
-            },
+            signals: SignalConfig { cwa: true, rtt_suppress: 0.0, react_to_marks: false, cwa_on_marks: false },
             rto: IcpRto::MinMax,
             rto_window: 0,
         }
@@ -90,13 +85,7 @@ impl Icp {
             beta: config.beta,
             signals: config.signals,
         });
-        Icp {
-            config,
-            aimd,
-            samples: VecDeque::new(),
-            min: None,
-            max: None,
-        }
+        Icp { config, aimd, samples: VecDeque::new(), min: None, max: None }
     }
 
     pub fn decreases(&self) -> u64 {
@@ -226,10 +215,7 @@ mod tests {
 
     #[test]
     fn sliding_window_forgets_old_samples() {
-        let mut c = Icp::new(IcpConfig {
-            rto_window: 3,
-            ..IcpConfig::default()
-        });
+        let mut c = Icp::new(IcpConfig { rto_window: 3, ..IcpConfig::default() });
         for (seg, ms) in [(1, 30), (2, 70), (3, 50)] {
             data_rtt(&mut c, seg, 10, ms);
         }
@@ -242,10 +228,7 @@ mod tests {
 
     #[test]
     fn rfc6298_variant_leaves_the_timer_to_the_consumer() {
-        let mut c = Icp::new(IcpConfig {
-            rto: IcpRto::Rfc6298,
-            ..IcpConfig::default()
-        });
+        let mut c = Icp::new(IcpConfig { rto: IcpRto::Rfc6298, ..IcpConfig::default() });
         data_rtt(&mut c, 1, 10, 40);
         assert_eq!(c.rto(), None);
     }

@@ -63,9 +63,13 @@ pub trait CongestionController {
 /// The algorithms and their parameters; `build` makes the controller.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CcConfig {
-    FixedWindow { window: u32 },
+    FixedWindow {
+        window: u32,
+    },
     /// Interests per second.
-    ConstantRate { rate: f64 },
+    ConstantRate {
+        rate: f64,
+    },
     /// AIMD (ICP; ndnSIM ConsumerPcon AIMD; ndnget aimd), `AimdConfig::default()` for the defaults.
     Aimd(AimdConfig),
     /// BIC (PCON-CS; ndnSIM ConsumerPcon BIC), `BicConfig::pcon()` for the defaults.

@@ -79,16 +79,8 @@ pub struct Raaqm {
 
 impl Raaqm {
     pub fn new(config: RaaqmConfig, seed: u64) -> Raaqm {
-        let cwnd = config
-            .initial_window
-            .clamp(config.min_window.max(1.0), config.max_window.max(1.0));
-        Raaqm {
-            config,
-            cwnd,
-            rtts: VecDeque::new(),
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            decreases: 0,
-        }
+        let cwnd = config.initial_window.clamp(config.min_window.max(1.0), config.max_window.max(1.0));
+        Raaqm { config, cwnd, rtts: VecDeque::new(), rng: ChaCha8Rng::seed_from_u64(seed), decreases: 0 }
     }
 
     pub fn decreases(&self) -> u64 {
@@ -124,8 +116,7 @@ impl Raaqm {
     }
 
     fn increase(&mut self) {
-        self.cwnd =
-            (self.cwnd + self.config.gamma / self.cwnd).min(self.config.max_window.max(1.0));
+        self.cwnd = (self.cwnd + self.config.gamma / self.cwnd).min(self.config.max_window.max(1.0));
     }
 }
 
@@ -183,12 +174,7 @@ mod tests {
 
     #[test]
     fn probability_at_min_midpoint_and_max() {
-        let cfg = RaaqmConfig {
-            p_min: 0.01,
-            p_max: 0.11,
-            samples: 4,
-            ..RaaqmConfig::default()
-        };
+        let cfg = RaaqmConfig { p_min: 0.01, p_max: 0.11, samples: 4, ..RaaqmConfig::default() };
         let mut r = Raaqm::new(cfg, 1);
         for (seg, ms) in [(0, 20), (1, 60), (2, 30), (3, 40)] {
             data_rtt(&mut r, seg, ms);
@@ -205,13 +191,7 @@ mod tests {
 
     #[test]
     fn equal_samples_give_p_min() {
-        let mut r = Raaqm::new(
-            RaaqmConfig {
-                samples: 3,
-                ..RaaqmConfig::default()
-            },
-            1,
-        );
+        let mut r = Raaqm::new(RaaqmConfig { samples: 3, ..RaaqmConfig::default() }, 1);
         for seg in 0..3 {
             data_rtt(&mut r, seg, 25);
         }
@@ -221,12 +201,7 @@ mod tests {
     #[test]
     fn no_decrease_before_the_window_is_full() {
         // p_min = p_max = 1: every Data once the window is full is a decrease.
-        let cfg = RaaqmConfig {
-            p_min: 1.0,
-            p_max: 1.0,
-            samples: 5,
-            ..RaaqmConfig::default()
-        };
+        let cfg = RaaqmConfig { p_min: 1.0, p_max: 1.0, samples: 5, ..RaaqmConfig::default() };
         let mut r = Raaqm::new(cfg, 7);
         // Four samples: +1/W each, 1 -> 2 -> 2.5 -> 2.9 -> 2.9 + 1/2.9.
         for seg in 0..4 {
@@ -249,12 +224,7 @@ mod tests {
     #[test]
     fn same_seed_same_decisions() {
         let run = |seed: u64| {
-            let cfg = RaaqmConfig {
-                p_min: 0.2,
-                p_max: 0.6,
-                samples: 10,
-                ..RaaqmConfig::default()
-            };
+            let cfg = RaaqmConfig { p_min: 0.2, p_max: 0.6, samples: 10, ..RaaqmConfig::default() };
             let mut r = Raaqm::new(cfg, seed);
             let mut trace = Vec::new();
             for seg in 0..500u64 {

@@ -19,12 +19,7 @@ use crate::Name;
 const TIE: f64 = 1e-9;
 
 /// One step of the smooth weighted round robin over `hops` (non-empty, FIB order).
-fn round_robin(
-    credit: &mut Measurements<f64>,
-    t: &PendingTracker,
-    prefix: &Name,
-    hops: &[NextHop],
-) -> FaceId {
+fn round_robin(credit: &mut Measurements<f64>, t: &PendingTracker, prefix: &Name, hops: &[NextHop]) -> FaceId {
     let mut total = 0.0;
     let mut best: Option<(FaceId, f64)> = None;
     for h in hops {
@@ -81,9 +76,7 @@ mod tests {
     /// Forwards a new Interest and answers it at once, so the pending counts stay as preset.
     fn step(s: &mut DrfStrategy, ctx: &StrategyCtx, fib: &FibEntry, seg: u64) -> u32 {
         let mut e = entry(ctx.now, seg);
-        let InterestDecision::Forward(f) =
-            s.after_receive_interest(ctx, FaceId(0), &mut e, Some(fib))
-        else {
+        let InterestDecision::Forward(f) = s.after_receive_interest(ctx, FaceId(0), &mut e, Some(fib)) else {
             panic!("not forwarded")
         };
         let data = Data::new(e.name().clone(), bytes::Bytes::new());
@@ -94,10 +87,7 @@ mod tests {
     #[test]
     fn weighted_round_robin_with_fixed_pending_counts() {
         let faces = faces(2);
-        let ctx = StrategyCtx {
-            now: Time::ZERO,
-            faces: &faces,
-        };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
         let fib = fib(&[(1, 10), (2, 10)]);
         let p = prefix();
         let mut s = DrfStrategy::new();
@@ -115,10 +105,7 @@ mod tests {
     #[test]
     fn weights_follow_the_pending_counts_as_interests_stay_pending() {
         let faces = faces(2);
-        let ctx = StrategyCtx {
-            now: Time::ZERO,
-            faces: &faces,
-        };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
         let fib = fib(&[(1, 10), (2, 20)]);
         let mut s = DrfStrategy::new();
         // Nothing answered. Pending (1, 2) before each step, weights 1/(PI+1), credits after:

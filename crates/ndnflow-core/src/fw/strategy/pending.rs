@@ -73,10 +73,7 @@ impl PendingTracker {
         let c = self
             .entries
             .entry(entry.name().clone())
-            .or_insert_with(|| Counted {
-                prefix: prefix.clone(),
-                faces: Faces::new(),
-            });
+            .or_insert_with(|| Counted { prefix: prefix.clone(), faces: Faces::new() });
         if c.faces.contains(&face) {
             return;
         }
@@ -121,11 +118,7 @@ impl PendingTracker {
             .faces
             .iter()
             .copied()
-            .filter(|f| {
-                entry
-                    .out_record(*f)
-                    .is_none_or(|o| o.expiry <= now || o.nack.is_some())
-            })
+            .filter(|f| entry.out_record(*f).is_none_or(|o| o.expiry <= now || o.nack.is_some()))
             .collect();
         for face in stale {
             self.released(entry, face);
@@ -134,10 +127,7 @@ impl PendingTracker {
 
     /// Test hook: sets the count of `face` under `prefix` (and its average to the same value).
     pub fn preset(&mut self, prefix: &Name, face: FaceId, pending: u32) {
-        *self.records.get_or_insert(prefix, face) = FacePending {
-            pending,
-            avg: pending as f64,
-        };
+        *self.records.get_or_insert(prefix, face) = FacePending { pending, avg: pending as f64 };
     }
 
     /// Test hook: sets the moving average only.
@@ -173,12 +163,8 @@ pub fn after_receive_interest(
         };
     };
     let want_unused = decision == RetxDecision::Forward;
-    let hops: smallvec::SmallVec<[NextHop; 4]> = fib
-        .nexthops
-        .iter()
-        .filter(|h| ctx.is_eligible(in_face, h, entry, want_unused))
-        .copied()
-        .collect();
+    let hops: smallvec::SmallVec<[NextHop; 4]> =
+        fib.nexthops.iter().filter(|h| ctx.is_eligible(in_face, h, entry, want_unused)).copied().collect();
     let face = if !hops.is_empty() {
         choose(tracker, &fib.prefix, &hops)
     } else if decision == RetxDecision::New {
@@ -288,28 +274,15 @@ pub(crate) mod test_util {
     use crate::{Name, Time};
 
     pub fn faces(n: usize) -> Vec<FaceInfo> {
-        (0..=n)
-            .map(|_| FaceInfo {
-                kind: FaceKind::Link,
-                up: true,
-            })
-            .collect()
+        (0..=n).map(|_| FaceInfo { kind: FaceKind::Link, up: true }).collect()
     }
 
     /// /p via the given (face, cost) pairs, sorted as the FIB sorts them.
     pub fn fib(hops: &[(u32, u64)]) -> FibEntry {
-        let mut nexthops: smallvec::SmallVec<[NextHop; 4]> = hops
-            .iter()
-            .map(|&(f, c)| NextHop {
-                face: FaceId(f),
-                cost: c,
-            })
-            .collect();
+        let mut nexthops: smallvec::SmallVec<[NextHop; 4]> =
+            hops.iter().map(|&(f, c)| NextHop { face: FaceId(f), cost: c }).collect();
         nexthops.sort_by_key(|h| (h.cost, h.face));
-        FibEntry {
-            prefix: Name::parse("/p").unwrap(),
-            nexthops,
-        }
+        FibEntry { prefix: Name::parse("/p").unwrap(), nexthops }
     }
 
     /// A PIT entry for /p/seg=`seg` with an in-record from face 0.
@@ -340,16 +313,9 @@ mod tests {
     use crate::packet::{Data, LpHeader, Nack};
 
     /// Forwards a new entry with `s` and mirrors what the forwarder does (out-record).
-    fn forward(
-        s: &mut PiStrategy,
-        ctx: &StrategyCtx,
-        fib: &FibEntry,
-        seg: u64,
-    ) -> (PitEntry, FaceId) {
+    fn forward(s: &mut PiStrategy, ctx: &StrategyCtx, fib: &FibEntry, seg: u64) -> (PitEntry, FaceId) {
         let mut e = entry(ctx.now, seg);
-        let InterestDecision::Forward(f) =
-            s.after_receive_interest(ctx, FaceId(0), &mut e, Some(fib))
-        else {
+        let InterestDecision::Forward(f) = s.after_receive_interest(ctx, FaceId(0), &mut e, Some(fib)) else {
             panic!("not forwarded")
         };
         e.insert_or_update_out_record(ctx.now, f[0], seg as u32 + 1, Time::from_secs(1));
@@ -359,10 +325,7 @@ mod tests {
     #[test]
     fn counts_go_up_on_forward_and_down_on_data_nack_and_expiry() {
         let faces = faces(2);
-        let ctx = StrategyCtx {
-            now: Time::ZERO,
-            faces: &faces,
-        };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
         let fib = fib(&[(1, 10), (2, 10)]);
         let p = prefix();
         let mut s = PiStrategy::new();
@@ -371,27 +334,15 @@ mod tests {
         let (e1, f1) = forward(&mut s, &ctx, &fib, 1);
         let (mut e2, f2) = forward(&mut s, &ctx, &fib, 2);
         let (e3, f3) = forward(&mut s, &ctx, &fib, 3);
-        assert_eq!(
-            [f0, f1, f2, f3],
-            [FaceId(1), FaceId(2), FaceId(1), FaceId(2)]
-        );
-        assert_eq!(
-            (
-                s.pending().pending(&p, FaceId(1)),
-                s.pending().pending(&p, FaceId(2))
-            ),
-            (2, 2)
-        );
+        assert_eq!([f0, f1, f2, f3], [FaceId(1), FaceId(2), FaceId(1), FaceId(2)]);
+        assert_eq!((s.pending().pending(&p, FaceId(1)), s.pending().pending(&p, FaceId(2))), (2, 2));
 
         // Data for e0 from face 1: 1/2.
         let data = Data::new(e0.name().clone(), bytes::Bytes::new());
         s.before_satisfy_interest(&ctx, &e0, FaceId(1), &data, &LpHeader::default());
         assert_eq!(s.pending().pending(&p, FaceId(1)), 1);
         // Nack for e1 from face 2: 1/1.
-        let nack = Nack {
-            reason: NackReason::Congestion,
-            interest: e1.interest.clone(),
-        };
+        let nack = Nack { reason: NackReason::Congestion, interest: e1.interest.clone() };
         let mut e1 = e1;
         e1.out_record_mut(FaceId(2)).unwrap().nack = Some(NackReason::Congestion);
         s.after_receive_nack(&ctx, FaceId(2), &nack, &mut e1, Some(&fib));
@@ -405,23 +356,11 @@ mod tests {
         // e2 retransmitted after its out-record on face 1 expired (a new Interest for retransmission
         // suppression): released there (0/0), then counted where PI sends it, face 1 (tie, FIB
         // order): 1/0.
-        let later = StrategyCtx {
-            now: Time::from_millis(1500),
-            faces: &faces,
-        };
+        let later = StrategyCtx { now: Time::from_millis(1500), faces: &faces };
         let i2 = e2.interest.clone();
         e2.insert_or_update_in_record(later.now, FaceId(0), &i2);
         let d = s.after_receive_interest(&later, FaceId(0), &mut e2, Some(&fib));
-        assert_eq!(
-            d,
-            InterestDecision::Forward(Faces::from_slice(&[FaceId(1)]))
-        );
-        assert_eq!(
-            (
-                s.pending().pending(&p, FaceId(1)),
-                s.pending().pending(&p, FaceId(2))
-            ),
-            (1, 0)
-        );
+        assert_eq!(d, InterestDecision::Forward(Faces::from_slice(&[FaceId(1)])));
+        assert_eq!((s.pending().pending(&p, FaceId(1)), s.pending().pending(&p, FaceId(2))), (1, 0));
     }
 }

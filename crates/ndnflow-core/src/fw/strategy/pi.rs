@@ -43,8 +43,8 @@ mod tests {
     use super::super::Faces;
     use super::*;
     use crate::fw::strategy::{InterestDecision, Strategy, StrategyCtx};
-    use crate::table::FibEntry;
     use crate::packet::NackReason;
+    use crate::table::FibEntry;
     use crate::Time;
 
     fn decide(s: &mut PiStrategy, ctx: &StrategyCtx, fib: &FibEntry, seg: u64) -> InterestDecision {
@@ -59,10 +59,7 @@ mod tests {
     #[test]
     fn picks_fewest_pending_and_ties_go_to_lowest_cost() {
         let faces = faces(3);
-        let ctx = StrategyCtx {
-            now: Time::ZERO,
-            faces: &faces,
-        };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
         // Costs: face 3 is cheapest (5), then face 1 (10), then face 2 (20).
         let fib = fib(&[(1, 10), (2, 20), (3, 5)]);
         let p = prefix();
@@ -74,10 +71,7 @@ mod tests {
         // three-way tie -> face 3 (cost 5), then face 1 (cost 10, 4 < 5), then face 2.
         let got: Vec<InterestDecision> = (0..6).map(|i| decide(&mut s, &ctx, &fib, i)).collect();
         assert_eq!(got, vec![fwd(2), fwd(3), fwd(2), fwd(3), fwd(1), fwd(2)]);
-        assert_eq!(
-            [1, 2, 3].map(|f| s.pending().pending(&p, FaceId(f))),
-            [5, 5, 5]
-        );
+        assert_eq!([1, 2, 3].map(|f| s.pending().pending(&p, FaceId(f))), [5, 5, 5]);
     }
 
     #[test]
@@ -87,26 +81,14 @@ mod tests {
         let mut s = PiStrategy::new();
         // Face 0 is the downstream: never chosen even though it has the fewest pending.
         s.pending_mut().preset(&prefix(), FaceId(1), 1);
-        let ctx = StrategyCtx {
-            now: Time::ZERO,
-            faces: &faces,
-        };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
         assert_eq!(decide(&mut s, &ctx, &fib, 0), fwd(2));
         faces[2].up = false;
-        let ctx = StrategyCtx {
-            now: Time::ZERO,
-            faces: &faces,
-        };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
         assert_eq!(decide(&mut s, &ctx, &fib, 1), fwd(1));
         faces[1].up = false;
-        let ctx = StrategyCtx {
-            now: Time::ZERO,
-            faces: &faces,
-        };
-        assert_eq!(
-            decide(&mut s, &ctx, &fib, 2),
-            InterestDecision::Reject(NackReason::NoRoute)
-        );
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
+        assert_eq!(decide(&mut s, &ctx, &fib, 2), InterestDecision::Reject(NackReason::NoRoute));
         let mut e = entry(Time::ZERO, 3);
         assert_eq!(
             s.after_receive_interest(&ctx, FaceId(0), &mut e, None),
@@ -119,34 +101,16 @@ mod tests {
         let faces = faces(2);
         let fib = fib(&[(1, 10), (2, 20)]);
         let mut s = PiStrategy::new();
-        let ctx = StrategyCtx {
-            now: Time::ZERO,
-            faces: &faces,
-        };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
         let mut e = entry(Time::ZERO, 0);
-        assert_eq!(
-            s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib)),
-            fwd(1)
-        );
+        assert_eq!(s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib)), fwd(1));
         e.insert_or_update_out_record(Time::ZERO, FaceId(1), 1, Time::from_secs(1));
         // 5 ms later: inside the 10 ms suppression interval.
-        let ctx = StrategyCtx {
-            now: Time::from_millis(5),
-            faces: &faces,
-        };
-        assert_eq!(
-            s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib)),
-            InterestDecision::Suppress
-        );
+        let ctx = StrategyCtx { now: Time::from_millis(5), faces: &faces };
+        assert_eq!(s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib)), InterestDecision::Suppress);
         // 20 ms later: forwarded to the unused face 2 although it costs more; face 1 stays counted.
-        let ctx = StrategyCtx {
-            now: Time::from_millis(20),
-            faces: &faces,
-        };
-        assert_eq!(
-            s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib)),
-            fwd(2)
-        );
+        let ctx = StrategyCtx { now: Time::from_millis(20), faces: &faces };
+        assert_eq!(s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib)), fwd(2));
         assert_eq!(s.pending().pending(&prefix(), FaceId(1)), 1);
         assert_eq!(s.pending().pending(&prefix(), FaceId(2)), 1);
     }

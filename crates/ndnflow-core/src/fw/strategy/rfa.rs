@@ -20,14 +20,8 @@ use crate::Name;
 pub const MIN_AVG: f64 = 1.0;
 
 /// RFA's weight of each hop, in the order given: 1 / max(avgPI, MIN_AVG).
-pub fn weights(
-    t: &PendingTracker,
-    prefix: &Name,
-    hops: &[NextHop],
-) -> smallvec::SmallVec<[f64; 4]> {
-    hops.iter()
-        .map(|h| 1.0 / t.avg(prefix, h.face).max(MIN_AVG))
-        .collect()
+pub fn weights(t: &PendingTracker, prefix: &Name, hops: &[NextHop]) -> smallvec::SmallVec<[f64; 4]> {
+    hops.iter().map(|h| 1.0 / t.avg(prefix, h.face).max(MIN_AVG)).collect()
 }
 
 /// Draws one of `hops` (non-empty) in proportion to its weight.
@@ -76,10 +70,7 @@ mod tests {
     #[test]
     fn average_follows_the_ewma_and_weights_are_its_inverse() {
         let faces = faces(2);
-        let ctx = StrategyCtx {
-            now: Time::ZERO,
-            faces: &faces,
-        };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
         // Only face 1 is a next hop, so every Interest goes there.
         let fib = fib(&[(1, 10)]);
         let p = prefix();
@@ -128,21 +119,14 @@ mod tests {
         let expect = [4.0 / 7.0, 2.0 / 7.0, 1.0 / 7.0];
         for f in 1..=3 {
             let share = count[f] as f64 / 10_000.0;
-            assert!(
-                (share - expect[f - 1]).abs() < 0.02,
-                "face {f}: {share} vs {}",
-                expect[f - 1]
-            );
+            assert!((share - expect[f - 1]).abs() < 0.02, "face {f}: {share} vs {}", expect[f - 1]);
         }
     }
 
     #[test]
     fn same_seed_same_choices() {
         let faces = faces(2);
-        let ctx = StrategyCtx {
-            now: Time::ZERO,
-            faces: &faces,
-        };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
         let fib = fib(&[(1, 10), (2, 10)]);
         let run = |seed| {
             let mut s = RfaStrategy::new(seed);

@@ -2,9 +2,7 @@
 //! (with their congestion control and retransmission timer), static `[[routes]]` and the link
 //! changes of `[[events]]`.
 
-use ndnflow_core::app::cc::{
-    AimdConfig, BicConfig, CubicConfig, IcpConfig, IcpRto, RaaqmConfig, SignalConfig,
-};
+use ndnflow_core::app::cc::{AimdConfig, BicConfig, CubicConfig, IcpConfig, IcpRto, RaaqmConfig, SignalConfig};
 use ndnflow_core::Time;
 use rustc_hash::FxHashMap;
 
@@ -21,21 +19,10 @@ impl Reader<'_, '_> {
     // ---------------------------------------------------------------- apps, routes, events
 
     pub(super) fn producer(&self, v: &Val<'_>, path: &str) -> Res<ProducerSpec> {
-        let t = self.table(
-            v,
-            path,
-            &["node", "prefix", "payload", "segments", "freshness"],
-            "a table ([[producers]])",
-        )?;
-        let node = self.node_ref(
-            self.required(&t, "node", "the node the producer runs on")?,
-            &t.field("node"),
-        )?;
-        let pv = self.required(
-            &t,
-            "prefix",
-            "the name prefix it serves, e.g. prefix = \"/video\"",
-        )?;
+        let t =
+            self.table(v, path, &["node", "prefix", "payload", "segments", "freshness"], "a table ([[producers]])")?;
+        let node = self.node_ref(self.required(&t, "node", "the node the producer runs on")?, &t.field("node"))?;
+        let pv = self.required(&t, "prefix", "the name prefix it serves, e.g. prefix = \"/video\"")?;
         let prefix = self.name(pv, &t.field("prefix"))?;
         let payload = match t.get("payload") {
             Some(p) => {
@@ -48,57 +35,26 @@ impl Reader<'_, '_> {
             }
             None => 1024,
         };
-        let segments = t
-            .get("segments")
-            .map(|s| self.positive_uint(s, &t.field("segments")))
-            .transpose()?;
-        let freshness = t
-            .get("freshness")
-            .map(|f| self.duration(f, &t.field("freshness")))
-            .transpose()?;
-        Ok(ProducerSpec {
-            node,
-            prefix,
-            payload,
-            segments,
-            freshness,
-        })
+        let segments = t.get("segments").map(|s| self.positive_uint(s, &t.field("segments"))).transpose()?;
+        let freshness = t.get("freshness").map(|f| self.duration(f, &t.field("freshness"))).transpose()?;
+        Ok(ProducerSpec { node, prefix, payload, segments, freshness })
     }
 
-    pub(super) fn consumer(
-        &self,
-        v: &Val<'_>,
-        path: &str,
-        producers: &[ProducerSpec],
-    ) -> Res<ConsumerSpec> {
+    pub(super) fn consumer(&self, v: &Val<'_>, path: &str, producers: &[ProducerSpec]) -> Res<ConsumerSpec> {
         let t = self.table(
             v,
             path,
-            &[
-                "node",
-                "name",
-                "start",
-                "stop",
-                "segments",
-                "lifetime",
-                "max_retries",
-                "rto",
-                "cc",
-            ],
+            &["node", "name", "start", "stop", "segments", "lifetime", "max_retries", "rto", "cc"],
             "a table ([[consumers]])",
         )?;
-        let node = self.node_ref(
-            self.required(&t, "node", "the node the consumer runs on")?,
-            &t.field("node"),
-        )?;
+        let node = self.node_ref(self.required(&t, "node", "the node the consumer runs on")?, &t.field("node"))?;
         let nv = self.required(&t, "name", "the object to fetch, e.g. name = \"/video/a\"")?;
         let name = self.name(nv, &t.field("name"))?;
         if !producers.iter().any(|p| p.prefix.is_prefix_of(&name)) {
             let msg = if producers.is_empty() {
                 format!("no producer serves {name}: there are no [[producers]]")
             } else {
-                let prefixes: Vec<String> =
-                    producers.iter().map(|p| p.prefix.to_string()).collect();
+                let prefixes: Vec<String> = producers.iter().map(|p| p.prefix.to_string()).collect();
                 format!(
                     "no producer serves {name} (producer prefixes: {})",
                     name_list(prefixes.iter().map(String::as_str))
@@ -106,11 +62,7 @@ impl Reader<'_, '_> {
             };
             return Err(self.ctx.err(nv.span(), &t.field("name"), msg));
         }
-        let start = t
-            .get("start")
-            .map(|s| self.duration(s, &t.field("start")))
-            .transpose()?
-            .unwrap_or(Time::ZERO);
+        let start = t.get("start").map(|s| self.duration(s, &t.field("start"))).transpose()?.unwrap_or(Time::ZERO);
         let stop = match t.get("stop") {
             Some(s) => {
                 let stop = self.duration(s, &t.field("stop"))?;
@@ -129,18 +81,12 @@ impl Reader<'_, '_> {
             }
             None => None,
         };
-        let segments = t
-            .get("segments")
-            .map(|s| self.positive_uint(s, &t.field("segments")))
-            .transpose()?;
+        let segments = t.get("segments").map(|s| self.positive_uint(s, &t.field("segments"))).transpose()?;
         let lifetime = match t.get("lifetime") {
             Some(l) => self.positive_duration(l, &t.field("lifetime"))?,
             None => Time::from_secs(2),
         };
-        let max_retries = t
-            .get("max_retries")
-            .map(|m| self.u32_value(m, &t.field("max_retries"), 0))
-            .transpose()?;
+        let max_retries = t.get("max_retries").map(|m| self.u32_value(m, &t.field("max_retries"), 0)).transpose()?;
         let mut rto = RtoSpec::default();
         if let Some(r) = t.get("rto") {
             let rt = self.table(
@@ -149,20 +95,13 @@ impl Reader<'_, '_> {
                 &["initial", "min", "max"],
                 "a table such as { initial = \"1s\", min = \"200ms\", max = \"60s\" }",
             )?;
-            for (key, slot) in [
-                ("initial", &mut rto.initial),
-                ("min", &mut rto.min),
-                ("max", &mut rto.max),
-            ] {
+            for (key, slot) in [("initial", &mut rto.initial), ("min", &mut rto.min), ("max", &mut rto.max)] {
                 if let Some(x) = rt.get(key) {
                     *slot = self.positive_duration(x, &rt.field(key))?;
                 }
             }
             if rto.min > rto.max {
-                let span = rt
-                    .get("min")
-                    .or(rt.get("max"))
-                    .map_or(rt.span.clone(), |v| v.span());
+                let span = rt.get("min").or(rt.get("max")).map_or(rt.span.clone(), |v| v.span());
                 return Err(self.ctx.err(
                     span,
                     &rt.field("min"),
@@ -174,50 +113,19 @@ impl Reader<'_, '_> {
                 ));
             }
         }
-        let cv = self.required(
-            &t,
-            "cc",
-            "e.g. cc = { algorithm = \"fixed-window\", window = 10 }",
-        )?;
+        let cv = self.required(&t, "cc", "e.g. cc = { algorithm = \"fixed-window\", window = 10 }")?;
         let cc = self.cc(cv, &t.field("cc"))?;
-        Ok(ConsumerSpec {
-            node,
-            name,
-            start,
-            stop,
-            segments,
-            cc,
-            lifetime,
-            rto,
-            max_retries,
-        })
+        Ok(ConsumerSpec { node, name, start, stop, segments, cc, lifetime, rto, max_retries })
     }
 
     fn cc(&self, v: &Val<'_>, path: &str) -> Res<CcSpec> {
-        const ALGORITHMS: &[&str] = &[
-            "fixed-window",
-            "constant-rate",
-            "aimd",
-            "bic",
-            "cubic",
-            "pcon",
-            "icp",
-            "raaqm",
-        ];
+        const ALGORITHMS: &[&str] = &["fixed-window", "constant-rate", "aimd", "bic", "cubic", "pcon", "icp", "raaqm"];
         // Keys every window controller (aimd, bic, cubic) takes; "pcon" fixes cwa and
         // react_to_marks.
         const SIGNALS: &[&str] = &["cwa", "rtt_suppress", "react_to_marks", "cwa_on_marks"];
         const WINDOW: &[&str] = &["initial_window", "initial_ssthresh", "beta"];
-        const RAAQM: &[&str] = &[
-            "initial_window",
-            "min_window",
-            "max_window",
-            "beta",
-            "gamma",
-            "p_min",
-            "p_max",
-            "samples",
-        ];
+        const RAAQM: &[&str] =
+            &["initial_window", "min_window", "max_window", "beta", "gamma", "p_min", "p_max", "samples"];
         let all: Vec<&str> = ["algorithm", "window", "rate"]
             .iter()
             .chain(WINDOW)
@@ -239,12 +147,7 @@ impl Reader<'_, '_> {
             ])
             .copied()
             .collect();
-        let t = self.table(
-            v,
-            path,
-            &all,
-            "a table such as { algorithm = \"fixed-window\", window = 10 }",
-        )?;
+        let t = self.table(v, path, &all, "a table such as { algorithm = \"fixed-window\", window = 10 }")?;
         let av = self.required(
             &t,
             "algorithm",
@@ -255,40 +158,18 @@ impl Reader<'_, '_> {
             "fixed-window" => vec!["window"],
             "constant-rate" => vec!["rate"],
             "aimd" => [WINDOW, SIGNALS].concat(),
-            "bic" => [
-                WINDOW,
-                SIGNALS,
-                &["low_window", "max_increment", "fast_convergence"],
-            ]
-            .concat(),
+            "bic" => [WINDOW, SIGNALS, &["low_window", "max_increment", "fast_convergence"]].concat(),
             "cubic" => [WINDOW, SIGNALS, &["c", "fast_convergence", "reno_friendly"]].concat(),
             "icp" => [WINDOW, SIGNALS, &["rto", "rto_window"]].concat(),
             "raaqm" => RAAQM.to_vec(),
-            _ => [
-                WINDOW,
-                &[
-                    "rtt_suppress",
-                    "low_window",
-                    "max_increment",
-                    "fast_convergence",
-                ],
-            ]
-            .concat(),
+            _ => [WINDOW, &["rtt_suppress", "low_window", "max_increment", "fast_convergence"]].concat(),
         };
         takes.insert(0, "algorithm");
-        if let Some((key, _)) = t
-            .entries
-            .iter()
-            .find(|(k, _)| !takes.contains(&k.get_ref().as_ref()))
-        {
+        if let Some((key, _)) = t.entries.iter().find(|(k, _)| !takes.contains(&k.get_ref().as_ref())) {
             let key = key.get_ref().as_ref();
-            let mut msg = format!(
-                "{key:?} does not apply to algorithm = {algorithm:?}; it takes {}",
-                takes[1..].join(", ")
-            );
-            if algorithm == "pcon"
-                && (key == "cwa" || key == "react_to_marks" || key == "cwa_on_marks")
-            {
+            let mut msg =
+                format!("{key:?} does not apply to algorithm = {algorithm:?}; it takes {}", takes[1..].join(", "));
+            if algorithm == "pcon" && (key == "cwa" || key == "react_to_marks" || key == "cwa_on_marks") {
                 msg.push_str(" (PCON-CS always decreases on every mark and uses CWA for losses; use algorithm = \"bic\" to change that)");
             }
             return Err(self.ctx.err(t.key_span(key), &t.field(key), msg));
@@ -298,16 +179,10 @@ impl Reader<'_, '_> {
                 let w = self.required(&t, "window", "Interests in flight, e.g. window = 10")?;
                 let n = self.uint(w, &t.field("window"))?;
                 if n == 0 {
-                    return Err(self.ctx.err(
-                        w.span(),
-                        &t.field("window"),
-                        "window must be at least 1",
-                    ));
+                    return Err(self.ctx.err(w.span(), &t.field("window"), "window must be at least 1"));
                 }
-                let window = u32::try_from(n).map_err(|_| {
-                    self.ctx
-                        .err(w.span(), &t.field("window"), format!("{n} is too large"))
-                })?;
+                let window = u32::try_from(n)
+                    .map_err(|_| self.ctx.err(w.span(), &t.field("window"), format!("{n} is too large")))?;
                 Ok(CcSpec::FixedWindow { window })
             }
             "constant-rate" => {
@@ -324,32 +199,16 @@ impl Reader<'_, '_> {
             }
             "aimd" => {
                 let mut c = AimdConfig::default();
-                self.cc_window(
-                    &t,
-                    &mut c.initial_window,
-                    &mut c.initial_ssthresh,
-                    &mut c.beta,
-                )?;
+                self.cc_window(&t, &mut c.initial_window, &mut c.initial_ssthresh, &mut c.beta)?;
                 self.cc_signals(&t, &mut c.signals)?;
                 Ok(CcSpec::Aimd(c))
             }
             "cubic" => {
                 let mut c = CubicConfig::default();
-                self.cc_window(
-                    &t,
-                    &mut c.initial_window,
-                    &mut c.initial_ssthresh,
-                    &mut c.beta,
-                )?;
+                self.cc_window(&t, &mut c.initial_window, &mut c.initial_ssthresh, &mut c.beta)?;
                 self.cc_signals(&t, &mut c.signals)?;
                 if let Some(x) = t.get("c") {
-                    c.c = self.cc_number(
-                        x,
-                        &t.field("c"),
-                        0.0,
-                        false,
-                        "must be positive (Interests/s^3)",
-                    )?;
+                    c.c = self.cc_number(x, &t.field("c"), 0.0, false, "must be positive (Interests/s^3)")?;
                 }
                 self.cc_flag(&t, "fast_convergence", &mut c.fast_convergence)?;
                 self.cc_flag(&t, "reno_friendly", &mut c.reno_friendly)?;
@@ -357,12 +216,7 @@ impl Reader<'_, '_> {
             }
             "icp" => {
                 let mut c = IcpConfig::default();
-                self.cc_window(
-                    &t,
-                    &mut c.initial_window,
-                    &mut c.initial_ssthresh,
-                    &mut c.beta,
-                )?;
+                self.cc_window(&t, &mut c.initial_window, &mut c.initial_ssthresh, &mut c.beta)?;
                 self.cc_signals(&t, &mut c.signals)?;
                 if let Some(x) = t.get("rto") {
                     c.rto = match self.choice(x, &t.field("rto"), &["min-max", "rfc6298"])? {
@@ -379,21 +233,11 @@ impl Reader<'_, '_> {
             // "bic" and its PCON-CS preset "pcon" (which rejected cwa and react_to_marks above).
             _ => {
                 let mut c = BicConfig::pcon();
-                self.cc_window(
-                    &t,
-                    &mut c.initial_window,
-                    &mut c.initial_ssthresh,
-                    &mut c.beta,
-                )?;
+                self.cc_window(&t, &mut c.initial_window, &mut c.initial_ssthresh, &mut c.beta)?;
                 self.cc_signals(&t, &mut c.signals)?;
                 if let Some(x) = t.get("low_window") {
-                    c.low_window = self.cc_number(
-                        x,
-                        &t.field("low_window"),
-                        1.0,
-                        true,
-                        "must be at least 1 (Interests)",
-                    )?;
+                    c.low_window =
+                        self.cc_number(x, &t.field("low_window"), 1.0, true, "must be at least 1 (Interests)")?;
                 }
                 if let Some(x) = t.get("max_increment") {
                     c.max_increment = self.cc_number(
@@ -415,39 +259,18 @@ impl Reader<'_, '_> {
         let mut ssthresh = f64::INFINITY;
         // initial_window and beta as for the other window controllers.
         self.cc_window(t, &mut c.initial_window, &mut ssthresh, &mut c.beta)?;
-        for (key, slot) in [
-            ("min_window", &mut c.min_window),
-            ("max_window", &mut c.max_window),
-        ] {
+        for (key, slot) in [("min_window", &mut c.min_window), ("max_window", &mut c.max_window)] {
             if let Some(x) = t.get(key) {
-                *slot = self.cc_number(
-                    x,
-                    &t.field(key),
-                    1.0,
-                    true,
-                    "must be at least 1 (Interests)",
-                )?;
+                *slot = self.cc_number(x, &t.field(key), 1.0, true, "must be at least 1 (Interests)")?;
             }
         }
         if c.min_window > c.max_window {
-            let span = t
-                .get("min_window")
-                .or(t.get("max_window"))
-                .map_or(t.span.clone(), |v| v.span());
-            let msg = format!(
-                "min_window ({}) must not exceed max_window ({})",
-                c.min_window, c.max_window
-            );
+            let span = t.get("min_window").or(t.get("max_window")).map_or(t.span.clone(), |v| v.span());
+            let msg = format!("min_window ({}) must not exceed max_window ({})", c.min_window, c.max_window);
             return Err(self.ctx.err(span, &t.field("min_window"), msg));
         }
         if let Some(x) = t.get("gamma") {
-            c.gamma = self.cc_number(
-                x,
-                &t.field("gamma"),
-                0.0,
-                false,
-                "must be positive (Interests per RTT)",
-            )?;
+            c.gamma = self.cc_number(x, &t.field("gamma"), 0.0, false, "must be positive (Interests per RTT)")?;
         }
         for key in ["p_min", "p_max"] {
             if let Some(x) = t.get(key) {
@@ -464,10 +287,7 @@ impl Reader<'_, '_> {
             }
         }
         if c.p_min > c.p_max {
-            let span = t
-                .get("p_min")
-                .or(t.get("p_max"))
-                .map_or(t.span.clone(), |v| v.span());
+            let span = t.get("p_min").or(t.get("p_max")).map_or(t.span.clone(), |v| v.span());
             let msg = format!("p_min ({}) must not exceed p_max ({})", c.p_min, c.p_max);
             return Err(self.ctx.err(span, &t.field("p_min"), msg));
         }
@@ -478,14 +298,7 @@ impl Reader<'_, '_> {
     }
 
     /// A number above `min` (or equal to it when `inclusive`).
-    fn cc_number(
-        &self,
-        v: &Val<'_>,
-        field: &str,
-        min: f64,
-        inclusive: bool,
-        what: &str,
-    ) -> Res<f64> {
+    fn cc_number(&self, v: &Val<'_>, field: &str, min: f64, inclusive: bool, what: &str) -> Res<f64> {
         let x = self.number(v, field)?;
         if x < min || (!inclusive && x == min) {
             return Err(self.ctx.err(v.span(), field, format!("{what}, found {x}")));
@@ -500,30 +313,12 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
-    fn cc_window(
-        &self,
-        t: &Tbl<'_, '_>,
-        initial: &mut f64,
-        ssthresh: &mut f64,
-        beta: &mut f64,
-    ) -> Res<()> {
+    fn cc_window(&self, t: &Tbl<'_, '_>, initial: &mut f64, ssthresh: &mut f64, beta: &mut f64) -> Res<()> {
         if let Some(x) = t.get("initial_window") {
-            *initial = self.cc_number(
-                x,
-                &t.field("initial_window"),
-                1.0,
-                true,
-                "must be at least 1 (Interests)",
-            )?;
+            *initial = self.cc_number(x, &t.field("initial_window"), 1.0, true, "must be at least 1 (Interests)")?;
         }
         if let Some(x) = t.get("initial_ssthresh") {
-            *ssthresh = self.cc_number(
-                x,
-                &t.field("initial_ssthresh"),
-                1.0,
-                true,
-                "must be at least 1 (Interests)",
-            )?;
+            *ssthresh = self.cc_number(x, &t.field("initial_ssthresh"), 1.0, true, "must be at least 1 (Interests)")?;
         }
         if let Some(x) = t.get("beta") {
             let b = self.number(x, &t.field("beta"))?;
@@ -544,13 +339,7 @@ impl Reader<'_, '_> {
         self.cc_flag(t, "react_to_marks", &mut s.react_to_marks)?;
         self.cc_flag(t, "cwa_on_marks", &mut s.cwa_on_marks)?;
         if let Some(x) = t.get("rtt_suppress") {
-            s.rtt_suppress = self.cc_number(
-                x,
-                &t.field("rtt_suppress"),
-                0.0,
-                true,
-                "must not be negative",
-            )?;
+            s.rtt_suppress = self.cc_number(x, &t.field("rtt_suppress"), 0.0, true, "must not be negative")?;
         }
         Ok(())
     }
@@ -561,20 +350,9 @@ impl Reader<'_, '_> {
         path: &str,
         adjacent: &FxHashMap<(NodeId, NodeId), LinkOrigin>,
     ) -> Res<RouteSpec> {
-        let t = self.table(
-            v,
-            path,
-            &["node", "prefix", "nexthop", "cost"],
-            "a table ([[routes]])",
-        )?;
-        let node = self.node_ref(
-            self.required(&t, "node", "the node whose FIB gets the route")?,
-            &t.field("node"),
-        )?;
-        let prefix = self.name(
-            self.required(&t, "prefix", "e.g. prefix = \"/video\"")?,
-            &t.field("prefix"),
-        )?;
+        let t = self.table(v, path, &["node", "prefix", "nexthop", "cost"], "a table ([[routes]])")?;
+        let node = self.node_ref(self.required(&t, "node", "the node whose FIB gets the route")?, &t.field("node"))?;
+        let prefix = self.name(self.required(&t, "prefix", "e.g. prefix = \"/video\"")?, &t.field("prefix"))?;
         let hv = self.required(&t, "nexthop", "a neighbour of the node")?;
         let nexthop = self.node_ref(hv, &t.field("nexthop"))?;
         if !adjacent.contains_key(&(node.min(nexthop), node.max(nexthop))) {
@@ -600,40 +378,16 @@ impl Reader<'_, '_> {
             };
             return Err(self.ctx.err(hv.span(), &t.field("nexthop"), msg));
         }
-        let cost = t
-            .get("cost")
-            .map(|c| self.uint(c, &t.field("cost")))
-            .transpose()?
-            .unwrap_or(1);
-        Ok(RouteSpec {
-            node,
-            prefix,
-            nexthop,
-            cost,
-        })
+        let cost = t.get("cost").map(|c| self.uint(c, &t.field("cost"))).transpose()?.unwrap_or(1);
+        Ok(RouteSpec { node, prefix, nexthop, cost })
     }
 
     pub(super) fn event(&self, v: &Val<'_>, path: &str, links: &[LinkSpec]) -> Res<LinkEvent> {
-        let t = self.table(
-            v,
-            path,
-            &["at", "link", "direction", "bandwidth", "down", "up"],
-            "a table ([[events]])",
-        )?;
-        let at = self.duration(
-            self.required(&t, "at", "when, e.g. at = \"10s\"")?,
-            &t.field("at"),
-        )?;
-        let lv = self.required(
-            &t,
-            "link",
-            "the two nodes of the link, e.g. link = [\"r\", \"p\"]",
-        )?;
+        let t = self.table(v, path, &["at", "link", "direction", "bandwidth", "down", "up"], "a table ([[events]])")?;
+        let at = self.duration(self.required(&t, "at", "when, e.g. at = \"10s\"")?, &t.field("at"))?;
+        let lv = self.required(&t, "link", "the two nodes of the link, e.g. link = [\"r\", \"p\"]")?;
         let (a, b) = self.node_pair(lv, &t.field("link"))?;
-        let Some(link) = links
-            .iter()
-            .position(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a))
-        else {
+        let Some(link) = links.iter().position(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a)) else {
             let of_a: Vec<&str> = links
                 .iter()
                 .filter_map(|l| {
@@ -660,29 +414,26 @@ impl Reader<'_, '_> {
             ));
         };
         let direction = match t.get("direction") {
-            Some(d) => {
-                match self.choice(d, &t.field("direction"), &["both", "forward", "reverse"])? {
-                    "forward" => LinkDirection::AtoB,
-                    "reverse" => LinkDirection::BtoA,
-                    _ => LinkDirection::Both,
-                }
-            }
+            Some(d) => match self.choice(d, &t.field("direction"), &["both", "forward", "reverse"])? {
+                "forward" => LinkDirection::AtoB,
+                "reverse" => LinkDirection::BtoA,
+                _ => LinkDirection::Both,
+            },
             None => LinkDirection::Both,
         };
-        let given: Vec<&str> = ["bandwidth", "down", "up"]
-            .into_iter()
-            .filter(|k| t.get(k).is_some())
-            .collect();
+        let given: Vec<&str> = ["bandwidth", "down", "up"].into_iter().filter(|k| t.get(k).is_some()).collect();
         let change = match given.as_slice() {
-            [] => return Err(self.ctx.err(
-                t.span.clone(),
-                path,
-                "missing the change: give one of bandwidth = \"5Mbps\", down = true or up = true",
-            )),
+            [] => {
+                return Err(self.ctx.err(
+                    t.span.clone(),
+                    path,
+                    "missing the change: give one of bandwidth = \"5Mbps\", down = true or up = true",
+                ))
+            }
             [key] => match *key {
-                "bandwidth" => LinkChange::Bandwidth(
-                    self.bandwidth(t.get("bandwidth").unwrap_or(lv), &t.field("bandwidth"))?,
-                ),
+                "bandwidth" => {
+                    LinkChange::Bandwidth(self.bandwidth(t.get("bandwidth").unwrap_or(lv), &t.field("bandwidth"))?)
+                }
                 key => {
                     let flag = t.get(key).unwrap_or(lv);
                     if !self.boolean(flag, &t.field(key))? {
@@ -704,18 +455,10 @@ impl Reader<'_, '_> {
                 return Err(self.ctx.err(
                     t.key_span(second),
                     &t.field(second),
-                    format!(
-                        "an event makes one change; give only one of {}",
-                        given.join(", ")
-                    ),
+                    format!("an event makes one change; give only one of {}", given.join(", ")),
                 ))
             }
         };
-        Ok(LinkEvent {
-            at,
-            link,
-            direction,
-            change,
-        })
+        Ok(LinkEvent { at, link, direction, change })
     }
 }

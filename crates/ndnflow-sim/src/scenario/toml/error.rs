@@ -58,12 +58,7 @@ pub(crate) fn name_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String 
     if names.is_empty() {
         return "none".to_string();
     }
-    let mut out = names
-        .iter()
-        .take(SHOWN)
-        .copied()
-        .collect::<Vec<_>>()
-        .join(", ");
+    let mut out = names.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ");
     if names.len() > SHOWN {
         out.push_str(&format!(", ... ({} more)", names.len() - SHOWN));
     }
@@ -90,12 +85,7 @@ impl Ctx<'_> {
     }
 
     /// An error located at `span` (no location for the empty span of the document root).
-    pub(super) fn err(
-        &self,
-        span: Range<usize>,
-        field: &str,
-        message: impl Into<String>,
-    ) -> ScenarioError {
+    pub(super) fn err(&self, span: Range<usize>, field: &str, message: impl Into<String>) -> ScenarioError {
         let (line, column) = if span == (0..0) {
             (None, None)
         } else {
@@ -118,20 +108,14 @@ impl Ctx<'_> {
         };
         // Name what is duplicated ("duplicate key" alone is hard to act on).
         if message.contains("duplicate") {
-            if let Some(what) = self
-                .text
-                .get(span.clone())
-                .filter(|w| !w.is_empty() && w.len() <= 60 && !w.contains('\n'))
+            if let Some(what) =
+                self.text.get(span.clone()).filter(|w| !w.is_empty() && w.len() <= 60 && !w.contains('\n'))
             {
                 message.push_str(&format!(": {}", what.trim()));
             }
         }
         let (l, c) = self.line_col(span.start);
-        ScenarioError {
-            line: Some(l),
-            column: Some(c),
-            ..ScenarioError::new(self.source, message)
-        }
+        ScenarioError { line: Some(l), column: Some(c), ..ScenarioError::new(self.source, message) }
     }
 }
 
@@ -163,9 +147,7 @@ fn distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, &cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
+            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
         prev = cur;
     }
@@ -187,11 +169,7 @@ pub(super) fn did_you_mean<'a>(word: &str, options: &[&'a str]) -> Option<&'a st
 }
 
 pub(super) fn quoted_list(options: &[&str]) -> String {
-    options
-        .iter()
-        .map(|o| format!("{o:?}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    options.iter().map(|o| format!("{o:?}")).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]
@@ -201,10 +179,7 @@ mod tests {
 
     #[test]
     fn line_and_column_count_characters() {
-        let ctx = Ctx {
-            text: "ab\nµx = 1\n",
-            source: "s",
-        };
+        let ctx = Ctx { text: "ab\nµx = 1\n", source: "s" };
         assert_eq!(ctx.line_col(0), (1, 1));
         assert_eq!(ctx.line_col(3), (2, 1));
         assert_eq!(ctx.line_col(5), (2, 2)); // after the 2-byte 'µ'
@@ -225,10 +200,7 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        assert_eq!(
-            did_you_mean("bandwdith", &["between", "bandwidth", "delay"]),
-            Some("bandwidth")
-        );
+        assert_eq!(did_you_mean("bandwdith", &["between", "bandwidth", "delay"]), Some("bandwidth"));
         assert_eq!(did_you_mean("simulaton", TOP_KEYS), Some("simulation"));
         assert_eq!(did_you_mean("zzz", &["between", "bandwidth"]), None);
         assert_eq!(did_you_mean("LRU", &["lru", "fifo", "off"]), Some("lru"));

@@ -35,10 +35,7 @@ pub(crate) fn check_node_name(name: &str) -> Result<(), String> {
     if name.is_empty() {
         return Err("node names must not be empty".to_string());
     }
-    if let Some(c) = name
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
-    {
+    if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))) {
         return Err(format!(
             "node name {name:?} contains {c:?}; node names may only use letters, digits, '_', '.' and '-'"
         ));
@@ -50,45 +47,25 @@ pub(crate) fn check_node_name(name: &str) -> Result<(), String> {
 /// named in `[topology]` is looked up relative to the scenario's directory.
 pub fn load_scenario(path: &Path) -> Result<Scenario, ScenarioError> {
     let source = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        ScenarioError::new(source.clone(), format!("cannot read scenario file: {e}"))
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ScenarioError::new(source.clone(), format!("cannot read scenario file: {e}")))?;
     parse_scenario(&text, &source, path.parent())
 }
 
 /// Parses and validates a scenario. `source` names the text in error messages; `base_dir` is the
 /// directory relative paths (`[topology] ndnsim = "..."`) are resolved against (the current
 /// directory when `None`).
-pub fn parse_scenario(
-    text: &str,
-    source: &str,
-    base_dir: Option<&Path>,
-) -> Result<Scenario, ScenarioError> {
+pub fn parse_scenario(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Scenario, ScenarioError> {
     let ctx = Ctx { text, source };
     let root = DeTable::parse(text).map_err(|e| ctx.syntax_error(&e))?;
     let root = Spanned::new(0..0, DeValue::Table(root.into_inner()));
-    Reader {
-        ctx,
-        base_dir,
-        nodes: Vec::new(),
-        node_index: FxHashMap::default(),
-    }
-    .scenario(&root)
+    Reader { ctx, base_dir, nodes: Vec::new(), node_index: FxHashMap::default() }.scenario(&root)
 }
 
 type Val<'i> = Spanned<DeValue<'i>>;
 type Res<T> = Result<T, ScenarioError>;
 
-const TOP_KEYS: &[&str] = &[
-    "simulation",
-    "nodes",
-    "topology",
-    "links",
-    "producers",
-    "consumers",
-    "routes",
-    "events",
-];
+const TOP_KEYS: &[&str] = &["simulation", "nodes", "topology", "links", "producers", "consumers", "routes", "events"];
 
 struct Reader<'s, 'b> {
     ctx: Ctx<'s>,
@@ -122,12 +99,7 @@ impl Reader<'_, '_> {
         let Some(tv) = root.get("topology") else {
             return Ok(None);
         };
-        let t = self.table(
-            tv,
-            "topology",
-            &["ndnsim"],
-            "a table such as [topology] ndnsim = \"topo.txt\"",
-        )?;
+        let t = self.table(tv, "topology", &["ndnsim"], "a table such as [topology] ndnsim = \"topo.txt\"")?;
         let fv = self.required(&t, "ndnsim", "path of an ndnSIM annotated topology file")?;
         let file = self.string(fv, "topology.ndnsim", "a file path string")?;
         let path: PathBuf = match self.base_dir {
@@ -138,10 +110,7 @@ impl Reader<'_, '_> {
             self.ctx.err(
                 fv.span(),
                 "topology.ndnsim",
-                format!(
-                    "cannot read ndnSIM topology {file:?} (looked at {}): {e}",
-                    path.display()
-                ),
+                format!("cannot read ndnSIM topology {file:?} (looked at {}): {e}", path.display()),
             )
         })?;
         let source = path.display().to_string();
@@ -160,37 +129,22 @@ impl Reader<'_, '_> {
                 "missing required table [simulation] (it needs at least duration = \"30s\")",
             )
         })?;
-        let sim = self.table(
-            sv,
-            "simulation",
-            &["duration", "seed", "bin", "routing"],
-            "a table ([simulation])",
-        )?;
+        let sim = self.table(sv, "simulation", &["duration", "seed", "bin", "routing"], "a table ([simulation])")?;
         let duration = self.positive_duration(
-            self.required(
-                &sim,
-                "duration",
-                "how long to simulate, e.g. duration = \"30s\"",
-            )?,
+            self.required(&sim, "duration", "how long to simulate, e.g. duration = \"30s\"")?,
             "simulation.duration",
         )?;
-        let seed = sim
-            .get("seed")
-            .map(|s| self.uint(s, "simulation.seed"))
-            .transpose()?
-            .unwrap_or(1);
+        let seed = sim.get("seed").map(|s| self.uint(s, "simulation.seed")).transpose()?.unwrap_or(1);
         let bin = match sim.get("bin") {
             Some(b) => self.positive_duration(b, "simulation.bin")?,
             None => Time::from_millis(100),
         };
         let routing = match sim.get("routing") {
-            Some(r) => {
-                match self.choice(r, "simulation.routing", &["hop-count", "delay", "none"])? {
-                    "delay" => RoutingMetric::Delay,
-                    "none" => RoutingMetric::None,
-                    _ => RoutingMetric::HopCount,
-                }
-            }
+            Some(r) => match self.choice(r, "simulation.routing", &["hop-count", "delay", "none"])? {
+                "delay" => RoutingMetric::Delay,
+                "none" => RoutingMetric::None,
+                _ => RoutingMetric::HopCount,
+            },
             None => RoutingMetric::HopCount,
         };
 
@@ -206,10 +160,7 @@ impl Reader<'_, '_> {
                 return Err(self.ctx.err(
                     root.key_span("nodes"),
                     "nodes",
-                    format!(
-                        "expected a table of node = {{ ... }} ([nodes]), found {}",
-                        found(nv.get_ref())
-                    ),
+                    format!("expected a table of node = {{ ... }} ([nodes]), found {}", found(nv.get_ref())),
                 ));
             };
             let mut entries: Vec<_> = map.iter().collect();
@@ -249,12 +200,7 @@ impl Reader<'_, '_> {
                 ));
             }
             let line = self.ctx.line_col(between_span.start).0;
-            origins.insert(
-                key,
-                LinkOrigin {
-                    described: format!("{path} at line {line}"),
-                },
-            );
+            origins.insert(key, LinkOrigin { described: format!("{path} at line {line}") });
             links.push(spec);
         }
 
@@ -275,17 +221,6 @@ impl Reader<'_, '_> {
             events.push(self.event(v, &format!("events[{i}]"), &links)?);
         }
 
-        Ok(Scenario {
-            duration,
-            seed,
-            bin,
-            routing,
-            nodes: self.nodes,
-            links,
-            producers,
-            consumers,
-            routes,
-            events,
-        })
+        Ok(Scenario { duration, seed, bin, routing, nodes: self.nodes, links, producers, consumers, routes, events })
     }
 }

@@ -52,28 +52,14 @@ impl Reader<'_, '_> {
                             "a capacity has no effect with policy = \"off\"; remove one of them",
                         ));
                     }
-                    CsSpec {
-                        policy: CsPolicy::Lru,
-                        capacity: 0,
-                    }
+                    CsSpec { policy: CsPolicy::Lru, capacity: 0 }
                 }
                 p => {
-                    let c = self.required(
-                        &cs,
-                        "capacity",
-                        "number of Data packets the Content Store holds",
-                    )?;
+                    let c = self.required(&cs, "capacity", "number of Data packets the Content Store holds")?;
                     let capacity = self.uint(c, &cs.field("capacity"))?;
                     let capacity = usize::try_from(capacity)
                         .map_err(|_| self.ctx.err(c.span(), &cs.field("capacity"), "too large"))?;
-                    CsSpec {
-                        policy: if p == "fifo" {
-                            CsPolicy::Fifo
-                        } else {
-                            CsPolicy::Lru
-                        },
-                        capacity,
-                    }
+                    CsSpec { policy: if p == "fifo" { CsPolicy::Fifo } else { CsPolicy::Lru }, capacity }
                 }
             };
         }
@@ -83,14 +69,20 @@ impl Reader<'_, '_> {
         if let Some(s) = t.get("strategies") {
             let path = t.field("strategies");
             let DeValue::Table(map) = s.get_ref() else {
-                return Err(self.ctx.err(s.span(), &path, format!("expected a table of prefix = strategy, such as {{ \"/video\" = \"multicast\" }}, found {}", found(s.get_ref()))));
+                return Err(self.ctx.err(
+                    s.span(),
+                    &path,
+                    format!(
+                        "expected a table of prefix = strategy, such as {{ \"/video\" = \"multicast\" }}, found {}",
+                        found(s.get_ref())
+                    ),
+                ));
             };
             let mut entries: Vec<_> = map.iter().collect();
             entries.sort_by_key(|(k, _)| k.span().start);
             for (k, v) in entries {
                 let field = format!("{path}.\"{}\"", k.get_ref());
-                let prefix = Name::parse(k.get_ref())
-                    .map_err(|e| self.ctx.err(k.span(), &field, e.to_string()))?;
+                let prefix = Name::parse(k.get_ref()).map_err(|e| self.ctx.err(k.span(), &field, e.to_string()))?;
                 if prefix.is_empty() {
                     return Err(self.ctx.err(
                         k.span(),
@@ -99,11 +91,7 @@ impl Reader<'_, '_> {
                     ));
                 }
                 if node.strategy_choices.iter().any(|(p, _)| *p == prefix) {
-                    return Err(self.ctx.err(
-                        k.span(),
-                        &field,
-                        format!("prefix {prefix} is given twice"),
-                    ));
+                    return Err(self.ctx.err(k.span(), &field, format!("prefix {prefix} is given twice")));
                 }
                 let kind = self.strategy(v, &field)?;
                 node.strategy_choices.push((prefix, kind));
@@ -128,14 +116,7 @@ impl Reader<'_, '_> {
         let t = self.table(
             v,
             path,
-            &[
-                "discipline",
-                "packets",
-                "bytes",
-                "target",
-                "interval",
-                "mode",
-            ],
+            &["discipline", "packets", "bytes", "target", "interval", "mode"],
             "a table such as { discipline = \"droptail\", packets = 100 }",
         )?;
         let discipline = match t.get("discipline") {
@@ -153,18 +134,13 @@ impl Reader<'_, '_> {
             (Some(p), None) => {
                 let n = self.positive_uint(p, &t.field("packets"))?;
                 QueueLimit::Packets(
-                    usize::try_from(n)
-                        .map_err(|_| self.ctx.err(p.span(), &t.field("packets"), "too large"))?,
+                    usize::try_from(n).map_err(|_| self.ctx.err(p.span(), &t.field("packets"), "too large"))?,
                 )
             }
             (None, Some(b)) => {
                 let n = self.size(b, &t.field("bytes"))?;
                 if n == 0 {
-                    return Err(self.ctx.err(
-                        b.span(),
-                        &t.field("bytes"),
-                        "queue limit must be at least 1 byte",
-                    ));
+                    return Err(self.ctx.err(b.span(), &t.field("bytes"), "queue limit must be at least 1 byte"));
                 }
                 QueueLimit::Bytes(n)
             }
@@ -199,12 +175,7 @@ impl Reader<'_, '_> {
             },
             None => CodelMode::Drop,
         };
-        Ok(QueueSpec::Codel {
-            limit,
-            target,
-            interval,
-            mode,
-        })
+        Ok(QueueSpec::Codel { limit, target, interval, mode })
     }
 
     fn loss(&self, v: &Val<'_>, path: &str) -> Res<LossSpec> {
@@ -214,16 +185,8 @@ impl Reader<'_, '_> {
             &["model", "p", "r", "loss_good", "loss_bad"],
             "a table such as { model = \"bernoulli\", p = 0.01 }",
         )?;
-        let m = self.required(
-            &t,
-            "model",
-            "\"bernoulli\", \"gilbert-elliott\" or \"none\"",
-        )?;
-        let model = self.choice(
-            m,
-            &t.field("model"),
-            &["bernoulli", "gilbert-elliott", "none"],
-        )?;
+        let m = self.required(&t, "model", "\"bernoulli\", \"gilbert-elliott\" or \"none\"")?;
+        let model = self.choice(m, &t.field("model"), &["bernoulli", "gilbert-elliott", "none"])?;
         let allowed: &[&str] = match model {
             "bernoulli" => &["model", "p"],
             "gilbert-elliott" => &["model", "p", "r", "loss_good", "loss_bad"],
@@ -254,9 +217,7 @@ impl Reader<'_, '_> {
             }
         };
         Ok(match model {
-            "bernoulli" => LossSpec::Bernoulli {
-                p: prob("p", None)?,
-            },
+            "bernoulli" => LossSpec::Bernoulli { p: prob("p", None)? },
             "gilbert-elliott" => LossSpec::GilbertElliott {
                 p: prob("p", None)?,
                 r: prob("r", None)?,
@@ -269,59 +230,26 @@ impl Reader<'_, '_> {
 
     fn dir_params(&self, t: &Tbl<'_, '_>) -> Res<DirParams> {
         Ok(DirParams {
-            bandwidth: t
-                .get("bandwidth")
-                .map(|v| self.bandwidth(v, &t.field("bandwidth")))
-                .transpose()?,
-            delay: t
-                .get("delay")
-                .map(|v| self.duration(v, &t.field("delay")))
-                .transpose()?,
-            queue: t
-                .get("queue")
-                .map(|v| self.queue(v, &t.field("queue")))
-                .transpose()?,
-            loss: t
-                .get("loss")
-                .map(|v| self.loss(v, &t.field("loss")))
-                .transpose()?,
+            bandwidth: t.get("bandwidth").map(|v| self.bandwidth(v, &t.field("bandwidth"))).transpose()?,
+            delay: t.get("delay").map(|v| self.duration(v, &t.field("delay"))).transpose()?,
+            queue: t.get("queue").map(|v| self.queue(v, &t.field("queue"))).transpose()?,
+            loss: t.get("loss").map(|v| self.loss(v, &t.field("loss"))).transpose()?,
         })
     }
 
     /// A `[[links]]` entry: (a, b, spec, span of `between`).
-    pub(super) fn link(
-        &self,
-        v: &Val<'_>,
-        path: &str,
-    ) -> Res<(NodeId, NodeId, LinkSpec, Range<usize>)> {
+    pub(super) fn link(&self, v: &Val<'_>, path: &str) -> Res<(NodeId, NodeId, LinkSpec, Range<usize>)> {
         let t = self.table(
             v,
             path,
-            &[
-                "between",
-                "bandwidth",
-                "delay",
-                "queue",
-                "loss",
-                "metric",
-                "forward",
-                "reverse",
-            ],
+            &["between", "bandwidth", "delay", "queue", "loss", "metric", "forward", "reverse"],
             "a table ([[links]])",
         )?;
-        let bv = self.required(
-            &t,
-            "between",
-            "the two node names, e.g. between = [\"a\", \"b\"]",
-        )?;
+        let bv = self.required(&t, "between", "the two node names, e.g. between = [\"a\", \"b\"]")?;
         let field = t.field("between");
         let (a, b) = self.node_pair(bv, &field)?;
         if a == b {
-            return Err(self.ctx.err(
-                bv.span(),
-                &field,
-                format!("link from {:?} to itself", self.nodes[a].name),
-            ));
+            return Err(self.ctx.err(bv.span(), &field, format!("link from {:?} to itself", self.nodes[a].name)));
         }
         let base = self.dir_params(&t)?;
         let mut dirs = [DirParams::default(), DirParams::default()];
@@ -346,14 +274,8 @@ impl Reader<'_, '_> {
                 )
             };
             Ok(LinkDirSpec {
-                bandwidth_bps: d
-                    .bandwidth
-                    .or(base.bandwidth)
-                    .ok_or_else(|| missing("bandwidth", "10Mbps"))?,
-                delay: d
-                    .delay
-                    .or(base.delay)
-                    .ok_or_else(|| missing("delay", "5ms"))?,
+                bandwidth_bps: d.bandwidth.or(base.bandwidth).ok_or_else(|| missing("bandwidth", "10Mbps"))?,
+                delay: d.delay.or(base.delay).ok_or_else(|| missing("delay", "5ms"))?,
                 queue: d.queue.or(base.queue).unwrap_or_default(),
                 loss: d.loss.or(base.loss).unwrap_or_default(),
             })
@@ -364,18 +286,7 @@ impl Reader<'_, '_> {
             Some(m) => self.positive_uint(m, &t.field("metric"))?,
             None => 1,
         };
-        Ok((
-            a,
-            b,
-            LinkSpec {
-                a,
-                b,
-                ab,
-                ba,
-                metric,
-            },
-            bv.span(),
-        ))
+        Ok((a, b, LinkSpec { a, b, ab, ba, metric }, bv.span()))
     }
 
     /// `["a", "b"]` as two node ids.
@@ -383,16 +294,9 @@ impl Reader<'_, '_> {
         const WHAT: &str = "two node names, e.g. [\"a\", \"b\"]";
         let items = self.array(v, field, WHAT)?;
         if items.len() != 2 {
-            return Err(self.ctx.err(
-                v.span(),
-                field,
-                format!("expected {WHAT}, found {} element(s)", items.len()),
-            ));
+            return Err(self.ctx.err(v.span(), field, format!("expected {WHAT}, found {} element(s)", items.len())));
         }
-        Ok((
-            self.node_ref(&items[0], field)?,
-            self.node_ref(&items[1], field)?,
-        ))
+        Ok((self.node_ref(&items[0], field)?, self.node_ref(&items[1], field)?))
     }
 
     pub(super) fn topology_links(
@@ -424,26 +328,11 @@ impl Reader<'_, '_> {
                 delay: l.delay.unwrap_or(Time::ZERO),
                 queue: l
                     .queue_packets
-                    .map_or_else(QueueSpec::default, |n| QueueSpec::DropTail {
-                        limit: QueueLimit::Packets(n),
-                    }),
-                loss: l
-                    .loss_rate
-                    .map_or(LossSpec::None, |p| LossSpec::Bernoulli { p }),
+                    .map_or_else(QueueSpec::default, |n| QueueSpec::DropTail { limit: QueueLimit::Packets(n) }),
+                loss: l.loss_rate.map_or(LossSpec::None, |p| LossSpec::Bernoulli { p }),
             };
-            origins.insert(
-                (a.min(b), a.max(b)),
-                LinkOrigin {
-                    described: format!("{topo_source} line {}", l.line),
-                },
-            );
-            links.push(LinkSpec {
-                a,
-                b,
-                ab: dir.clone(),
-                ba: dir,
-                metric: l.metric.unwrap_or(1),
-            });
+            origins.insert((a.min(b), a.max(b)), LinkOrigin { described: format!("{topo_source} line {}", l.line) });
+            links.push(LinkSpec { a, b, ab: dir.clone(), ba: dir, metric: l.metric.unwrap_or(1) });
         }
         Ok(())
     }

@@ -23,16 +23,10 @@ pub(super) struct Tbl<'a, 'i> {
 
 impl<'a, 'i> Tbl<'a, 'i> {
     pub(super) fn get(&self, key: &str) -> Option<&'a Val<'i>> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k.get_ref().as_ref() == key)
-            .map(|(_, v)| *v)
+        self.entries.iter().find(|(k, _)| k.get_ref().as_ref() == key).map(|(_, v)| *v)
     }
     pub(super) fn key_span(&self, key: &str) -> Range<usize> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k.get_ref().as_ref() == key)
-            .map_or(self.span.clone(), |(k, _)| k.span())
+        self.entries.iter().find(|(k, _)| k.get_ref().as_ref() == key).map_or(self.span.clone(), |(k, _)| k.span())
     }
     pub(super) fn field(&self, key: &str) -> String {
         join(&self.path, key)
@@ -42,19 +36,9 @@ impl<'a, 'i> Tbl<'a, 'i> {
 impl Reader<'_, '_> {
     // ---------------------------------------------------------------- generic value readers
 
-    pub(super) fn table<'a, 'i>(
-        &self,
-        v: &'a Val<'i>,
-        path: &str,
-        allowed: &[&str],
-        what: &str,
-    ) -> Res<Tbl<'a, 'i>> {
+    pub(super) fn table<'a, 'i>(&self, v: &'a Val<'i>, path: &str, allowed: &[&str], what: &str) -> Res<Tbl<'a, 'i>> {
         let DeValue::Table(t) = v.get_ref() else {
-            return Err(self.ctx.err(
-                v.span(),
-                path,
-                format!("expected {what}, found {}", found(v.get_ref())),
-            ));
+            return Err(self.ctx.err(v.span(), path, format!("expected {what}, found {}", found(v.get_ref()))));
         };
         let mut entries: Vec<_> = t.iter().collect();
         entries.sort_by_key(|(k, _)| k.span().start);
@@ -62,15 +46,9 @@ impl Reader<'_, '_> {
             let key = k.get_ref().as_ref();
             if !allowed.contains(&key) {
                 let mut msg = if path.is_empty() {
-                    format!(
-                        "unknown top-level key {key:?}; expected one of: {}",
-                        allowed.join(", ")
-                    )
+                    format!("unknown top-level key {key:?}; expected one of: {}", allowed.join(", "))
                 } else {
-                    format!(
-                        "unknown field {key:?}; expected one of: {}",
-                        allowed.join(", ")
-                    )
+                    format!("unknown field {key:?}; expected one of: {}", allowed.join(", "))
                 };
                 if let Some(s) = did_you_mean(key, allowed) {
                     msg.push_str(&format!(" (did you mean {s:?}?)"));
@@ -78,19 +56,10 @@ impl Reader<'_, '_> {
                 return Err(self.ctx.err(k.span(), &join(path, key), msg));
             }
         }
-        Ok(Tbl {
-            path: path.to_string(),
-            span: v.span(),
-            entries,
-        })
+        Ok(Tbl { path: path.to_string(), span: v.span(), entries })
     }
 
-    pub(super) fn required<'a, 'i>(
-        &self,
-        t: &Tbl<'a, 'i>,
-        key: &str,
-        hint: &str,
-    ) -> Res<&'a Val<'i>> {
+    pub(super) fn required<'a, 'i>(&self, t: &Tbl<'a, 'i>, key: &str, hint: &str) -> Res<&'a Val<'i>> {
         t.get(key).ok_or_else(|| {
             let mut msg = format!("missing required field {key:?}");
             if !hint.is_empty() {
@@ -103,11 +72,7 @@ impl Reader<'_, '_> {
     pub(super) fn string<'a>(&self, v: &'a Val<'_>, field: &str, what: &str) -> Res<&'a str> {
         match v.get_ref() {
             DeValue::String(s) => Ok(s.as_ref()),
-            other => Err(self.ctx.err(
-                v.span(),
-                field,
-                format!("expected {what}, found {}", found(other)),
-            )),
+            other => Err(self.ctx.err(v.span(), field, format!("expected {what}, found {}", found(other)))),
         }
     }
 
@@ -116,10 +81,7 @@ impl Reader<'_, '_> {
         if let Some(o) = options.iter().find(|o| **o == s) {
             return Ok(o);
         }
-        let mut msg = format!(
-            "unknown value {s:?}; expected one of {}",
-            quoted_list(options)
-        );
+        let mut msg = format!("unknown value {s:?}; expected one of {}", quoted_list(options));
         if let Some(m) = did_you_mean(s, options) {
             msg.push_str(&format!(" (did you mean {m:?}?)"));
         }
@@ -165,20 +127,12 @@ impl Reader<'_, '_> {
             return Err(self.ctx.err(
                 v.span(),
                 field,
-                format!(
-                    "expected a non-negative integer, found {}",
-                    found(v.get_ref())
-                ),
+                format!("expected a non-negative integer, found {}", found(v.get_ref())),
             ));
         };
         match i128::from_str_radix(i.as_str(), i.radix()) {
-            Ok(n) if n < 0 => {
-                Err(self
-                    .ctx
-                    .err(v.span(), field, format!("must not be negative, found {n}")))
-            }
-            Ok(n) => u64::try_from(n)
-                .map_err(|_| self.ctx.err(v.span(), field, format!("{n} is too large"))),
+            Ok(n) if n < 0 => Err(self.ctx.err(v.span(), field, format!("must not be negative, found {n}"))),
+            Ok(n) => u64::try_from(n).map_err(|_| self.ctx.err(v.span(), field, format!("{n} is too large"))),
             Err(_) => Err(self.ctx.err(v.span(), field, format!("{i} is too large"))),
         }
     }
@@ -194,34 +148,16 @@ impl Reader<'_, '_> {
     pub(super) fn u32_value(&self, v: &Val<'_>, field: &str, min: u32) -> Res<u32> {
         let n = self.uint(v, field)?;
         if n < u64::from(min) {
-            return Err(self.ctx.err(
-                v.span(),
-                field,
-                format!("must be at least {min}, found {n}"),
-            ));
+            return Err(self.ctx.err(v.span(), field, format!("must be at least {min}, found {n}")));
         }
-        u32::try_from(n).map_err(|_| {
-            self.ctx.err(
-                v.span(),
-                field,
-                format!("{n} is too large (at most {})", u32::MAX),
-            )
-        })
+        u32::try_from(n).map_err(|_| self.ctx.err(v.span(), field, format!("{n} is too large (at most {})", u32::MAX)))
     }
 
     pub(super) fn number(&self, v: &Val<'_>, field: &str) -> Res<f64> {
         let x = match v.get_ref() {
             DeValue::Float(f) => f.as_str().parse::<f64>().ok(),
-            DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
-                .ok()
-                .map(|n| n as f64),
-            other => {
-                return Err(self.ctx.err(
-                    v.span(),
-                    field,
-                    format!("expected a number, found {}", found(other)),
-                ))
-            }
+            DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix()).ok().map(|n| n as f64),
+            other => return Err(self.ctx.err(v.span(), field, format!("expected a number, found {}", found(other)))),
         };
         match x {
             Some(x) if x.is_finite() => Ok(x),
@@ -232,11 +168,7 @@ impl Reader<'_, '_> {
     pub(super) fn probability(&self, v: &Val<'_>, field: &str) -> Res<f64> {
         let p = self.number(v, field)?;
         if !(0.0..=1.0).contains(&p) {
-            return Err(self.ctx.err(
-                v.span(),
-                field,
-                format!("probability must be between 0 and 1, found {p}"),
-            ));
+            return Err(self.ctx.err(v.span(), field, format!("probability must be between 0 and 1, found {p}")));
         }
         Ok(p)
     }
@@ -244,11 +176,7 @@ impl Reader<'_, '_> {
     pub(super) fn boolean(&self, v: &Val<'_>, field: &str) -> Res<bool> {
         match v.get_ref() {
             DeValue::Boolean(b) => Ok(*b),
-            other => Err(self.ctx.err(
-                v.span(),
-                field,
-                format!("expected true or false, found {}", found(other)),
-            )),
+            other => Err(self.ctx.err(v.span(), field, format!("expected true or false, found {}", found(other)))),
         }
     }
 
@@ -257,19 +185,10 @@ impl Reader<'_, '_> {
         Name::parse(s).map_err(|e| self.ctx.err(v.span(), field, e.to_string()))
     }
 
-    pub(super) fn array<'a, 'i>(
-        &self,
-        v: &'a Val<'i>,
-        field: &str,
-        what: &str,
-    ) -> Res<&'a [Val<'i>]> {
+    pub(super) fn array<'a, 'i>(&self, v: &'a Val<'i>, field: &str, what: &str) -> Res<&'a [Val<'i>]> {
         match v.get_ref() {
             DeValue::Array(a) => Ok(a),
-            other => Err(self.ctx.err(
-                v.span(),
-                field,
-                format!("expected {what}, found {}", found(other)),
-            )),
+            other => Err(self.ctx.err(v.span(), field, format!("expected {what}, found {}", found(other)))),
         }
     }
 
@@ -283,7 +202,10 @@ impl Reader<'_, '_> {
             other => Err(self.ctx.err(
                 root.key_span(key),
                 key,
-                format!("expected an array of tables, found {}: write [[{key}]] (double brackets) before each entry", found(other)),
+                format!(
+                    "expected an array of tables, found {}: write [[{key}]] (double brackets) before each entry",
+                    found(other)
+                ),
             )),
         }
     }
@@ -309,9 +231,6 @@ impl Reader<'_, '_> {
 
     pub(super) fn node_ref(&self, v: &Val<'_>, field: &str) -> Res<NodeId> {
         let s = self.string(v, field, "a node name string")?;
-        self.node_index
-            .get(s)
-            .copied()
-            .ok_or_else(|| self.unknown_node(v.span(), field, s))
+        self.node_index.get(s).copied().ok_or_else(|| self.unknown_node(v.span(), field, s))
     }
 }
