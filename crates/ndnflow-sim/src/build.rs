@@ -150,6 +150,7 @@ pub fn build(s: &Scenario) -> Network {
             app: App::Producer(Producer::new(ProducerConfig {
                 prefix: p.prefix.clone(),
                 payload: p.payload,
+                payload_changes: p.payload_changes.clone(),
                 segments: p.segments,
                 freshness: p.freshness,
             })),

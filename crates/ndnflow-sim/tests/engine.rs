@@ -277,3 +277,13 @@ fn scheduled_bandwidth_change_and_outage_show_in_the_goodput() {
     assert!(r.summary.links["c->p"].drops + r.summary.links["p->c"].drops > 0);
     assert_within(goodput(&r, "c", 12.0, 20.0), 10e6 * 1024.0 / 1080.0, 0.01, "after recovery");
 }
+
+#[test]
+fn a_scheduled_payload_change_shows_in_the_link_limited_goodput() {
+    // Data /p/seg=N carries 56 bytes besides its payload (1080 - 1024, see the top of this file).
+    let text = one_link("10Mbps", "10ms", 100)
+        .replace("payload = 1024", "payload = 500\npayload_changes = [{ at = \"10s\", payload = 5000 }]");
+    let r = run(&text);
+    assert_within(goodput(&r, "c", 2.0, 10.0), 10e6 * 500.0 / 556.0, 0.01, "500-byte payloads");
+    assert_within(goodput(&r, "c", 12.0, 20.0), 10e6 * 5000.0 / 5056.0, 0.01, "5000-byte payloads");
+}

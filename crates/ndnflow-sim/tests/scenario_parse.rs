@@ -742,3 +742,21 @@ fn a_payload_above_64_kib_is_refused_with_its_line() {
     assert!(err.contains("producers[0].payload") && err.contains("65536-byte maximum"), "{err}");
     assert!(err.starts_with("q.toml:30:11:"), "{err}");
 }
+
+#[test]
+fn payload_changes_must_increase_in_time() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/quickstart.toml"))
+        .unwrap()
+        .replace(
+            "payload = 1024",
+            "payload = 1024\npayload_changes = [{ at = \"5s\", payload = 5000 }, { at = \"5s\", payload = 100 }]",
+        );
+    let err = ndnflow_sim::scenario::toml::parse_scenario(&text, "q.toml", None).unwrap_err().to_string();
+    assert!(err.contains("producers[0].payload_changes[1].at") && err.contains("increasing time order"), "{err}");
+    let ok = text.replace("{ at = \"5s\", payload = 100 }", "{ at = \"15s\", payload = 100 }");
+    let s = ndnflow_sim::scenario::toml::parse_scenario(&ok, "q.toml", None).unwrap();
+    assert_eq!(
+        s.producers[0].payload_changes,
+        vec![(ndnflow_core::Time::from_secs(5), 5000), (ndnflow_core::Time::from_secs(15), 100)]
+    );
+}

@@ -13,19 +13,24 @@ pub struct ProducerConfig {
     pub prefix: Name,
     /// Content bytes per Data.
     pub payload: usize,
+    /// From each instant on, Data carry that many bytes instead (increasing in time).
+    pub payload_changes: Vec<(Time, usize)>,
     pub segments: Option<u64>,
     pub freshness: Option<Time>,
 }
 
 pub struct Producer {
     config: ProducerConfig,
+    /// Payload in force, and how many scheduled changes have taken effect.
+    payload: usize,
+    changes_applied: usize,
     pub interests_received: u64,
     pub data_sent: u64,
 }
 
 impl Producer {
     pub fn new(config: ProducerConfig) -> Producer {
-        Producer { config, interests_received: 0, data_sent: 0 }
+        Producer { payload: config.payload, changes_applied: 0, config, interests_received: 0, data_sent: 0 }
     }
 
     pub fn prefix(&self) -> &Name {
@@ -33,14 +38,27 @@ impl Producer {
     }
 
     /// Handles a frame from the forwarder; returns the Data to send back, if any.
-    pub fn handle(&mut self, _now: Time, frame: Frame) -> Option<Frame> {
+    /// The payload size in force at `now` (time only moves forward).
+    fn payload_at(&mut self, now: Time) -> usize {
+        while let Some(&(at, bytes)) = self.config.payload_changes.get(self.changes_applied) {
+            if at > now {
+                break;
+            }
+            self.payload = bytes;
+            self.changes_applied += 1;
+        }
+        self.payload
+    }
+
+    pub fn handle(&mut self, now: Time, frame: Frame) -> Option<Frame> {
         let NetPacket::Interest(interest) = frame.packet else { return None };
         self.interests_received += 1;
         if !self.config.prefix.is_prefix_of(&interest.name) {
             return None;
         }
         let segment = interest.name.last().and_then(|c| c.as_segment());
-        let mut data = Data::new(interest.name.clone(), zero_payload(self.config.payload));
+        let payload = self.payload_at(now);
+        let mut data = Data::new(interest.name.clone(), zero_payload(payload));
         data.freshness_period = self.config.freshness;
         if let (Some(count), Some(seg)) = (self.config.segments, segment) {
             if seg >= count {
@@ -54,5 +72,34 @@ impl Producer {
         }
         self.data_sent += 1;
         Some(Frame::data(Arc::new(data)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::Interest;
+
+    fn ask(p: &mut Producer, now_ms: u64) -> usize {
+        let i = Interest::new(Name::parse("/p/seg=1").unwrap(), 1, Time::from_secs(2));
+        let reply = p.handle(Time::from_millis(now_ms), Frame::interest(Arc::new(i))).expect("a Data");
+        let NetPacket::Data(d) = reply.packet else { panic!("expected Data") };
+        d.content.len()
+    }
+
+    #[test]
+    fn payload_follows_its_schedule() {
+        // PCON §4.3 "Payload x50": 100 B, 5000 B from 5 s, back to 100 B at 15 s.
+        let changes = vec![(Time::from_secs(5), 5000), (Time::from_secs(15), 100)];
+        let config = ProducerConfig {
+            prefix: Name::parse("/p").unwrap(),
+            payload: 100,
+            payload_changes: changes,
+            segments: None,
+            freshness: None,
+        };
+        let mut p = Producer::new(config);
+        let sizes: Vec<usize> = [0, 4999, 5000, 14_999, 15_000, 30_000].iter().map(|&t| ask(&mut p, t)).collect();
+        assert_eq!(sizes, vec![100, 100, 5000, 5000, 100, 100]);
     }
 }

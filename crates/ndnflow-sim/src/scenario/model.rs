@@ -149,6 +149,9 @@ pub struct ProducerSpec {
     pub prefix: Name,
     /// Content bytes per Data.
     pub payload: usize,
+    /// Scheduled payload sizes: from each instant on, Data carry that many bytes (PCON §4.3's
+    /// "Payload x50" experiment). Strictly increasing in time.
+    pub payload_changes: Vec<(Time, usize)>,
     /// Number of segments of every object under the prefix; the last one carries FinalBlockId.
     pub segments: Option<u64>,
     pub freshness: Option<Time>,

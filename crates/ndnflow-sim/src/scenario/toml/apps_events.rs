@@ -19,25 +19,58 @@ impl Reader<'_, '_> {
     // ---------------------------------------------------------------- apps, routes, events
 
     pub(super) fn producer(&self, v: &Val<'_>, path: &str) -> Res<ProducerSpec> {
-        let t =
-            self.table(v, path, &["node", "prefix", "payload", "segments", "freshness"], "a table ([[producers]])")?;
+        let t = self.table(
+            v,
+            path,
+            &["node", "prefix", "payload", "payload_changes", "segments", "freshness"],
+            "a table ([[producers]])",
+        )?;
         let node = self.node_ref(self.required(&t, "node", "the node the producer runs on")?, &t.field("node"))?;
         let pv = self.required(&t, "prefix", "the name prefix it serves, e.g. prefix = \"/video\"")?;
         let prefix = self.name(pv, &t.field("prefix"))?;
         let payload = match t.get("payload") {
-            Some(p) => {
-                let bytes = self.size(p, &t.field("payload"))?;
-                if bytes > MAX_PAYLOAD {
-                    let msg = format!("{bytes} bytes is more than the {MAX_PAYLOAD}-byte maximum payload");
-                    return Err(self.ctx.err(p.span(), &t.field("payload"), msg));
-                }
-                bytes
-            }
+            Some(p) => self.payload(p, &t.field("payload"))?,
             None => 1024,
+        };
+        let payload_changes = match t.get("payload_changes") {
+            Some(c) => self.payload_changes(c, &t.field("payload_changes"))?,
+            None => Vec::new(),
         };
         let segments = t.get("segments").map(|s| self.positive_uint(s, &t.field("segments"))).transpose()?;
         let freshness = t.get("freshness").map(|f| self.duration(f, &t.field("freshness"))).transpose()?;
-        Ok(ProducerSpec { node, prefix, payload, segments, freshness })
+        Ok(ProducerSpec { node, prefix, payload, payload_changes, segments, freshness })
+    }
+
+    /// A payload size, at most `MAX_PAYLOAD`.
+    fn payload(&self, v: &Val<'_>, field: &str) -> Res<usize> {
+        let bytes = self.size(v, field)?;
+        if bytes > MAX_PAYLOAD {
+            let msg = format!("{bytes} bytes is more than the {MAX_PAYLOAD}-byte maximum payload");
+            return Err(self.ctx.err(v.span(), field, msg));
+        }
+        Ok(bytes)
+    }
+
+    /// `payload_changes = [{ at = "5s", payload = 5000 }, ...]`, strictly increasing in `at`.
+    fn payload_changes(&self, v: &Val<'_>, field: &str) -> Res<Vec<(Time, usize)>> {
+        let what = "an array of { at, payload } tables";
+        let mut changes: Vec<(Time, usize)> = Vec::new();
+        for (i, item) in self.array(v, field, what)?.iter().enumerate() {
+            let path = format!("{field}[{i}]");
+            let t = self.table(item, &path, &["at", "payload"], "a table { at = ..., payload = ... }")?;
+            let at_v = self.required(&t, "at", "when the payload changes, e.g. at = \"5s\"")?;
+            let at = self.duration(at_v, &t.field("at"))?;
+            let payload =
+                self.payload(self.required(&t, "payload", "the new payload in bytes")?, &t.field("payload"))?;
+            if let Some(&(last, _)) = changes.last() {
+                if at <= last {
+                    let msg = "changes must be in increasing time order";
+                    return Err(self.ctx.err(at_v.span(), &t.field("at"), msg));
+                }
+            }
+            changes.push((at, payload));
+        }
+        Ok(changes)
     }
 
     pub(super) fn consumer(&self, v: &Val<'_>, path: &str, producers: &[ProducerSpec]) -> Res<ConsumerSpec> {
