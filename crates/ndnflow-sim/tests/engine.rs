@@ -7,29 +7,9 @@
 //!   19, plus 2 = 21 B.
 //! - /video/a/seg=N adds 7 bytes to the name: Data 1087 B, Interest 28 B.
 
-use ndnflow_sim::scenario::toml::parse_scenario;
-use ndnflow_sim::{Results, Simulation};
+mod common;
 
-fn run(text: &str) -> Results {
-    let scenario = parse_scenario(text, "test.toml", None).unwrap_or_else(|e| panic!("{e}"));
-    Simulation::new(scenario).run()
-}
-
-/// Mean goodput of `consumer` over bins starting in [from_s, to_s).
-fn goodput(r: &Results, consumer: &str, from_s: f64, to_s: f64) -> f64 {
-    let c = &r.consumers;
-    let index = r.consumer_names.iter().position(|n| n.id == consumer).expect("consumer id") as u32;
-    let rows: Vec<f64> = (0..c.time_s.len())
-        .filter(|&i| c.consumer[i] == index && c.time_s[i] >= from_s - 1e-9 && c.time_s[i] < to_s - 1e-9)
-        .map(|i| c.goodput_bps[i])
-        .collect();
-    rows.iter().sum::<f64>() / rows.len() as f64
-}
-
-fn assert_within(measured: f64, expected: f64, rel: f64, what: &str) {
-    let err = (measured - expected).abs() / expected;
-    assert!(err <= rel, "{what}: measured {measured:.1}, expected {expected:.1} ({:.3} % off)", err * 100.0);
-}
+use common::{assert_within, goodput, run};
 
 fn one_link(bandwidth: &str, delay: &str, window: u32) -> String {
     format!(

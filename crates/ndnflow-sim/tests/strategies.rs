@@ -4,24 +4,10 @@
 //!
 //! Wire sizes as in engine.rs: Data /p/seg=N with a 1024-byte payload is 1080 B on the wire.
 
-use ndnflow_sim::scenario::toml::parse_scenario;
-use ndnflow_sim::{Results, Simulation};
+mod common;
 
-fn run(text: &str) -> Results {
-    let scenario = parse_scenario(text, "test.toml", None).unwrap_or_else(|e| panic!("{e}"));
-    Simulation::new(scenario).run()
-}
-
-/// Mean goodput of `consumer` over bins starting in [from_s, to_s).
-fn goodput(r: &Results, consumer: &str, from_s: f64, to_s: f64) -> f64 {
-    let c = &r.consumers;
-    let index = r.consumer_names.iter().position(|n| n.id == consumer).expect("consumer id") as u32;
-    let rows: Vec<f64> = (0..c.time_s.len())
-        .filter(|&i| c.consumer[i] == index && c.time_s[i] >= from_s - 1e-9 && c.time_s[i] < to_s - 1e-9)
-        .map(|i| c.goodput_bps[i])
-        .collect();
-    rows.iter().sum::<f64>() / rows.len() as f64
-}
+use common::{goodput, run};
+use ndnflow_sim::Results;
 
 fn diamond(strategy: &str) -> String {
     format!(
