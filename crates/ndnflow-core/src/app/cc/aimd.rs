@@ -13,9 +13,7 @@
 //! window and lets ssthresh fall below it; flooring both keeps `ssthresh <= cwnd` after a decrease,
 //! so the next Data is in congestion avoidance either way.
 
-use super::cwa::{Reaction, SignalConfig, Signals};
-use super::{CongestionController, DataSample};
-use crate::packet::NackReason;
+use super::cwa::{SignalConfig, Signals, WindowLaw};
 use crate::Time;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,43 +66,28 @@ impl Aimd {
         self.cwnd = (self.cwnd * self.config.beta).max(self.config.initial_window.max(1.0));
         self.ssthresh = self.cwnd;
     }
-
-    fn react(&mut self, r: Reaction) {
-        match r {
-            Reaction::Increase => self.increase(),
-            Reaction::Decrease => self.decrease(),
-            Reaction::Hold => {}
-        }
-    }
 }
 
-impl CongestionController for Aimd {
-    fn name(&self) -> &'static str {
-        "aimd"
+impl WindowLaw for Aimd {
+    const NAME: &'static str = "aimd";
+    fn signals(&mut self) -> &mut Signals {
+        &mut self.signals
     }
-    fn on_interest_sent(&mut self, _now: Time, segment: u64, _retransmission: bool) {
-        self.signals.on_interest_sent(segment);
+    fn grow(&mut self, _now: Time) {
+        self.increase();
     }
-    fn on_data(&mut self, _now: Time, s: &DataSample) {
-        let r = self.signals.on_data(s.segment, s.highest_sent, s.congestion_mark);
-        self.react(r);
+    fn shrink(&mut self, _now: Time) {
+        self.decrease();
     }
-    fn on_timeout(&mut self, _now: Time, _segment: u64) {
-        let r = self.signals.on_timeout();
-        self.react(r);
-    }
-    fn on_nack(&mut self, _now: Time, _segment: u64, reason: NackReason) {
-        let r = self.signals.on_nack(reason);
-        self.react(r);
-    }
-    fn window(&self) -> Option<f64> {
-        Some(self.cwnd)
+    fn cwnd(&self) -> f64 {
+        self.cwnd
     }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::app::cc::{CongestionController, DataSample};
     use crate::packet::LpHeader;
 
     /// Feeds Data for `seg` (mark 0 or 1) with everything up to `high` sent.

@@ -30,9 +30,7 @@
 //! starts at 0). A window that comes back above an old `w_max` from below `low_window` goes
 //! straight to max probing instead of taking a negative binary-search step.
 
-use super::cwa::{Reaction, SignalConfig, Signals};
-use super::{CongestionController, DataSample};
-use crate::packet::NackReason;
+use super::cwa::{SignalConfig, Signals, WindowLaw};
 use crate::Time;
 
 /// ndnSIM's tolerance for "the window has reached w_max".
@@ -182,37 +180,21 @@ impl Bic {
         }
         self.cwnd = self.cwnd.max(c.initial_window.max(1.0));
     }
-
-    fn react(&mut self, r: Reaction) {
-        match r {
-            Reaction::Increase => self.increase(),
-            Reaction::Decrease => self.decrease(),
-            Reaction::Hold => {}
-        }
-    }
 }
 
-impl CongestionController for Bic {
-    fn name(&self) -> &'static str {
-        "bic"
+impl WindowLaw for Bic {
+    const NAME: &'static str = "bic";
+    fn signals(&mut self) -> &mut Signals {
+        &mut self.signals
     }
-    fn on_interest_sent(&mut self, _now: Time, segment: u64, _retransmission: bool) {
-        self.signals.on_interest_sent(segment);
+    fn grow(&mut self, _now: Time) {
+        self.increase();
     }
-    fn on_data(&mut self, _now: Time, s: &DataSample) {
-        let r = self.signals.on_data(s.segment, s.highest_sent, s.congestion_mark);
-        self.react(r);
+    fn shrink(&mut self, _now: Time) {
+        self.decrease();
     }
-    fn on_timeout(&mut self, _now: Time, _segment: u64) {
-        let r = self.signals.on_timeout();
-        self.react(r);
-    }
-    fn on_nack(&mut self, _now: Time, _segment: u64, reason: NackReason) {
-        let r = self.signals.on_nack(reason);
-        self.react(r);
-    }
-    fn window(&self) -> Option<f64> {
-        Some(self.cwnd)
+    fn cwnd(&self) -> f64 {
+        self.cwnd
     }
 }
 
@@ -220,6 +202,7 @@ impl CongestionController for Bic {
 mod tests {
     use super::super::aimd::tests::{data, send};
     use super::*;
+    use crate::app::cc::CongestionController;
 
     fn w(b: &Bic) -> f64 {
         b.window().unwrap()

@@ -22,9 +22,8 @@
 //! RFC 8312 use 0.7. ndnSIM measures `t` on the wall clock (`steady_clock::now()`), which inside a
 //! simulation is a bug; we use simulated time.
 
-use super::cwa::{Reaction, SignalConfig, Signals};
-use super::{CongestionController, DataSample};
-use crate::packet::NackReason;
+use super::cwa::{SignalConfig, Signals, WindowLaw};
+use super::DataSample;
 use crate::Time;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -142,42 +141,30 @@ impl Cubic {
         self.cwnd = self.ssthresh;
         self.epoch = Some(now);
     }
-
-    fn react(&mut self, now: Time, r: Reaction) {
-        match r {
-            Reaction::Increase => self.increase(now),
-            Reaction::Decrease => self.decrease(now),
-            Reaction::Hold => {}
-        }
-    }
 }
 
-impl CongestionController for Cubic {
-    fn name(&self) -> &'static str {
-        "cubic"
+impl WindowLaw for Cubic {
+    const NAME: &'static str = "cubic";
+    fn signals(&mut self) -> &mut Signals {
+        &mut self.signals
     }
-    fn on_interest_sent(&mut self, now: Time, segment: u64, _retransmission: bool) {
-        self.epoch.get_or_insert(now);
-        self.signals.on_interest_sent(segment);
+    fn grow(&mut self, now: Time) {
+        self.increase(now);
     }
-    fn on_data(&mut self, now: Time, s: &DataSample) {
+    fn shrink(&mut self, now: Time) {
+        self.decrease(now);
+    }
+    fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+    fn observe(&mut self, _now: Time, s: &DataSample) {
         if let Some(rtt) = s.rtt {
             let r = rtt.as_secs_f64();
             self.srtt = Some(self.srtt.map_or(r, |srtt| srtt + (r - srtt) / 8.0));
         }
-        let r = self.signals.on_data(s.segment, s.highest_sent, s.congestion_mark);
-        self.react(now, r);
     }
-    fn on_timeout(&mut self, now: Time, _segment: u64) {
-        let r = self.signals.on_timeout();
-        self.react(now, r);
-    }
-    fn on_nack(&mut self, now: Time, _segment: u64, reason: NackReason) {
-        let r = self.signals.on_nack(reason);
-        self.react(now, r);
-    }
-    fn window(&self) -> Option<f64> {
-        Some(self.cwnd)
+    fn sent(&mut self, now: Time) {
+        self.epoch.get_or_insert(now);
     }
 }
 
@@ -185,6 +172,7 @@ impl CongestionController for Cubic {
 mod tests {
     use super::super::aimd::tests::{data, send};
     use super::*;
+    use crate::app::cc::CongestionController;
     use crate::packet::LpHeader;
 
     fn w(c: &Cubic) -> f64 {

@@ -21,7 +21,9 @@
 //! printed; ndnSIM uses 0.5 (and counts from the next segment to send, `m_seq`, which is
 //! `m_highInterest + 1` when nothing is being retransmitted).
 
+use super::{CongestionController, DataSample};
 use crate::packet::NackReason;
+use crate::Time;
 
 /// How a window controller reacts to losses and marks. Shared by AIMD, BIC and CUBIC.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -158,6 +160,57 @@ impl Signals {
         } else {
             Reaction::Hold
         }
+    }
+}
+
+/// A window law: how the window grows and shrinks. `Signals` decides when (PCON §3.3), and every
+/// law is a `CongestionController` through the impl below, so AIMD, BIC and CUBIC write only
+/// their arithmetic.
+pub trait WindowLaw {
+    const NAME: &'static str;
+    fn signals(&mut self) -> &mut Signals;
+    /// An unmarked Data (or an ignored mark): grow.
+    fn grow(&mut self, now: Time);
+    /// A mark, or a loss that CWA lets through: shrink.
+    fn shrink(&mut self, now: Time);
+    fn cwnd(&self) -> f64;
+    /// Every Data, before the reaction (CUBIC keeps its RTT estimate here).
+    fn observe(&mut self, _now: Time, _sample: &DataSample) {}
+    /// Every Interest sent (CUBIC starts its epoch here).
+    fn sent(&mut self, _now: Time) {}
+}
+
+fn react<L: WindowLaw>(law: &mut L, now: Time, reaction: Reaction) {
+    match reaction {
+        Reaction::Increase => law.grow(now),
+        Reaction::Decrease => law.shrink(now),
+        Reaction::Hold => {}
+    }
+}
+
+impl<L: WindowLaw> CongestionController for L {
+    fn name(&self) -> &'static str {
+        L::NAME
+    }
+    fn on_interest_sent(&mut self, now: Time, segment: u64, _retransmission: bool) {
+        self.sent(now);
+        self.signals().on_interest_sent(segment);
+    }
+    fn on_data(&mut self, now: Time, s: &DataSample) {
+        self.observe(now, s);
+        let r = self.signals().on_data(s.segment, s.highest_sent, s.congestion_mark);
+        react(self, now, r);
+    }
+    fn on_timeout(&mut self, now: Time, _segment: u64) {
+        let r = self.signals().on_timeout();
+        react(self, now, r);
+    }
+    fn on_nack(&mut self, now: Time, _segment: u64, reason: NackReason) {
+        let r = self.signals().on_nack(reason);
+        react(self, now, r);
+    }
+    fn window(&self) -> Option<f64> {
+        Some(self.cwnd())
     }
 }
 
