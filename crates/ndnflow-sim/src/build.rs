@@ -12,6 +12,7 @@ use crate::link::LinkDir;
 use crate::rng::{component_rng, component_seed};
 use crate::routing;
 use crate::scenario::model::*;
+use crate::trace::DirName;
 
 /// Where a face of a node leads.
 #[derive(Clone, Copy, Debug)]
@@ -52,6 +53,8 @@ pub struct Network {
     pub link_dirs: Vec<(usize, usize)>,
     /// Each consumer's id (see `consumer_ids`), in scenario order.
     pub consumer_ids: Vec<String>,
+    /// Each link direction's name ("a->b"), indexed like `dirs`.
+    pub dir_names: Vec<DirName>,
 }
 
 fn strategy(kind: StrategyKind) -> StrategyName {
@@ -118,6 +121,7 @@ pub fn build(s: &Scenario) -> Network {
 
     // Links: one face per end, one LinkDir per direction. Face of `to` for dir d is added first.
     let mut dirs = Vec::with_capacity(s.links.len() * 2);
+    let mut dir_names = Vec::with_capacity(s.links.len() * 2);
     let mut link_dirs = Vec::with_capacity(s.links.len());
     // (node, edge index in routing::edges order) -> face at that node
     let mut edge_face: Vec<FaceId> = Vec::with_capacity(s.links.len() * 2);
@@ -126,8 +130,10 @@ pub fn build(s: &Scenario) -> Network {
         let face_b = nodes[l.b].fw.add_face(FaceKind::Link);
         let mut dir = |from: usize, to: usize, to_face: FaceId, spec: &LinkDirSpec| {
             let index = dirs.len();
-            let name = format!("{}->{}", s.nodes[from].name, s.nodes[to].name);
+            let (src, dst) = (s.nodes[from].name.clone(), s.nodes[to].name.clone());
+            let name = format!("{src}->{dst}");
             dirs.push(LinkDir::new(from, to, to_face, spec, component_rng(s.seed, "link", &name)));
+            dir_names.push(DirName { name, src, dst });
             index
         };
         let ab = dir(l.a, l.b, face_b, &l.ab);
@@ -175,7 +181,7 @@ pub fn build(s: &Scenario) -> Network {
     }
 
     install_routes(s, &mut nodes, &edge_face);
-    Network { nodes, dirs, apps, link_dirs, consumer_ids: ids }
+    Network { nodes, dirs, apps, link_dirs, consumer_ids: ids, dir_names }
 }
 
 /// Automatic shortest-path routes to every producer prefix, then the scenario's static routes.

@@ -15,7 +15,7 @@ use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{
-    ConsumerName, ConsumerSample, ConsumerSummary, DirName, NodeSummary, Recorder, Results, SimulationSummary, Summary,
+    ConsumerName, ConsumerSample, ConsumerSummary, NodeSummary, Recorder, Results, SimulationSummary, Summary,
 };
 
 pub struct Simulation {
@@ -30,21 +30,12 @@ pub struct Simulation {
     outbox: Outbox,
     app_out: Vec<Frame>,
     recorder: Recorder,
-    dir_names: Vec<DirName>,
     events_processed: u64,
 }
 
 impl Simulation {
     pub fn new(scenario: Scenario) -> Simulation {
         let net = build(&scenario);
-        let dir_names = net
-            .dirs
-            .iter()
-            .map(|d| {
-                let (a, b) = (&scenario.nodes[d.from].name, &scenario.nodes[d.to].name);
-                DirName { name: format!("{a}->{b}"), src: a.clone(), dst: b.clone() }
-            })
-            .collect();
         let mut events = EventQueue::new();
         for (i, app) in net.apps.iter().enumerate() {
             if let App::Consumer(c) = &app.app {
@@ -60,7 +51,6 @@ impl Simulation {
         let consumers_left = scenario.consumers.len();
         Simulation {
             recorder: Recorder::new(net.dirs.len(), scenario.consumers.len()),
-            dir_names,
             net,
             events,
             now: Time::ZERO,
@@ -355,7 +345,7 @@ impl Simulation {
                 },
             );
         }
-        let links = self.net.dirs.iter().zip(&self.dir_names).map(|(d, n)| (n.name.clone(), d.counters)).collect();
+        let links = self.net.dirs.iter().zip(&self.net.dir_names).map(|(d, n)| (n.name.clone(), d.counters)).collect();
         let nodes = self
             .net
             .nodes
@@ -398,7 +388,7 @@ impl Simulation {
             },
             links: self.recorder.links.clone(),
             consumers: self.recorder.consumers.clone(),
-            link_names: self.dir_names.clone(),
+            link_names: self.net.dir_names.clone(),
             consumer_names: self
                 .scenario
                 .consumers
