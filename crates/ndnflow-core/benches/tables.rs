@@ -115,7 +115,7 @@ fn bench_pit(c: &mut Criterion) {
     let insert = |pit: &mut PendingInterestTable, now: Time, interest: &Arc<Interest>| {
         let (id, _new) = pit.find_or_insert(interest);
         let entry = pit.get_mut(id).expect("just inserted");
-        entry.insert_or_update_in_record(now, face, interest);
+        entry.insert_or_update_in_record(now, face, interest, false);
         let expiry = entry.in_records_expiry();
         pit.set_expiry(id, expiry);
     };

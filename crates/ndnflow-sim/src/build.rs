@@ -64,6 +64,7 @@ fn strategy(kind: StrategyKind) -> StrategyName {
         StrategyKind::Pi => StrategyName::Pi,
         StrategyKind::Rfa => StrategyName::Rfa,
         StrategyKind::Drf => StrategyName::Drf,
+        StrategyKind::Pcon(c) => StrategyName::Pcon(c),
     }
 }
 
@@ -76,6 +77,7 @@ fn forwarder(spec: &NodeSpec, seed: u64) -> Forwarder {
         cs_capacity: spec.cs.capacity,
         default_strategy: strategy(spec.strategy),
         strategy_choices: spec.strategy_choices.iter().map(|(p, k)| (p.clone(), strategy(*k))).collect(),
+        interest_marks: spec.interest_marks,
     };
     Forwarder::new(config, seed)
 }

@@ -171,9 +171,15 @@ fn queue(spec: &QueueSpec) -> Queue {
     };
     match spec {
         QueueSpec::DropTail { limit: l } => Queue::drop_tail(limit(l)),
-        QueueSpec::Codel { limit: l, target, interval, mode } => {
-            Queue::codel(limit(l), CodelConfig { target: *target, interval: *interval, mark: *mode == CodelMode::Mark })
-        }
+        QueueSpec::Codel { limit: l, target, interval, mode, law_interval } => Queue::codel(
+            limit(l),
+            CodelConfig {
+                target: *target,
+                interval: *interval,
+                mark: *mode == CodelMode::Mark,
+                law_interval: *law_interval,
+            },
+        ),
     }
 }
 

@@ -99,7 +99,8 @@ fn dumbbell_example_uses_every_feature() {
             limit: QueueLimit::Bytes(150_000),
             target: Time::from_millis(5),
             interval: Time::from_millis(100),
-            mode: CodelMode::Mark
+            mode: CodelMode::Mark,
+            law_interval: Time::from_millis(100),
         }
     );
     assert_eq!(bottleneck.ba.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(200) });
@@ -588,11 +589,54 @@ fn codel_defaults() {
             limit: QueueLimit::Packets(1500),
             target: Time::from_millis(5),
             interval: Time::from_millis(100),
-            mode: CodelMode::Drop
+            mode: CodelMode::Drop,
+            law_interval: Time::from_millis(100),
         }
     );
     let s = parse(&quickstart_with_line(25, r#"queue     = { packets = 7 }"#)).unwrap();
     assert_eq!(s.links[2].ba.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(7) });
+}
+
+#[test]
+fn pcon_queue_marks_with_a_marking_interval_of_1_1_codel_intervals() {
+    let text = quickstart_with_line(25, r#"queue     = { discipline = "pcon", interval = "200ms" }"#);
+    let s = parse(&text).unwrap();
+    assert_eq!(
+        s.links[2].ab.queue,
+        QueueSpec::Codel {
+            limit: QueueLimit::Packets(1500),
+            target: Time::from_millis(5),
+            interval: Time::from_millis(200),
+            mode: CodelMode::Mark,
+            law_interval: Time::from_millis(220),
+        }
+    );
+    let text = quickstart_with_line(25, r#"queue     = { discipline = "pcon", mode = "drop" }"#);
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("links[2].queue.mode"), "{e}");
+    assert!(e.message.contains("always marks"), "{e}");
+}
+
+#[test]
+fn pcon_strategy_by_name_or_with_parameters() {
+    let text = quickstart_with_line(8, r#"r  = { strategy = "pcon", interest_marks = "ignore" }"#);
+    let s = parse(&text).unwrap();
+    assert_eq!(s.nodes[2].strategy, StrategyKind::Pcon(PconConfig::default()));
+    assert_eq!(s.nodes[2].interest_marks, InterestMarks::Ignore);
+    let text =
+        quickstart_with_line(8, r#"r  = { strategy = { name = "pcon", change_perc = 0.01, lower_threshold = 0.05 } }"#);
+    let s = parse(&text).unwrap();
+    let want = PconConfig { change_perc: 0.01, lower_threshold: 0.05, ..PconConfig::default() };
+    assert_eq!(s.nodes[2].strategy, StrategyKind::Pcon(want));
+    for (line, field) in [
+        (r#"r  = { strategy = { name = "pcon", change_perc = 1.5 } }"#, "nodes.r.strategy.change_perc"),
+        (r#"r  = { strategy = { name = "pi" } }"#, "nodes.r.strategy.name"),
+        (r#"r  = { strategy = { change_perc = 0.1 } }"#, "nodes.r.strategy.name"),
+        (r#"r  = { interest_marks = "drop" }"#, "nodes.r.interest_marks"),
+    ] {
+        let e = parse(&quickstart_with_line(8, line)).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some(field), "{line}: {e}");
+    }
 }
 
 // ------------------------------------------------------------------------------ ndnSIM import

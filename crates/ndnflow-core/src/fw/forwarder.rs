@@ -3,8 +3,17 @@
 //!
 //! Sans-IO: `handle(now, face, frame, out)` runs the pipelines for one received frame and appends the
 //! frames to send to `out`; `poll_timeout` says when PIT entries next expire and `handle_timeout`
-//! finalises them. Congestion marks travel with the packet hop by hop, as NFD's CongestionMarkTag
-//! does: a forwarded Interest, Data or Nack keeps the mark it arrived with.
+//! finalises them.
+//!
+//! Congestion marks (PCON §3.1-3.2, Algorithm 2): a Data or Nack keeps the mark it arrived with on
+//! its way downstream, so every router and consumer below a congested link hears of it. A marked
+//! Data also carries the number of forwarders it has crossed since the mark (LpHeader hop count,
+//! absent at the first), PCON's f(distance). An Interest's mark is about the link it just crossed
+//! and goes no further: the receiving forwarder notes it in the in-record of that downstream
+//! (`InterestMarks::Pit`), and the Data sent back there is marked afresh. PCON marks the PIT entry
+//! at the sending end of the congested link; we mark it at the receiving end, which needs no
+//! signal from the queue to the forwarder and gives the same marked Data on the same link (see
+//! docs/protocols/pcon.md).
 
 use std::sync::Arc;
 
@@ -12,15 +21,15 @@ use smallvec::SmallVec;
 
 use super::face::{FaceInfo, FaceKind};
 use super::strategy::{
-    BestRouteStrategy, DrfStrategy, InterestDecision, MulticastStrategy, NackDecision, PiStrategy, RfaStrategy,
-    Strategy, StrategyCtx,
+    BestRouteStrategy, DrfStrategy, InterestDecision, MulticastStrategy, NackDecision, PconConfig, PconStrategy,
+    PiStrategy, RfaStrategy, Strategy, StrategyCtx,
 };
 use crate::packet::{Data, Frame, Interest, LpHeader, Nack, NackReason, NetPacket};
 use crate::table::{ContentStore, CsPolicy, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId};
 use crate::{Name, Time};
 
 /// Which built-in strategy a prefix uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum StrategyName {
     #[default]
     BestRoute,
@@ -31,6 +40,8 @@ pub enum StrategyName {
     Rfa,
     /// Dynamic Request Forwarding: weighted round robin by pending Interests.
     Drf,
+    /// PCON's mark-driven multipath forwarding (§3.4).
+    Pcon(PconConfig),
 }
 
 /// `seed` feeds the strategies that draw at random (rfa); the others ignore it.
@@ -41,6 +52,7 @@ fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> {
         StrategyName::Pi => Box::new(PiStrategy::new()),
         StrategyName::Rfa => Box::new(RfaStrategy::new(seed)),
         StrategyName::Drf => Box::new(DrfStrategy::new()),
+        StrategyName::Pcon(config) => Box::new(PconStrategy::new(config, seed)),
     }
 }
 
@@ -48,6 +60,16 @@ fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> {
 /// instances and nodes draw independent streams.
 fn strategy_seed(nonce_seed: u64, index: usize) -> u64 {
     crate::mix::mix64(crate::mix::mix64(nonce_seed ^ 0x5EED_57A7_E61E_5EED) ^ index as u64)
+}
+
+/// What a forwarder does with a congestion mark on an arriving Interest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum InterestMarks {
+    /// Note it in the in-record and mark the Data sent back (PCON §3.1, §4.3 Cross_Opp_2).
+    #[default]
+    Pit,
+    /// Ignore it (PCON §4.3 Cross_Opp_1: only the Data path signals congestion).
+    Ignore,
 }
 
 #[derive(Clone, Debug)]
@@ -59,6 +81,7 @@ pub struct ForwarderConfig {
     pub default_strategy: StrategyName,
     /// Strategy choices for longer prefixes.
     pub strategy_choices: Vec<(Name, StrategyName)>,
+    pub interest_marks: InterestMarks,
 }
 
 impl Default for ForwarderConfig {
@@ -68,6 +91,7 @@ impl Default for ForwarderConfig {
             cs_capacity: 0,
             default_strategy: StrategyName::BestRoute,
             strategy_choices: Vec::new(),
+            interest_marks: InterestMarks::Pit,
         }
     }
 }
@@ -108,6 +132,7 @@ pub struct Forwarder {
     pub counters: ForwarderCounters,
     /// Source of nonces for Interests that arrive without one (deterministic per forwarder).
     nonce_state: u64,
+    interest_marks: InterestMarks,
 }
 
 /// Frames to send, as (face, frame).
@@ -132,6 +157,7 @@ impl Forwarder {
             choices,
             counters: ForwarderCounters::default(),
             nonce_state: nonce_seed | 1,
+            interest_marks: config.interest_marks,
         }
     }
 
@@ -181,11 +207,10 @@ impl Forwarder {
 
     /// Runs the pipelines for one frame received on `face`.
     pub fn handle(&mut self, now: Time, face: FaceId, frame: Frame, out: &mut Outbox) {
-        let mark = frame.lp.congestion_mark;
         match frame.packet {
-            NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, mark, out),
+            NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, frame.lp.congestion_mark, out),
             NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, frame.net_size, out),
-            NetPacket::Nack(n) => self.on_incoming_nack(now, face, n, mark, out),
+            NetPacket::Nack(n) => self.on_incoming_nack(now, face, n, &frame.lp, out),
         }
     }
 
@@ -201,7 +226,7 @@ impl Forwarder {
             if let Some(entry) = self.pit.remove(id) {
                 self.counters.expired += 1;
                 let si = self.strategy_index(entry.name());
-                let ctx = StrategyCtx { now, faces: &self.faces };
+                let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
                 self.strategies[si].on_interest_expired(&ctx, &entry);
                 self.finalize_unsatisfied(now, &entry);
             }
@@ -238,6 +263,8 @@ impl Forwarder {
                 Arc::make_mut(&mut interest).hop_limit = Some(h - 1);
             }
         }
+        // The mark says the link from this downstream is congested (PCON §3.1).
+        let congested = mark != 0 && from_link && self.interest_marks == InterestMarks::Pit;
         let nonce = interest.nonce.unwrap_or(0);
         if self.dnl.has(now, &interest.name, nonce) {
             return self.on_interest_loop(in_face, interest, out);
@@ -252,12 +279,14 @@ impl Forwarder {
                 self.counters.cs_hits += 1;
                 self.pit.remove(id);
                 self.counters.out_data += 1;
-                out.push((in_face, Frame::data(data)));
+                let mut frame = Frame::data(data);
+                frame.lp.congestion_mark = congested as u64;
+                out.push((in_face, frame));
                 return;
             }
             self.counters.cs_misses += 1;
         }
-        self.on_content_store_miss(now, in_face, id, &interest, mark, out);
+        self.on_content_store_miss(now, in_face, id, &interest, congested, out);
     }
 
     /// A nonce already in this entry from another downstream, or sent upstream, means a loop.
@@ -279,23 +308,23 @@ impl Forwarder {
         in_face: FaceId,
         id: PitId,
         interest: &Arc<Interest>,
-        mark: u64,
+        congested: bool,
         out: &mut Outbox,
     ) {
         let Some(entry) = self.pit.get_mut(id) else { return };
-        entry.insert_or_update_in_record(now, in_face, interest);
+        entry.insert_or_update_in_record(now, in_face, interest, congested);
         let expiry = entry.in_records_expiry();
         self.pit.set_expiry(id, expiry);
 
         let si = self.strategy_index(&interest.name);
         let fib = self.fib.longest_prefix_match(&interest.name).map(|(_, e)| e);
-        let ctx = StrategyCtx { now, faces: &self.faces };
+        let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
         let Some(entry) = self.pit.get_mut(id) else { return };
         let decision = self.strategies[si].after_receive_interest(&ctx, in_face, entry, fib);
         match decision {
             InterestDecision::Forward(faces) => {
                 for face in faces {
-                    self.send_interest(now, id, face, mark, out);
+                    self.send_interest(now, id, face, out);
                 }
             }
             InterestDecision::Reject(reason) => {
@@ -324,8 +353,9 @@ impl Forwarder {
         self.send_nack(face, record.interest, reason, 0, out);
     }
 
-    /// Outgoing Interest pipeline: record the upstream and send.
-    fn send_interest(&mut self, now: Time, id: PitId, face: FaceId, mark: u64, out: &mut Outbox) {
+    /// Outgoing Interest pipeline: record the upstream and send (unmarked: only the next link's
+    /// queue may mark it).
+    fn send_interest(&mut self, now: Time, id: PitId, face: FaceId, out: &mut Outbox) {
         let to_link = self.faces.get(face.index()).map(|f| f.kind) == Some(FaceKind::Link);
         let Some(entry) = self.pit.get_mut(id) else { return };
         // NFD's outgoing Interest pipeline: an exhausted HopLimit never leaves the node.
@@ -337,9 +367,7 @@ impl Forwarder {
         let lifetime = interest.effective_lifetime();
         entry.insert_or_update_out_record(now, face, interest.nonce.unwrap_or(0), lifetime);
         self.counters.out_interests += 1;
-        let mut frame = Frame::interest(interest);
-        frame.lp.congestion_mark = mark;
-        out.push((face, frame));
+        out.push((face, Frame::interest(interest)));
     }
 
     fn send_nack(&mut self, face: FaceId, interest: Arc<Interest>, reason: NackReason, mark: u64, out: &mut Outbox) {
@@ -367,28 +395,35 @@ impl Forwarder {
             return;
         }
         self.cs.insert(now, data.clone());
-        let mut downstreams: SmallVec<[FaceId; 4]> = SmallVec::new();
+        // (downstream, its Interest came over a congested link)
+        let mut downstreams: SmallVec<[(FaceId, bool); 4]> = SmallVec::new();
         for id in matches {
             let Some(entry) = self.pit.get(id) else { continue };
             let si = self.strategy_index(entry.name());
-            let ctx = StrategyCtx { now, faces: &self.faces };
+            let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
             self.strategies[si].before_satisfy_interest(&ctx, entry, in_face, &data, lp);
             for r in &entry.in_records {
-                if r.face != in_face && r.expiry > now && !downstreams.contains(&r.face) {
-                    downstreams.push(r.face);
+                if r.face == in_face || r.expiry <= now {
+                    continue;
+                }
+                match downstreams.iter_mut().find(|(f, _)| *f == r.face) {
+                    Some((_, congested)) => *congested |= r.congested,
+                    None => downstreams.push((r.face, r.congested)),
                 }
             }
             self.pit.discard(id);
         }
-        for face in downstreams {
+        for (face, congested) in downstreams {
             self.counters.out_data += 1;
-            let lp_out = LpHeader { congestion_mark: lp.congestion_mark, ..Default::default() };
             // Same Data, same size: no need to re-measure it.
-            out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(data.clone()), net_size }));
+            out.push((
+                face,
+                Frame { lp: outgoing_data_lp(lp, congested), packet: NetPacket::Data(data.clone()), net_size },
+            ));
         }
     }
 
-    fn on_incoming_nack(&mut self, now: Time, in_face: FaceId, nack: Arc<Nack>, mark: u64, out: &mut Outbox) {
+    fn on_incoming_nack(&mut self, now: Time, in_face: FaceId, nack: Arc<Nack>, lp: &LpHeader, out: &mut Outbox) {
         self.counters.in_nacks += 1;
         let Some(id) = self.pit.find(&nack.interest) else { return };
         let nonce = nack.interest.nonce.unwrap_or(0);
@@ -400,25 +435,43 @@ impl Forwarder {
         }
         let si = self.strategy_index(&nack.interest.name);
         let fib = self.fib.longest_prefix_match(&nack.interest.name).map(|(_, e)| e);
-        let ctx = StrategyCtx { now, faces: &self.faces };
+        let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
         let Some(entry) = self.pit.get_mut(id) else { return };
-        match self.strategies[si].after_receive_nack(&ctx, in_face, &nack, entry, fib) {
+        match self.strategies[si].after_receive_nack(&ctx, in_face, &nack, lp, entry, fib) {
             NackDecision::Wait => {}
             NackDecision::Forward(faces) => {
                 // The retried Interest is new traffic: the Nack's congestion mark stays behind.
                 for face in faces {
-                    self.send_interest(now, id, face, 0, out);
+                    self.send_interest(now, id, face, out);
                 }
             }
             // The mark does travel down with the Nack: PCON (§3.5) reacts to marked Nacks.
             NackDecision::NackDownstream(reason) => {
                 let Some(entry) = self.pit.remove(id) else { return };
                 for r in &entry.in_records {
-                    self.send_nack(r.face, r.interest.clone(), reason, mark, out);
+                    self.send_nack(r.face, r.interest.clone(), reason, lp.congestion_mark, out);
                 }
                 self.finalize_unsatisfied(now, &entry);
             }
         }
+    }
+}
+
+/// The link header of a Data sent downstream (PCON Algorithm 2 lines 5-9): marked if it arrived
+/// marked or the downstream's Interest arrived marked. A mark made here starts the distance count
+/// afresh (no hop count: the next router is one hop from the congested link); a passed-on mark
+/// counts one more forwarder.
+fn outgoing_data_lp(lp: &LpHeader, congested_downstream: bool) -> LpHeader {
+    if congested_downstream {
+        LpHeader { congestion_mark: 1, ..Default::default() }
+    } else if lp.congestion_mark != 0 {
+        LpHeader {
+            congestion_mark: lp.congestion_mark,
+            hop_count: Some(lp.hop_count.unwrap_or(0) + 1),
+            ..Default::default()
+        }
+    } else {
+        LpHeader::default()
     }
 }
 
@@ -458,6 +511,48 @@ mod tests {
         fw.handle(Time::ZERO, FaceId(0), interest(3, Some(0)), &mut out);
         assert!(out.is_empty());
         assert_eq!(fw.counters.hop_limit_exceeded, 2);
+    }
+
+    /// Sends the Interest for /p/seg=`seg` from face 0 (marked or not) and returns the Data frame
+    /// sent back to face 0 when face 1 answers with `data_lp`.
+    fn round_trip(fw: &mut Forwarder, seg: u32, interest_mark: u64, data_lp: LpHeader) -> Frame {
+        let mut out = Vec::new();
+        let mut i = interest(seg, None);
+        i.lp.congestion_mark = interest_mark;
+        fw.handle(Time::ZERO, FaceId(0), i, &mut out);
+        let (face, sent) = out.pop().expect("forwarded");
+        assert_eq!((face, sent.lp.congestion_mark), (FaceId(1), 0), "an Interest's mark goes no further");
+        let name = Name::parse("/p").unwrap().append_segment(seg as u64);
+        let mut d = Frame::data(Arc::new(Data::new(name, bytes::Bytes::from_static(b"x"))));
+        d.lp = data_lp;
+        fw.handle(Time::from_millis(1), FaceId(1), d, &mut out);
+        let (face, back) = out.pop().expect("Data sent back");
+        assert_eq!(face, FaceId(0));
+        back
+    }
+
+    #[test]
+    fn marks_travel_down_with_the_data_and_count_the_hops_since_the_mark() {
+        let mut fw = router();
+        let lp = |mark, hops| LpHeader { congestion_mark: mark, hop_count: hops, ..Default::default() };
+        // Unmarked stays unmarked.
+        assert_eq!(round_trip(&mut fw, 1, 0, lp(0, None)).lp, lp(0, None));
+        // Marked on the link just crossed: the next router is two hops from it.
+        assert_eq!(round_trip(&mut fw, 2, 0, lp(1, None)).lp, lp(1, Some(1)));
+        assert_eq!(round_trip(&mut fw, 3, 0, lp(1, Some(1))).lp, lp(1, Some(2)));
+        // The Interest came over a congested link: the Data going back is marked here, afresh.
+        assert_eq!(round_trip(&mut fw, 4, 1, lp(0, None)).lp, lp(1, None));
+        assert_eq!(round_trip(&mut fw, 5, 1, lp(1, Some(3))).lp, lp(1, None));
+    }
+
+    #[test]
+    fn interest_marks_can_be_ignored() {
+        let config = ForwarderConfig { interest_marks: InterestMarks::Ignore, ..ForwarderConfig::default() };
+        let mut fw = Forwarder::new(config, 1);
+        fw.add_face(FaceKind::Link);
+        fw.add_face(FaceKind::Link);
+        fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(1), 1);
+        assert_eq!(round_trip(&mut fw, 1, 1, LpHeader::default()).lp.congestion_mark, 0);
     }
 
     #[test]

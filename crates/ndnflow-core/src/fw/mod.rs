@@ -5,5 +5,5 @@ pub mod forwarder;
 pub mod strategy;
 
 pub use face::{FaceInfo, FaceKind};
-pub use forwarder::{Forwarder, ForwarderConfig, ForwarderCounters};
+pub use forwarder::{Forwarder, ForwarderConfig, ForwarderCounters, InterestMarks};
 pub use strategy::{InterestDecision, NackDecision, Strategy, StrategyCtx};

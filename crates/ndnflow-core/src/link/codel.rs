@@ -40,6 +40,12 @@
 //! * `first_above_time` is an `Option` (the RFC uses 0 as "unset").
 //! * The re-entry test `now - drop_next < 16 * interval` saturates at zero when `drop_next` is still
 //!   ahead of `now`, which matches Linux's signed comparison (that case counts as "soon").
+//! * The control law may use its own interval (`law_interval`). RFC 8289 uses `interval` for both
+//!   the detection window and the spacing of drops; PCON §3.2 keeps CoDel's 100 ms detection but
+//!   starts the marking interval at 1.1 x the CoDel interval, 110 ms, shrinking as 1/sqrt(marks)
+//!   ([`CodelConfig::pcon`]).
+//! * A mark also clears the frame's hop count: PCON's f(distance) counts hops from the link that
+//!   marked the Data last (docs/protocols/pcon.md), and this link is now the nearest one.
 //! * The control law computes one `sqrt` per decision (each decision has a new `count`, so nothing
 //!   is recomputed); packets that pass without a decision cost no floating point at all.
 
@@ -57,11 +63,27 @@ pub struct CodelConfig {
     pub interval: Time,
     /// Mark instead of drop (PCON §3.1); default false.
     pub mark: bool,
+    /// Interval of the control law `t + law_interval / sqrt(count)`: the spacing of drops or
+    /// marks. RFC 8289: the same as `interval` (100 ms); PCON §3.2: 1.1 x interval (110 ms).
+    pub law_interval: Time,
 }
 
 impl Default for CodelConfig {
     fn default() -> Self {
-        CodelConfig { target: Time::from_millis(5), interval: Time::from_millis(100), mark: false }
+        CodelConfig {
+            target: Time::from_millis(5),
+            interval: Time::from_millis(100),
+            mark: false,
+            law_interval: Time::from_millis(100),
+        }
+    }
+}
+
+impl CodelConfig {
+    /// PCON's marking queue (§3.1-3.2): CoDel detection with `target` and `interval`, marks instead
+    /// of drops, a marking interval starting at 1.1 x `interval`.
+    pub fn pcon(target: Time, interval: Time) -> CodelConfig {
+        CodelConfig { target, interval, mark: true, law_interval: Time((interval.0 as f64 * 1.1).round() as u64) }
     }
 }
 
@@ -128,13 +150,13 @@ impl CodelQueue {
         self.maxpacket
     }
 
-    /// `t + interval / sqrt(count)`, rounded to the nearest nanosecond.
+    /// `t + law_interval / sqrt(count)`, rounded to the nearest nanosecond.
     #[inline]
     fn control_law(&self, t: Time, count: u32) -> Time {
         let step = if count <= 1 {
-            self.cfg.interval
+            self.cfg.law_interval
         } else {
-            Time((self.cfg.interval.0 as f64 / (count as f64).sqrt()).round() as u64)
+            Time((self.cfg.law_interval.0 as f64 / (count as f64).sqrt()).round() as u64)
         };
         t + step
     }
@@ -164,15 +186,18 @@ impl CodelQueue {
         }
     }
 
-    /// Sets the congestion mark on the packet about to leave, keeping `size` in step with the
-    /// frame's encoded size (the mark adds a header field).
+    /// Sets the congestion mark on the packet about to leave and clears its hop count (this link
+    /// is now the nearest congested one), keeping `size` in step with the frame's encoded size.
     fn mark(item: &mut Queued) {
-        if item.frame.lp.congestion_mark == 0 {
-            let before = item.frame.wire_size();
-            item.frame.lp.congestion_mark = 1;
-            let after = item.frame.wire_size();
-            item.size = item.size.saturating_add(after.saturating_sub(before));
+        let lp = &item.frame.lp;
+        if lp.congestion_mark != 0 && lp.hop_count.is_none() {
+            return;
         }
+        let before = item.frame.wire_size() as i64;
+        item.frame.lp.congestion_mark = 1;
+        item.frame.lp.hop_count = None;
+        let after = item.frame.wire_size() as i64;
+        item.size = (item.size as i64 + after - before).max(0) as u32;
     }
 }
 
@@ -406,6 +431,50 @@ mod tests {
         assert_eq!(run.frame_marks, 0);
         // Every packet either left or was dropped; none is marked in drop mode.
         assert_eq!(run.delivered + run.drops.len() + q.len_packets(), run.enqueued);
+    }
+
+    #[test]
+    fn pcon_marks_first_on_entry_then_at_110_ms_over_sqrt_count() {
+        let cfg = CodelConfig::pcon(Time::from_millis(5), Time::from_millis(100));
+        assert_eq!((cfg.law_interval, cfg.mark), (Time::from_millis(110), true));
+        let mut q = CodelQueue::new(Limit::Packets(100_000), cfg);
+        let mut run = Run::default();
+        standing(&mut q, 50, 1000, 600, &mut run);
+        // Detection is CoDel's: above target from 6 ms, so the first mark is at 106 ms. Then
+        // 106 + 110 = 216, + 110/sqrt(2) = 293.78 -> 294, + 110/sqrt(3) = 357.29 -> 358,
+        // + 55 = 412.29 -> 413, + 110/sqrt(5) = 461.48 -> 462, + 110/sqrt(6) = 506.39 -> 507,
+        // + 110/sqrt(7) = 547.97 -> 548, + 110/sqrt(8) = 586.86 -> 587.
+        assert_eq!(run.marks, vec![106, 216, 294, 358, 413, 462, 507, 548, 587]);
+        assert!(run.drops.is_empty());
+    }
+
+    #[test]
+    fn a_mark_clears_the_hop_count_and_keeps_size_equal_to_the_encoding() {
+        let mut q =
+            CodelQueue::new(Limit::Packets(100_000), CodelConfig::pcon(Time::from_millis(5), Time::from_millis(100)));
+        let t0 = Time::ZERO;
+        for i in 0..50 {
+            let mut it = item(i, 0, t0);
+            // Marked upstream, 3 hops ago.
+            it.frame.lp.congestion_mark = 1;
+            it.frame.lp.hop_count = Some(3);
+            it.size = it.frame.wire_size();
+            q.enqueue(t0, it).unwrap();
+        }
+        let mut dropped = Vec::new();
+        let mut marked = None;
+        for ms in 1..=200 {
+            if let Some(d) = q.dequeue(Time::from_millis(100 + 5 * ms), &mut dropped) {
+                if d.marked {
+                    marked = Some(d);
+                    break;
+                }
+                assert_eq!(d.item.frame.lp.hop_count, Some(3), "unmarked departures keep their distance");
+            }
+        }
+        let d = marked.expect("a standing queue is marked");
+        assert_eq!((d.item.frame.lp.congestion_mark, d.item.frame.lp.hop_count), (1, None));
+        assert_eq!(d.item.size, d.item.frame.wire_size());
     }
 
     /// Continues the 1-arrival-1-departure-per-ms pattern of `standing` over [from, to] ms.

@@ -32,6 +32,10 @@ pub struct InRecord {
     pub expiry: Time,
     /// The Interest as this downstream sent it (its nonce and lifetime).
     pub interest: Arc<Interest>,
+    /// The Interest crossed a congested link from this downstream (it arrived with a congestion
+    /// mark): the Data sent back to it is marked (PCON §3.1-3.2 PIT marking). Sticky for the
+    /// entry's life.
+    pub congested: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -79,7 +83,7 @@ impl PitEntry {
     }
 
     /// Inserts or refreshes the in-record of `face` (NFD `pit::Entry::insertOrUpdateInRecord`).
-    pub fn insert_or_update_in_record(&mut self, now: Time, face: FaceId, interest: &Arc<Interest>) {
+    pub fn insert_or_update_in_record(&mut self, now: Time, face: FaceId, interest: &Arc<Interest>, congested: bool) {
         let expiry = now + interest.effective_lifetime();
         let nonce = interest.nonce.unwrap_or(0);
         match self.in_records.iter_mut().find(|r| r.face == face) {
@@ -88,10 +92,16 @@ impl PitEntry {
                 r.last_renewed = now;
                 r.expiry = expiry;
                 r.interest = interest.clone();
+                r.congested |= congested;
             }
-            None => {
-                self.in_records.push(InRecord { face, nonce, last_renewed: now, expiry, interest: interest.clone() })
-            }
+            None => self.in_records.push(InRecord {
+                face,
+                nonce,
+                last_renewed: now,
+                expiry,
+                interest: interest.clone(),
+                congested,
+            }),
         }
         self.interest = interest.clone();
     }
@@ -354,10 +364,10 @@ mod tests {
         let b = interest("/x/seg=1", 2);
         let (id, new) = pit.find_or_insert(&a);
         assert!(new);
-        pit.get_mut(id).unwrap().insert_or_update_in_record(Time::ZERO, FaceId(1), &a);
+        pit.get_mut(id).unwrap().insert_or_update_in_record(Time::ZERO, FaceId(1), &a, false);
         let (id2, new2) = pit.find_or_insert(&b);
         assert_eq!((id2, new2), (id, false));
-        pit.get_mut(id).unwrap().insert_or_update_in_record(Time::from_millis(1), FaceId(2), &b);
+        pit.get_mut(id).unwrap().insert_or_update_in_record(Time::from_millis(1), FaceId(2), &b, false);
         let e = pit.get(id).unwrap();
         assert_eq!(e.in_records.len(), 2);
         assert_eq!(e.in_records_expiry(), Time::from_millis(2001));

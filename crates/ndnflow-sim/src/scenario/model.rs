@@ -4,6 +4,8 @@
 //! here. Everything in this model has been checked (nodes exist, units parsed, numbers in range), so
 //! the engine never meets bad input.
 
+pub use ndnflow_core::fw::strategy::PconConfig;
+pub use ndnflow_core::fw::InterestMarks;
 use ndnflow_core::{Name, Time};
 
 /// Index of a node in `Scenario::nodes`.
@@ -48,6 +50,8 @@ pub struct NodeSpec {
     pub strategy: StrategyKind,
     /// Strategy choices for longer prefixes (NFD's strategy choice table).
     pub strategy_choices: Vec<(Name, StrategyKind)>,
+    /// What the forwarder does with congestion marks on Interests (PCON §3.1).
+    pub interest_marks: InterestMarks,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +76,7 @@ impl Default for CsSpec {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum StrategyKind {
     #[default]
     BestRoute,
@@ -83,6 +87,8 @@ pub enum StrategyKind {
     Rfa,
     /// Dynamic Request Forwarding ("drf").
     Drf,
+    /// PCON's mark-driven multipath forwarding ("pcon", §3.4).
+    Pcon(PconConfig),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -121,8 +127,17 @@ pub enum CodelMode {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueueSpec {
-    DropTail { limit: QueueLimit },
-    Codel { limit: QueueLimit, target: Time, interval: Time, mode: CodelMode },
+    DropTail {
+        limit: QueueLimit,
+    },
+    /// CoDel; `law_interval` spaces the drops or marks (RFC 8289: = interval; PCON: 1.1 x).
+    Codel {
+        limit: QueueLimit,
+        target: Time,
+        interval: Time,
+        mode: CodelMode,
+        law_interval: Time,
+    },
 }
 
 impl Default for QueueSpec {

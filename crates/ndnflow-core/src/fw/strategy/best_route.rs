@@ -43,12 +43,8 @@ impl Strategy for BestRouteStrategy {
         if let Some(h) = hops.iter().find(|h| ctx.is_eligible(in_face, h, entry, true)) {
             return InterestDecision::Forward(Faces::from_slice(&[h.face]));
         }
-        let earliest = hops
-            .iter()
-            .filter(|h| ctx.is_eligible(in_face, h, entry, false))
-            .min_by_key(|h| entry.out_record(h.face).map(|o| o.last_sent));
-        match earliest {
-            Some(h) => InterestDecision::Forward(Faces::from_slice(&[h.face])),
+        match ctx.least_recently_used(in_face, hops, entry) {
+            Some(face) => InterestDecision::Forward(Faces::from_slice(&[face])),
             None => InterestDecision::Suppress,
         }
     }

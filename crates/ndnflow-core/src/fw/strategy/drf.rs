@@ -87,7 +87,7 @@ mod tests {
     #[test]
     fn weighted_round_robin_with_fixed_pending_counts() {
         let faces = faces(2);
-        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &crate::table::Fib::new() };
         let fib = fib(&[(1, 10), (2, 10)]);
         let p = prefix();
         let mut s = DrfStrategy::new();
@@ -105,7 +105,7 @@ mod tests {
     #[test]
     fn weights_follow_the_pending_counts_as_interests_stay_pending() {
         let faces = faces(2);
-        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &crate::table::Fib::new() };
         let fib = fib(&[(1, 10), (2, 20)]);
         let mut s = DrfStrategy::new();
         // Nothing answered. Pending (1, 2) before each step, weights 1/(PI+1), credits after:

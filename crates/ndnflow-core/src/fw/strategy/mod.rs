@@ -7,6 +7,7 @@
 pub mod best_route;
 pub mod drf;
 pub mod multicast;
+pub mod pcon;
 pub mod pending;
 pub mod pi;
 pub mod rfa;
@@ -16,18 +17,21 @@ use smallvec::SmallVec;
 pub use best_route::BestRouteStrategy;
 pub use drf::DrfStrategy;
 pub use multicast::MulticastStrategy;
+pub use pcon::{PconConfig, PconStrategy};
 pub use pi::PiStrategy;
 pub use rfa::RfaStrategy;
 
 use super::face::{FaceInfo, FaceKind};
 use crate::packet::{Data, LpHeader, Nack, NackReason};
-use crate::table::{FaceId, FibEntry, NextHop, PitEntry};
+use crate::table::{FaceId, Fib, FibEntry, NextHop, PitEntry};
 use crate::Time;
 
 /// What a strategy sees of the forwarder when a trigger fires.
 pub struct StrategyCtx<'a> {
     pub now: Time,
     pub faces: &'a [FaceInfo],
+    /// For triggers that get no FIB entry (before-satisfy, expiry) and need one.
+    pub fib: &'a Fib,
 }
 
 impl StrategyCtx<'_> {
@@ -46,6 +50,15 @@ impl StrategyCtx<'_> {
             }
         }
         true
+    }
+
+    /// For a retransmission that found no unused next hop: the eligible one used longest ago
+    /// (NFD best-route's fallback), or none.
+    pub fn least_recently_used(&self, in_face: FaceId, hops: &[NextHop], entry: &PitEntry) -> Option<FaceId> {
+        hops.iter()
+            .filter(|h| self.is_eligible(in_face, h, entry, false))
+            .min_by_key(|h| entry.out_record(h.face).map(|o| o.last_sent))
+            .map(|h| h.face)
     }
 
     pub fn face_kind(&self, face: FaceId) -> Option<FaceKind> {
@@ -99,12 +112,14 @@ pub trait Strategy {
     ) {
     }
 
-    /// after-receive-Nack: the out-record of `in_face` has been marked Nacked already.
+    /// after-receive-Nack: the out-record of `in_face` has been marked Nacked already. `lp` is the
+    /// Nack's link header (its congestion mark: PCON §3.5).
     fn after_receive_nack(
         &mut self,
         _ctx: &StrategyCtx,
         _in_face: FaceId,
         _nack: &Nack,
+        _lp: &LpHeader,
         entry: &mut PitEntry,
         _fib: Option<&FibEntry>,
     ) -> NackDecision {

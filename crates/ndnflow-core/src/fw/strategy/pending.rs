@@ -170,13 +170,8 @@ pub fn after_receive_interest(
     } else if decision == RetxDecision::New {
         return InterestDecision::Reject(NackReason::NoRoute);
     } else {
-        let earliest = fib
-            .nexthops
-            .iter()
-            .filter(|h| ctx.is_eligible(in_face, h, entry, false))
-            .min_by_key(|h| entry.out_record(h.face).map(|o| o.last_sent));
-        match earliest {
-            Some(h) => h.face,
+        match ctx.least_recently_used(in_face, &fib.nexthops, entry) {
+            Some(face) => face,
             None => return InterestDecision::Suppress,
         }
     };
@@ -251,6 +246,7 @@ impl<C: NextHopChoice> Strategy for PendingStrategy<C> {
         _ctx: &StrategyCtx,
         in_face: FaceId,
         _nack: &Nack,
+        _lp: &LpHeader,
         entry: &mut PitEntry,
         _fib: Option<&FibEntry>,
     ) -> NackDecision {
@@ -296,7 +292,7 @@ pub(crate) mod test_util {
             expiry: now,
             suppression_interval: Time::ZERO,
         };
-        e.insert_or_update_in_record(now, FaceId(0), &interest);
+        e.insert_or_update_in_record(now, FaceId(0), &interest, false);
         e
     }
 
@@ -325,7 +321,7 @@ mod tests {
     #[test]
     fn counts_go_up_on_forward_and_down_on_data_nack_and_expiry() {
         let faces = faces(2);
-        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &crate::table::Fib::new() };
         let fib = fib(&[(1, 10), (2, 10)]);
         let p = prefix();
         let mut s = PiStrategy::new();
@@ -345,7 +341,7 @@ mod tests {
         let nack = Nack { reason: NackReason::Congestion, interest: e1.interest.clone() };
         let mut e1 = e1;
         e1.out_record_mut(FaceId(2)).unwrap().nack = Some(NackReason::Congestion);
-        s.after_receive_nack(&ctx, FaceId(2), &nack, &mut e1, Some(&fib));
+        s.after_receive_nack(&ctx, FaceId(2), &nack, &LpHeader::default(), &mut e1, Some(&fib));
         assert_eq!(s.pending().pending(&p, FaceId(2)), 1);
         // A second Data for e0 (already released) changes nothing.
         s.before_satisfy_interest(&ctx, &e0, FaceId(1), &data, &LpHeader::default());
@@ -356,9 +352,9 @@ mod tests {
         // e2 retransmitted after its out-record on face 1 expired (a new Interest for retransmission
         // suppression): released there (0/0), then counted where PI sends it, face 1 (tie, FIB
         // order): 1/0.
-        let later = StrategyCtx { now: Time::from_millis(1500), faces: &faces };
+        let later = StrategyCtx { now: Time::from_millis(1500), faces: &faces, fib: &crate::table::Fib::new() };
         let i2 = e2.interest.clone();
-        e2.insert_or_update_in_record(later.now, FaceId(0), &i2);
+        e2.insert_or_update_in_record(later.now, FaceId(0), &i2, false);
         let d = s.after_receive_interest(&later, FaceId(0), &mut e2, Some(&fib));
         assert_eq!(d, InterestDecision::Forward(Faces::from_slice(&[FaceId(1)])));
         assert_eq!((s.pending().pending(&p, FaceId(1)), s.pending().pending(&p, FaceId(2))), (1, 0));

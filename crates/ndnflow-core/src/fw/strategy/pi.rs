@@ -59,7 +59,7 @@ mod tests {
     #[test]
     fn picks_fewest_pending_and_ties_go_to_lowest_cost() {
         let faces = faces(3);
-        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &crate::table::Fib::new() };
         // Costs: face 3 is cheapest (5), then face 1 (10), then face 2 (20).
         let fib = fib(&[(1, 10), (2, 20), (3, 5)]);
         let p = prefix();
@@ -81,13 +81,13 @@ mod tests {
         let mut s = PiStrategy::new();
         // Face 0 is the downstream: never chosen even though it has the fewest pending.
         s.pending_mut().preset(&prefix(), FaceId(1), 1);
-        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &crate::table::Fib::new() };
         assert_eq!(decide(&mut s, &ctx, &fib, 0), fwd(2));
         faces[2].up = false;
-        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &crate::table::Fib::new() };
         assert_eq!(decide(&mut s, &ctx, &fib, 1), fwd(1));
         faces[1].up = false;
-        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &crate::table::Fib::new() };
         assert_eq!(decide(&mut s, &ctx, &fib, 2), InterestDecision::Reject(NackReason::NoRoute));
         let mut e = entry(Time::ZERO, 3);
         assert_eq!(
@@ -101,15 +101,15 @@ mod tests {
         let faces = faces(2);
         let fib = fib(&[(1, 10), (2, 20)]);
         let mut s = PiStrategy::new();
-        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &crate::table::Fib::new() };
         let mut e = entry(Time::ZERO, 0);
         assert_eq!(s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib)), fwd(1));
         e.insert_or_update_out_record(Time::ZERO, FaceId(1), 1, Time::from_secs(1));
         // 5 ms later: inside the 10 ms suppression interval.
-        let ctx = StrategyCtx { now: Time::from_millis(5), faces: &faces };
+        let ctx = StrategyCtx { now: Time::from_millis(5), faces: &faces, fib: &crate::table::Fib::new() };
         assert_eq!(s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib)), InterestDecision::Suppress);
         // 20 ms later: forwarded to the unused face 2 although it costs more; face 1 stays counted.
-        let ctx = StrategyCtx { now: Time::from_millis(20), faces: &faces };
+        let ctx = StrategyCtx { now: Time::from_millis(20), faces: &faces, fib: &crate::table::Fib::new() };
         assert_eq!(s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib)), fwd(2));
         assert_eq!(s.pending().pending(&prefix(), FaceId(1)), 1);
         assert_eq!(s.pending().pending(&prefix(), FaceId(2)), 1);

@@ -70,7 +70,7 @@ mod tests {
     #[test]
     fn average_follows_the_ewma_and_weights_are_its_inverse() {
         let faces = faces(2);
-        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &crate::table::Fib::new() };
         // Only face 1 is a next hop, so every Interest goes there.
         let fib = fib(&[(1, 10)]);
         let p = prefix();
@@ -126,7 +126,7 @@ mod tests {
     #[test]
     fn same_seed_same_choices() {
         let faces = faces(2);
-        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces };
+        let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &crate::table::Fib::new() };
         let fib = fib(&[(1, 10), (2, 10)]);
         let run = |seed| {
             let mut s = RfaStrategy::new(seed);

@@ -88,6 +88,7 @@ impl Reader<'_, '_> {
             cs: CsSpec::default(),
             strategy: StrategyKind::default(),
             strategy_choices: Vec::new(),
+            interest_marks: InterestMarks::default(),
         });
         self.node_index.insert(name.to_string(), id);
         id

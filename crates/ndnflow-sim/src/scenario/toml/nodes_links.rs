@@ -28,7 +28,7 @@ impl Reader<'_, '_> {
         let t = self.table(
             v,
             path,
-            &["cs", "strategy", "strategies"],
+            &["cs", "strategy", "strategies", "interest_marks"],
             "a table such as {} or { cs = { policy = \"lru\", capacity = 1000 } }",
         )?;
         if let Some(cs) = t.get("cs") {
@@ -66,6 +66,12 @@ impl Reader<'_, '_> {
         if let Some(s) = t.get("strategy") {
             node.strategy = self.strategy(s, &t.field("strategy"))?;
         }
+        if let Some(m) = t.get("interest_marks") {
+            node.interest_marks = match self.choice(m, &t.field("interest_marks"), &["pit", "ignore"])? {
+                "ignore" => InterestMarks::Ignore,
+                _ => InterestMarks::Pit,
+            };
+        }
         if let Some(s) = t.get("strategies") {
             let path = t.field("strategies");
             let DeValue::Table(map) = s.get_ref() else {
@@ -100,14 +106,64 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
+    /// A strategy: its name, or for pcon optionally a table of parameters
+    /// (`{ name = "pcon", change_perc = 0.01 }`).
     fn strategy(&self, v: &Val<'_>, field: &str) -> Res<StrategyKind> {
-        Ok(match self.choice(v, field, &["best-route", "multicast", "pi", "rfa", "cf", "drf"])? {
+        const NAMES: [&str; 7] = ["best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon"];
+        if let DeValue::Table(_) = v.get_ref() {
+            return self.pcon_strategy(v, field);
+        }
+        Ok(match self.choice(v, field, &NAMES)? {
             "multicast" => StrategyKind::Multicast,
             "pi" => StrategyKind::Pi,
             "rfa" | "cf" => StrategyKind::Rfa,
             "drf" => StrategyKind::Drf,
+            "pcon" => StrategyKind::Pcon(PconConfig::default()),
             _ => StrategyKind::BestRoute,
         })
+    }
+
+    fn pcon_strategy(&self, v: &Val<'_>, path: &str) -> Res<StrategyKind> {
+        let t = self.table(
+            v,
+            path,
+            &[
+                "name",
+                "change_perc",
+                "distance",
+                "quiet_interval",
+                "shift_back",
+                "nack_interval",
+                "lower_threshold",
+                "probe_fraction",
+            ],
+            "a strategy name, or a table such as { name = \"pcon\", change_perc = 0.02 }",
+        )?;
+        let name = self.required(&t, "name", "the strategy's name; only \"pcon\" takes parameters")?;
+        self.choice(name, &t.field("name"), &["pcon"])?;
+        let mut c = PconConfig::default();
+        if let Some(x) = t.get("change_perc") {
+            c.change_perc = self.probability(x, &t.field("change_perc"))?;
+        }
+        if let Some(x) = t.get("distance") {
+            c.distance = self.boolean(x, &t.field("distance"))?;
+        }
+        if let Some(x) = t.get("quiet_interval") {
+            c.quiet_interval = self.positive_duration(x, &t.field("quiet_interval"))?;
+        }
+        if let Some(x) = t.get("shift_back") {
+            c.shift_back = self.probability(x, &t.field("shift_back"))?;
+        }
+        if let Some(x) = t.get("nack_interval") {
+            c.nack_interval = self.duration(x, &t.field("nack_interval"))?;
+        }
+        if let Some(x) = t.get("lower_threshold") {
+            c.lower_threshold = self.probability(x, &t.field("lower_threshold"))?;
+        }
+        if let Some(x) = t.get("probe_fraction") {
+            c.probe_fraction = self.probability(x, &t.field("probe_fraction"))?;
+        }
+        Ok(StrategyKind::Pcon(c))
     }
 
     // ---------------------------------------------------------------- links
@@ -116,11 +172,11 @@ impl Reader<'_, '_> {
         let t = self.table(
             v,
             path,
-            &["discipline", "packets", "bytes", "target", "interval", "mode"],
+            &["discipline", "packets", "bytes", "target", "interval", "mode", "mark_interval"],
             "a table such as { discipline = \"droptail\", packets = 100 }",
         )?;
         let discipline = match t.get("discipline") {
-            Some(d) => self.choice(d, &t.field("discipline"), &["droptail", "codel"])?,
+            Some(d) => self.choice(d, &t.field("discipline"), &["droptail", "codel", "pcon"])?,
             None => "droptail",
         };
         let limit = match (t.get("packets"), t.get("bytes")) {
@@ -145,20 +201,27 @@ impl Reader<'_, '_> {
                 QueueLimit::Bytes(n)
             }
             // ns-3 defaults: DropTailQueue 100 packets, CoDelQueueDisc MaxSize 1500 packets.
-            (None, None) if discipline == "codel" => QueueLimit::Packets(1500),
+            (None, None) if discipline != "droptail" => QueueLimit::Packets(1500),
             (None, None) => QueueLimit::Packets(100),
         };
         if discipline == "droptail" {
-            for key in ["target", "interval", "mode"] {
+            for key in ["target", "interval", "mode", "mark_interval"] {
                 if t.get(key).is_some() {
                     return Err(self.ctx.err(
                         t.key_span(key),
                         &t.field(key),
-                        format!("{key:?} only applies to discipline = \"codel\""),
+                        format!("{key:?} only applies to discipline = \"codel\" or \"pcon\""),
                     ));
                 }
             }
             return Ok(QueueSpec::DropTail { limit });
+        }
+        if discipline == "pcon" && t.get("mode").is_some() {
+            return Err(self.ctx.err(
+                t.key_span("mode"),
+                &t.field("mode"),
+                "discipline = \"pcon\" always marks; use discipline = \"codel\" to choose a mode",
+            ));
         }
         let target = match t.get("target") {
             Some(x) => self.positive_duration(x, &t.field("target"))?,
@@ -173,9 +236,16 @@ impl Reader<'_, '_> {
                 "mark" => CodelMode::Mark,
                 _ => CodelMode::Drop,
             },
+            None if discipline == "pcon" => CodelMode::Mark,
             None => CodelMode::Drop,
         };
-        Ok(QueueSpec::Codel { limit, target, interval, mode })
+        // RFC 8289 spaces drops by the interval; PCON §3.2 starts marks at 1.1 x the interval.
+        let law_interval = match t.get("mark_interval") {
+            Some(x) => self.positive_duration(x, &t.field("mark_interval"))?,
+            None if discipline == "pcon" => Time((interval.0 as f64 * 1.1).round() as u64),
+            None => interval,
+        };
+        Ok(QueueSpec::Codel { limit, target, interval, mode, law_interval })
     }
 
     fn loss(&self, v: &Val<'_>, path: &str) -> Res<LossSpec> {

@@ -1,0 +1,360 @@
+//! pcon: PCON's mark-driven multipath forwarding (Schneider et al., "A Practical Congestion
+//! Control Scheme for Named Data Networking", ICN 2016, §3.4, §3.5 and Algorithm 2).
+//!
+//! For each FIB prefix the strategy keeps a forwarding percentage per next hop, 100 % on the
+//! shortest path (lowest routing cost) at first, and sends each new Interest to one next hop drawn
+//! at random in proportion to them. It moves traffic by the congestion signals it receives:
+//!
+//! * a marked Data from face F: `reduction = fwPerc(F) * CHANGE_PERC / f(distance)`, taken from F
+//!   and shared equally by the other next hops; f(distance) is the number of hops to the link that
+//!   marked the Data (1 for a link of this router), from the Data's hop count;
+//! * a marked Nack (a loss on an IP-overlay link, §3.5): the same reduction with f = 1, at most
+//!   once per CoDel interval per prefix; an unmarked Nack (wireless loss) changes nothing;
+//! * no signal for a whole marking interval (110 ms): a fixed share of traffic goes back from the
+//!   longest path in use to the shortest;
+//! * a next hop below the lower threshold is disabled: it keeps its percentage, gets no regular
+//!   Interests, and is probed with copies of a small fraction of them.
+//!
+//! Parameters, defaults and sources are in docs/protocols/pcon.md. Choices where the paper is
+//! silent are commented where they are made.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use smallvec::SmallVec;
+
+use super::{
+    nack_when_all_upstreams_nacked, Faces, InterestDecision, NackDecision, RetxDecision, RetxSuppression, Strategy,
+    StrategyCtx,
+};
+use crate::fw::face::FaceKind;
+use crate::name::NameMap;
+use crate::packet::{Data, LpHeader, Nack, NackReason};
+use crate::table::{FaceId, FibEntry, NextHop, PitEntry};
+use crate::{Name, Time};
+
+/// PCON forwarding parameters (§3.4-3.5).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PconConfig {
+    /// CHANGE_PERC: the fraction of a face's percentage moved per mark. §3.4: "a value of 1%-3%
+    /// works well"; ndnSIM's pcon-strategy uses 0.02.
+    pub change_perc: f64,
+    /// Divide the reduction by f(distance) = hops to the congested link (§3.4). Off: f = 1.
+    pub distance: bool,
+    /// How long without any congestion signal before traffic shifts back (§3.4: one marking
+    /// interval, 110 ms).
+    pub quiet_interval: Time,
+    /// Share moved back per quiet interval, as a fraction of `change_perc` (§3.4: "e.g. 10% of
+    /// CHANGE_PERC"). Percentage points, taken from the longest path in use.
+    pub shift_back: f64,
+    /// At most one reduction per this interval for marked Nacks (Algorithm 2: the CoDel interval).
+    pub nack_interval: Time,
+    /// Below this percentage a face is disabled but probed (§3.4 "lower threshold", e.g. 5 %).
+    /// 0 disables nothing.
+    pub lower_threshold: f64,
+    /// Chance that an Interest is also sent to each disabled face as a probe (ndnSIM's
+    /// PROBING_PERCENTAGE, 0.001).
+    pub probe_fraction: f64,
+}
+
+impl Default for PconConfig {
+    fn default() -> Self {
+        PconConfig {
+            change_perc: 0.02,
+            distance: true,
+            quiet_interval: Time::from_millis(110),
+            shift_back: 0.1,
+            nack_interval: Time::from_millis(100),
+            lower_threshold: 0.0,
+            probe_fraction: 0.001,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Share {
+    face: FaceId,
+    cost: u64,
+    perc: f64,
+}
+
+/// Forwarding state of one FIB prefix.
+#[derive(Clone, Debug)]
+struct PrefixState {
+    /// In FIB order (cost, then face id): the first is the shortest path.
+    shares: SmallVec<[Share; 4]>,
+    /// Last mark or marked Nack received for the prefix.
+    last_signal: Time,
+    /// Last shift back to the shortest path.
+    last_shift: Time,
+    /// Last reduction caused by a marked Nack.
+    last_nack_update: Option<Time>,
+}
+
+impl PrefixState {
+    fn new(now: Time, fib: &FibEntry) -> PrefixState {
+        // 100 % on the shortest path, 0 % elsewhere (§3.4; ndnSIM INIT_SHORTEST_PATH = true).
+        let shares = fib
+            .nexthops
+            .iter()
+            .enumerate()
+            .map(|(i, h)| Share { face: h.face, cost: h.cost, perc: if i == 0 { 1.0 } else { 0.0 } })
+            .collect();
+        PrefixState { shares, last_signal: now, last_shift: now, last_nack_update: None }
+    }
+
+    fn matches(&self, fib: &FibEntry) -> bool {
+        self.shares.len() == fib.nexthops.len()
+            && self.shares.iter().zip(&fib.nexthops).all(|(s, h)| s.face == h.face && s.cost == h.cost)
+    }
+
+    /// Follows a changed FIB entry: kept faces keep their percentage, new ones start at 0, and
+    /// the total is brought back to 1 (all on the shortest path if nothing is left).
+    fn resync(&mut self, fib: &FibEntry) {
+        let old = std::mem::take(&mut self.shares);
+        self.shares = fib
+            .nexthops
+            .iter()
+            .map(|h| Share {
+                face: h.face,
+                cost: h.cost,
+                perc: old.iter().find(|s| s.face == h.face).map_or(0.0, |s| s.perc),
+            })
+            .collect();
+        let total: f64 = self.shares.iter().map(|s| s.perc).sum();
+        if total > 0.0 {
+            self.shares.iter_mut().for_each(|s| s.perc /= total);
+        } else if let Some(first) = self.shares.first_mut() {
+            first.perc = 1.0;
+        }
+    }
+
+    /// §3.4: take `fraction` of `face`'s percentage and share it equally among the others.
+    fn reduce(&mut self, face: FaceId, fraction: f64) {
+        let n = self.shares.len();
+        let Some(i) = self.shares.iter().position(|s| s.face == face) else { return };
+        if n < 2 {
+            return;
+        }
+        let reduction = self.shares[i].perc * fraction;
+        let each = reduction / (n - 1) as f64;
+        for (j, s) in self.shares.iter_mut().enumerate() {
+            if j == i {
+                s.perc -= reduction;
+            } else {
+                s.perc += each;
+            }
+        }
+    }
+
+    /// §3.4 shift back: after `quiet_interval` without signals (and at most once per interval),
+    /// move `amount` points from the longest path in use to the shortest.
+    fn shift_back(&mut self, now: Time, quiet_interval: Time, amount: f64) {
+        let since = self.last_signal.max(self.last_shift);
+        if self.shares.len() < 2 || now.saturating_sub(since) < quiet_interval {
+            return;
+        }
+        self.last_shift = now;
+        // Longest = highest cost in use; among equal costs, the later face in FIB order.
+        let longest =
+            (1..self.shares.len()).rev().filter(|&j| self.shares[j].perc > 0.0).max_by_key(|&j| self.shares[j].cost);
+        if let Some(j) = longest {
+            let moved = self.shares[j].perc.min(amount);
+            self.shares[j].perc -= moved;
+            self.shares[0].perc += moved;
+        }
+    }
+}
+
+pub struct PconStrategy {
+    config: PconConfig,
+    retx: RetxSuppression,
+    prefixes: NameMap<Name, PrefixState>,
+    rng: ChaCha8Rng,
+}
+
+impl PconStrategy {
+    pub fn new(config: PconConfig, seed: u64) -> PconStrategy {
+        PconStrategy {
+            config,
+            retx: RetxSuppression::default(),
+            prefixes: NameMap::default(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    pub fn config(&self) -> &PconConfig {
+        &self.config
+    }
+
+    /// The forwarding percentages of `prefix` (a FIB prefix), in FIB order; empty before the
+    /// first Interest under it.
+    pub fn percentages(&self, prefix: &Name) -> Vec<(FaceId, f64)> {
+        self.prefixes.get(prefix).map_or_else(Vec::new, |st| st.shares.iter().map(|s| (s.face, s.perc)).collect())
+    }
+
+    /// Test hook: sets the percentages of `fib`'s next hops, in FIB order.
+    pub fn preset(&mut self, now: Time, fib: &FibEntry, percs: &[f64]) {
+        let st = self.state(now, fib);
+        for (s, p) in st.shares.iter_mut().zip(percs) {
+            s.perc = *p;
+        }
+    }
+
+    fn state(&mut self, now: Time, fib: &FibEntry) -> &mut PrefixState {
+        if !self.prefixes.contains_key(&fib.prefix) {
+            self.prefixes.insert(fib.prefix.clone(), PrefixState::new(now, fib));
+        }
+        let st = self.prefixes.get_mut(&fib.prefix).expect("inserted above");
+        if !st.matches(fib) {
+            st.resync(fib);
+        }
+        st
+    }
+
+    fn is_enabled(&self, perc: f64) -> bool {
+        perc >= self.config.lower_threshold
+    }
+}
+
+/// The candidate of the largest weight, the first among equals (FIB order: the shortest path).
+fn largest(candidates: &[(FaceId, f64)]) -> Option<FaceId> {
+    let mut best: Option<(FaceId, f64)> = None;
+    for &(face, w) in candidates {
+        if best.is_none_or(|(_, bw)| w > bw) {
+            best = Some((face, w));
+        }
+    }
+    best.map(|(face, _)| face)
+}
+
+/// Draws one of `candidates` (face, weight) in proportion to the weights, or, when no weight is
+/// positive, the largest. `None` only for no candidates.
+fn draw(rng: &mut ChaCha8Rng, candidates: &[(FaceId, f64)]) -> Option<FaceId> {
+    let total: f64 = candidates.iter().map(|(_, w)| w.max(0.0)).sum();
+    if total <= 0.0 {
+        return largest(candidates);
+    }
+    let mut r = rng.random::<f64>() * total;
+    for &(face, w) in candidates {
+        let w = w.max(0.0);
+        if r < w {
+            return Some(face);
+        }
+        r -= w;
+    }
+    // Rounding left r just above the sum: the last positive weight.
+    candidates.iter().rev().find(|(_, w)| *w > 0.0).map(|(f, _)| *f)
+}
+
+impl Strategy for PconStrategy {
+    fn name(&self) -> &'static str {
+        "pcon"
+    }
+
+    fn after_receive_interest(
+        &mut self,
+        ctx: &StrategyCtx,
+        in_face: FaceId,
+        entry: &mut PitEntry,
+        fib: Option<&FibEntry>,
+    ) -> InterestDecision {
+        let decision = self.retx.decide(ctx.now, entry);
+        if decision == RetxDecision::Suppress {
+            return InterestDecision::Suppress;
+        }
+        let Some(fib) = fib else {
+            return match decision {
+                RetxDecision::New => InterestDecision::Reject(NackReason::NoRoute),
+                _ => InterestDecision::Suppress,
+            };
+        };
+        let cfg = self.config;
+        let st = self.state(ctx.now, fib);
+        st.shift_back(ctx.now, cfg.quiet_interval, cfg.shift_back * cfg.change_perc);
+        // A retransmission prefers next hops without a pending out-record, as best-route does.
+        let want_unused = decision == RetxDecision::Forward;
+        let shares = st.shares.clone();
+        let eligible: SmallVec<[(NextHop, f64); 4]> = fib
+            .nexthops
+            .iter()
+            .zip(&shares)
+            .filter(|(h, _)| ctx.is_eligible(in_face, h, entry, want_unused))
+            .map(|(h, s)| (*h, s.perc))
+            .collect();
+        if eligible.is_empty() {
+            if decision == RetxDecision::New {
+                return InterestDecision::Reject(NackReason::NoRoute);
+            }
+            return match ctx.least_recently_used(in_face, &fib.nexthops, entry) {
+                Some(face) => InterestDecision::Forward(Faces::from_slice(&[face])),
+                None => InterestDecision::Suppress,
+            };
+        }
+        let all: SmallVec<[(FaceId, f64); 4]> = eligible.iter().map(|(h, p)| (h.face, *p)).collect();
+        let enabled: SmallVec<[(FaceId, f64); 4]> = all.iter().copied().filter(|(_, p)| self.is_enabled(*p)).collect();
+        // Every eligible face disabled: "when no other option is available, a router still
+        // forwards Interests on disabled paths" (§3.6); take the largest percentage.
+        let Some(chosen) = draw(&mut self.rng, &enabled).or_else(|| largest(&all)) else {
+            return InterestDecision::Suppress;
+        };
+        let mut faces = Faces::from_slice(&[chosen]);
+        if cfg.lower_threshold > 0.0 {
+            // Probes: a copy of this Interest to a disabled face now and then (§3.4).
+            for (h, p) in &eligible {
+                if h.face != chosen && *p > 0.0 && !self.is_enabled(*p) && self.rng.random::<f64>() < cfg.probe_fraction
+                {
+                    faces.push(h.face);
+                }
+            }
+        }
+        InterestDecision::Forward(faces)
+    }
+
+    fn before_satisfy_interest(
+        &mut self,
+        ctx: &StrategyCtx,
+        entry: &PitEntry,
+        in_face: FaceId,
+        _data: &Data,
+        lp: &LpHeader,
+    ) {
+        // Algorithm 2 line 2: only marked Data from another router moves traffic.
+        if lp.congestion_mark == 0 || ctx.face_kind(in_face) != Some(FaceKind::Link) {
+            return;
+        }
+        let Some((_, fib)) = ctx.fib.longest_prefix_match(entry.name()) else { return };
+        let Some(st) = self.prefixes.get_mut(&fib.prefix) else { return };
+        // f(distance): the hop count counts the forwarders the Data crossed since it was marked.
+        let distance = if self.config.distance { lp.hop_count.unwrap_or(0) + 1 } else { 1 };
+        st.reduce(in_face, self.config.change_perc / distance as f64);
+        st.last_signal = ctx.now;
+    }
+
+    fn after_receive_nack(
+        &mut self,
+        ctx: &StrategyCtx,
+        in_face: FaceId,
+        _nack: &Nack,
+        lp: &LpHeader,
+        entry: &mut PitEntry,
+        fib: Option<&FibEntry>,
+    ) -> NackDecision {
+        // Algorithm 2 ONNACK, for marked Nacks only: unmarked ones report wireless loss, which
+        // says nothing about the path's capacity (§3.5).
+        if lp.congestion_mark != 0 {
+            if let Some(st) = fib.and_then(|f| self.prefixes.get_mut(&f.prefix)) {
+                let due = st.last_nack_update.is_none_or(|t| ctx.now >= t + self.config.nack_interval);
+                if due {
+                    st.reduce(in_face, self.config.change_perc);
+                    st.last_nack_update = Some(ctx.now);
+                }
+                st.last_signal = ctx.now;
+            }
+        }
+        nack_when_all_upstreams_nacked(entry)
+    }
+}
+
+#[cfg(test)]
+#[path = "pcon_tests.rs"]
+mod tests;

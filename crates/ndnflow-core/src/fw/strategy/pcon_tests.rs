@@ -1,0 +1,217 @@
+//! PCON forwarding: each split update checked against values derived by hand.
+
+use super::*;
+use crate::fw::strategy::pending::test_util::{entry, faces, fib};
+use crate::table::Fib;
+
+const EPS: f64 = 1e-12;
+
+fn fib_table(hops: &[(u32, u64)]) -> Fib {
+    let mut t = Fib::new();
+    for &(f, c) in hops {
+        t.add_nexthop(&Name::parse("/p").unwrap(), FaceId(f), c);
+    }
+    t
+}
+
+fn percs(s: &PconStrategy) -> Vec<f64> {
+    s.percentages(&Name::parse("/p").unwrap()).into_iter().map(|(_, p)| p).collect()
+}
+
+fn assert_percs(s: &PconStrategy, want: &[f64]) {
+    let got = percs(s);
+    assert_eq!(got.len(), want.len(), "{got:?}");
+    for (g, w) in got.iter().zip(want) {
+        assert!((g - w).abs() < EPS, "got {got:?}, want {want:?}");
+    }
+}
+
+fn marked(hop_count: Option<u64>) -> LpHeader {
+    LpHeader { congestion_mark: 1, hop_count, ..Default::default() }
+}
+
+fn data() -> Data {
+    Data::new(Name::parse("/p").unwrap().append_segment(0), bytes::Bytes::new())
+}
+
+/// Three next hops: face 1 (cost 1), face 2 (cost 2), face 3 (cost 3).
+const THREE: [(u32, u64); 3] = [(1, 1), (2, 2), (3, 3)];
+
+#[test]
+fn everything_starts_on_the_shortest_path() {
+    let faces = faces(3);
+    let table = fib_table(&THREE);
+    let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let f = fib(&THREE);
+    let mut s = PconStrategy::new(PconConfig::default(), 1);
+    for seg in 0..200 {
+        let mut e = entry(Time::ZERO, seg);
+        let d = s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&f));
+        assert_eq!(d, InterestDecision::Forward(Faces::from_slice(&[FaceId(1)])));
+    }
+    assert_percs(&s, &[1.0, 0.0, 0.0]);
+}
+
+#[test]
+fn a_mark_moves_change_perc_over_distance_to_the_other_faces() {
+    let faces = faces(3);
+    let table = fib_table(&THREE);
+    let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let f = fib(&THREE);
+    let mut s = PconStrategy::new(PconConfig::default(), 1);
+    let mut e = entry(Time::ZERO, 0);
+    s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&f));
+    // A mark from the link of face 1 itself (no hop count: distance 1): 1.0 x 0.02 = 0.02 moves,
+    // 0.01 to each of the two others.
+    s.before_satisfy_interest(&ctx, &e, FaceId(1), &data(), &marked(None));
+    assert_percs(&s, &[0.98, 0.01, 0.01]);
+    // From a link one forwarder further up (hop count 1: distance 2): 0.98 x 0.02 / 2 = 0.0098.
+    s.before_satisfy_interest(&ctx, &e, FaceId(1), &data(), &marked(Some(1)));
+    assert_percs(&s, &[0.9702, 0.0149, 0.0149]);
+    // A mark on face 3: 0.0149 x 0.02 = 0.000298, 0.000149 each to faces 1 and 2.
+    s.before_satisfy_interest(&ctx, &e, FaceId(3), &data(), &marked(None));
+    assert_percs(&s, &[0.970349, 0.015049, 0.014602]);
+    // Unmarked Data changes nothing; the sum stays 1.
+    s.before_satisfy_interest(&ctx, &e, FaceId(1), &data(), &LpHeader::default());
+    assert!((percs(&s).iter().sum::<f64>() - 1.0).abs() < EPS);
+}
+
+#[test]
+fn distance_can_be_switched_off() {
+    let faces = faces(2);
+    let table = fib_table(&THREE[..2]);
+    let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let f = fib(&THREE[..2]);
+    let mut s = PconStrategy::new(PconConfig { distance: false, ..PconConfig::default() }, 1);
+    let mut e = entry(Time::ZERO, 0);
+    s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&f));
+    s.before_satisfy_interest(&ctx, &e, FaceId(1), &data(), &marked(Some(4)));
+    assert_percs(&s, &[0.98, 0.02]);
+}
+
+#[test]
+fn marked_nacks_reduce_at_most_once_per_codel_interval_and_unmarked_ones_never() {
+    let faces = faces(2);
+    let table = fib_table(&THREE[..2]);
+    let f = fib(&THREE[..2]);
+    let mut s = PconStrategy::new(PconConfig::default(), 1);
+    let nack_at = |s: &mut PconStrategy, ms: u64, lp: &LpHeader| {
+        let ctx = StrategyCtx { now: Time::from_millis(ms), faces: &faces, fib: &table };
+        let mut e = entry(ctx.now, ms);
+        s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&f));
+        let nack = Nack { reason: NackReason::Congestion, interest: e.interest.clone() };
+        s.after_receive_nack(&ctx, FaceId(1), &nack, lp, &mut e, Some(&f));
+    };
+    nack_at(&mut s, 0, &LpHeader::default());
+    assert_percs(&s, &[1.0, 0.0]);
+    nack_at(&mut s, 10, &marked(None));
+    assert_percs(&s, &[0.98, 0.02]);
+    // 50 ms later: within the 100 ms interval, ignored.
+    nack_at(&mut s, 60, &marked(None));
+    assert_percs(&s, &[0.98, 0.02]);
+    // 100 ms after the first reduction: 0.98 x 0.02 = 0.0196 more.
+    nack_at(&mut s, 110, &marked(None));
+    assert_percs(&s, &[0.9604, 0.0396]);
+}
+
+#[test]
+fn a_quiet_marking_interval_shifts_ten_percent_of_change_perc_from_the_longest_path() {
+    let faces = faces(3);
+    let table = fib_table(&THREE);
+    let f = fib(&THREE);
+    let mut s = PconStrategy::new(PconConfig::default(), 1);
+    s.preset(Time::ZERO, &f, &[0.5, 0.3, 0.2]);
+    let interest_at = |s: &mut PconStrategy, ms: u64| {
+        let ctx = StrategyCtx { now: Time::from_millis(ms), faces: &faces, fib: &table };
+        let mut e = entry(ctx.now, ms);
+        s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&f));
+        e
+    };
+    interest_at(&mut s, 109);
+    assert_percs(&s, &[0.5, 0.3, 0.2]);
+    // 110 ms without marks: 0.1 x 0.02 = 0.002 from face 3 (cost 3) to face 1.
+    interest_at(&mut s, 110);
+    assert_percs(&s, &[0.502, 0.3, 0.198]);
+    // At most once per interval.
+    interest_at(&mut s, 150);
+    assert_percs(&s, &[0.502, 0.3, 0.198]);
+    let e = interest_at(&mut s, 220);
+    assert_percs(&s, &[0.504, 0.3, 0.196]);
+    // A mark restarts the quiet period: nothing shifts until 110 ms after it.
+    let ctx = StrategyCtx { now: Time::from_millis(250), faces: &faces, fib: &table };
+    s.before_satisfy_interest(&ctx, &e, FaceId(2), &data(), &marked(None));
+    assert_percs(&s, &[0.507, 0.294, 0.199]);
+    interest_at(&mut s, 340);
+    assert_percs(&s, &[0.507, 0.294, 0.199]);
+    interest_at(&mut s, 360);
+    assert_percs(&s, &[0.509, 0.294, 0.197]);
+}
+
+#[test]
+fn interests_follow_the_percentages() {
+    let faces = faces(3);
+    let table = fib_table(&THREE);
+    let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let f = fib(&THREE);
+    let mut s = PconStrategy::new(PconConfig::default(), 9);
+    s.preset(Time::ZERO, &f, &[0.75, 0.2, 0.05]);
+    let mut counts = [0u32; 4];
+    let n = 20_000;
+    for seg in 0..n {
+        let mut e = entry(Time::ZERO, seg);
+        let InterestDecision::Forward(out) = s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&f)) else {
+            panic!("not forwarded")
+        };
+        assert_eq!(out.len(), 1);
+        counts[out[0].index()] += 1;
+    }
+    // Binomial: the standard deviation of the 75 % share over 20 000 draws is 0.31 points; 1.5
+    // points is more than four of them.
+    for (face, want) in [(1, 0.75), (2, 0.2), (3, 0.05)] {
+        let got = counts[face] as f64 / n as f64;
+        assert!((got - want).abs() < 0.015, "face {face}: {got}");
+    }
+}
+
+#[test]
+fn a_face_below_the_lower_threshold_gets_only_probes() {
+    let faces = faces(2);
+    let table = fib_table(&THREE[..2]);
+    let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let f = fib(&THREE[..2]);
+    let cfg = PconConfig { lower_threshold: 0.05, probe_fraction: 0.0, ..PconConfig::default() };
+    let mut s = PconStrategy::new(cfg, 3);
+    s.preset(Time::ZERO, &f, &[0.97, 0.03]);
+    for seg in 0..1000 {
+        let mut e = entry(Time::ZERO, seg);
+        let d = s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&f));
+        assert_eq!(d, InterestDecision::Forward(Faces::from_slice(&[FaceId(1)])));
+    }
+    // With every Interest probing, each also goes to face 2.
+    let cfg = PconConfig { lower_threshold: 0.05, probe_fraction: 1.0, ..PconConfig::default() };
+    let mut s = PconStrategy::new(cfg, 3);
+    s.preset(Time::ZERO, &f, &[0.97, 0.03]);
+    let mut e = entry(Time::ZERO, 0);
+    let d = s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&f));
+    assert_eq!(d, InterestDecision::Forward(Faces::from_slice(&[FaceId(1), FaceId(2)])));
+    // Its percentage is kept: a mark elsewhere can lift it over the threshold again.
+    s.before_satisfy_interest(&ctx, &e, FaceId(1), &data(), &marked(None));
+    assert_percs(&s, &[0.9506, 0.0494]);
+}
+
+#[test]
+fn a_new_next_hop_joins_at_zero_and_a_removed_ones_share_is_renormalised() {
+    let faces = faces(3);
+    let table = fib_table(&THREE);
+    let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let mut s = PconStrategy::new(PconConfig::default(), 1);
+    let two = fib(&[(1, 1), (2, 2)]);
+    s.preset(Time::ZERO, &two, &[0.6, 0.4]);
+    let mut e = entry(Time::ZERO, 0);
+    s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib(&THREE)));
+    assert_percs(&s, &[0.6, 0.4, 0.0]);
+    // Face 1 goes away: 0.4 and 0 scaled to a total of 1.
+    let mut e = entry(Time::ZERO, 1);
+    s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib(&[(2, 2), (3, 3)])));
+    assert_percs(&s, &[1.0, 0.0]);
+}
