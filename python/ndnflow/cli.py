@@ -1,4 +1,4 @@
-"""The `ndnflow` command: run, plot, bench, import-ndnsim.
+"""The `ndnflow` command: run, plot, bench, import-ndnsim, reproduce.
 
 Every mistake of the user (bad scenario, missing file, bad option) ends with one line
 "error: ..." on stderr and exit status 2; an unexpected failure with exit status 1 and a one-line
@@ -20,6 +20,8 @@ from ndnflow.results import Results
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
+#: `reproduce`: the experiment ran, and some check of the paper's numbers failed.
+EXIT_CHECKS_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
@@ -113,6 +115,44 @@ def cmd_import_ndnsim(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from ndnflow import experiments
+
+    if args.list:
+        if args.experiment is not None or args.all:
+            raise UsageError("--list takes no experiment id and no --all")
+        for module in experiments.catalog().values():
+            print(f"{module.ID:<10}  {module.SECTION:<6}  {module.TITLE}")
+        return EXIT_OK
+    if args.all == (args.experiment is not None):
+        raise UsageError("give one experiment id, --all or --list")
+    if args.all:
+        modules = list(experiments.catalog().values())
+    else:
+        try:
+            modules = [experiments.get(args.experiment)]
+        except experiments.UnknownExperiment as exc:
+            raise UsageError(str(exc)) from None
+    reports = []
+    for module in modules:
+        if args.out is None:
+            out = Path("out") / module.ID
+        else:
+            out = Path(args.out) / module.ID if args.all else Path(args.out)
+        report = experiments.run_experiment(module, out, progress=False if args.quiet else None)
+        reports.append(report)
+        sys.stdout.write(report.table() + "\n")
+        if not args.quiet:
+            _say(f"{module.ID}: {report.elapsed_s:.1f} s; wrote {len(report.files)} files to {out}")
+    failed = [report.id for report in reports if not report.passed]
+    for report in reports:
+        print(report.summary_line())
+    if len(reports) > 1:
+        print(f"{len(failed)} of {len(reports)} experiments have failing checks: {', '.join(failed)}" if failed
+              else f"all {len(reports)} experiments pass")
+    return EXIT_CHECKS_FAILED if failed else EXIT_OK
+
+
 # -------------------------------------------------------------------------------------- parser
 
 
@@ -149,6 +189,16 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("topology", metavar="TOPO.txt", help="ndnSIM annotated topology file")
     imp.add_argument("-o", "--output", metavar="FILE", help="write the TOML here instead of stdout")
     imp.set_defaults(handler=cmd_import_ndnsim)
+
+    rep = commands.add_parser(
+        "reproduce", help="re-run a paper's experiment and check its numbers (exit 1 if a check fails)")
+    rep.add_argument("experiment", nargs="?", metavar="ID", help="experiment id, e.g. pcon-4.1 (see --list)")
+    rep.add_argument("--out", metavar="DIR", help="write figures, results.json and results.csv here "
+                     "(default out/ID; with --all, DIR/ID)")
+    rep.add_argument("--list", action="store_true", help="list the experiments")
+    rep.add_argument("--all", action="store_true", help="run every experiment")
+    rep.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
+    rep.set_defaults(handler=cmd_reproduce)
     return parser
 
 

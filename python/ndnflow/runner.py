@@ -28,15 +28,16 @@ def _scenario(scenario_or_path: Union[Scenario, PathLike]) -> Scenario:
 
 
 @contextmanager
-def _progress_bar(total_s: float, progress: Optional[bool]) -> Iterator[tqdm]:
+def _progress_bar(total_s: float, progress: Optional[bool], desc: str = "simulating") -> Iterator[tqdm]:
     """A bar in simulated seconds, on stderr, shown only when the run lasts more than a second.
 
-    progress=None shows it when stderr is a terminal, True always, False never.
+    progress=None shows it when stderr is a terminal, True always, False never. `desc` is the
+    label in front of the bar.
     """
     bar = tqdm(
         total=round(total_s, 6),
         unit="s",
-        desc="simulating",
+        desc=desc,
         delay=1.0,
         file=sys.stderr,
         disable={True: False, False: True, None: None}[progress],
@@ -52,22 +53,31 @@ def _progress_bar(total_s: float, progress: Optional[bool]) -> Iterator[tqdm]:
 
 def advance(simulation: Any, progress: Optional[bool] = None, steps: int = STEPS) -> bool:
     """Run `simulation` to its end in `steps` steps; returns False if Ctrl-C stopped it first."""
-    duration_ns = int(simulation.duration_ns)
-    step_ns = max(1, -(-duration_ns // steps))
-    shown_ns = int(simulation.now_ns)
-    with _progress_bar(duration_ns / 1e9, progress) as bar:
+    with _progress_bar(int(simulation.duration_ns) / 1e9, progress) as bar:
         try:
-            while not simulation.finished:
-                target = min(int(simulation.now_ns) + step_ns, duration_ns)
-                done = simulation.run_until(target)
-                now_ns = int(simulation.now_ns)
-                bar.update((now_ns - shown_ns) / 1e9)
-                shown_ns = now_ns
-                if done or target >= duration_ns:
-                    break
+            advance_on(simulation, bar, steps)
         except KeyboardInterrupt:
             return False
     return True
+
+
+def advance_on(simulation: Any, bar: tqdm, steps: int = STEPS) -> None:
+    """Run `simulation` to its end in `steps` steps, adding the simulated seconds to `bar`.
+
+    A run that ends early (every consumer finished) stops short of its duration on the bar. Ctrl-C
+    propagates (KeyboardInterrupt) from the current step.
+    """
+    duration_ns = int(simulation.duration_ns)
+    step_ns = max(1, -(-duration_ns // steps))
+    shown_ns = int(simulation.now_ns)
+    while not simulation.finished:
+        target = min(int(simulation.now_ns) + step_ns, duration_ns)
+        done = simulation.run_until(target)
+        now_ns = int(simulation.now_ns)
+        bar.update((now_ns - shown_ns) / 1e9)
+        shown_ns = now_ns
+        if done or target >= duration_ns:
+            break
 
 
 def run(scenario_or_path: Union[Scenario, PathLike], *, progress: Optional[bool] = None) -> Results:

@@ -28,6 +28,8 @@ pub struct PitId {
 pub struct InRecord {
     pub face: FaceId,
     pub nonce: u32,
+    /// When this downstream's first Interest for the entry arrived.
+    pub created: Time,
     pub last_renewed: Time,
     pub expiry: Time,
     /// The Interest as this downstream sent it (its nonce and lifetime).
@@ -97,6 +99,7 @@ impl PitEntry {
             None => self.in_records.push(InRecord {
                 face,
                 nonce,
+                created: now,
                 last_renewed: now,
                 expiry,
                 interest: interest.clone(),

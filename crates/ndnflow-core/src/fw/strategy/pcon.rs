@@ -258,6 +258,14 @@ impl Strategy for PconStrategy {
         entry: &mut PitEntry,
         fib: Option<&FibEntry>,
     ) -> InterestDecision {
+        // A first Interest from another downstream while one is pending upstream is aggregated,
+        // as the ndnSIM fork of the paper's experiments does (NFD's best-route would forward it
+        // again after the suppression interval, as if it were a retransmission). Retransmissions
+        // from a known downstream follow NFD's suppression.
+        let new_downstream = entry.in_record(in_face).is_some_and(|r| r.created == ctx.now);
+        if new_downstream && entry.in_records.len() > 1 && entry.has_pending_out_records(ctx.now) {
+            return InterestDecision::Suppress;
+        }
         let decision = self.retx.decide(ctx.now, entry);
         if decision == RetxDecision::Suppress {
             return InterestDecision::Suppress;

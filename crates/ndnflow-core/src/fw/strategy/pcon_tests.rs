@@ -215,3 +215,29 @@ fn a_new_next_hop_joins_at_zero_and_a_removed_ones_share_is_renormalised() {
     s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib(&[(2, 2), (3, 3)])));
     assert_percs(&s, &[1.0, 0.0]);
 }
+
+#[test]
+fn a_second_downstream_is_aggregated_while_its_own_retransmission_is_forwarded() {
+    let faces = faces(4);
+    let table = fib_table(&THREE[..2]);
+    let f = fib(&THREE[..2]);
+    let mut s = PconStrategy::new(PconConfig::default(), 1);
+    let ctx0 = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let mut e = entry(Time::ZERO, 0);
+    assert_eq!(
+        s.after_receive_interest(&ctx0, FaceId(0), &mut e, Some(&f)),
+        InterestDecision::Forward(Faces::from_slice(&[FaceId(1)]))
+    );
+    e.insert_or_update_out_record(Time::ZERO, FaceId(1), 1, Time::from_secs(1));
+    // 50 ms later (past NFD's 10 ms suppression) another downstream asks: one upstream copy.
+    let later = StrategyCtx { now: Time::from_millis(50), faces: &faces, fib: &table };
+    let other = e.interest.clone();
+    e.insert_or_update_in_record(later.now, FaceId(4), &other, false);
+    assert_eq!(s.after_receive_interest(&later, FaceId(4), &mut e, Some(&f)), InterestDecision::Suppress);
+    // The first downstream retransmits: forwarded again, to the unused next hop.
+    e.insert_or_update_in_record(later.now, FaceId(0), &other, false);
+    assert_eq!(
+        s.after_receive_interest(&later, FaceId(0), &mut e, Some(&f)),
+        InterestDecision::Forward(Faces::from_slice(&[FaceId(2)]))
+    );
+}

@@ -1,0 +1,337 @@
+"""What every experiment shares: result rows and their verdicts, running several variants under one
+progress bar, the table, the files written, and figure helpers.
+
+An experiment module defines ``ID``, ``TITLE``, ``PAPER``, ``SECTION``, ``DURATION`` and three
+functions:
+
+* ``scenarios(duration=DURATION, seed=SEED) -> {variant: Scenario}``
+* ``metrics(results: {variant: Results}) -> [Row]``; it reads only ``summary``, ``links`` and
+  ``consumers``, so any object with those three attributes will do (the tests use small synthetic
+  ones);
+* ``figures(results, out_dir) -> [Path]``.
+
+`run_experiment` ties them together.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from ndnflow.report import render
+from ndnflow.results import Results, json_ready
+from ndnflow.runner import _progress_bar, advance_on
+from ndnflow.scenario import Scenario
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: The router queue of every PCON variant (all PCON experiments use this one table). CoDel in mark
+#: mode for now; PCON's own detector (``{"discipline": "pcon"}``: CoDel detection, marking interval
+#: from 110 ms shrinking as 1/sqrt(marks), PCON §3.2) once the core has it.
+PCON_QUEUE: Dict[str, Any] = {"discipline": "codel", "mode": "mark"}
+
+RESULTS_JSON = "results.json"
+RESULTS_CSV = "results.csv"
+DPI = 120
+
+
+# ------------------------------------------------------------------------------------ rows
+
+
+@dataclass
+class Row:
+    """One checked metric: what the paper says, what we measured, and whether that agrees.
+
+    `paper` is the paper's number when the text states one, else the qualitative expectation as
+    text (or None); `tolerance` says what counts as agreement and, shortly, why.
+    """
+
+    metric: str
+    paper: Optional[str]
+    measured: Any
+    tolerance: str
+    passed: bool
+    unit: str = ""
+
+    @property
+    def verdict(self) -> str:
+        return "pass" if self.passed else "fail"
+
+    def measured_text(self) -> str:
+        return f"{fmt(self.measured)}{' ' + self.unit if self.unit and _is_number(self.measured) else ''}"
+
+    def to_dict(self) -> Dict[str, Any]:
+        return json_ready({"metric": self.metric, "paper": self.paper, "measured": self.measured, "unit": self.unit,
+                           "tolerance": self.tolerance, "verdict": self.verdict})
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def fmt(value: Any) -> str:
+    """A measured value for the table: integers as they are, floats with 3 significant digits."""
+    if value is None:
+        return "-"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if not math.isfinite(value):
+            return "-"
+        return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
+    if isinstance(value, (list, tuple)):
+        return " / ".join(fmt(item) for item in value)
+    return str(value)
+
+
+def _ok(value: Any) -> bool:
+    return value is not None and not (isinstance(value, float) and math.isnan(value))
+
+
+def check(metric: str, paper: Optional[str], measured: Any, tolerance: str, test: Callable[[Any], bool],
+          unit: str = "") -> Row:
+    """A row whose verdict is `test(measured)`; a missing measurement (None, NaN) fails."""
+    values = measured if isinstance(measured, (list, tuple)) else [measured]
+    passed = all(_ok(v) for v in values) and bool(test(measured))
+    return Row(metric, paper, measured, tolerance, passed, unit)
+
+
+def _bound(op: str, bound: float, unit: str, why: str) -> str:
+    return f"{op} {fmt(bound)}{' ' + unit if unit else ''}: {why}"
+
+
+def at_least(metric: str, paper: Optional[str], measured: Any, bound: float, why: str, unit: str = "") -> Row:
+    return check(metric, paper, measured, _bound(">=", bound, unit, why), lambda v: v >= bound, unit)
+
+
+def at_most(metric: str, paper: Optional[str], measured: Any, bound: float, why: str, unit: str = "") -> Row:
+    return check(metric, paper, measured, _bound("<=", bound, unit, why), lambda v: v <= bound, unit)
+
+
+def below(metric: str, paper: Optional[str], measured: Any, bound: float, why: str, unit: str = "") -> Row:
+    return check(metric, paper, measured, _bound("<", bound, unit, why), lambda v: v < bound, unit)
+
+
+def above(metric: str, paper: Optional[str], measured: Any, bound: float, why: str, unit: str = "") -> Row:
+    return check(metric, paper, measured, _bound(">", bound, unit, why), lambda v: v > bound, unit)
+
+
+def all_zero(metric: str, paper: Optional[str], measured: Sequence[Any], why: str) -> Row:
+    return check(metric, paper, list(measured), f"all 0: {why}", lambda v: all(x == 0 for x in v))
+
+
+def all_positive(metric: str, paper: Optional[str], measured: Sequence[Any], why: str) -> Row:
+    return check(metric, paper, list(measured), f"all > 0: {why}", lambda v: all(x > 0 for x in v))
+
+
+def within(metric: str, paper_value: float, measured: Any, abs_tol: float, why: str, unit: str = "") -> Row:
+    paper = f"{fmt(paper_value)}{' ' + unit if unit else ''}"
+    return check(metric, paper, measured, f"±{fmt(abs_tol)}{' ' + unit if unit else ''}: {why}",
+                 lambda v: abs(v - paper_value) <= abs_tol, unit)
+
+
+# ------------------------------------------------------------------------- reading results
+
+
+def link_total(results: Any, link: str, key: str) -> int:
+    """A link direction's total of `key` (drops, marks, packets, ...) from the summary, 0 if absent."""
+    return int(results.summary.get("links", {}).get(link, {}).get(key, 0) or 0)
+
+
+def consumer_total(results: Any, consumer: str, key: str) -> Any:
+    return results.summary.get("consumers", {}).get(consumer, {}).get(key)
+
+
+def all_drops(results: Any) -> int:
+    return sum(int(link.get("drops", 0) or 0) for link in results.summary.get("links", {}).values())
+
+
+def all_lost(results: Any) -> int:
+    """Everything that can keep a Data from ever answering an Interest: queue drops, link losses,
+    expired PIT entries and Nacks."""
+    summary = results.summary
+    links = sum(int(link.get(key, 0) or 0) for link in summary.get("links", {}).values() for key in ("drops", "losses"))
+    nodes = sum(int(node.get("pit_expired", 0) or 0) for node in summary.get("nodes", {}).values())
+    nacks = sum(int(c.get("nacks", 0) or 0) for c in summary.get("consumers", {}).values())
+    return links + nodes + nacks
+
+
+def link_rows(results: Any, link: str, start_s: float = 0.0, end_s: float = math.inf) -> pd.DataFrame:
+    frame = results.links
+    return frame[(frame["link"] == link) & (frame["time_s"] >= start_s) & (frame["time_s"] < end_s)]
+
+
+def consumer_rows(results: Any, consumer: str, start_s: float = 0.0, end_s: float = math.inf) -> pd.DataFrame:
+    frame = results.consumers
+    return frame[(frame["consumer"] == consumer) & (frame["time_s"] >= start_s) & (frame["time_s"] < end_s)]
+
+
+def mean_goodput_bps(results: Any, consumer: str, start_s: float = 0.0, end_s: float = math.inf) -> float:
+    """Mean goodput over the bins in [start_s, end_s) (bins of equal width)."""
+    rows = consumer_rows(results, consumer, start_s, end_s)
+    return float(rows["goodput_bps"].mean()) if len(rows) else float("nan")
+
+
+def weighted_sojourn_ms(results: Any, link: str) -> float:
+    """Queuing delay of a link direction: the per-bin mean sojourn weighted by packets sent."""
+    rows = link_rows(results, link)
+    rows = rows[rows["sojourn_ms"].notna()]
+    weight = rows["packets"].sum()
+    return float((rows["sojourn_ms"] * rows["packets"]).sum() / weight) if weight else float("nan")
+
+
+# ------------------------------------------------------------------------------------ runs
+
+
+def run_variants(scenarios: Mapping[str, Scenario], progress: Optional[bool] = None,
+                 desc: str = "simulating") -> Dict[str, Results]:
+    """Run every scenario under one progress bar (simulated seconds of all runs together).
+
+    Ctrl-C raises KeyboardInterrupt: half an experiment has no verdict.
+    """
+    simulations = {name: scenario.build_simulation() for name, scenario in scenarios.items()}
+    total_s = sum(int(sim.duration_ns) for sim in simulations.values()) / 1e9
+    results: Dict[str, Results] = {}
+    with _progress_bar(total_s, progress, desc) as bar:
+        for name, simulation in simulations.items():
+            bar.set_postfix_str(name, refresh=False)
+            before = bar.n
+            advance_on(simulation, bar)
+            bar.update(before + int(simulation.duration_ns) / 1e9 - bar.n)  # a run that ended early
+            text, _source, _base = scenarios[name].compiled()
+            results[name] = Results.from_core(simulation.results(), scenario_toml=text)
+    return results
+
+
+@dataclass
+class Report:
+    """An experiment's outcome: its rows, the variants' results and the files written."""
+
+    id: str
+    title: str
+    paper: str
+    section: str
+    rows: List[Row]
+    results: Dict[str, Results] = field(repr=False, default_factory=dict)
+    files: List[Path] = field(default_factory=list)
+    elapsed_s: float = 0.0
+    seed: Optional[int] = None
+    duration: Optional[str] = None
+
+    @property
+    def passed(self) -> bool:
+        return all(row.passed for row in self.rows)
+
+    @property
+    def failed(self) -> List[Row]:
+        return [row for row in self.rows if not row.passed]
+
+    def table(self) -> str:
+        head = f"{self.id}: {self.title} [{self.paper} {self.section}]"
+        body = render(["metric", "paper", "measured", "tolerance", "verdict"],
+                      [[r.metric, r.paper if r.paper is not None else "-", r.measured_text(), r.tolerance, r.verdict]
+                       for r in self.rows], align="llrll")
+        return f"{head}\n{body}\n"
+
+    def summary_line(self) -> str:
+        n_pass = len(self.rows) - len(self.failed)
+        line = f"{self.id}: {n_pass} of {len(self.rows)} checks pass"
+        return line + ("" if self.passed else "; failed: " + "; ".join(row.metric for row in self.failed))
+
+    def to_dict(self) -> Dict[str, Any]:
+        # No wall-clock time in here: the same seed gives the same file.
+        return json_ready({
+            "id": self.id, "title": self.title, "paper": self.paper, "section": self.section,
+            "seed": self.seed, "duration": self.duration, "passed": self.passed,
+            "rows": [row.to_dict() for row in self.rows],
+            "variants": {name: res.summary for name, res in self.results.items()},
+        })
+
+
+def write_report(report: Report, out_dir: PathLike) -> List[Path]:
+    """results.json (rows + each variant's summary), results.csv (the table), scenarios/*.toml."""
+    out = Path(out_dir)
+    (out / "scenarios").mkdir(parents=True, exist_ok=True)
+    written = []
+    path = out / RESULTS_JSON
+    path.write_text(json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    written.append(path)
+    path = out / RESULTS_CSV
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["metric", "paper", "measured", "unit", "tolerance", "verdict"])
+        for row in report.rows:
+            writer.writerow([row.metric, row.paper if row.paper is not None else "", fmt(row.measured), row.unit,
+                             row.tolerance, row.verdict])
+    written.append(path)
+    for name, res in report.results.items():
+        if res.scenario_toml is not None:
+            path = out / "scenarios" / f"{name}.toml"
+            path.write_text(res.scenario_toml, encoding="utf-8")
+            written.append(path)
+    return written
+
+
+def run_experiment(module: ModuleType, out_dir: Optional[PathLike] = None, *, duration: Any = None,
+                   seed: Optional[int] = None, progress: Optional[bool] = None) -> Report:
+    """Run an experiment module's scenarios, check its metrics, and (with `out_dir`) write the
+    figures, results.json, results.csv and the scenarios there."""
+    started = time.perf_counter()
+    kwargs: Dict[str, Any] = {}
+    if duration is not None:
+        kwargs["duration"] = duration
+    if seed is not None:
+        kwargs["seed"] = seed
+    scenarios = module.scenarios(**kwargs)
+    results = run_variants(scenarios, progress, desc=module.ID)
+    first = next(iter(scenarios.values()))
+    report = Report(module.ID, module.TITLE, module.PAPER, module.SECTION, module.metrics(results), results,
+                    seed=first.seed, duration=first.duration)
+    if out_dir is not None:
+        report.files = write_report(report, out_dir) + list(module.figures(results, out_dir))
+    report.elapsed_s = time.perf_counter() - started
+    return report
+
+
+# --------------------------------------------------------------------------------- figures
+
+
+def figure_grid(rows: int, cols: int, width: float = 4.2, height: float = 2.2):
+    """A Figure (Agg canvas, no pyplot) and its axes as a rows x cols array, columns sharing x."""
+    figure = Figure(figsize=(width * cols, height * rows), dpi=DPI)
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(rows, cols, squeeze=False, sharex="col")
+    return figure, axes
+
+
+def save_figure(figure: Figure, path: Path) -> Path:
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=DPI, format="png")
+    return path
+
+
+def step(ax: Any, times: Any, values: Any, **style: Any) -> None:
+    """A per-bin value drawn over its bin."""
+    ax.plot(np.asarray(times), np.asarray(values), drawstyle="steps-post", linewidth=1.0, **style)
+
+
+def rebin(frame: pd.DataFrame, width_s: float, column: str, how: str = "mean") -> pd.Series:
+    """`column` of a one-series frame aggregated into bins of `width_s` (for smoother rate lines)."""
+    keys = (frame["time_s"] / width_s + 1e-9).astype(int) * width_s
+    return frame.groupby(keys)[column].agg(how)
