@@ -130,16 +130,28 @@ pub fn build(s: &Scenario) -> Network {
     for l in &s.links {
         let face_a = nodes[l.a].fw.add_face(FaceKind::Link);
         let face_b = nodes[l.b].fw.add_face(FaceKind::Link);
-        let mut dir = |from: usize, to: usize, to_face: FaceId, spec: &LinkDirSpec| {
+        let mut dir = |from: (usize, FaceId), to: (usize, FaceId), spec: &LinkDirSpec, reverse: &LinkDirSpec| {
             let index = dirs.len();
-            let (src, dst) = (s.nodes[from].name.clone(), s.nodes[to].name.clone());
+            let (src, dst) = (s.nodes[from.0].name.clone(), s.nodes[to.0].name.clone());
             let name = format!("{src}->{dst}");
-            dirs.push(LinkDir::new(from, to, to_face, spec, component_rng(s.seed, "link", &name)));
-            dir_names.push(DirName { name, src, dst });
+            let rng = component_rng(s.seed, "link", &name);
+            dirs.push(LinkDir::new(index, (from, to), spec, reverse, rng));
+            // The underlay hops of an overlay link: "a->b/u1", "a->b/u2", ... chained after it.
+            let mut last = index;
+            for (k, hop) in spec.underlay.iter().enumerate() {
+                let hop_name = format!("{name}/u{}", k + 1);
+                let rng = component_rng(s.seed, "link", &hop_name);
+                let d = LinkDir::underlay(&dirs[index], hop, rng);
+                dirs.push(d);
+                dirs[last].next = Some((dirs.len() - 1) as u32);
+                last = dirs.len() - 1;
+                dir_names.push(DirName { name: hop_name, src: src.clone(), dst: dst.clone() });
+            }
+            dir_names.insert(index, DirName { name, src, dst });
             index
         };
-        let ab = dir(l.a, l.b, face_b, &l.ab);
-        let ba = dir(l.b, l.a, face_a, &l.ba);
+        let ab = dir((l.a, face_a), (l.b, face_b), &l.ab, &l.ba);
+        let ba = dir((l.b, face_b), (l.a, face_a), &l.ba, &l.ab);
         nodes[l.a].faces.push(FaceTarget::Link(ab as u32));
         nodes[l.b].faces.push(FaceTarget::Link(ba as u32));
         link_dirs.push((ab, ba));

@@ -3,17 +3,24 @@
 //!
 //! A frame a forwarder sends to an application (or an application to its forwarder) is delivered at
 //! the same instant through a local FIFO, so nothing recurses and nothing reorders.
+//!
+//! Link loss detection (PCON §3.5): a frame lost on a direction that detects losses is reported one
+//! propagation round trip of the link later. A lost Interest comes back to its sender as a Nack
+//! from that upstream; a lost Data reaches the receiver one more one-way delay later as a Nack for
+//! what it was waiting for. Overlay links mark these Nacks, wireless links do not.
 
 use std::collections::{BTreeMap, VecDeque};
 
+use std::sync::Arc;
+
 use ndnflow_core::fw::forwarder::Outbox;
-use ndnflow_core::packet::Frame;
+use ndnflow_core::packet::{Frame, Nack, NackReason, NetPacket};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::Time;
 
 use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
-use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
+use crate::scenario::model::{LinkChange, LinkDirection, LossDetection, Scenario};
 use crate::trace::{
     ConsumerName, ConsumerSample, ConsumerSummary, NodeSummary, Recorder, Results, SimulationSummary, Summary,
 };
@@ -31,6 +38,10 @@ pub struct Simulation {
     app_out: Vec<Frame>,
     recorder: Recorder,
     events_processed: u64,
+    /// Link losses waiting to be reported: (NDN-level direction, lost frame); `None` once done.
+    loss_reports: Vec<Option<(u32, Frame)>>,
+    /// Free slots of `loss_reports`.
+    free_reports: Vec<u32>,
 }
 
 impl Simulation {
@@ -60,6 +71,8 @@ impl Simulation {
             outbox: Vec::new(),
             app_out: Vec::new(),
             events_processed: 0,
+            loss_reports: Vec::new(),
+            free_reports: Vec::new(),
             scenario,
         }
     }
@@ -132,11 +145,17 @@ impl Simulation {
         match event {
             Event::Arrive(d) => {
                 let dir = &mut self.net.dirs[d as usize];
-                if let Some((_, frame)) = dir.in_flight.pop_front() {
-                    self.local.push_back((dir.to, dir.to_face, frame));
-                }
+                let arrived = dir.in_flight.pop_front();
                 if let Some(&(next, _)) = dir.in_flight.front() {
                     self.events.schedule(next, Event::Arrive(d));
+                }
+                let (to, to_face, next_hop) = (dir.to, dir.to_face, dir.next);
+                if let Some((_, frame)) = arrived {
+                    match next_hop {
+                        // An overlay link: on to the next underlay hop.
+                        Some(n) => self.put_on(n as usize, frame),
+                        None => self.local.push_back((to, to_face, frame)),
+                    }
                 }
                 self.drain_local();
             }
@@ -157,7 +176,73 @@ impl Simulation {
                 }
             }
             Event::LinkChange(i) => self.apply_link_change(i as usize),
+            Event::LinkLoss(slot) => self.report_loss(slot),
         }
+    }
+
+    /// Enqueues on direction `d` and starts it; losses it detects are scheduled for reporting.
+    fn put_on(&mut self, d: usize, frame: Frame) {
+        self.net.dirs[d].enqueue(self.now, frame);
+        self.kick(d);
+    }
+
+    /// Schedules the report of each frame direction `d` lost since the last look.
+    fn collect_losses(&mut self, d: usize) {
+        if self.net.dirs[d].lost.is_empty() {
+            return;
+        }
+        let chain = self.net.dirs[d].chain;
+        let origin = chain.origin;
+        let lost = std::mem::take(&mut self.net.dirs[d].lost);
+        let sender_knows = self.now + chain.detection_delay;
+        let receiver_knows = sender_knows + chain.delay;
+        for frame in lost {
+            let at = match frame.packet {
+                NetPacket::Interest(_) => sender_knows,
+                NetPacket::Data(_) => receiver_knows,
+                // A lost Nack is not reported again: its downstream times out.
+                NetPacket::Nack(_) => continue,
+            };
+            let slot = match self.free_reports.pop() {
+                Some(slot) => {
+                    self.loss_reports[slot as usize] = Some((origin, frame));
+                    slot
+                }
+                None => {
+                    self.loss_reports.push(Some((origin, frame)));
+                    (self.loss_reports.len() - 1) as u32
+                }
+            };
+            self.events.schedule(at, Event::LinkLoss(slot));
+        }
+    }
+
+    /// PCON §3.5: the loss becomes a Nack(Congestion), marked on an overlay link, at the node that
+    /// waits for an answer: the Interest's sender, or the Data's receiver.
+    fn report_loss(&mut self, slot: u32) {
+        let Some((origin, frame)) = self.loss_reports[slot as usize].take() else { return };
+        self.free_reports.push(slot);
+        let o = &self.net.dirs[origin as usize];
+        let mark = (o.chain.loss_detection == LossDetection::Overlay) as u64;
+        let (from, from_face, to, to_face) = (o.from, o.from_face, o.to, o.to_face);
+        match frame.packet {
+            NetPacket::Interest(interest) => {
+                let mut nack = Frame::nack(Arc::new(Nack { reason: NackReason::Congestion, interest }));
+                nack.lp.congestion_mark = mark;
+                self.local.push_back((from, from_face, nack));
+            }
+            NetPacket::Data(data) => {
+                let mut out = std::mem::take(&mut self.outbox);
+                self.net.nodes[to].fw.handle_lost_data(self.now, to_face, &data, mark, &mut out);
+                for (face, frame) in out.drain(..) {
+                    self.send_from(to, face, frame);
+                }
+                self.outbox = out;
+                self.reschedule_node(to);
+            }
+            NetPacket::Nack(_) => {}
+        }
+        self.drain_local();
     }
 
     /// Delivers frames queued for forwarders at this instant, and whatever they cause locally.
@@ -175,10 +260,7 @@ impl Simulation {
 
     fn send_from(&mut self, node: usize, face: FaceId, frame: Frame) {
         match self.net.nodes[node].faces[face.index()] {
-            FaceTarget::Link(d) => {
-                self.net.dirs[d as usize].enqueue(self.now, frame);
-                self.kick(d as usize);
-            }
+            FaceTarget::Link(d) => self.put_on(d as usize, frame),
             FaceTarget::App(a) => self.deliver_to_app(a as usize, frame),
         }
     }
@@ -266,6 +348,7 @@ impl Simulation {
             dir.tx_pending = true;
             self.events.schedule(dir.busy_until, Event::TxDone(d as u32));
         }
+        self.collect_losses(d);
     }
 
     fn apply_link_change(&mut self, i: usize) {
@@ -281,6 +364,7 @@ impl Simulation {
                 LinkChange::Bandwidth(bps) => self.net.dirs[d].bandwidth_bps = bps,
                 LinkChange::Down => {
                     self.net.dirs[d].set_down(self.now);
+                    self.collect_losses(d);
                     self.set_face_state(d, false);
                 }
                 LinkChange::Up => {

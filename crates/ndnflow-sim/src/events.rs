@@ -24,6 +24,8 @@ pub enum Event {
     Sample,
     /// Scheduled link change `0` (index into the scenario's events).
     LinkChange(u32),
+    /// A link loss report is due (index into the engine's pending reports).
+    LinkLoss(u32),
 }
 
 /// Heap entry: the order key packs (time, class, sequence) into one integer so that each heap

@@ -2,6 +2,12 @@
 //! a time at the link's bandwidth (each packet's exact wire size), random loss, and a propagation
 //! delay. Packets in flight wait in a FIFO: a direction delivers in the order it sends, so only the
 //! head's arrival needs an event.
+//!
+//! An IP-overlay link (PCON §4.6) is a chain: the NDN-level direction hands what arrives at its end
+//! to the first underlay hop (`next`), and so on; only the last delivers to the node. Underlay hops
+//! are `LinkDir`s of their own (queue, bandwidth, delay), invisible to the forwarders. When the
+//! NDN-level direction detects losses (§3.5), every frame lost anywhere on the chain is kept in
+//! `lost` for the engine to report.
 
 use std::collections::VecDeque;
 
@@ -12,7 +18,7 @@ use ndnflow_core::Time;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use crate::scenario::model::{CodelMode, LinkDirSpec, LossSpec, QueueLimit, QueueSpec};
+use crate::scenario::model::{CodelMode, LinkDirSpec, LossDetection, LossSpec, QueueLimit, QueueSpec, UnderlayHop};
 
 /// Cumulative counters of one link direction (what summary.json reports per direction).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -42,6 +48,15 @@ pub struct LinkDir {
     pub to: usize,
     /// The receiving node's face for this link.
     pub to_face: FaceId,
+    /// The sending node's face for this link.
+    pub from_face: FaceId,
+    /// The underlay hop that takes over what arrives at this direction's end (`None`: deliver to
+    /// `to`).
+    pub next: Option<u32>,
+    /// The NDN-level direction this one belongs to, and how it reports losses.
+    pub chain: Chain,
+    /// Frames lost since the engine last looked (kept only when the chain detects losses).
+    pub lost: Vec<Frame>,
     pub bandwidth_bps: u64,
     pub delay: Time,
     pub queue: Queue,
@@ -58,6 +73,21 @@ pub struct LinkDir {
     scratch: Vec<Queued>,
 }
 
+/// What a direction shares with the rest of its chain (an NDN-level direction and its underlay
+/// hops).
+#[derive(Clone, Copy, Debug)]
+pub struct Chain {
+    /// The NDN-level direction (itself, unless this is an underlay hop).
+    pub origin: u32,
+    /// How losses anywhere on the chain are reported (PCON §3.5).
+    pub loss_detection: LossDetection,
+    /// The link's propagation round trip (both directions, underlay included): how long after a
+    /// loss the sender knows of it (§3.5 "a small multiple of the link propagation delay").
+    pub detection_delay: Time,
+    /// One-way propagation delay of the whole chain.
+    pub delay: Time,
+}
+
 /// What `LinkDir::transmit_next` started, for the engine to schedule.
 pub struct Transmission {
     /// The packet is now the only one propagating: the engine must schedule its arrival (later
@@ -68,16 +98,52 @@ pub struct Transmission {
 }
 
 impl LinkDir {
-    /// The direction `from` -> `to` described by `spec`; `to_face` is the receiving node's face.
-    pub fn new(from: usize, to: usize, to_face: FaceId, spec: &LinkDirSpec, rng: ChaCha8Rng) -> LinkDir {
+    /// The NDN-level direction `from` -> `to` described by `spec` (`index` is its place among the
+    /// engine's directions); `from_face` and `to_face` are the two nodes' faces for the link.
+    pub fn new(
+        index: usize,
+        ends: ((usize, FaceId), (usize, FaceId)),
+        spec: &LinkDirSpec,
+        reverse: &LinkDirSpec,
+        rng: ChaCha8Rng,
+    ) -> LinkDir {
+        let chain = Chain {
+            origin: index as u32,
+            loss_detection: spec.loss_detection,
+            detection_delay: spec.total_delay() + reverse.total_delay(),
+            delay: spec.total_delay(),
+        };
+        let (bandwidth, delay) = (spec.bandwidth_bps, spec.delay);
+        LinkDir::idle(ends, chain, (bandwidth, delay), queue(&spec.queue), loss(&spec.loss), rng)
+    }
+
+    /// An underlay hop of the chain of `origin`, delivering (if it is the last) where `origin` does.
+    pub fn underlay(origin: &LinkDir, hop: &UnderlayHop, rng: ChaCha8Rng) -> LinkDir {
+        let ends = ((origin.from, origin.from_face), (origin.to, origin.to_face));
+        let rate = (hop.bandwidth_bps, hop.delay);
+        LinkDir::idle(ends, origin.chain, rate, queue(&hop.queue), LossModel::None, rng)
+    }
+
+    fn idle(
+        ((from, from_face), (to, to_face)): ((usize, FaceId), (usize, FaceId)),
+        chain: Chain,
+        (bandwidth_bps, delay): (u64, Time),
+        queue: Queue,
+        loss: LossModel,
+        rng: ChaCha8Rng,
+    ) -> LinkDir {
         LinkDir {
             from,
             to,
             to_face,
-            bandwidth_bps: spec.bandwidth_bps,
-            delay: spec.delay,
-            queue: queue(&spec.queue),
-            loss: loss(&spec.loss),
+            from_face,
+            next: None,
+            chain,
+            lost: Vec::new(),
+            bandwidth_bps,
+            delay,
+            queue,
+            loss,
             rng,
             up: true,
             busy_until: Time::ZERO,
@@ -85,6 +151,14 @@ impl LinkDir {
             in_flight: VecDeque::new(),
             counters: LinkCounters::default(),
             scratch: Vec::new(),
+        }
+    }
+
+    /// Counts a frame the queue or the link dropped, and keeps it for the loss report if asked.
+    fn dropped(&mut self, frame: Frame) {
+        self.count_drop(&frame);
+        if self.chain.loss_detection != LossDetection::None {
+            self.lost.push(frame);
         }
     }
 
@@ -100,12 +174,12 @@ impl LinkDir {
     /// Offers a frame to the output queue; a full queue or a down link drops it.
     pub fn enqueue(&mut self, now: Time, frame: Frame) {
         if !self.up {
-            self.count_drop(&frame);
+            self.dropped(frame);
             return;
         }
         let size = frame.wire_size();
         if let Err(item) = self.queue.enqueue(now, Queued { frame, size, enqueued_at: now }) {
-            self.count_drop(&item.frame);
+            self.dropped(item.frame);
         }
     }
 
@@ -121,7 +195,7 @@ impl LinkDir {
         let mut dropped = std::mem::take(&mut self.scratch);
         let dequeued = self.queue.dequeue(now, &mut dropped);
         for item in dropped.drain(..) {
-            self.count_drop(&item.frame);
+            self.dropped(item.frame);
         }
         self.scratch = dropped;
         let d = dequeued?;
@@ -140,6 +214,9 @@ impl LinkDir {
         self.busy_until = done;
         if self.loss.is_lost(&mut self.rng) {
             self.counters.losses += 1;
+            if self.chain.loss_detection != LossDetection::None {
+                self.lost.push(d.item.frame);
+            }
             return Some(Transmission { arrival: None, done });
         }
         let arrival = done + self.delay;
@@ -157,7 +234,7 @@ impl LinkDir {
             flushed.push(d.item);
         }
         for item in flushed.drain(..) {
-            self.count_drop(&item.frame);
+            self.dropped(item.frame);
         }
         self.scratch = flushed;
     }

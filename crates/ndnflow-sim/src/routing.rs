@@ -30,8 +30,8 @@ pub fn edges(scenario: &Scenario) -> Vec<Edge> {
             RoutingMetric::Delay => (delay.as_nanos() / 1_000).max(1),
             _ => l.metric,
         };
-        out.push(Edge { from: l.a, to: l.b, cost: cost(l.ab.delay), link: i });
-        out.push(Edge { from: l.b, to: l.a, cost: cost(l.ba.delay), link: i });
+        out.push(Edge { from: l.a, to: l.b, cost: cost(l.ab.total_delay()), link: i });
+        out.push(Edge { from: l.b, to: l.a, cost: cost(l.ba.total_delay()), link: i });
     }
     out
 }

@@ -142,3 +142,90 @@ fn pit_marking_signals_interest_path_congestion_and_ignoring_it_fills_the_queue(
     assert_eq!(c.marks, 0);
     assert!(up.drops > 0 && c.timeouts > 0);
 }
+
+/// c - r - p; the r - p link is `rp` (extra TOML fields), 10 ms each way; c - r is clean.
+/// The consumer has PCON's high fixed RTO (§3.3: losses are signalled, so timers can be long) and
+/// fetches 15 000 segments: when it has them all, every loss has been reported.
+fn lossy_line(rp: &str) -> String {
+    format!(
+        r#"
+[simulation]
+duration = "60s"
+seed = 3
+[nodes]
+c = {{}}
+r = {{}}
+p = {{}}
+[[links]]
+between = ["c", "r"]
+bandwidth = "100Mbps"
+delay = "5ms"
+[[links]]
+between = ["r", "p"]
+delay = "10ms"
+{rp}
+[[producers]]
+node = "p"
+prefix = "/data"
+[[consumers]]
+node = "c"
+name = "/data/a"
+segments = 15000
+cc = {{ algorithm = "pcon" }}
+rto = {{ initial = "1s", min = "1s", max = "1s" }}
+"#
+    )
+}
+
+#[test]
+fn wireless_losses_come_back_as_unmarked_nacks_and_are_only_retransmitted() {
+    let rp = r#"bandwidth = "10Mbps"
+queue = { discipline = "pcon", packets = 1000 }
+loss = { model = "bernoulli", p = 0.01 }
+loss_detection = "wireless""#;
+    let r = run(&lossy_line(rp));
+    let c = &r.summary.consumers["c"];
+    let (up, down) = (&r.summary.links["r->p"], &r.summary.links["p->r"]);
+    eprintln!(
+        "wireless: losses {} + {}, nacks {}, timeouts {}, goodput {}",
+        up.losses, down.losses, c.nacks, c.timeouts, c.goodput_bps
+    );
+    // Every lost Interest and every lost Data becomes exactly one Nack at r, passed on to the
+    // consumer, which retransmits it: nothing times out.
+    assert!(up.losses + down.losses > 100);
+    assert_eq!(r.summary.nodes["r"].in_nacks, up.losses + down.losses);
+    assert_eq!(r.summary.nodes["r"].out_nacks, up.losses + down.losses);
+    assert_eq!(c.timeouts, 0);
+    assert!(c.retransmissions >= c.nacks);
+    // The window ignores them, so the link stays full: 10 Mbit/s x 1024 / 1080 x 99 % delivered.
+    let ceiling = 10e6 * 1024.0 / 1080.0 * 0.99;
+    assert!(c.goodput_bps > 0.9 * ceiling, "goodput {} vs {ceiling}", c.goodput_bps);
+    // Without loss detection the same losses time out.
+    let silent = run(&lossy_line(&rp.replace("loss_detection = \"wireless\"", "")));
+    let c = &silent.summary.consumers["c"];
+    assert_eq!(c.nacks, 0);
+    assert!(c.timeouts > 100, "timeouts {}", c.timeouts);
+}
+
+#[test]
+fn overlay_losses_in_the_underlay_come_back_as_marked_nacks() {
+    // PCON §4.6's UDP tunnel: the local link runs at 20 Mbit/s, the underlay hop behind it at
+    // 10 Mbit/s with a 250 KB drop-tail queue the forwarders cannot see.
+    let rp = r#"bandwidth = "20Mbps"
+queue = { discipline = "pcon", packets = 1000 }
+underlay = [{ bandwidth = "10Mbps", delay = "5ms", queue = { discipline = "droptail", bytes = "250KB" } }]
+loss_detection = "overlay""#;
+    let r = run(&lossy_line(rp));
+    let c = &r.summary.consumers["c"];
+    let under = &r.summary.links["p->r/u1"];
+    eprintln!(
+        "overlay: underlay drops {} (up {}), nacks {}, timeouts {}, goodput {}",
+        under.drops, r.summary.links["r->p/u1"].drops, c.nacks, c.timeouts, c.goodput_bps
+    );
+    assert!(under.drops > 0, "the consumer must have hit the underlay's queue");
+    assert_eq!(r.summary.nodes["r"].in_nacks, under.drops + r.summary.links["r->p/u1"].drops);
+    assert_eq!(c.timeouts, 0);
+    // The marked Nacks keep the consumer near the 10 Mbit/s it cannot see.
+    let ceiling = 10e6 * 1024.0 / 1080.0;
+    assert!(c.goodput_bps > 0.8 * ceiling && c.goodput_bps < ceiling, "goodput {}", c.goodput_bps);
+}

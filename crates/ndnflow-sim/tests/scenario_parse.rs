@@ -655,6 +655,8 @@ fn ndnsim_grid_example_imports() {
         delay: Time::from_millis(10),
         queue: QueueSpec::DropTail { limit: QueueLimit::Packets(10) },
         loss: LossSpec::None,
+        underlay: Vec::new(),
+        loss_detection: LossDetection::None,
     };
     assert_eq!((&l.ab, &l.ba), (&dir, &dir));
     assert_eq!(s.consumers[0].cc, CcSpec::ConstantRate { rate: 100.0 });
@@ -803,4 +805,37 @@ fn payload_changes_must_increase_in_time() {
         s.producers[0].payload_changes,
         vec![(ndnflow_core::Time::from_secs(5), 5000), (ndnflow_core::Time::from_secs(15), 100)]
     );
+}
+
+#[test]
+fn overlay_links_have_underlay_hops_and_loss_detection() {
+    let text = quickstart_with_line(
+        25,
+        r#"underlay = [{ bandwidth = "10Mbps", delay = "5ms", queue = { discipline = "droptail", bytes = "250KB" } }, { bandwidth = "1Gbps", delay = "0s" }]
+loss_detection = "overlay""#,
+    );
+    let s = parse(&text).unwrap();
+    let l = &s.links[2];
+    let hop = UnderlayHop {
+        bandwidth_bps: 10_000_000,
+        delay: Time::from_millis(5),
+        queue: QueueSpec::DropTail { limit: QueueLimit::Bytes(250_000) },
+    };
+    let fast = UnderlayHop { bandwidth_bps: 1_000_000_000, delay: Time::ZERO, queue: QueueSpec::default() };
+    assert_eq!(l.ab.underlay, vec![hop, fast]);
+    assert_eq!((l.ab.loss_detection, l.ba.loss_detection), (LossDetection::Overlay, LossDetection::Overlay));
+    // Routing by delay counts the underlay: 20 ms + 5 ms.
+    assert_eq!(l.ab.total_delay(), Time::from_millis(25));
+    for (line, field) in [
+        (r#"loss_detection = "wifi""#, "links[2].loss_detection"),
+        (r#"underlay = [{ delay = "5ms" }]"#, "links[2].underlay[0].bandwidth"),
+        (r#"underlay = { bandwidth = "1Mbps", delay = "5ms" }"#, "links[2].underlay"),
+        (
+            r#"underlay = [{ bandwidth = "1Mbps", delay = "5ms", loss = { model = "none" } }]"#,
+            "links[2].underlay[0].loss",
+        ),
+    ] {
+        let e = parse(&quickstart_with_line(25, line)).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some(field), "{line}: {e}");
+    }
 }

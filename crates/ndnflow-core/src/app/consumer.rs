@@ -3,9 +3,13 @@
 //!
 //! Timeouts follow RFC 6298 with Karn's rule (ndncatchunks): a segment's timer is its send time plus
 //! the RTO in force; on expiry the RTO doubles and the segment is retransmitted before any new one.
-//! A Nack is counted and reported to the controller, and the segment is retransmitted when its timer
-//! fires, without counting a timeout: retransmitting at once could loop at a single instant when a
-//! router keeps answering Nack (ndnSIM's Consumer likewise leaves retransmission to its timer).
+//! A Nack is counted and reported to the controller (with its congestion mark). A Nack(Congestion)
+//! that took time to come back (a link loss reported by PCON §3.5's loss detection, or congestion
+//! upstream) is retransmitted at once, as ndncatchunks does: that is the point of signalling a loss
+//! instead of letting it time out. Other Nacks, and one answered at the instant of sending (a local
+//! refusal), wait for the segment's timer, without counting a timeout: retransmitting at once could
+//! loop at a single instant when a router keeps answering Nack (ndnSIM's Consumer likewise leaves
+//! retransmission to its timer).
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -151,7 +155,7 @@ impl Consumer {
             }
             NetPacket::Nack(n) => {
                 let Some(seg) = n.interest.name.last().and_then(|c| c.as_segment()) else { return };
-                self.on_nack(now, seg, n.reason);
+                self.on_nack(now, seg, n.reason, frame.lp.congestion_mark != 0);
             }
             NetPacket::Interest(_) => return,
         }
@@ -208,14 +212,24 @@ impl Consumer {
         self.cc.on_data(now, &sample);
     }
 
-    fn on_nack(&mut self, now: Time, seg: u64, reason: NackReason) {
+    fn on_nack(&mut self, now: Time, seg: u64, reason: NackReason, marked: bool) {
         let Some(o) = self.outstanding.get_mut(&seg) else { return };
         if o.nacked {
             return;
         }
         o.nacked = true;
+        let o = *o;
         self.stats.nacks += 1;
-        self.cc.on_nack(now, seg, reason);
+        self.cc.on_nack(now, seg, reason, marked);
+        if reason == NackReason::Congestion && now > o.sent_at {
+            // Its timer dies with the outstanding record; the resend goes before new segments.
+            self.outstanding.remove(&seg);
+            if self.config.max_retries.is_some_and(|max| o.retries >= max) {
+                self.stats.abandoned += 1;
+            } else {
+                self.retx_queue.push_back((seg, o.retries + 1));
+            }
+        }
     }
 
     /// When the consumer next needs `handle_timeout`: its start, a retransmission timer, or (for a

@@ -214,6 +214,24 @@ impl Forwarder {
         }
     }
 
+    /// The link behind `face` reports that Data sent to us was lost on the way (PCON §3.5 local
+    /// link loss detection): each PIT entry it would have satisfied gets a Nack(Congestion) from
+    /// that upstream, with the congestion mark `mark`, as if the upstream had sent it.
+    pub fn handle_lost_data(&mut self, now: Time, face: FaceId, data: &Data, mark: u64, out: &mut Outbox) {
+        let mut matches: SmallVec<[PitId; 2]> = SmallVec::new();
+        self.pit.find_for_data(&data.name, &mut matches);
+        for id in matches {
+            let Some(entry) = self.pit.get(id) else { continue };
+            let Some(o) = entry.out_record(face) else { continue };
+            // The Nack names the Interest this node sent that way (its nonce), as a real one would.
+            let mut interest = (*entry.interest).clone();
+            interest.nonce = Some(o.nonce);
+            let nack = Arc::new(Nack { reason: NackReason::Congestion, interest: Arc::new(interest) });
+            let lp = LpHeader { congestion_mark: mark, ..Default::default() };
+            self.on_incoming_nack(now, face, nack, &lp, out);
+        }
+    }
+
     /// When to call `handle_timeout` next: never later than the next PIT expiry, possibly earlier
     /// (an early call finds nothing due and costs nothing).
     pub fn poll_timeout(&mut self) -> Option<Time> {

@@ -109,6 +109,39 @@ pub struct LinkDirSpec {
     pub delay: Time,
     pub queue: QueueSpec,
     pub loss: LossSpec,
+    /// Hops of an IP underlay the NDN link tunnels through, in order (PCON §4.6 "UDP tunnel"):
+    /// each queues, serialises and delays the frames again, unseen by the forwarders.
+    pub underlay: Vec<UnderlayHop>,
+    /// Whether a lost frame is reported back as a Nack (PCON §3.5).
+    pub loss_detection: LossDetection,
+}
+
+impl LinkDirSpec {
+    /// Propagation delay end to end, underlay included.
+    pub fn total_delay(&self) -> Time {
+        self.underlay.iter().fold(self.delay, |t, h| t + h.delay)
+    }
+}
+
+/// One router-to-router hop of an IP underlay.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UnderlayHop {
+    pub bandwidth_bps: u64,
+    pub delay: Time,
+    pub queue: QueueSpec,
+}
+
+/// PCON §3.5 local link loss detection: positive acknowledgements per frame tell the sender which
+/// frames were lost, and each loss becomes a Nack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LossDetection {
+    /// Losses are silent (consumers and PIT entries time out).
+    #[default]
+    None,
+    /// IP-overlay link: a loss is congestion in the underlay, reported as a marked Nack.
+    Overlay,
+    /// Wireless link: a loss is random, reported as an unmarked Nack (retransmission only).
+    Wireless,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -39,12 +39,22 @@ pub struct SignalConfig {
     pub react_to_marks: bool,
     /// Pass marks through the CWA gate too, as ndnSIM and ndnget do. Off per PCON §3.3.
     pub cwa_on_marks: bool,
+    /// An unmarked Nack(Congestion) decreases (through CWA) like a timeout, as ndnSIM's
+    /// ConsumerPcon and ndncatchunks do. Off per PCON §3.5: a marked Nack reports congestion in an
+    /// IP underlay, an unmarked one a wireless loss, which "only triggers a consumer
+    /// retransmission".
+    pub decrease_on_unmarked_nacks: bool,
 }
 
 impl SignalConfig {
     /// PCON §3.3: CWA for losses, every mark a decrease.
-    pub const PCON: SignalConfig =
-        SignalConfig { cwa: true, rtt_suppress: 0.0, react_to_marks: true, cwa_on_marks: false };
+    pub const PCON: SignalConfig = SignalConfig {
+        cwa: true,
+        rtt_suppress: 0.0,
+        react_to_marks: true,
+        cwa_on_marks: false,
+        decrease_on_unmarked_nacks: false,
+    };
 }
 
 impl Default for SignalConfig {
@@ -146,10 +156,14 @@ impl Signals {
         self.loss()
     }
 
-    pub fn on_nack(&mut self, reason: NackReason) -> Reaction {
-        match reason {
-            NackReason::Congestion => self.loss(),
-            _ => Reaction::Hold,
+    /// A marked Nack is congestion whatever its reason (PCON §3.5: "the reaction is the same as to a
+    /// marked Data packet", through CWA since such Nacks come in bursts); an unmarked
+    /// Nack(Congestion) only if `decrease_on_unmarked_nacks`; other Nacks never.
+    pub fn on_nack(&mut self, reason: NackReason, marked: bool) -> Reaction {
+        if marked || (reason == NackReason::Congestion && self.config.decrease_on_unmarked_nacks) {
+            self.loss()
+        } else {
+            Reaction::Hold
         }
     }
 
@@ -205,8 +219,8 @@ impl<L: WindowLaw> CongestionController for L {
         let r = self.signals().on_timeout();
         react(self, now, r);
     }
-    fn on_nack(&mut self, now: Time, _segment: u64, reason: NackReason) {
-        let r = self.signals().on_nack(reason);
+    fn on_nack(&mut self, now: Time, _segment: u64, reason: NackReason, marked: bool) {
+        let r = self.signals().on_nack(reason, marked);
         react(self, now, r);
     }
     fn window(&self) -> Option<f64> {
@@ -264,10 +278,12 @@ mod tests {
         let mut s = Signals::new(SignalConfig::PCON);
         sent(&mut s, 5);
         s.on_data(3, 5, 0);
-        assert_eq!(s.on_nack(NackReason::Duplicate), Reaction::Hold);
-        assert_eq!(s.on_nack(NackReason::NoRoute), Reaction::Hold);
-        assert_eq!(s.on_nack(NackReason::Congestion), Reaction::Decrease);
-        assert_eq!(s.on_nack(NackReason::Congestion), Reaction::Hold);
+        assert_eq!(s.on_nack(NackReason::Duplicate, false), Reaction::Hold);
+        assert_eq!(s.on_nack(NackReason::NoRoute, false), Reaction::Hold);
+        // PCON §3.5: an unmarked Nack(Congestion) (a wireless loss) only retransmits.
+        assert_eq!(s.on_nack(NackReason::Congestion, false), Reaction::Hold);
+        assert_eq!(s.on_nack(NackReason::Congestion, true), Reaction::Decrease);
+        assert_eq!(s.on_nack(NackReason::Congestion, true), Reaction::Hold);
         assert_eq!(s.on_timeout(), Reaction::Hold);
     }
 

@@ -61,7 +61,14 @@ impl Default for IcpConfig {
             initial_window: 1.0,
             initial_ssthresh: 1.0,
             beta: 0.5,
-            signals: SignalConfig { cwa: true, rtt_suppress: 0.0, react_to_marks: false, cwa_on_marks: false },
+            // A Nack(Congestion) is a loss for ICP, marked or not.
+            signals: SignalConfig {
+                cwa: true,
+                rtt_suppress: 0.0,
+                react_to_marks: false,
+                cwa_on_marks: false,
+                decrease_on_unmarked_nacks: true,
+            },
             rto: IcpRto::MinMax,
             rto_window: 0,
         }
@@ -129,8 +136,8 @@ impl CongestionController for Icp {
     fn on_timeout(&mut self, now: Time, segment: u64) {
         self.aimd.on_timeout(now, segment);
     }
-    fn on_nack(&mut self, now: Time, segment: u64, reason: NackReason) {
-        self.aimd.on_nack(now, segment, reason);
+    fn on_nack(&mut self, now: Time, segment: u64, reason: NackReason, marked: bool) {
+        self.aimd.on_nack(now, segment, reason, marked);
     }
     fn window(&self) -> Option<f64> {
         self.aimd.window()

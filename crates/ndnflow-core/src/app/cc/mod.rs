@@ -44,7 +44,8 @@ pub trait CongestionController {
     fn on_interest_sent(&mut self, _now: Time, _segment: u64, _retransmission: bool) {}
     fn on_data(&mut self, now: Time, sample: &DataSample);
     fn on_timeout(&mut self, _now: Time, _segment: u64) {}
-    fn on_nack(&mut self, _now: Time, _segment: u64, _reason: NackReason) {}
+    /// A Nack for `segment`; `marked` is its congestion mark (PCON §3.5).
+    fn on_nack(&mut self, _now: Time, _segment: u64, _reason: NackReason, _marked: bool) {}
     /// Most Interests allowed in flight (window-based controllers).
     fn window(&self) -> Option<f64> {
         None

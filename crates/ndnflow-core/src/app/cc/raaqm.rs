@@ -140,7 +140,7 @@ impl CongestionController for Raaqm {
     fn on_timeout(&mut self, _now: Time, _segment: u64) {
         self.decrease();
     }
-    fn on_nack(&mut self, _now: Time, _segment: u64, reason: NackReason) {
+    fn on_nack(&mut self, _now: Time, _segment: u64, reason: NackReason, _marked: bool) {
         if reason == NackReason::Congestion {
             self.decrease();
         }

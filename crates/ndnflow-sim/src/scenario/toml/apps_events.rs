@@ -155,7 +155,8 @@ impl Reader<'_, '_> {
         const ALGORITHMS: &[&str] = &["fixed-window", "constant-rate", "aimd", "bic", "cubic", "pcon", "icp", "raaqm"];
         // Keys every window controller (aimd, bic, cubic) takes; "pcon" fixes cwa and
         // react_to_marks.
-        const SIGNALS: &[&str] = &["cwa", "rtt_suppress", "react_to_marks", "cwa_on_marks"];
+        const SIGNALS: &[&str] =
+            &["cwa", "rtt_suppress", "react_to_marks", "cwa_on_marks", "decrease_on_unmarked_nacks"];
         const WINDOW: &[&str] = &["initial_window", "initial_ssthresh", "beta"];
         const RAAQM: &[&str] =
             &["initial_window", "min_window", "max_window", "beta", "gamma", "p_min", "p_max", "samples"];
@@ -202,8 +203,10 @@ impl Reader<'_, '_> {
             let key = key.get_ref().as_ref();
             let mut msg =
                 format!("{key:?} does not apply to algorithm = {algorithm:?}; it takes {}", takes[1..].join(", "));
-            if algorithm == "pcon" && (key == "cwa" || key == "react_to_marks" || key == "cwa_on_marks") {
-                msg.push_str(" (PCON-CS always decreases on every mark and uses CWA for losses; use algorithm = \"bic\" to change that)");
+            if algorithm == "pcon"
+                && ["cwa", "react_to_marks", "cwa_on_marks", "decrease_on_unmarked_nacks"].contains(&key)
+            {
+                msg.push_str(" (PCON-CS always decreases on every mark, uses CWA for losses and only retransmits on an unmarked Nack; use algorithm = \"bic\" to change that)");
             }
             return Err(self.ctx.err(t.key_span(key), &t.field(key), msg));
         }
@@ -371,6 +374,7 @@ impl Reader<'_, '_> {
         self.cc_flag(t, "cwa", &mut s.cwa)?;
         self.cc_flag(t, "react_to_marks", &mut s.react_to_marks)?;
         self.cc_flag(t, "cwa_on_marks", &mut s.cwa_on_marks)?;
+        self.cc_flag(t, "decrease_on_unmarked_nacks", &mut s.decrease_on_unmarked_nacks)?;
         if let Some(x) = t.get("rtt_suppress") {
             s.rtt_suppress = self.cc_number(x, &t.field("rtt_suppress"), 0.0, true, "must not be negative")?;
         }

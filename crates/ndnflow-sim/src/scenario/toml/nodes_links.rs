@@ -21,7 +21,12 @@ struct DirParams {
     delay: Option<Time>,
     queue: Option<QueueSpec>,
     loss: Option<LossSpec>,
+    underlay: Option<Vec<UnderlayHop>>,
+    loss_detection: Option<LossDetection>,
 }
+
+/// The fields a link and its `forward` / `reverse` tables may set per direction.
+const DIR_FIELDS: [&str; 6] = ["bandwidth", "delay", "queue", "loss", "underlay", "loss_detection"];
 
 impl Reader<'_, '_> {
     pub(super) fn node_attributes(&self, v: &Val<'_>, path: &str, node: &mut NodeSpec) -> Res<()> {
@@ -304,7 +309,40 @@ impl Reader<'_, '_> {
             delay: t.get("delay").map(|v| self.duration(v, &t.field("delay"))).transpose()?,
             queue: t.get("queue").map(|v| self.queue(v, &t.field("queue"))).transpose()?,
             loss: t.get("loss").map(|v| self.loss(v, &t.field("loss"))).transpose()?,
+            underlay: t.get("underlay").map(|v| self.underlay(v, &t.field("underlay"))).transpose()?,
+            loss_detection: t
+                .get("loss_detection")
+                .map(|v| {
+                    Ok(match self.choice(v, &t.field("loss_detection"), &["none", "overlay", "wireless"])? {
+                        "overlay" => LossDetection::Overlay,
+                        "wireless" => LossDetection::Wireless,
+                        _ => LossDetection::None,
+                    })
+                })
+                .transpose()?,
         })
+    }
+
+    /// `underlay = [{ bandwidth = "10Mbps", delay = "5ms", queue = { ... } }, ...]`: the IP hops
+    /// the link tunnels through, from the sending end on.
+    fn underlay(&self, v: &Val<'_>, field: &str) -> Res<Vec<UnderlayHop>> {
+        const WHAT: &str = "an array of hops such as [{ bandwidth = \"10Mbps\", delay = \"5ms\" }]";
+        let items = self.array(v, field, WHAT)?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let path = format!("{field}[{i}]");
+                let t = self.table(item, &path, &["bandwidth", "delay", "queue"], WHAT)?;
+                let b = self.required(&t, "bandwidth", "the hop's bandwidth, e.g. \"10Mbps\"")?;
+                let d = self.required(&t, "delay", "the hop's one-way delay, e.g. \"5ms\"")?;
+                Ok(UnderlayHop {
+                    bandwidth_bps: self.bandwidth(b, &t.field("bandwidth"))?,
+                    delay: self.duration(d, &t.field("delay"))?,
+                    queue: t.get("queue").map(|q| self.queue(q, &t.field("queue"))).transpose()?.unwrap_or_default(),
+                })
+            })
+            .collect()
     }
 
     /// A `[[links]]` entry: (a, b, spec, span of `between`).
@@ -312,7 +350,18 @@ impl Reader<'_, '_> {
         let t = self.table(
             v,
             path,
-            &["between", "bandwidth", "delay", "queue", "loss", "metric", "forward", "reverse"],
+            &[
+                "between",
+                "bandwidth",
+                "delay",
+                "queue",
+                "loss",
+                "underlay",
+                "loss_detection",
+                "metric",
+                "forward",
+                "reverse",
+            ],
             "a table ([[links]])",
         )?;
         let bv = self.required(&t, "between", "the two node names, e.g. between = [\"a\", \"b\"]")?;
@@ -325,12 +374,7 @@ impl Reader<'_, '_> {
         let mut dirs = [DirParams::default(), DirParams::default()];
         for (i, key) in ["forward", "reverse"].into_iter().enumerate() {
             if let Some(dv) = t.get(key) {
-                let dt = self.table(
-                    dv,
-                    &t.field(key),
-                    &["bandwidth", "delay", "queue", "loss"],
-                    "a table such as { bandwidth = \"1Mbps\" }",
-                )?;
+                let dt = self.table(dv, &t.field(key), &DIR_FIELDS, "a table such as { bandwidth = \"1Mbps\" }")?;
                 dirs[i] = self.dir_params(&dt)?;
             }
         }
@@ -348,6 +392,8 @@ impl Reader<'_, '_> {
                 delay: d.delay.or(base.delay).ok_or_else(|| missing("delay", "5ms"))?,
                 queue: d.queue.or(base.queue).unwrap_or_default(),
                 loss: d.loss.or(base.loss).unwrap_or_default(),
+                underlay: d.underlay.or_else(|| base.underlay.clone()).unwrap_or_default(),
+                loss_detection: d.loss_detection.or(base.loss_detection).unwrap_or_default(),
             })
         };
         let ab = resolve(fwd)?;
@@ -400,6 +446,8 @@ impl Reader<'_, '_> {
                     .queue_packets
                     .map_or_else(QueueSpec::default, |n| QueueSpec::DropTail { limit: QueueLimit::Packets(n) }),
                 loss: l.loss_rate.map_or(LossSpec::None, |p| LossSpec::Bernoulli { p }),
+                underlay: Vec::new(),
+                loss_detection: LossDetection::None,
             };
             origins.insert((a.min(b), a.max(b)), LinkOrigin { described: format!("{topo_source} line {}", l.line) });
             links.push(LinkSpec { a, b, ab: dir.clone(), ba: dir, metric: l.metric.unwrap_or(1) });
