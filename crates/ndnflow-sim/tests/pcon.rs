@@ -229,3 +229,57 @@ loss_detection = "overlay""#;
     let ceiling = 10e6 * 1024.0 / 1080.0;
     assert!(c.goodput_bps > 0.8 * ceiling && c.goodput_bps < ceiling, "goodput {}", c.goodput_bps);
 }
+
+/// §4.5 in small: c fetches /a, served by p1 and p2 (10 Mbit/s each); from 5 s to 20 s an
+/// unresponsive consumer x floods /c, served by p1 only, at 1500 Data/s (13 Mbit/s).
+fn flood(queue: &str) -> String {
+    let link = |a: &str, b: &str, bw: &str, delay: &str| {
+        format!("[[links]]\nbetween = [\"{a}\", \"{b}\"]\nbandwidth = \"{bw}\"\ndelay = \"{delay}\"\nqueue = {queue}\n")
+    };
+    let mut s = String::from(
+        "[simulation]\nduration = \"30s\"\nseed = 1\n[nodes]\nc = {}\nx = {}\nr = { strategy = \"pcon\" }\np1 = {}\np2 = {}\n",
+    );
+    s += &link("c", "r", "100Mbps", "5ms");
+    s += &link("x", "r", "100Mbps", "5ms");
+    s += &link("r", "p1", "10Mbps", "5ms");
+    s += &link("r", "p2", "10Mbps", "10ms");
+    s += r#"
+[[producers]]
+node = "p1"
+prefix = "/a"
+[[producers]]
+node = "p2"
+prefix = "/a"
+[[producers]]
+node = "p1"
+prefix = "/c"
+[[consumers]]
+node = "c"
+name = "/a/obj"
+cc = { algorithm = "pcon" }
+rto = { initial = "1s", min = "1s", max = "1s" }
+[[consumers]]
+node = "x"
+name = "/c/flood"
+start = "5s"
+stop = "20s"
+cc = { algorithm = "constant-rate", rate = 1500 }
+"#;
+    s
+}
+
+#[test]
+fn the_highly_congested_state_steers_around_a_flooded_link_that_one_bit_marks_cannot() {
+    let one_path = 10e6 * 1024.0 / 1080.0;
+    // PCON: p1's queue tells r it is highly congested; r sends c's traffic to p2 only.
+    let r = run(&flood(r#"{ discipline = "pcon", packets = 200 }"#));
+    let (g, timeouts) = (common::goodput(&r, "c", 10.0, 20.0), r.summary.consumers["c"].timeouts);
+    eprintln!("pcon: goodput during the flood {g}, timeouts {timeouts}");
+    assert!(g > 0.85 * one_path && timeouts <= 5, "goodput {g}, timeouts {timeouts}");
+    // 1-bit CoDel marks only: r keeps sending part of c's traffic into the flooded link, and the
+    // timeouts there hold c's window down (§4.5: "C2 can't even go much higher than 1").
+    let r = run(&flood(r#"{ discipline = "codel", mode = "mark", packets = 200 }"#));
+    let (g, timeouts) = (common::goodput(&r, "c", 10.0, 20.0), r.summary.consumers["c"].timeouts);
+    eprintln!("codel marks: goodput during the flood {g}, timeouts {timeouts}");
+    assert!(g < 0.2 * one_path && timeouts > 50, "goodput {g}, timeouts {timeouts}");
+}

@@ -101,6 +101,7 @@ fn dumbbell_example_uses_every_feature() {
             interval: Time::from_millis(100),
             mode: CodelMode::Mark,
             law_interval: Time::from_millis(100),
+            high_cong_after: None,
         }
     );
     assert_eq!(bottleneck.ba.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(200) });
@@ -591,6 +592,7 @@ fn codel_defaults() {
             interval: Time::from_millis(100),
             mode: CodelMode::Drop,
             law_interval: Time::from_millis(100),
+            high_cong_after: None,
         }
     );
     let s = parse(&quickstart_with_line(25, r#"queue     = { packets = 7 }"#)).unwrap();
@@ -609,6 +611,7 @@ fn pcon_queue_marks_with_a_marking_interval_of_1_1_codel_intervals() {
             interval: Time::from_millis(200),
             mode: CodelMode::Mark,
             law_interval: Time::from_millis(220),
+            high_cong_after: Some(Time::from_secs(2)),
         }
     );
     let text = quickstart_with_line(25, r#"queue     = { discipline = "pcon", mode = "drop" }"#);

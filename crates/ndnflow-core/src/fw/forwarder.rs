@@ -24,6 +24,7 @@ use super::strategy::{
     BestRouteStrategy, DrfStrategy, InterestDecision, MulticastStrategy, NackDecision, PconConfig, PconStrategy,
     PiStrategy, RfaStrategy, Strategy, StrategyCtx,
 };
+use crate::packet::lp::flags;
 use crate::packet::{Data, Frame, Interest, LpHeader, Nack, NackReason, NetPacket};
 use crate::table::{ContentStore, CsPolicy, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId};
 use crate::{Name, Time};
@@ -415,11 +416,15 @@ impl Forwarder {
         self.cs.insert(now, data.clone());
         // (downstream, its Interest came over a congested link)
         let mut downstreams: SmallVec<[(FaceId, bool); 4]> = SmallVec::new();
+        let mut high_cong = false;
         for id in matches {
             let Some(entry) = self.pit.get(id) else { continue };
             let si = self.strategy_index(entry.name());
             let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
             self.strategies[si].before_satisfy_interest(&ctx, entry, in_face, &data, lp);
+            if lp.flags & flags::HIGH_CONG != 0 {
+                high_cong |= self.strategies[si].passes_high_congestion(&ctx, entry, in_face);
+            }
             for r in &entry.in_records {
                 if r.face == in_face || r.expiry <= now {
                     continue;
@@ -434,10 +439,8 @@ impl Forwarder {
         for (face, congested) in downstreams {
             self.counters.out_data += 1;
             // Same Data, same size: no need to re-measure it.
-            out.push((
-                face,
-                Frame { lp: outgoing_data_lp(lp, congested), packet: NetPacket::Data(data.clone()), net_size },
-            ));
+            let lp_out = outgoing_data_lp(lp, congested, high_cong);
+            out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(data.clone()), net_size }));
         }
     }
 
@@ -478,18 +481,21 @@ impl Forwarder {
 /// The link header of a Data sent downstream (PCON Algorithm 2 lines 5-9): marked if it arrived
 /// marked or the downstream's Interest arrived marked. A mark made here starts the distance count
 /// afresh (no hop count: the next router is one hop from the congested link); a passed-on mark
-/// counts one more forwarder.
-fn outgoing_data_lp(lp: &LpHeader, congested_downstream: bool) -> LpHeader {
+/// counts one more forwarder. `high_cong`: the highly congested state goes on downstream (§3.6),
+/// no longer local to the next router.
+fn outgoing_data_lp(lp: &LpHeader, congested_downstream: bool, high_cong: bool) -> LpHeader {
+    let flags = if high_cong { flags::HIGH_CONG } else { 0 };
     if congested_downstream {
-        LpHeader { congestion_mark: 1, ..Default::default() }
+        LpHeader { congestion_mark: 1, flags, ..Default::default() }
     } else if lp.congestion_mark != 0 {
         LpHeader {
             congestion_mark: lp.congestion_mark,
             hop_count: Some(lp.hop_count.unwrap_or(0) + 1),
+            flags,
             ..Default::default()
         }
     } else {
-        LpHeader::default()
+        LpHeader { flags, ..Default::default() }
     }
 }
 

@@ -46,6 +46,12 @@
 //!   ([`CodelConfig::pcon`]).
 //! * A mark also clears the frame's hop count: PCON's f(distance) counts hops from the link that
 //!   marked the Data last (docs/protocols/pcon.md), and this link is now the nearest one.
+//! * Highly congested state (PCON §3.6, mark mode, when `high_cong_after` is set): entered when the
+//!   marking state has lasted `high_cong_after` without the queue draining ("the queue keeps
+//!   persisting after many intervals of congestion signaling"), or when a packet is tail-dropped
+//!   while marking (the marks are not enough to keep the queue from overflowing); left when the
+//!   marking state ends. While in it, every departing Data carries the HIGH_CONG and
+//!   HIGH_CONG_LOCAL flags.
 //! * The control law computes one `sqrt` per decision (each decision has a new `count`, so nothing
 //!   is recomputed); packets that pass without a decision cost no floating point at all.
 
@@ -66,6 +72,9 @@ pub struct CodelConfig {
     /// Interval of the control law `t + law_interval / sqrt(count)`: the spacing of drops or
     /// marks. RFC 8289: the same as `interval` (100 ms); PCON §3.2: 1.1 x interval (110 ms).
     pub law_interval: Time,
+    /// PCON §3.6: how long the marking state may last before the queue counts as highly
+    /// congested (`None`: never; mark mode only).
+    pub high_cong_after: Option<Time>,
 }
 
 impl Default for CodelConfig {
@@ -75,6 +84,7 @@ impl Default for CodelConfig {
             interval: Time::from_millis(100),
             mark: false,
             law_interval: Time::from_millis(100),
+            high_cong_after: None,
         }
     }
 }
@@ -83,7 +93,25 @@ impl CodelConfig {
     /// PCON's marking queue (§3.1-3.2): CoDel detection with `target` and `interval`, marks instead
     /// of drops, a marking interval starting at 1.1 x `interval`.
     pub fn pcon(target: Time, interval: Time) -> CodelConfig {
-        CodelConfig { target, interval, mark: true, law_interval: Time((interval.0 as f64 * 1.1).round() as u64) }
+        CodelConfig {
+            target,
+            interval,
+            mark: true,
+            law_interval: Time((interval.0 as f64 * 1.1).round() as u64),
+            high_cong_after: Some(interval * PCON_HIGH_CONG_INTERVALS),
+        }
+    }
+}
+
+/// PCON §3.6 gives no number for "many intervals of congestion signaling"; we take ten CoDel
+/// intervals (1 s at the defaults): a responsive consumer answers a mark within an RTT, so ten
+/// intervals of unbroken marking mean the traffic is not responding.
+pub const PCON_HIGH_CONG_INTERVALS: u64 = 10;
+
+impl CodelConfig {
+    /// Whether this queue tracks PCON's highly congested state.
+    fn tracks_high_cong(&self) -> bool {
+        self.mark && self.high_cong_after.is_some()
     }
 }
 
@@ -105,6 +133,10 @@ pub struct CodelQueue {
     /// `count` just after the last entry into the dropping state.
     lastcount: u32,
     dropping: bool,
+    /// When the current dropping (marking) state began.
+    dropping_since: Time,
+    /// PCON §3.6 highly congested state.
+    high_cong: bool,
 }
 
 impl CodelQueue {
@@ -120,7 +152,14 @@ impl CodelQueue {
             count: 0,
             lastcount: 0,
             dropping: false,
+            dropping_since: Time::ZERO,
+            high_cong: false,
         }
+    }
+
+    /// Whether the queue is in PCON's highly congested state (§3.6).
+    pub fn is_highly_congested(&self) -> bool {
+        self.high_cong
     }
 
     pub fn limit(&self) -> Limit {
@@ -186,6 +225,20 @@ impl CodelQueue {
         }
     }
 
+    /// PCON §3.6: a Data leaving a highly congested queue says so, and that the congested link is
+    /// the receiver's own.
+    fn flag_high_cong(item: &mut Queued) {
+        use crate::packet::lp::flags::{HIGH_CONG, HIGH_CONG_LOCAL};
+        let both = HIGH_CONG | HIGH_CONG_LOCAL;
+        if item.frame.packet.kind() != crate::packet::PacketKind::Data || item.frame.lp.flags & both == both {
+            return;
+        }
+        let before = item.frame.wire_size() as i64;
+        item.frame.lp.flags |= both;
+        let after = item.frame.wire_size() as i64;
+        item.size = (item.size as i64 + after - before).max(0) as u32;
+    }
+
     /// Sets the congestion mark on the packet about to leave and clears its hop count (this link
     /// is now the nearest congested one), keeping `size` in step with the frame's encoded size.
     fn mark(item: &mut Queued) {
@@ -205,6 +258,10 @@ impl QueueDiscipline for CodelQueue {
     #[inline]
     fn enqueue(&mut self, _now: Time, item: Queued) -> Result<(), Queued> {
         if !self.limit.admits(self.q.len(), self.bytes, item.size) {
+            // Overflowing although marking: the marks are not enough (PCON §3.6).
+            if self.dropping && self.cfg.tracks_high_cong() {
+                self.high_cong = true;
+            }
             return Err(item);
         }
         self.maxpacket = self.maxpacket.max(item.size);
@@ -221,6 +278,7 @@ impl QueueDiscipline for CodelQueue {
             if !ok_to_drop {
                 // Sojourn went below target: leave the dropping state.
                 self.dropping = false;
+                self.high_cong = false;
             }
             if self.cfg.mark {
                 // Drop point 2, mark mode: one mark per departure, no loop.
@@ -263,6 +321,7 @@ impl QueueDiscipline for CodelQueue {
                 item = self.do_dequeue(now).0;
             }
             self.dropping = true;
+            self.dropping_since = now;
             // If we are back soon after the last episode, resume near the drop rate that
             // controlled the queue then.
             let delta = self.count.saturating_sub(self.lastcount);
@@ -272,7 +331,15 @@ impl QueueDiscipline for CodelQueue {
             self.drop_next = self.control_law(now, self.count);
         }
 
-        item.map(|item| {
+        if let (true, Some(after)) = (self.dropping, self.cfg.high_cong_after.filter(|_| self.cfg.mark)) {
+            if now.saturating_sub(self.dropping_since) >= after {
+                self.high_cong = true;
+            }
+        }
+        item.map(|mut item| {
+            if self.high_cong {
+                Self::flag_high_cong(&mut item);
+            }
             let sojourn = now.saturating_sub(item.enqueued_at);
             Dequeued { item, marked, sojourn }
         })
@@ -475,6 +542,76 @@ mod tests {
         let d = marked.expect("a standing queue is marked");
         assert_eq!((d.item.frame.lp.congestion_mark, d.item.frame.lp.hop_count), (1, None));
         assert_eq!(d.item.size, d.item.frame.wire_size());
+    }
+
+    fn data_item(id: u64, at: Time) -> Queued {
+        let data =
+            crate::packet::Data::new(crate::Name::root().append_segment(id), bytes::Bytes::from_static(&[0; 1000]));
+        let frame = crate::Frame::data(std::sync::Arc::new(data));
+        Queued { size: frame.wire_size(), frame, enqueued_at: at }
+    }
+
+    fn high_cong_flags(d: &Dequeued) -> bool {
+        use crate::packet::lp::flags::{HIGH_CONG, HIGH_CONG_LOCAL};
+        d.item.frame.lp.flags == HIGH_CONG | HIGH_CONG_LOCAL
+    }
+
+    #[test]
+    fn pcon_queue_is_highly_congested_after_ten_intervals_of_marking() {
+        let mut q =
+            CodelQueue::new(Limit::Packets(100_000), CodelConfig::pcon(Time::from_millis(5), Time::from_millis(100)));
+        // A standing queue of 50 Data, one in and one out per ms: the sojourn reaches the 5 ms
+        // target at 5 ms, marking starts at 105 ms, the queue is highly congested from
+        // 105 + 10 x 100 = 1105 ms.
+        let mut dropped = Vec::new();
+        for i in 0..50 {
+            q.enqueue(Time::ZERO, data_item(i, Time::ZERO)).unwrap();
+        }
+        for ms in 1..=1200u64 {
+            let now = Time::from_millis(ms);
+            q.enqueue(now, data_item(1000 + ms, now)).unwrap();
+            let d = q.dequeue(now, &mut dropped).unwrap();
+            assert_eq!(q.is_highly_congested(), ms >= 1105, "at {ms} ms");
+            assert_eq!(high_cong_flags(&d), ms >= 1105, "at {ms} ms");
+            assert_eq!(d.item.size, d.item.frame.wire_size());
+        }
+        // Draining below target ends it.
+        let mut ms = 1200;
+        while let Some(d) = q.dequeue(Time::from_millis(ms), &mut dropped) {
+            ms += 1;
+            if !q.is_highly_congested() {
+                assert!(!high_cong_flags(&d));
+                return;
+            }
+        }
+        panic!("the state did not end when the queue drained");
+    }
+
+    #[test]
+    fn a_tail_drop_while_marking_is_highly_congested_at_once_and_plain_codel_never_is() {
+        for (cfg, tracks) in [
+            (CodelConfig::pcon(Time::from_millis(5), Time::from_millis(100)), true),
+            (CodelConfig { mark: true, ..CodelConfig::default() }, false),
+        ] {
+            let mut q = CodelQueue::new(Limit::Packets(60), cfg);
+            let mut dropped = Vec::new();
+            for i in 0..50 {
+                q.enqueue(Time::ZERO, data_item(i, Time::ZERO)).unwrap();
+            }
+            // One in, one out per ms: marking from 105 ms; then a burst of 20 meets 10 free places.
+            for ms in 1..=150u64 {
+                let now = Time::from_millis(ms);
+                q.enqueue(now, data_item(1000 + ms, now)).unwrap();
+                q.dequeue(now, &mut dropped).unwrap();
+            }
+            assert!(q.is_dropping() && !q.is_highly_congested());
+            let now = Time::from_millis(150);
+            let refused = (0..20).filter(|i| q.enqueue(now, data_item(5000 + i, now)).is_err()).count();
+            assert_eq!(refused, 10);
+            assert_eq!(q.is_highly_congested(), tracks);
+            let d = q.dequeue(Time::from_millis(151), &mut dropped).unwrap();
+            assert_eq!(high_cong_flags(&d), tracks);
+        }
     }
 
     /// Continues the 1-arrival-1-departure-per-ms pattern of `standing` over [from, to] ms.

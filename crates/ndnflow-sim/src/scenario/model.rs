@@ -170,6 +170,8 @@ pub enum QueueSpec {
         interval: Time,
         mode: CodelMode,
         law_interval: Time,
+        /// PCON §3.6: the highly congested state after this long marking (mark mode only).
+        high_cong_after: Option<Time>,
     },
 }
 

@@ -128,6 +128,14 @@ pub trait Strategy {
 
     /// The entry expired unsatisfied.
     fn on_interest_expired(&mut self, _ctx: &StrategyCtx, _entry: &PitEntry) {}
+
+    /// PCON §3.6: Data from `in_face` for `entry` reported a highly congested path (after
+    /// `before_satisfy_interest` saw it). Whether to pass the state on downstream: yes when the
+    /// strategy has no other way to the content. The default, for strategies that do not steer
+    /// around such paths, is yes.
+    fn passes_high_congestion(&self, _ctx: &StrategyCtx, _entry: &PitEntry, _in_face: FaceId) -> bool {
+        true
+    }
 }
 
 /// NFD's severity order for choosing the Nack reason to pass downstream: Congestion is the least

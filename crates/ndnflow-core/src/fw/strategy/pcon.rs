@@ -13,7 +13,11 @@
 //! * no signal for a whole marking interval (110 ms): a fixed share of traffic goes back from the
 //!   longest path in use to the shortest;
 //! * a next hop below the lower threshold is disabled: it keeps its percentage, gets no regular
-//!   Interests, and is probed with copies of a small fraction of them.
+//!   Interests, and is probed with copies of a small fraction of them;
+//! * a next hop whose Data report a highly congested path (§3.6) is disabled the same way: for
+//!   every prefix when the congested link is its own (HIGH_CONG_LOCAL), for the FIB prefix
+//!   otherwise, until its Data come without the flag. With no enabled alternative the state is
+//!   passed downstream (`passes_high_congestion`).
 //!
 //! Parameters, defaults and sources are in docs/protocols/pcon.md. Choices where the paper is
 //! silent are commented where they are made.
@@ -28,6 +32,7 @@ use super::{
 };
 use crate::fw::face::FaceKind;
 use crate::name::NameMap;
+use crate::packet::lp::flags::{HIGH_CONG, HIGH_CONG_LOCAL};
 use crate::packet::{Data, LpHeader, Nack, NackReason};
 use crate::table::{FaceId, FibEntry, NextHop, PitEntry};
 use crate::{Name, Time};
@@ -54,6 +59,10 @@ pub struct PconConfig {
     /// Chance that an Interest is also sent to each disabled face as a probe (ndnSIM's
     /// PROBING_PERCENTAGE, 0.001).
     pub probe_fraction: f64,
+    /// Start a new prefix with everything on the shortest path (§3.4), or split equally over the
+    /// next hops (ndnSIM fork's INIT_SHORTEST_PATH = false; §4.6 "start out with the optimal split
+    /// ratio of 0.5").
+    pub start_equal: bool,
 }
 
 impl Default for PconConfig {
@@ -66,6 +75,7 @@ impl Default for PconConfig {
             nack_interval: Time::from_millis(100),
             lower_threshold: 0.0,
             probe_fraction: 0.001,
+            start_equal: false,
         }
     }
 }
@@ -75,6 +85,8 @@ struct Share {
     face: FaceId,
     cost: u64,
     perc: f64,
+    /// Its Data last reported a highly congested path for this prefix (§3.6, not local).
+    high_cong: bool,
 }
 
 /// Forwarding state of one FIB prefix.
@@ -91,13 +103,19 @@ struct PrefixState {
 }
 
 impl PrefixState {
-    fn new(now: Time, fib: &FibEntry) -> PrefixState {
+    fn new(now: Time, fib: &FibEntry, equal: bool) -> PrefixState {
         // 100 % on the shortest path, 0 % elsewhere (§3.4; ndnSIM INIT_SHORTEST_PATH = true).
+        let n = fib.nexthops.len() as f64;
+        let share = |i: usize| match (equal, i) {
+            (true, _) => 1.0 / n,
+            (false, 0) => 1.0,
+            (false, _) => 0.0,
+        };
         let shares = fib
             .nexthops
             .iter()
             .enumerate()
-            .map(|(i, h)| Share { face: h.face, cost: h.cost, perc: if i == 0 { 1.0 } else { 0.0 } })
+            .map(|(i, h)| Share { face: h.face, cost: h.cost, perc: share(i), high_cong: false })
             .collect();
         PrefixState { shares, last_signal: now, last_shift: now, last_nack_update: None }
     }
@@ -114,10 +132,14 @@ impl PrefixState {
         self.shares = fib
             .nexthops
             .iter()
-            .map(|h| Share {
-                face: h.face,
-                cost: h.cost,
-                perc: old.iter().find(|s| s.face == h.face).map_or(0.0, |s| s.perc),
+            .map(|h| {
+                let kept = old.iter().find(|s| s.face == h.face);
+                Share {
+                    face: h.face,
+                    cost: h.cost,
+                    perc: kept.map_or(0.0, |s| s.perc),
+                    high_cong: kept.is_some_and(|s| s.high_cong),
+                }
             })
             .collect();
         let total: f64 = self.shares.iter().map(|s| s.perc).sum();
@@ -170,6 +192,10 @@ pub struct PconStrategy {
     retx: RetxSuppression,
     prefixes: NameMap<Name, PrefixState>,
     rng: ChaCha8Rng,
+    /// Faces whose own link is highly congested (HIGH_CONG_LOCAL): disabled for every prefix.
+    congested_faces: SmallVec<[FaceId; 2]>,
+    /// How many shares have `high_cong` set, so that Data need no FIB lookup when none has.
+    congested_shares: usize,
 }
 
 impl PconStrategy {
@@ -179,7 +205,19 @@ impl PconStrategy {
             retx: RetxSuppression::default(),
             prefixes: NameMap::default(),
             rng: ChaCha8Rng::seed_from_u64(seed),
+            congested_faces: SmallVec::new(),
+            congested_shares: 0,
         }
+    }
+
+    /// Whether `face` is disabled for every prefix by a highly congested link of its own.
+    pub fn is_face_highly_congested(&self, face: FaceId) -> bool {
+        self.congested_faces.contains(&face)
+    }
+
+    /// Whether `face` is disabled for `prefix` by a highly congested path further up.
+    pub fn is_path_highly_congested(&self, prefix: &Name, face: FaceId) -> bool {
+        self.prefixes.get(prefix).is_some_and(|st| st.shares.iter().any(|s| s.face == face && s.high_cong))
     }
 
     pub fn config(&self) -> &PconConfig {
@@ -202,7 +240,7 @@ impl PconStrategy {
 
     fn state(&mut self, now: Time, fib: &FibEntry) -> &mut PrefixState {
         if !self.prefixes.contains_key(&fib.prefix) {
-            self.prefixes.insert(fib.prefix.clone(), PrefixState::new(now, fib));
+            self.prefixes.insert(fib.prefix.clone(), PrefixState::new(now, fib, self.config.start_equal));
         }
         let st = self.prefixes.get_mut(&fib.prefix).expect("inserted above");
         if !st.matches(fib) {
@@ -211,8 +249,42 @@ impl PconStrategy {
         st
     }
 
-    fn is_enabled(&self, perc: f64) -> bool {
-        perc >= self.config.lower_threshold
+    /// Not below the lower threshold and not on a highly congested path.
+    fn is_enabled(&self, share: &Share) -> bool {
+        share.perc >= self.config.lower_threshold && !share.high_cong && !self.is_face_highly_congested(share.face)
+    }
+
+    /// §3.6: Data from `face` tell whether its link (local) or its path for this prefix is highly
+    /// congested; a Data without the flags ends the state.
+    fn note_high_congestion(&mut self, ctx: &StrategyCtx, entry: &PitEntry, face: FaceId, lp: &LpHeader) {
+        let high = lp.flags & HIGH_CONG != 0;
+        let local = high && lp.flags & HIGH_CONG_LOCAL != 0;
+        let known = self.congested_faces.iter().position(|f| *f == face);
+        match (local, known) {
+            (true, None) => self.congested_faces.push(face),
+            (false, Some(i)) => {
+                self.congested_faces.swap_remove(i);
+            }
+            _ => {}
+        }
+        if !high && self.congested_shares == 0 {
+            return; // the common case: nothing to set, nothing to clear
+        }
+        let Some((_, fib)) = ctx.fib.longest_prefix_match(entry.name()) else { return };
+        let Some(share) =
+            self.prefixes.get_mut(&fib.prefix).and_then(|st| st.shares.iter_mut().find(|s| s.face == face))
+        else {
+            return;
+        };
+        let path = high && !local;
+        if share.high_cong != path {
+            share.high_cong = path;
+            if path {
+                self.congested_shares += 1;
+            } else {
+                self.congested_shares -= 1;
+            }
+        }
     }
 }
 
@@ -282,12 +354,13 @@ impl Strategy for PconStrategy {
         // A retransmission prefers next hops without a pending out-record, as best-route does.
         let want_unused = decision == RetxDecision::Forward;
         let shares = st.shares.clone();
-        let eligible: SmallVec<[(NextHop, f64); 4]> = fib
+        // (next hop, percentage, enabled)
+        let eligible: SmallVec<[(NextHop, f64, bool); 4]> = fib
             .nexthops
             .iter()
             .zip(&shares)
             .filter(|(h, _)| ctx.is_eligible(in_face, h, entry, want_unused))
-            .map(|(h, s)| (*h, s.perc))
+            .map(|(h, s)| (*h, s.perc, self.is_enabled(s)))
             .collect();
         if eligible.is_empty() {
             if decision == RetxDecision::New {
@@ -298,21 +371,20 @@ impl Strategy for PconStrategy {
                 None => InterestDecision::Suppress,
             };
         }
-        let all: SmallVec<[(FaceId, f64); 4]> = eligible.iter().map(|(h, p)| (h.face, *p)).collect();
-        let enabled: SmallVec<[(FaceId, f64); 4]> = all.iter().copied().filter(|(_, p)| self.is_enabled(*p)).collect();
+        let all: SmallVec<[(FaceId, f64); 4]> = eligible.iter().map(|(h, p, _)| (h.face, *p)).collect();
+        let enabled: SmallVec<[(FaceId, f64); 4]> =
+            eligible.iter().filter(|(_, _, on)| *on).map(|(h, p, _)| (h.face, *p)).collect();
         // Every eligible face disabled: "when no other option is available, a router still
         // forwards Interests on disabled paths" (§3.6); take the largest percentage.
         let Some(chosen) = draw(&mut self.rng, &enabled).or_else(|| largest(&all)) else {
             return InterestDecision::Suppress;
         };
         let mut faces = Faces::from_slice(&[chosen]);
-        if cfg.lower_threshold > 0.0 {
-            // Probes: a copy of this Interest to a disabled face now and then (§3.4).
-            for (h, p) in &eligible {
-                if h.face != chosen && *p > 0.0 && !self.is_enabled(*p) && self.rng.random::<f64>() < cfg.probe_fraction
-                {
-                    faces.push(h.face);
-                }
+        // Probes: a copy of this Interest to a disabled face now and then (§3.4), so that its
+        // marks, or the end of its highly congested state (§3.6), are seen.
+        for (h, p, on) in &eligible {
+            if h.face != chosen && *p > 0.0 && !on && self.rng.random::<f64>() < cfg.probe_fraction {
+                faces.push(h.face);
             }
         }
         InterestDecision::Forward(faces)
@@ -327,7 +399,11 @@ impl Strategy for PconStrategy {
         lp: &LpHeader,
     ) {
         // Algorithm 2 line 2: only marked Data from another router moves traffic.
-        if lp.congestion_mark == 0 || ctx.face_kind(in_face) != Some(FaceKind::Link) {
+        if ctx.face_kind(in_face) != Some(FaceKind::Link) {
+            return;
+        }
+        self.note_high_congestion(ctx, entry, in_face, lp);
+        if lp.congestion_mark == 0 {
             return;
         }
         let Some((_, fib)) = ctx.fib.longest_prefix_match(entry.name()) else { return };
@@ -360,6 +436,15 @@ impl Strategy for PconStrategy {
             }
         }
         nack_when_all_upstreams_nacked(entry)
+    }
+
+    /// §3.6: pass the highly congested state on only when no other enabled next hop is left.
+    fn passes_high_congestion(&self, ctx: &StrategyCtx, entry: &PitEntry, in_face: FaceId) -> bool {
+        let Some((_, fib)) = ctx.fib.longest_prefix_match(entry.name()) else { return true };
+        let Some(st) = self.prefixes.get(&fib.prefix) else { return true };
+        !st.shares
+            .iter()
+            .any(|s| s.face != in_face && self.is_enabled(s) && ctx.faces.get(s.face.index()).is_some_and(|f| f.up))
     }
 }
 

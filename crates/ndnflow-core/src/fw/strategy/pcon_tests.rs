@@ -241,3 +241,86 @@ fn a_second_downstream_is_aggregated_while_its_own_retransmission_is_forwarded()
         InterestDecision::Forward(Faces::from_slice(&[FaceId(2)]))
     );
 }
+
+fn high(local: bool) -> LpHeader {
+    use crate::packet::lp::flags::{HIGH_CONG, HIGH_CONG_LOCAL};
+    LpHeader { flags: if local { HIGH_CONG | HIGH_CONG_LOCAL } else { HIGH_CONG }, ..Default::default() }
+}
+
+fn forwarded(s: &mut PconStrategy, ctx: &StrategyCtx, f: &FibEntry, seg: u64) -> Faces {
+    let mut e = entry(ctx.now, seg);
+    match s.after_receive_interest(ctx, FaceId(0), &mut e, Some(f)) {
+        InterestDecision::Forward(out) => out,
+        d => panic!("not forwarded: {d:?}"),
+    }
+}
+
+#[test]
+fn a_highly_congested_local_link_is_avoided_for_every_prefix_until_its_data_come_clean() {
+    let faces = faces(2);
+    let table = fib_table(&THREE[..2]);
+    let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let f = fib(&THREE[..2]);
+    let mut s = PconStrategy::new(PconConfig { probe_fraction: 0.0, ..PconConfig::default() }, 1);
+    let e = entry(Time::ZERO, 0);
+    assert_eq!(forwarded(&mut s, &ctx, &f, 0)[..], [FaceId(1)]);
+    s.before_satisfy_interest(&ctx, &e, FaceId(1), &data(), &high(true));
+    assert!(s.is_face_highly_congested(FaceId(1)));
+    // Face 2 is an alternative: the state stays here, and everything goes to face 2 although
+    // its percentage is 0.
+    assert!(!s.passes_high_congestion(&ctx, &e, FaceId(1)));
+    for seg in 1..50 {
+        assert_eq!(forwarded(&mut s, &ctx, &f, seg)[..], [FaceId(2)]);
+    }
+    assert_percs(&s, &[1.0, 0.0]);
+    // A Data from face 1 without the flags (a probe's answer) ends it.
+    s.before_satisfy_interest(&ctx, &e, FaceId(1), &data(), &LpHeader::default());
+    assert!(!s.is_face_highly_congested(FaceId(1)));
+    assert_eq!(forwarded(&mut s, &ctx, &f, 99)[..], [FaceId(1)]);
+}
+
+#[test]
+fn a_highly_congested_path_further_up_is_avoided_for_its_prefix_only() {
+    let faces = faces(2);
+    let mut table = fib_table(&THREE[..2]);
+    let q = Name::parse("/q").unwrap();
+    table.add_nexthop(&q, FaceId(1), 1);
+    table.add_nexthop(&q, FaceId(2), 2);
+    let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let f = fib(&THREE[..2]);
+    let fq = FibEntry { prefix: q.clone(), ..fib(&THREE[..2]) };
+    let mut s = PconStrategy::new(PconConfig { probe_fraction: 0.0, ..PconConfig::default() }, 1);
+    let e = entry(Time::ZERO, 0);
+    forwarded(&mut s, &ctx, &f, 0);
+    forwarded(&mut s, &ctx, &fq, 0);
+    s.before_satisfy_interest(&ctx, &e, FaceId(1), &data(), &high(false));
+    assert!(s.is_path_highly_congested(&Name::parse("/p").unwrap(), FaceId(1)));
+    assert!(!s.is_face_highly_congested(FaceId(1)));
+    assert_eq!(forwarded(&mut s, &ctx, &f, 1)[..], [FaceId(2)]);
+    assert_eq!(forwarded(&mut s, &ctx, &fq, 1)[..], [FaceId(1)]);
+}
+
+#[test]
+fn with_no_alternative_the_state_goes_downstream_and_the_path_is_still_used() {
+    let faces = faces(1);
+    let table = fib_table(&THREE[..1]);
+    let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let f = fib(&THREE[..1]);
+    let mut s = PconStrategy::new(PconConfig::default(), 1);
+    let e = entry(Time::ZERO, 0);
+    forwarded(&mut s, &ctx, &f, 0);
+    s.before_satisfy_interest(&ctx, &e, FaceId(1), &data(), &high(true));
+    assert!(s.passes_high_congestion(&ctx, &e, FaceId(1)));
+    assert_eq!(forwarded(&mut s, &ctx, &f, 1)[..], [FaceId(1)]);
+}
+
+#[test]
+fn an_equal_start_splits_a_new_prefix_evenly() {
+    let faces = faces(3);
+    let table = fib_table(&THREE);
+    let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let mut s = PconStrategy::new(PconConfig { start_equal: true, ..PconConfig::default() }, 1);
+    forwarded(&mut s, &ctx, &fib(&THREE), 0);
+    let third = 1.0 / 3.0;
+    assert_percs(&s, &[third, third, third]);
+}

@@ -141,6 +141,7 @@ impl Reader<'_, '_> {
                 "nack_interval",
                 "lower_threshold",
                 "probe_fraction",
+                "initial",
             ],
             "a strategy name, or a table such as { name = \"pcon\", change_perc = 0.02 }",
         )?;
@@ -168,6 +169,9 @@ impl Reader<'_, '_> {
         if let Some(x) = t.get("probe_fraction") {
             c.probe_fraction = self.probability(x, &t.field("probe_fraction"))?;
         }
+        if let Some(x) = t.get("initial") {
+            c.start_equal = self.choice(x, &t.field("initial"), &["shortest", "equal"])? == "equal";
+        }
         Ok(StrategyKind::Pcon(c))
     }
 
@@ -177,7 +181,7 @@ impl Reader<'_, '_> {
         let t = self.table(
             v,
             path,
-            &["discipline", "packets", "bytes", "target", "interval", "mode", "mark_interval"],
+            &["discipline", "packets", "bytes", "target", "interval", "mode", "mark_interval", "high_cong_after"],
             "a table such as { discipline = \"droptail\", packets = 100 }",
         )?;
         let discipline = match t.get("discipline") {
@@ -210,7 +214,7 @@ impl Reader<'_, '_> {
             (None, None) => QueueLimit::Packets(100),
         };
         if discipline == "droptail" {
-            for key in ["target", "interval", "mode", "mark_interval"] {
+            for key in ["target", "interval", "mode", "mark_interval", "high_cong_after"] {
                 if t.get(key).is_some() {
                     return Err(self.ctx.err(
                         t.key_span(key),
@@ -250,7 +254,20 @@ impl Reader<'_, '_> {
             None if discipline == "pcon" => Time((interval.0 as f64 * 1.1).round() as u64),
             None => interval,
         };
-        Ok(QueueSpec::Codel { limit, target, interval, mode, law_interval })
+        // PCON §3.6: a PCON queue tracks the highly congested state; a CoDel mark queue on request.
+        let high_cong_after = match t.get("high_cong_after") {
+            Some(x) if mode == CodelMode::Mark => Some(self.positive_duration(x, &t.field("high_cong_after"))?),
+            Some(_) => {
+                return Err(self.ctx.err(
+                    t.key_span("high_cong_after"),
+                    &t.field("high_cong_after"),
+                    "the highly congested state (PCON §3.6) needs a marking queue: mode = \"mark\" or discipline = \"pcon\"",
+                ))
+            }
+            None if discipline == "pcon" => Some(interval * ndnflow_core::link::codel::PCON_HIGH_CONG_INTERVALS),
+            None => None,
+        };
+        Ok(QueueSpec::Codel { limit, target, interval, mode, law_interval, high_cong_after })
     }
 
     fn loss(&self, v: &Val<'_>, path: &str) -> Res<LossSpec> {
