@@ -176,9 +176,13 @@ impl PrefixState {
             return;
         }
         self.last_shift = now;
-        // Longest = highest cost in use; among equal costs, the later face in FIB order.
-        let longest =
-            (1..self.shares.len()).rev().filter(|&j| self.shares[j].perc > 0.0).max_by_key(|&j| self.shares[j].cost);
+        // Longest = highest cost in use, the later in FIB order among equal costs. A path no
+        // longer than the shortest gives nothing back: with equal costs there is no shorter path
+        // to return to, and shifting would starve one of them.
+        let shortest = self.shares[0].cost;
+        let longest = (1..self.shares.len())
+            .filter(|&j| self.shares[j].perc > 0.0 && self.shares[j].cost > shortest)
+            .max_by_key(|&j| (self.shares[j].cost, j));
         if let Some(j) = longest {
             let moved = self.shares[j].perc.min(amount);
             self.shares[j].perc -= moved;

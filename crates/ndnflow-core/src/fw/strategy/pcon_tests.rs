@@ -324,3 +324,24 @@ fn an_equal_start_splits_a_new_prefix_evenly() {
     let third = 1.0 / 3.0;
     assert_percs(&s, &[third, third, third]);
 }
+
+#[test]
+fn shift_back_takes_from_the_last_of_equally_long_paths_and_never_between_equal_costs() {
+    let faces = faces(3);
+    // Face 1 cost 1; faces 2 and 3 both cost 5.
+    let hops = [(1, 1), (2, 5), (3, 5)];
+    let (table, f) = (fib_table(&hops), fib(&hops));
+    let mut s = PconStrategy::new(PconConfig::default(), 1);
+    s.preset(Time::ZERO, &f, &[0.4, 0.3, 0.3]);
+    let ctx = StrategyCtx { now: Time::from_millis(110), faces: &faces, fib: &table };
+    forwarded(&mut s, &ctx, &f, 0);
+    assert_percs(&s, &[0.402, 0.3, 0.298]);
+    // All costs equal: nothing moves.
+    let equal = [(1, 1), (2, 1)];
+    let (table, f) = (fib_table(&equal), fib(&equal));
+    let mut s = PconStrategy::new(PconConfig::default(), 1);
+    s.preset(Time::ZERO, &f, &[0.5, 0.5]);
+    let ctx = StrategyCtx { now: Time::from_millis(500), faces: &faces, fib: &table };
+    forwarded(&mut s, &ctx, &f, 0);
+    assert_percs(&s, &[0.5, 0.5]);
+}
