@@ -1,5 +1,6 @@
 """`ndnflow reproduce`: the catalog, its command line, the experiments' metric functions on small
-hand-made inputs, and real runs of both PCON experiments (about a second each)."""
+hand-made inputs, and real runs of PCON 4.1 and 4.2 (about a second each). PCON 4.3 and 4.4 are
+tested in test_reproduce_pcon.py."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from ndnflow import experiments
 from ndnflow.cli import main
 from ndnflow.experiments import common, pcon_4_1, pcon_4_2
 
-IDS = ("pcon-4.1", "pcon-4.2")
+IDS = ("pcon-4.1", "pcon-4.2", "pcon-4.3", "pcon-4.4-split", "pcon-4.4-table1")
+#: The experiments whose full run this file checks end to end.
+END_TO_END = ("pcon-4.1", "pcon-4.2")
 
 
 def fake_results(summary, links=None, consumers=None):
@@ -35,14 +38,15 @@ def test_list_names_every_experiment(capsys):
     out, err = capsys.readouterr()
     for experiment_id in IDS:
         assert experiment_id in out
-    assert "§4.1" in out and "§4.2" in out and err == ""
+    assert "§4.1" in out and "§4.2" in out and "§4.3" in out and "§4.4" in out and err == ""
 
 
 def test_unknown_id_is_one_line_and_exit_2(capsys, tmp_path):
     assert main(["reproduce", "pcon-9.9", "--out", str(tmp_path / "x")]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "Traceback" not in err
-    assert err.strip().splitlines() == ["error: unknown experiment 'pcon-9.9' (known: pcon-4.1, pcon-4.2)"]
+    assert err.strip().splitlines() == [
+        "error: unknown experiment 'pcon-9.9' (known: pcon-4.1, pcon-4.2, pcon-4.3, pcon-4.4-split, pcon-4.4-table1)"]
     assert not (tmp_path / "x").exists()
 
 
@@ -184,7 +188,7 @@ def test_rows_and_report_files(tmp_path):
 # ------------------------------------------------------------------------------- real runs
 
 
-@pytest.mark.parametrize("experiment_id", IDS)
+@pytest.mark.parametrize("experiment_id", END_TO_END)
 def test_reproduce_end_to_end(real_core, tmp_path, capsys, experiment_id):
     out = tmp_path / experiment_id
     code = main(["reproduce", experiment_id, "--out", str(out), "--quiet"])

@@ -121,8 +121,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     if args.list:
         if args.experiment is not None or args.all:
             raise UsageError("--list takes no experiment id and no --all")
-        for module in experiments.catalog().values():
-            print(f"{module.ID:<10}  {module.SECTION:<6}  {module.TITLE}")
+        modules = list(experiments.catalog().values())
+        id_width = max((len(m.ID) for m in modules), default=0)
+        section_width = max((len(m.SECTION) for m in modules), default=0)
+        for module in modules:
+            print(f"{module.ID:<{id_width}}  {module.SECTION:<{section_width}}  {module.TITLE}")
         return EXIT_OK
     if args.all == (args.experiment is not None):
         raise UsageError("give one experiment id, --all or --list")

@@ -37,10 +37,26 @@ from ndnflow.scenario import Scenario
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-#: The router queue of every PCON variant (all PCON experiments use this one table). CoDel in mark
-#: mode for now; PCON's own detector (``{"discipline": "pcon"}``: CoDel detection, marking interval
-#: from 110 ms shrinking as 1/sqrt(marks), PCON §3.2) once the core has it.
-PCON_QUEUE: Dict[str, Any] = {"discipline": "codel", "mode": "mark"}
+#: The router queue of the PCON variants of pcon-4.1 and pcon-4.2: PCON's own detector (CoDel
+#: detection, marking interval from 110 ms shrinking as 1/sqrt(marks), §3.2; the highly congested
+#: state of §3.6), with the experiment's queue limit.
+PCON_QUEUE: Dict[str, Any] = {"discipline": "pcon"}
+
+#: PCON's own marking queue (CoDel detection, marks spaced from 110 ms, §3.2), as pcon-4.3 and
+#: pcon-4.4-* use it, with the 1000-packet limit of the authors' ndnSIM scripts (QUEUE_SIZE_PKTS).
+PCON_MARKING_QUEUE: Dict[str, Any] = {"discipline": "pcon", "packets": 1000}
+
+#: The PCON consumer as pcon-4.3 and pcon-4.4-* run it: BIC with a decrease per mark (§3.3) and
+#: beta = 0.5, "the consumer reacts more strongly to each congestion mark (e.g., by halving the
+#: cwnd)" (§3.4), which is also the BETA default of the authors' ndnSIM consumer (ConsumerCC).
+#: pcon-4.1 and pcon-4.2 keep ndnflow's default beta of 0.8.
+PCON_CONSUMER: Dict[str, Any] = {"algorithm": "pcon", "beta": 0.5}
+
+
+def fixed_rto(seconds: float) -> Dict[str, float]:
+    """A consumer `rto` table that pins the timer to `seconds` (PCON's "fixed higher RTO", §4.2)."""
+    return {"initial": seconds, "min": seconds, "max": seconds}
+
 
 RESULTS_JSON = "results.json"
 RESULTS_CSV = "results.csv"
