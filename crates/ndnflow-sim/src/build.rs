@@ -148,10 +148,17 @@ pub fn build(s: &Scenario) -> Network {
                 dir_names.push(DirName { name: hop_name, src: src.clone(), dst: dst.clone() });
             }
             dir_names.insert(index, DirName { name, src, dst });
-            index
+            (index, last)
         };
-        let ab = dir((l.a, face_a), (l.b, face_b), &l.ab, &l.ba);
-        let ba = dir((l.b, face_b), (l.a, face_a), &l.ba, &l.ab);
+        let (ab, ab_last) = dir((l.a, face_a), (l.b, face_b), &l.ab, &l.ba);
+        let (ba, ba_last) = dir((l.b, face_b), (l.a, face_a), &l.ba, &l.ab);
+        // A shaped direction learns the Data size from what the end of the reverse chain delivers.
+        if l.ab.shaper.is_some() {
+            dirs[ba_last].feeds_shaper = Some(ab as u32);
+        }
+        if l.ba.shaper.is_some() {
+            dirs[ab_last].feeds_shaper = Some(ba as u32);
+        }
         nodes[l.a].faces.push(FaceTarget::Link(ab as u32));
         nodes[l.b].faces.push(FaceTarget::Link(ba as u32));
         link_dirs.push((ab, ba));

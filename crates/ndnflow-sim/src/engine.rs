@@ -8,13 +8,19 @@
 //! propagation round trip of the link later. A lost Interest comes back to its sender as a Nack
 //! from that upstream; a lost Data reaches the receiver one more one-way delay later as a Nack for
 //! what it was waiting for. Overlay links mark these Nacks, wireless links do not.
+//!
+//! Interest shaping (PCON §4.6, docs/protocols/shaper.md): an Interest a forwarder sends on a
+//! shaped direction waits in the direction's shaper, which releases it to the output queue at its
+//! pacing instant (a `ShaperWake` event); Data delivered over the reverse direction update the
+//! shaper's size estimate. An Interest the shaper drops comes back at once, at the same instant,
+//! to the sender as a marked Nack(Congestion), as a detected link loss does one round trip later.
 
 use std::collections::{BTreeMap, VecDeque};
 
 use std::sync::Arc;
 
 use ndnflow_core::fw::forwarder::Outbox;
-use ndnflow_core::packet::{Frame, Nack, NackReason, NetPacket};
+use ndnflow_core::packet::{Frame, Interest, Nack, NackReason, NetPacket};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::Time;
 
@@ -42,6 +48,8 @@ pub struct Simulation {
     loss_reports: Vec<Option<(u32, Frame)>>,
     /// Free slots of `loss_reports`.
     free_reports: Vec<u32>,
+    /// Scratch for the Interests a shaper drops.
+    shaper_dropped: Vec<Frame>,
 }
 
 impl Simulation {
@@ -73,6 +81,7 @@ impl Simulation {
             events_processed: 0,
             loss_reports: Vec::new(),
             free_reports: Vec::new(),
+            shaper_dropped: Vec::new(),
             scenario,
         }
     }
@@ -149,12 +158,17 @@ impl Simulation {
                 if let Some(&(next, _)) = dir.in_flight.front() {
                     self.events.schedule(next, Event::Arrive(d));
                 }
-                let (to, to_face, next_hop) = (dir.to, dir.to_face, dir.next);
+                let (to, to_face, next_hop, feeds) = (dir.to, dir.to_face, dir.next, dir.feeds_shaper);
                 if let Some((_, frame)) = arrived {
                     match next_hop {
                         // An overlay link: on to the next underlay hop.
                         Some(n) => self.put_on(n as usize, frame),
-                        None => self.local.push_back((to, to_face, frame)),
+                        None => {
+                            if let Some(s) = feeds {
+                                self.data_for_shaper(s as usize, &frame);
+                            }
+                            self.local.push_back((to, to_face, frame))
+                        }
                     }
                 }
                 self.drain_local();
@@ -177,7 +191,78 @@ impl Simulation {
             }
             Event::LinkChange(i) => self.apply_link_change(i as usize),
             Event::LinkLoss(slot) => self.report_loss(slot),
+            Event::ShaperWake(d) => {
+                self.release_shaped(d as usize);
+                self.drain_local();
+            }
         }
+    }
+
+    /// An Interest sent on shaped direction `d` waits in its shaper, which lets it go now if it is
+    /// open; a full shaper queue drops it (Nacked at once).
+    // Off the path of unshaped links: kept out of line so the hot callers stay as they were.
+    #[cold]
+    #[inline(never)]
+    fn shape(&mut self, d: usize, frame: Frame) {
+        let now = self.now;
+        let Some(s) = self.net.dirs[d].shaper.as_mut() else { return self.put_on(d, frame) };
+        if let Err(frame) = s.shaper.enqueue(now, frame) {
+            self.shaper_drop(d, frame);
+        }
+        self.release_shaped(d);
+    }
+
+    /// Releases what shaped direction `d`'s shaper lets go at this instant onto the direction,
+    /// Nacks what its CoDel drops, and schedules its next release.
+    // Off the path of unshaped links: kept out of line so the hot callers stay as they were.
+    #[cold]
+    #[inline(never)]
+    fn release_shaped(&mut self, d: usize) {
+        let now = self.now;
+        let mut dropped = std::mem::take(&mut self.shaper_dropped);
+        while let Some(frame) = self.net.dirs[d].shaper.as_mut().and_then(|s| s.shaper.release(now, &mut dropped)) {
+            self.put_on(d, frame);
+        }
+        for frame in dropped.drain(..) {
+            self.shaper_drop(d, frame);
+        }
+        self.shaper_dropped = dropped;
+        let Some(s) = self.net.dirs[d].shaper.as_mut() else { return };
+        if let Some(t) = s.shaper.poll_release() {
+            let t = t.max(now);
+            if t < s.wake_at || s.wake_at <= now {
+                s.wake_at = t;
+                self.events.schedule(t, Event::ShaperWake(d as u32));
+            }
+        }
+    }
+
+    /// An Interest the shaper of direction `d` dropped: counted on `d`, and a marked
+    /// Nack(Congestion) goes back to its sender at once (the shaper knows of the drop locally).
+    fn shaper_drop(&mut self, d: usize, frame: Frame) {
+        self.net.dirs[d].count_shaper_drop(&frame);
+        if let NetPacket::Interest(interest) = frame.packet {
+            self.nack_to_sender(d, interest, 1);
+        }
+    }
+
+    /// A Data delivered over the reverse of shaped direction `s` updates its size estimate.
+    // Off the path of unshaped links: kept out of line so the hot callers stay as they were.
+    #[cold]
+    #[inline(never)]
+    fn data_for_shaper(&mut self, s: usize, frame: &Frame) {
+        if let (NetPacket::Data(_), Some(sh)) = (&frame.packet, self.net.dirs[s].shaper.as_mut()) {
+            sh.shaper.on_data(frame.wire_size());
+        }
+    }
+
+    /// A Nack(Congestion) for `interest`, carrying `mark`, arrives at the sender of NDN-level
+    /// direction `origin` on that direction's face, as if the upstream had sent it.
+    fn nack_to_sender(&mut self, origin: usize, interest: Arc<Interest>, mark: u64) {
+        let o = &self.net.dirs[origin];
+        let mut nack = Frame::nack(Arc::new(Nack { reason: NackReason::Congestion, interest }));
+        nack.lp.congestion_mark = mark;
+        self.local.push_back((o.from, o.from_face, nack));
     }
 
     /// Enqueues on direction `d` and starts it; losses it detects are scheduled for reporting.
@@ -224,13 +309,9 @@ impl Simulation {
         self.free_reports.push(slot);
         let o = &self.net.dirs[origin as usize];
         let mark = (o.chain.loss_detection == LossDetection::Overlay) as u64;
-        let (from, from_face, to, to_face) = (o.from, o.from_face, o.to, o.to_face);
+        let (to, to_face) = (o.to, o.to_face);
         match frame.packet {
-            NetPacket::Interest(interest) => {
-                let mut nack = Frame::nack(Arc::new(Nack { reason: NackReason::Congestion, interest }));
-                nack.lp.congestion_mark = mark;
-                self.local.push_back((from, from_face, nack));
-            }
+            NetPacket::Interest(interest) => self.nack_to_sender(origin as usize, interest, mark),
             NetPacket::Data(data) => {
                 let mut out = std::mem::take(&mut self.outbox);
                 self.net.nodes[to].fw.handle_lost_data(self.now, to_face, &data, mark, &mut out);
@@ -260,6 +341,11 @@ impl Simulation {
 
     fn send_from(&mut self, node: usize, face: FaceId, frame: Frame) {
         match self.net.nodes[node].faces[face.index()] {
+            // A shaped direction holds its Interests back (PCON §4.6); Data and Nacks pass.
+            FaceTarget::Link(d) if self.net.dirs[d as usize].shaper.is_some() => match frame.packet {
+                NetPacket::Interest(_) => self.shape(d as usize, frame),
+                _ => self.put_on(d as usize, frame),
+            },
             FaceTarget::Link(d) => self.put_on(d as usize, frame),
             FaceTarget::App(a) => self.deliver_to_app(a as usize, frame),
         }

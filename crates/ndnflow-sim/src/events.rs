@@ -26,6 +26,8 @@ pub enum Event {
     LinkChange(u32),
     /// A link loss report is due (index into the engine's pending reports).
     LinkLoss(u32),
+    /// Link direction `0`'s Interest shaper may release its next Interest.
+    ShaperWake(u32),
 }
 
 /// Heap entry: the order key packs (time, class, sequence) into one integer so that each heap

@@ -8,17 +8,26 @@
 //! are `LinkDir`s of their own (queue, bandwidth, delay), invisible to the forwarders. When the
 //! NDN-level direction detects losses (§3.5), every frame lost anywhere on the chain is kept in
 //! `lost` for the engine to report.
+//!
+//! A direction may shape the Interests it sends (PCON §4.6, after Wang et al.): they wait in its
+//! `shaper` before the output queue, and the last hop of the reverse chain (`feeds_shaper`) tells
+//! the shaper the size of each Data it delivers.
 
 use std::collections::VecDeque;
 
-use ndnflow_core::link::{Bernoulli, CodelConfig, GilbertElliott, Limit, LossModel, Queue, QueueDiscipline, Queued};
+use ndnflow_core::link::{
+    Bernoulli, CodelConfig, GilbertElliott, InterestShaper, Limit, LossModel, Queue, QueueDiscipline, Queued,
+    ShaperConfig,
+};
 use ndnflow_core::packet::{Frame, PacketKind};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::Time;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use crate::scenario::model::{CodelMode, LinkDirSpec, LossDetection, LossSpec, QueueLimit, QueueSpec, UnderlayHop};
+use crate::scenario::model::{
+    CodelMode, LinkDirSpec, LossDetection, LossSpec, QueueLimit, QueueSpec, ShaperSpec, UnderlayHop,
+};
 
 /// Cumulative counters of one link direction (what summary.json reports per direction).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -36,11 +45,19 @@ pub struct LinkCounters {
     pub marks: u64,
     /// Lost on the wire by the loss model.
     pub losses: u64,
+    /// Interests the direction's shaper dropped (CoDel or a full shaper queue); also counted in
+    /// `drops` and `interest_drops`. Left out of summary.json for unshaped directions.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub shaper_drops: u64,
     /// Sum and count of queue sojourn times, for the per-bin means of the trace.
     #[serde(skip)]
     pub sojourn_sum: Time,
     #[serde(skip)]
     pub sojourn_count: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 pub struct LinkDir {
@@ -71,6 +88,19 @@ pub struct LinkDir {
     pub in_flight: VecDeque<(Time, Frame)>,
     pub counters: LinkCounters,
     scratch: Vec<Queued>,
+    /// The Interest shaper of this direction (PCON §4.6), if it has one.
+    pub shaper: Option<Box<DirShaper>>,
+    /// The direction whose shaper learns the size of the Data this one delivers (set on the last
+    /// hop of the reverse chain of a shaped direction).
+    pub feeds_shaper: Option<u32>,
+}
+
+/// A direction's Interest shaper and its wake-up.
+pub struct DirShaper {
+    pub shaper: InterestShaper,
+    /// The instant of the last ShaperWake scheduled (`Time::MAX`: none yet); one at or before
+    /// `now` has fired.
+    pub wake_at: Time,
 }
 
 /// What a direction shares with the rest of its chain (an NDN-level direction and its underlay
@@ -114,7 +144,11 @@ impl LinkDir {
             delay: spec.total_delay(),
         };
         let (bandwidth, delay) = (spec.bandwidth_bps, spec.delay);
-        LinkDir::idle(ends, chain, (bandwidth, delay), queue(&spec.queue), loss(&spec.loss), rng)
+        let mut dir = LinkDir::idle(ends, chain, (bandwidth, delay), queue(&spec.queue), loss(&spec.loss), rng);
+        dir.shaper = spec.shaper.map(|s| {
+            Box::new(DirShaper { shaper: InterestShaper::new(shaper(&s, reverse.bandwidth_bps)), wake_at: Time::MAX })
+        });
+        dir
     }
 
     /// An underlay hop of the chain of `origin`, delivering (if it is the last) where `origin` does.
@@ -151,6 +185,8 @@ impl LinkDir {
             in_flight: VecDeque::new(),
             counters: LinkCounters::default(),
             scratch: Vec::new(),
+            shaper: None,
+            feeds_shaper: None,
         }
     }
 
@@ -160,6 +196,12 @@ impl LinkDir {
         if self.chain.loss_detection != LossDetection::None {
             self.lost.push(frame);
         }
+    }
+
+    /// Counts an Interest the shaper dropped (the engine Nacks it at once).
+    pub fn count_shaper_drop(&mut self, frame: &Frame) {
+        self.count_drop(frame);
+        self.counters.shaper_drops += 1;
     }
 
     fn count_drop(&mut self, frame: &Frame) {
@@ -258,6 +300,22 @@ fn queue(spec: &QueueSpec) -> Queue {
                 high_cong_after: *high_cong_after,
             },
         ),
+    }
+}
+
+/// The Interest shaper a scenario asks for; without a capacity it assumes `reverse_bps`, the
+/// bandwidth of the direction the Data come back on (PCON §4.6 Shaper_Overlay).
+fn shaper(spec: &ShaperSpec, reverse_bps: u64) -> ShaperConfig {
+    ShaperConfig {
+        headroom: spec.headroom,
+        limit: spec.limit,
+        codel: CodelConfig {
+            target: spec.target,
+            interval: spec.interval,
+            law_interval: spec.interval,
+            ..CodelConfig::default()
+        },
+        ..ShaperConfig::new(spec.capacity_bps.unwrap_or(reverse_bps))
     }
 }
 

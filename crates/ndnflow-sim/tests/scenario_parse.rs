@@ -660,6 +660,7 @@ fn ndnsim_grid_example_imports() {
         loss: LossSpec::None,
         underlay: Vec::new(),
         loss_detection: LossDetection::None,
+        shaper: None,
     };
     assert_eq!((&l.ab, &l.ba), (&dir, &dir));
     assert_eq!(s.consumers[0].cc, CcSpec::ConstantRate { rate: 100.0 });
@@ -841,4 +842,74 @@ loss_detection = "overlay""#,
         let e = parse(&quickstart_with_line(25, line)).unwrap_err();
         assert_eq!(e.field.as_deref(), Some(field), "{line}: {e}");
     }
+}
+
+#[test]
+fn interest_shapers_are_set_per_direction_with_wang_et_al_defaults() {
+    let defaults = ShaperSpec {
+        capacity_bps: None,
+        headroom: 0.98,
+        limit: 100,
+        target: Time::from_millis(5),
+        interval: Time::from_millis(100),
+    };
+    assert_eq!(ShaperSpec::default(), defaults);
+    // No shaper unless asked for.
+    let s = parse(&quickstart_text()).unwrap();
+    assert!(s.links.iter().all(|l| l.ab.shaper.is_none() && l.ba.shaper.is_none()));
+
+    // On the link: both directions, capacity given or left to the reverse direction's bandwidth.
+    let s = parse(&quickstart_with_line(25, r#"shaper = { capacity = "10Mbps" }"#)).unwrap();
+    let ideal = ShaperSpec { capacity_bps: Some(10_000_000), ..defaults };
+    assert_eq!((s.links[2].ab.shaper, s.links[2].ba.shaper), (Some(ideal), Some(ideal)));
+    assert_eq!(s.links[1].ab.shaper, None);
+    for line in ["shaper = {}", "shaper = true"] {
+        let s = parse(&quickstart_with_line(25, line)).unwrap();
+        assert_eq!((s.links[2].ab.shaper, s.links[2].ba.shaper), (Some(defaults), Some(defaults)), "{line}");
+    }
+
+    // In forward / reverse, every field; `false` exempts a direction from the link's shaper.
+    let s = parse(&quickstart_with_line(
+        25,
+        r#"forward = { shaper = { capacity = "5Mbps", headroom = 0.9, limit = 50, target = "20ms", interval = "200ms" } }"#,
+    ))
+    .unwrap();
+    let custom = ShaperSpec {
+        capacity_bps: Some(5_000_000),
+        headroom: 0.9,
+        limit: 50,
+        target: Time::from_millis(20),
+        interval: Time::from_millis(200),
+    };
+    assert_eq!((s.links[2].ab.shaper, s.links[2].ba.shaper), (Some(custom), None));
+    let s = parse(&quickstart_with_line(25, "shaper = { headroom = 1 }\nreverse = { shaper = false }")).unwrap();
+    assert_eq!((s.links[2].ab.shaper, s.links[2].ba.shaper), (Some(ShaperSpec { headroom: 1.0, ..defaults }), None));
+    let s = parse(&quickstart_with_line(25, "shaper = false\nforward = { shaper = true }")).unwrap();
+    assert_eq!((s.links[2].ab.shaper, s.links[2].ba.shaper), (Some(defaults), None));
+}
+
+#[test]
+fn bad_shaper_values_are_refused_with_their_field() {
+    for (line, field, message) in [
+        ("shaper = { headroom = 0 }", "links[2].shaper.headroom", "must be greater than 0 and at most 1"),
+        ("shaper = { headroom = 1.5 }", "links[2].shaper.headroom", "found 1.5"),
+        ("shaper = { headroom = \"98%\" }", "links[2].shaper.headroom", "expected a number"),
+        ("shaper = { limit = 0 }", "links[2].shaper.limit", "must be at least 1"),
+        ("shaper = { limit = 2.5 }", "links[2].shaper.limit", "expected a non-negative integer"),
+        ("shaper = { capacity = \"10MBps\" }", "links[2].shaper.capacity", "bandwidth"),
+        ("shaper = { capacity = 10000000 }", "links[2].shaper.capacity", "a bandwidth string"),
+        ("shaper = { target = \"0s\" }", "links[2].shaper.target", "must be longer than 0"),
+        ("shaper = { interval = \"5\" }", "links[2].shaper.interval", "unit"),
+        ("shaper = { capcity = \"10Mbps\" }", "links[2].shaper.capcity", "did you mean \"capacity\"?"),
+        ("shaper = 10", "links[2].shaper", "expected a table such as { capacity = \"10Mbps\" }, or true"),
+        ("forward = { shaper = \"on\" }", "links[2].forward.shaper", "or false (none)"),
+    ] {
+        let e = parse(&quickstart_with_line(25, line)).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some(field), "{line}: {e}");
+        assert!(e.message.contains(message), "{line}: {e}");
+        assert_eq!(e.line, Some(25), "{line}: {e}");
+    }
+    // An unknown field of a link names `shaper` among the accepted ones.
+    let e = parse(&quickstart_with_line(25, r#"shapper = {}"#)).unwrap_err();
+    assert!(e.message.contains("did you mean \"shaper\"?"), "{e}");
 }

@@ -1,4 +1,5 @@
-//! Link-layer output queues (DropTail, CoDel in drop or mark mode) and random loss models.
+//! Link-layer output queues (DropTail, CoDel in drop or mark mode), random loss models, and the
+//! hop-by-hop Interest shaper (`shaper`, docs/protocols/shaper.md).
 //!
 //! A link direction owns one [`Queue`] and one [`LossModel`]. The queue is handed `now` on every
 //! call and never reads a clock. Sizes are the caller's `Queued::size` (normally
@@ -8,10 +9,12 @@
 pub mod codel;
 pub mod droptail;
 pub mod loss;
+pub mod shaper;
 
 pub use codel::{CodelConfig, CodelQueue};
 pub use droptail::DropTailQueue;
 pub use loss::{Bernoulli, GilbertElliott, LossModel};
+pub use shaper::{InterestShaper, ShaperConfig, ShaperCounters};
 
 use crate::{Frame, Time};
 

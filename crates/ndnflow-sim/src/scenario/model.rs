@@ -114,6 +114,9 @@ pub struct LinkDirSpec {
     pub underlay: Vec<UnderlayHop>,
     /// Whether a lost frame is reported back as a Nack (PCON §3.5).
     pub loss_detection: LossDetection,
+    /// Hop-by-hop Interest shaping of the Interests sent on this direction (PCON §4.6, after Wang
+    /// et al.); `None`: Interests go straight to the output queue.
+    pub shaper: Option<ShaperSpec>,
 }
 
 impl LinkDirSpec {
@@ -129,6 +132,36 @@ pub struct UnderlayHop {
     pub bandwidth_bps: u64,
     pub delay: Time,
     pub queue: QueueSpec,
+}
+
+/// An Interest shaper on one link direction (docs/protocols/shaper.md): Interests leave at
+/// `capacity x headroom / (8 x average Data size)` per second, the excess waits in a CoDel-managed
+/// queue whose drops come back as marked Nacks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShaperSpec {
+    /// The Data capacity the shaper assumes, bit/s; `None`: the bandwidth of the reverse direction
+    /// (the link's own Data direction, PCON §4.6 Shaper_Overlay).
+    pub capacity_bps: Option<u64>,
+    /// Share of the capacity the shaper fills (Wang et al.'s `Headroom`, 0.98).
+    pub headroom: f64,
+    /// Interests the shaper's queue holds (Wang et al.'s `MaxInterest`, 100).
+    pub limit: usize,
+    /// CoDel target of the shaper's queue (RFC 8289: 5 ms).
+    pub target: Time,
+    /// CoDel interval of the shaper's queue (RFC 8289: 100 ms).
+    pub interval: Time,
+}
+
+impl Default for ShaperSpec {
+    fn default() -> Self {
+        ShaperSpec {
+            capacity_bps: None,
+            headroom: 0.98,
+            limit: 100,
+            target: Time::from_millis(5),
+            interval: Time::from_millis(100),
+        }
+    }
 }
 
 /// PCON §3.5 local link loss detection: positive acknowledgements per frame tell the sender which

@@ -23,10 +23,12 @@ struct DirParams {
     loss: Option<LossSpec>,
     underlay: Option<Vec<UnderlayHop>>,
     loss_detection: Option<LossDetection>,
+    /// `Some(None)`: `shaper = false`, no shaper even if the link sets one.
+    shaper: Option<Option<ShaperSpec>>,
 }
 
 /// The fields a link and its `forward` / `reverse` tables may set per direction.
-const DIR_FIELDS: [&str; 6] = ["bandwidth", "delay", "queue", "loss", "underlay", "loss_detection"];
+const DIR_FIELDS: [&str; 7] = ["bandwidth", "delay", "queue", "loss", "underlay", "loss_detection", "shaper"];
 
 impl Reader<'_, '_> {
     pub(super) fn node_attributes(&self, v: &Val<'_>, path: &str, node: &mut NodeSpec) -> Res<()> {
@@ -337,7 +339,48 @@ impl Reader<'_, '_> {
                     })
                 })
                 .transpose()?,
+            shaper: t.get("shaper").map(|v| self.shaper(v, &t.field("shaper"))).transpose()?,
         })
+    }
+
+    /// `shaper = { capacity = "10Mbps", headroom = 0.98, limit = 100, target = "5ms",
+    /// interval = "100ms" }` (every field optional), `shaper = true` (all defaults) or
+    /// `shaper = false` (none: exempts a direction from the link's shaper).
+    fn shaper(&self, v: &Val<'_>, path: &str) -> Res<Option<ShaperSpec>> {
+        const WHAT: &str =
+            "a table such as { capacity = \"10Mbps\" }, or true (a shaper with the defaults) or false (none)";
+        if let DeValue::Boolean(on) = v.get_ref() {
+            return Ok(on.then(ShaperSpec::default));
+        }
+        let t = self.table(v, path, &["capacity", "headroom", "limit", "target", "interval"], WHAT)?;
+        let mut s = ShaperSpec::default();
+        if let Some(x) = t.get("capacity") {
+            s.capacity_bps = Some(self.bandwidth(x, &t.field("capacity"))?);
+        }
+        if let Some(x) = t.get("headroom") {
+            let h = self.number(x, &t.field("headroom"))?;
+            if !(h > 0.0 && h <= 1.0) {
+                return Err(self.ctx.err(
+                    x.span(),
+                    &t.field("headroom"),
+                    format!(
+                        "must be greater than 0 and at most 1 (the share of the capacity the shaper fills), found {h}"
+                    ),
+                ));
+            }
+            s.headroom = h;
+        }
+        if let Some(x) = t.get("limit") {
+            let n = self.positive_uint(x, &t.field("limit"))?;
+            s.limit = usize::try_from(n).map_err(|_| self.ctx.err(x.span(), &t.field("limit"), "too large"))?;
+        }
+        if let Some(x) = t.get("target") {
+            s.target = self.positive_duration(x, &t.field("target"))?;
+        }
+        if let Some(x) = t.get("interval") {
+            s.interval = self.positive_duration(x, &t.field("interval"))?;
+        }
+        Ok(Some(s))
     }
 
     /// `underlay = [{ bandwidth = "10Mbps", delay = "5ms", queue = { ... } }, ...]`: the IP hops
@@ -375,6 +418,7 @@ impl Reader<'_, '_> {
                 "loss",
                 "underlay",
                 "loss_detection",
+                "shaper",
                 "metric",
                 "forward",
                 "reverse",
@@ -411,6 +455,7 @@ impl Reader<'_, '_> {
                 loss: d.loss.or(base.loss).unwrap_or_default(),
                 underlay: d.underlay.or_else(|| base.underlay.clone()).unwrap_or_default(),
                 loss_detection: d.loss_detection.or(base.loss_detection).unwrap_or_default(),
+                shaper: d.shaper.or(base.shaper).flatten(),
             })
         };
         let ab = resolve(fwd)?;
@@ -465,6 +510,7 @@ impl Reader<'_, '_> {
                 loss: l.loss_rate.map_or(LossSpec::None, |p| LossSpec::Bernoulli { p }),
                 underlay: Vec::new(),
                 loss_detection: LossDetection::None,
+                shaper: None,
             };
             origins.insert((a.min(b), a.max(b)), LinkOrigin { described: format!("{topo_source} line {}", l.line) });
             links.push(LinkSpec { a, b, ab: dir.clone(), ba: dir, metric: l.metric.unwrap_or(1) });
