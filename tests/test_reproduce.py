@@ -15,7 +15,7 @@ from ndnflow import experiments
 from ndnflow.cli import main
 from ndnflow.experiments import common, pcon_4_1, pcon_4_2
 
-IDS = ("pcon-4.1", "pcon-4.2", "pcon-4.3", "pcon-4.4-split", "pcon-4.4-table1")
+IDS = ("pcon-4.1", "pcon-4.2", "pcon-4.3", "pcon-4.4-split", "pcon-4.4-table1", "pcon-4.5")
 #: The experiments whose full run this file checks end to end.
 END_TO_END = ("pcon-4.1", "pcon-4.2")
 
@@ -46,7 +46,7 @@ def test_unknown_id_is_one_line_and_exit_2(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert out == "" and "Traceback" not in err
     assert err.strip().splitlines() == [
-        "error: unknown experiment 'pcon-9.9' (known: pcon-4.1, pcon-4.2, pcon-4.3, pcon-4.4-split, pcon-4.4-table1)"]
+        f"error: unknown experiment 'pcon-9.9' (known: {', '.join(IDS)})"]
     assert not (tmp_path / "x").exists()
 
 

@@ -6,7 +6,7 @@ docs/experiments/README.md.
 
     >>> from ndnflow import experiments
     >>> [e.ID for e in experiments.catalog().values()]        # doctest: +SKIP
-    ['pcon-4.1', 'pcon-4.2', 'pcon-4.3', 'pcon-4.4-split', 'pcon-4.4-table1']
+    ['pcon-4.1', 'pcon-4.2', 'pcon-4.3', 'pcon-4.4-split', 'pcon-4.4-table1', 'pcon-4.5']
     >>> report = experiments.run("pcon-4.1", "out/pcon-4.1")  # doctest: +SKIP
     >>> print(report.table())                                  # doctest: +SKIP
 """
@@ -20,7 +20,7 @@ from typing import Any, Dict, Optional
 from ndnflow.experiments.common import Report, Row, run_experiment
 
 #: Experiment modules, in catalog order.
-MODULES = ("pcon_4_1", "pcon_4_2", "pcon_4_3", "pcon_4_4_split", "pcon_4_4_table1")
+MODULES = ("pcon_4_1", "pcon_4_2", "pcon_4_3", "pcon_4_4_split", "pcon_4_4_table1", "pcon_4_5")
 
 
 class UnknownExperiment(KeyError):
