@@ -61,10 +61,16 @@ LAG_S = 0.005  # R1 -> R2 counts C3's Interests one link delay before R2 -> P1 d
 IN_USE, IN_USE_MIN = 0.05, 3
 
 
+#: The routers' strategy in both variants. `expiry_reduction` is the authors' ndnSIM rule (an
+#: expired PIT entry takes CHANGE_PERC points from its face); §4.5's "R2 has reduced forwarding
+#: percentage towards P1 to 0%" under 1-bit marks needs it, since almost no marked Data come back
+#: from the flooded link (docs/experiments/pcon-4.5.md).
+STRATEGY = {"name": "pcon", "expiry_reduction": True}
+
 def scenario(variant: str, duration: Any = DURATION, seed: int = SEED) -> Scenario:
     sc = Scenario(duration=duration, seed=seed, bin=BIN)
     for node in ("c1", "c2", "c3", "r1", "r2") + PRODUCERS:
-        sc.node(node, strategy="pcon" if node.startswith("r") else None)
+        sc.node(node, strategy=STRATEGY if node.startswith("r") else None)
     for a, b, bandwidth in LINKS:
         sc.link(a, b, bandwidth=bandwidth, delay=DELAY, queue=QUEUES[variant])
     for p in PRODUCERS:

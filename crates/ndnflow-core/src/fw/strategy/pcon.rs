@@ -63,6 +63,10 @@ pub struct PconConfig {
     /// next hops (ndnSIM fork's INIT_SHORTEST_PATH = false; §4.6 "start out with the optimal split
     /// ratio of 0.5").
     pub start_equal: bool,
+    /// Take CHANGE_PERC (percentage points) from a face each time a PIT entry forwarded there
+    /// expires unanswered, as the ndnSIM fork of the paper's experiments does
+    /// (`beforeExpirePendingInterest`). The paper says nothing of it; off by default.
+    pub expiry_reduction: bool,
 }
 
 impl Default for PconConfig {
@@ -76,6 +80,7 @@ impl Default for PconConfig {
             lower_threshold: 0.0,
             probe_fraction: 0.001,
             start_equal: false,
+            expiry_reduction: false,
         }
     }
 }
@@ -152,12 +157,18 @@ impl PrefixState {
 
     /// §3.4: take `fraction` of `face`'s percentage and share it equally among the others.
     fn reduce(&mut self, face: FaceId, fraction: f64) {
-        let n = self.shares.len();
         let Some(i) = self.shares.iter().position(|s| s.face == face) else { return };
+        let reduction = self.shares[i].perc * fraction;
+        self.move_away(i, reduction);
+    }
+
+    /// Takes `reduction` (at most all) from share `i` and gives each other share an equal part.
+    fn move_away(&mut self, i: usize, reduction: f64) {
+        let n = self.shares.len();
         if n < 2 {
             return;
         }
-        let reduction = self.shares[i].perc * fraction;
+        let reduction = reduction.min(self.shares[i].perc);
         let each = reduction / (n - 1) as f64;
         for (j, s) in self.shares.iter_mut().enumerate() {
             if j == i {
@@ -440,6 +451,21 @@ impl Strategy for PconStrategy {
             }
         }
         nack_when_all_upstreams_nacked(entry)
+    }
+
+    /// The ndnSIM fork's rule, when enabled: an entry that expires takes CHANGE_PERC points from
+    /// each face it was forwarded to.
+    fn on_interest_expired(&mut self, ctx: &StrategyCtx, entry: &PitEntry) {
+        if !self.config.expiry_reduction || entry.out_records.is_empty() {
+            return;
+        }
+        let Some((_, fib)) = ctx.fib.longest_prefix_match(entry.name()) else { return };
+        let Some(st) = self.prefixes.get_mut(&fib.prefix) else { return };
+        for o in &entry.out_records {
+            if let Some(i) = st.shares.iter().position(|s| s.face == o.face) {
+                st.move_away(i, self.config.change_perc);
+            }
+        }
     }
 
     /// §3.6: pass the highly congested state on only when no other enabled next hop is left.

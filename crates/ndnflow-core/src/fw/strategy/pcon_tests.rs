@@ -345,3 +345,19 @@ fn shift_back_takes_from_the_last_of_equally_long_paths_and_never_between_equal_
     forwarded(&mut s, &ctx, &f, 0);
     assert_percs(&s, &[0.5, 0.5]);
 }
+
+#[test]
+fn an_expired_entry_takes_change_perc_points_only_when_asked() {
+    let faces = faces(2);
+    let table = fib_table(&THREE[..2]);
+    let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
+    let f = fib(&THREE[..2]);
+    for (on, want) in [(false, [1.0, 0.0]), (true, [0.98, 0.02])] {
+        let mut s = PconStrategy::new(PconConfig { expiry_reduction: on, ..PconConfig::default() }, 1);
+        let mut e = entry(Time::ZERO, 0);
+        s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&f));
+        e.insert_or_update_out_record(Time::ZERO, FaceId(1), 1, Time::from_secs(1));
+        s.on_interest_expired(&ctx, &e);
+        assert_percs(&s, &want);
+    }
+}

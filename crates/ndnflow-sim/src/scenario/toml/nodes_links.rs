@@ -144,6 +144,7 @@ impl Reader<'_, '_> {
                 "lower_threshold",
                 "probe_fraction",
                 "initial",
+                "expiry_reduction",
             ],
             "a strategy name, or a table such as { name = \"pcon\", change_perc = 0.02 }",
         )?;
@@ -170,6 +171,9 @@ impl Reader<'_, '_> {
         }
         if let Some(x) = t.get("probe_fraction") {
             c.probe_fraction = self.probability(x, &t.field("probe_fraction"))?;
+        }
+        if let Some(x) = t.get("expiry_reduction") {
+            c.expiry_reduction = self.boolean(x, &t.field("expiry_reduction"))?;
         }
         if let Some(x) = t.get("initial") {
             c.start_equal = self.choice(x, &t.field("initial"), &["shortest", "equal"])? == "equal";
