@@ -44,8 +44,9 @@ pub struct Simulation {
     app_out: Vec<Frame>,
     recorder: Recorder,
     events_processed: u64,
-    /// Link losses waiting to be reported: (NDN-level direction, lost frame); `None` once done.
-    loss_reports: Vec<Option<(u32, Frame)>>,
+    /// Link losses waiting to be reported: (NDN-level direction, lost frame, dropped by a queue);
+    /// `None` once done.
+    loss_reports: Vec<Option<(u32, Frame, bool)>>,
     /// Free slots of `loss_reports`.
     free_reports: Vec<u32>,
     /// Scratch for the Interests a shaper drops.
@@ -281,7 +282,7 @@ impl Simulation {
         let lost = std::mem::take(&mut self.net.dirs[d].lost);
         let sender_knows = self.now + chain.detection_delay;
         let receiver_knows = sender_knows + chain.delay;
-        for frame in lost {
+        for (frame, by_queue) in lost {
             let at = match frame.packet {
                 NetPacket::Interest(_) => sender_knows,
                 NetPacket::Data(_) => receiver_knows,
@@ -290,11 +291,11 @@ impl Simulation {
             };
             let slot = match self.free_reports.pop() {
                 Some(slot) => {
-                    self.loss_reports[slot as usize] = Some((origin, frame));
+                    self.loss_reports[slot as usize] = Some((origin, frame, by_queue));
                     slot
                 }
                 None => {
-                    self.loss_reports.push(Some((origin, frame)));
+                    self.loss_reports.push(Some((origin, frame, by_queue)));
                     (self.loss_reports.len() - 1) as u32
                 }
             };
@@ -302,13 +303,15 @@ impl Simulation {
         }
     }
 
-    /// PCON §3.5: the loss becomes a Nack(Congestion), marked on an overlay link, at the node that
-    /// waits for an answer: the Interest's sender, or the Data's receiver.
+    /// PCON §3.5: the loss becomes a Nack(Congestion) at the node that waits for an answer: the
+    /// Interest's sender, or the Data's receiver. Marked on an overlay link (every loss there is
+    /// congestion in the underlay), and on a wireless link when a queue dropped the frame: only
+    /// the radio's random losses are unmarked.
     fn report_loss(&mut self, slot: u32) {
-        let Some((origin, frame)) = self.loss_reports[slot as usize].take() else { return };
+        let Some((origin, frame, by_queue)) = self.loss_reports[slot as usize].take() else { return };
         self.free_reports.push(slot);
         let o = &self.net.dirs[origin as usize];
-        let mark = (o.chain.loss_detection == LossDetection::Overlay) as u64;
+        let mark = (o.chain.loss_detection == LossDetection::Overlay || by_queue) as u64;
         let (to, to_face) = (o.to, o.to_face);
         match frame.packet {
             NetPacket::Interest(interest) => self.nack_to_sender(origin as usize, interest, mark),

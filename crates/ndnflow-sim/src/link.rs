@@ -72,8 +72,9 @@ pub struct LinkDir {
     pub next: Option<u32>,
     /// The NDN-level direction this one belongs to, and how it reports losses.
     pub chain: Chain,
-    /// Frames lost since the engine last looked (kept only when the chain detects losses).
-    pub lost: Vec<Frame>,
+    /// Frames lost since the engine last looked (kept only when the chain detects losses), each
+    /// with whether a queue dropped it (congestion) rather than the loss model (random loss).
+    pub lost: Vec<(Frame, bool)>,
     pub bandwidth_bps: u64,
     pub delay: Time,
     pub queue: Queue,
@@ -194,7 +195,7 @@ impl LinkDir {
     fn dropped(&mut self, frame: Frame) {
         self.count_drop(&frame);
         if self.chain.loss_detection != LossDetection::None {
-            self.lost.push(frame);
+            self.lost.push((frame, true));
         }
     }
 
@@ -257,7 +258,7 @@ impl LinkDir {
         if self.loss.is_lost(&mut self.rng) {
             self.counters.losses += 1;
             if self.chain.loss_detection != LossDetection::None {
-                self.lost.push(d.item.frame);
+                self.lost.push((d.item.frame, false));
             }
             return Some(Transmission { arrival: None, done });
         }
