@@ -65,6 +65,18 @@ fn strategy(kind: StrategyKind) -> StrategyName {
         StrategyKind::Rfa => StrategyName::Rfa,
         StrategyKind::Drf => StrategyName::Drf,
         StrategyKind::Pcon(c) => StrategyName::Pcon(c),
+        StrategyKind::Fpf => StrategyName::Fpf,
+    }
+}
+
+/// The limit of a direction's output queue, as the forwarder sees it on the face (FPF).
+fn queue_limit(q: &QueueSpec) -> ndnflow_core::link::Limit {
+    use ndnflow_core::link::Limit;
+    match q {
+        QueueSpec::DropTail { limit } | QueueSpec::Codel { limit, .. } => match *limit {
+            QueueLimit::Packets(n) => Limit::Packets(n),
+            QueueLimit::Bytes(n) => Limit::Bytes(n),
+        },
     }
 }
 
@@ -130,6 +142,9 @@ pub fn build(s: &Scenario) -> Network {
     for l in &s.links {
         let face_a = nodes[l.a].fw.add_face(FaceKind::Link);
         let face_b = nodes[l.b].fw.add_face(FaceKind::Link);
+        // Each end learns the rate Data arrive at (the other direction) and its own queue (FPF).
+        nodes[l.a].fw.set_face_link(face_a, l.ba.bandwidth_bps, queue_limit(&l.ab.queue));
+        nodes[l.b].fw.set_face_link(face_b, l.ab.bandwidth_bps, queue_limit(&l.ba.queue));
         let mut dir = |from: (usize, FaceId), to: (usize, FaceId), spec: &LinkDirSpec, reverse: &LinkDirSpec| {
             let index = dirs.len();
             let (src, dst) = (s.nodes[from.0].name.clone(), s.nodes[to.0].name.clone());

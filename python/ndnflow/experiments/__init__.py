@@ -20,7 +20,8 @@ from typing import Any, Dict, Optional
 from ndnflow.experiments.common import Report, Row, run_experiment
 
 #: Experiment modules, in catalog order.
-MODULES = ("pcon_4_1", "pcon_4_2", "pcon_4_3", "pcon_4_4_split", "pcon_4_4_table1", "pcon_4_5", "pcon_4_6")
+MODULES = ("pcon_4_1", "pcon_4_2", "pcon_4_3", "pcon_4_4_split", "pcon_4_4_table1", "pcon_4_5", "pcon_4_6",
+           "survey_sce1", "survey_sce2", "survey_sce3")
 
 
 class UnknownExperiment(KeyError):

@@ -21,9 +21,10 @@ use smallvec::SmallVec;
 
 use super::face::{FaceInfo, FaceKind};
 use super::strategy::{
-    BestRouteStrategy, DrfStrategy, InterestDecision, MulticastStrategy, NackDecision, PconConfig, PconStrategy,
-    PiStrategy, RfaStrategy, Strategy, StrategyCtx,
+    BestRouteStrategy, DrfStrategy, FpfStrategy, InterestDecision, MulticastStrategy, NackDecision, PconConfig,
+    PconStrategy, PiStrategy, RfaStrategy, Strategy, StrategyCtx,
 };
+use crate::link::Limit;
 use crate::packet::lp::flags;
 use crate::packet::{Data, Frame, Interest, LpHeader, Nack, NackReason, NetPacket};
 use crate::table::{ContentStore, CsPolicy, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId};
@@ -43,6 +44,9 @@ pub enum StrategyName {
     Drf,
     /// PCON's mark-driven multipath forwarding (§3.4).
     Pcon(PconConfig),
+    /// Fast Pipeline Filling: the lowest-RTT face whose pending Interests are below its capacity
+    /// rtt x rate + queue (Thibaud et al. §II-B); needs `Forwarder::set_face_link`.
+    Fpf,
 }
 
 /// `seed` feeds the strategies that draw at random (rfa); the others ignore it.
@@ -54,6 +58,7 @@ fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> {
         StrategyName::Rfa => Box::new(RfaStrategy::new(seed)),
         StrategyName::Drf => Box::new(DrfStrategy::new()),
         StrategyName::Pcon(config) => Box::new(PconStrategy::new(config, seed)),
+        StrategyName::Fpf => Box::new(FpfStrategy::new()),
     }
 }
 
@@ -163,8 +168,17 @@ impl Forwarder {
     }
 
     pub fn add_face(&mut self, kind: FaceKind) -> FaceId {
-        self.faces.push(FaceInfo { kind, up: true });
+        self.faces.push(FaceInfo::new(kind));
         FaceId((self.faces.len() - 1) as u32)
+    }
+
+    /// Tells a link face the bit rate at which Data arrive over it and the capacity of this node's
+    /// output queue on it (static; for strategies that size a face's pipeline, FPF).
+    pub fn set_face_link(&mut self, face: FaceId, bandwidth_bps: u64, queue_limit: Limit) {
+        if let Some(f) = self.faces.get_mut(face.index()) {
+            f.bandwidth_bps = Some(bandwidth_bps);
+            f.queue_limit = Some(queue_limit);
+        }
     }
 
     pub fn set_face_up(&mut self, face: FaceId, up: bool) {

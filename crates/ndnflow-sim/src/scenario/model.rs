@@ -89,6 +89,8 @@ pub enum StrategyKind {
     Drf,
     /// PCON's mark-driven multipath forwarding ("pcon", §3.4).
     Pcon(PconConfig),
+    /// Fast Pipeline Filling ("fpf", Thibaud et al. §II-B).
+    Fpf,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -6,6 +6,7 @@
 
 pub mod best_route;
 pub mod drf;
+pub mod fpf;
 pub mod multicast;
 pub mod pcon;
 pub mod pending;
@@ -16,6 +17,7 @@ use smallvec::SmallVec;
 
 pub use best_route::BestRouteStrategy;
 pub use drf::DrfStrategy;
+pub use fpf::FpfStrategy;
 pub use multicast::MulticastStrategy;
 pub use pcon::{PconConfig, PconStrategy};
 pub use pi::PiStrategy;

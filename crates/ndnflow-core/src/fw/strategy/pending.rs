@@ -270,7 +270,7 @@ pub(crate) mod test_util {
     use crate::{Name, Time};
 
     pub fn faces(n: usize) -> Vec<FaceInfo> {
-        (0..=n).map(|_| FaceInfo { kind: FaceKind::Link, up: true }).collect()
+        (0..=n).map(|_| FaceInfo::new(FaceKind::Link)).collect()
     }
 
     /// /p via the given (face, cost) pairs, sorted as the FIB sorts them.

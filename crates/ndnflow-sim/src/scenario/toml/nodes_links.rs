@@ -116,7 +116,7 @@ impl Reader<'_, '_> {
     /// A strategy: its name, or for pcon optionally a table of parameters
     /// (`{ name = "pcon", change_perc = 0.01 }`).
     fn strategy(&self, v: &Val<'_>, field: &str) -> Res<StrategyKind> {
-        const NAMES: [&str; 7] = ["best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon"];
+        const NAMES: [&str; 8] = ["best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon", "fpf"];
         if let DeValue::Table(_) = v.get_ref() {
             return self.pcon_strategy(v, field);
         }
@@ -126,6 +126,7 @@ impl Reader<'_, '_> {
             "rfa" | "cf" => StrategyKind::Rfa,
             "drf" => StrategyKind::Drf,
             "pcon" => StrategyKind::Pcon(PconConfig::default()),
+            "fpf" => StrategyKind::Fpf,
             _ => StrategyKind::BestRoute,
         })
     }
