@@ -44,6 +44,11 @@ pub struct SignalConfig {
     /// IP underlay, an unmarked one a wireless loss, which "only triggers a consumer
     /// retransmission".
     pub decrease_on_unmarked_nacks: bool,
+    /// CWA counted per window instead of per RTT: a loss decreases only if its segment is above
+    /// the recovery point, i.e. its Interest was sent after the last decrease (TCP NewReno's
+    /// recovery rule). The survey's ICP: "only one window decrease is triggered ... independently
+    /// of the number of losses detected" (Thibaud et al. §IV, Sce2). Off: PCON Algorithm 1.
+    pub per_window: bool,
 }
 
 impl SignalConfig {
@@ -54,6 +59,7 @@ impl SignalConfig {
         react_to_marks: true,
         cwa_on_marks: false,
         decrease_on_unmarked_nacks: false,
+        per_window: false,
     };
 }
 
@@ -71,11 +77,29 @@ pub struct Cwa {
     high_data: u64,
     high_interest: u64,
     rec_point: f64,
+    /// Gate losses by their own segment (`SignalConfig::per_window`) instead of `high_data`.
+    per_window: bool,
+    /// A loss has decreased the window already (the per-window gate lets the first one through).
+    decreased: bool,
 }
 
 impl Cwa {
     pub fn new(enabled: bool, rtt_suppress: f64) -> Cwa {
-        Cwa { enabled, rtt_suppress: rtt_suppress.max(0.0), high_data: 0, high_interest: 0, rec_point: 0.0 }
+        Cwa {
+            enabled,
+            rtt_suppress: rtt_suppress.max(0.0),
+            high_data: 0,
+            high_interest: 0,
+            rec_point: 0.0,
+            per_window: false,
+            decreased: false,
+        }
+    }
+
+    /// The per-window gate (`SignalConfig::per_window`).
+    pub fn per_window(mut self, on: bool) -> Cwa {
+        self.per_window = on;
+        self
     }
 
     pub fn on_interest_sent(&mut self, segment: u64) {
@@ -88,12 +112,18 @@ impl Cwa {
         self.high_interest = self.high_interest.max(highest_sent);
     }
 
-    /// Algorithm 1 lines 14-16: whether this loss may decrease the window. When it may, the
-    /// recovery point moves to the highest Interest sent. With CWA off every loss may.
-    pub fn on_loss(&mut self) -> bool {
-        if self.enabled && self.high_data as f64 <= self.rec_point {
+    /// Algorithm 1 lines 14-16: whether the loss of `segment` may decrease the window. When it
+    /// may, the recovery point moves to the highest Interest sent. With CWA off every loss may.
+    pub fn on_loss(&mut self, segment: u64) -> bool {
+        let gated = if self.per_window {
+            self.decreased && segment as f64 <= self.rec_point
+        } else {
+            self.high_data as f64 <= self.rec_point
+        };
+        if self.enabled && gated {
             return false;
         }
+        self.decreased = true;
         let hi = self.high_interest as f64;
         self.rec_point = hi + self.rtt_suppress * (hi - self.high_data as f64).max(0.0);
         true
@@ -133,7 +163,7 @@ pub struct Signals {
 
 impl Signals {
     pub fn new(config: SignalConfig) -> Signals {
-        Signals { config, cwa: Cwa::new(config.cwa, config.rtt_suppress), decreases: 0 }
+        Signals { config, cwa: Cwa::new(config.cwa, config.rtt_suppress).per_window(config.per_window), decreases: 0 }
     }
 
     pub fn on_interest_sent(&mut self, segment: u64) {
@@ -146,29 +176,29 @@ impl Signals {
             return Reaction::Increase;
         }
         if self.config.cwa_on_marks {
-            return self.loss();
+            return self.loss(segment);
         }
         self.decreases += 1;
         Reaction::Decrease
     }
 
-    pub fn on_timeout(&mut self) -> Reaction {
-        self.loss()
+    pub fn on_timeout(&mut self, segment: u64) -> Reaction {
+        self.loss(segment)
     }
 
     /// A marked Nack is congestion whatever its reason (PCON §3.5: "the reaction is the same as to a
     /// marked Data packet", through CWA since such Nacks come in bursts); an unmarked
     /// Nack(Congestion) only if `decrease_on_unmarked_nacks`; other Nacks never.
-    pub fn on_nack(&mut self, reason: NackReason, marked: bool) -> Reaction {
+    pub fn on_nack(&mut self, reason: NackReason, marked: bool, segment: u64) -> Reaction {
         if marked || (reason == NackReason::Congestion && self.config.decrease_on_unmarked_nacks) {
-            self.loss()
+            self.loss(segment)
         } else {
             Reaction::Hold
         }
     }
 
-    fn loss(&mut self) -> Reaction {
-        if self.cwa.on_loss() {
+    fn loss(&mut self, segment: u64) -> Reaction {
+        if self.cwa.on_loss(segment) {
             self.decreases += 1;
             Reaction::Decrease
         } else {
@@ -215,12 +245,12 @@ impl<L: WindowLaw> CongestionController for L {
         let r = self.signals().on_data(s.segment, s.highest_sent, s.congestion_mark);
         react(self, now, r);
     }
-    fn on_timeout(&mut self, now: Time, _segment: u64) {
-        let r = self.signals().on_timeout();
+    fn on_timeout(&mut self, now: Time, segment: u64) {
+        let r = self.signals().on_timeout(segment);
         react(self, now, r);
     }
-    fn on_nack(&mut self, now: Time, _segment: u64, reason: NackReason, marked: bool) {
-        let r = self.signals().on_nack(reason, marked);
+    fn on_nack(&mut self, now: Time, segment: u64, reason: NackReason, marked: bool) {
+        let r = self.signals().on_nack(reason, marked, segment);
         react(self, now, r);
     }
     fn window(&self) -> Option<f64> {
@@ -244,7 +274,7 @@ mod tests {
         // (m_highData 0 is not > m_recPoint 0).
         let mut s = Signals::new(SignalConfig::PCON);
         sent(&mut s, 9);
-        assert_eq!(s.on_timeout(), Reaction::Hold);
+        assert_eq!(s.on_timeout(0), Reaction::Hold);
     }
 
     #[test]
@@ -255,20 +285,20 @@ mod tests {
             assert_eq!(s.on_data(seg, 20, 0), Reaction::Increase);
         }
         // high_data 10 > rec_point 0: first timeout decreases, rec_point := 20.
-        assert_eq!(s.on_timeout(), Reaction::Decrease);
+        assert_eq!(s.on_timeout(0), Reaction::Decrease);
         assert_eq!(s.cwa.rec_point(), 20.0);
         // Four more timeouts in the same RTT: high_data 10 <= 20, all suppressed.
         for _ in 0..4 {
-            assert_eq!(s.on_timeout(), Reaction::Hold);
+            assert_eq!(s.on_timeout(0), Reaction::Hold);
         }
         assert_eq!(s.decreases, 1);
         // Data up to 20 still does not pass the recovery point (20 is not > 20).
         sent(&mut s, 30);
         s.on_data(20, 30, 0);
-        assert_eq!(s.on_timeout(), Reaction::Hold);
+        assert_eq!(s.on_timeout(0), Reaction::Hold);
         // Data 21 (sent after the decrease) passes it: the next timeout decreases again.
         s.on_data(21, 30, 0);
-        assert_eq!(s.on_timeout(), Reaction::Decrease);
+        assert_eq!(s.on_timeout(0), Reaction::Decrease);
         assert_eq!(s.cwa.rec_point(), 30.0);
         assert_eq!(s.decreases, 2);
     }
@@ -278,13 +308,13 @@ mod tests {
         let mut s = Signals::new(SignalConfig::PCON);
         sent(&mut s, 5);
         s.on_data(3, 5, 0);
-        assert_eq!(s.on_nack(NackReason::Duplicate, false), Reaction::Hold);
-        assert_eq!(s.on_nack(NackReason::NoRoute, false), Reaction::Hold);
+        assert_eq!(s.on_nack(NackReason::Duplicate, false, 0), Reaction::Hold);
+        assert_eq!(s.on_nack(NackReason::NoRoute, false, 0), Reaction::Hold);
         // PCON §3.5: an unmarked Nack(Congestion) (a wireless loss) only retransmits.
-        assert_eq!(s.on_nack(NackReason::Congestion, false), Reaction::Hold);
-        assert_eq!(s.on_nack(NackReason::Congestion, true), Reaction::Decrease);
-        assert_eq!(s.on_nack(NackReason::Congestion, true), Reaction::Hold);
-        assert_eq!(s.on_timeout(), Reaction::Hold);
+        assert_eq!(s.on_nack(NackReason::Congestion, false, 0), Reaction::Hold);
+        assert_eq!(s.on_nack(NackReason::Congestion, true, 0), Reaction::Decrease);
+        assert_eq!(s.on_nack(NackReason::Congestion, true, 0), Reaction::Hold);
+        assert_eq!(s.on_timeout(0), Reaction::Hold);
     }
 
     #[test]
@@ -293,7 +323,7 @@ mod tests {
         let mut s = Signals::new(SignalConfig::PCON);
         sent(&mut s, 10);
         s.on_data(1, 10, 0);
-        assert_eq!(s.on_timeout(), Reaction::Decrease);
+        assert_eq!(s.on_timeout(0), Reaction::Decrease);
         for seg in 2..5 {
             assert_eq!(s.on_data(seg, 10, 1), Reaction::Decrease);
         }
@@ -325,7 +355,7 @@ mod tests {
         let mut s = Signals::new(SignalConfig { cwa: false, ..SignalConfig::PCON });
         sent(&mut s, 10);
         for _ in 0..5 {
-            assert_eq!(s.on_timeout(), Reaction::Decrease);
+            assert_eq!(s.on_timeout(0), Reaction::Decrease);
         }
         assert_eq!(s.decreases, 5);
     }
@@ -336,11 +366,33 @@ mod tests {
         let mut c = Cwa::new(true, 0.5);
         c.on_interest_sent(20);
         c.on_data(10, 20);
-        assert!(c.on_loss());
+        assert!(c.on_loss(0));
         assert_eq!(c.rec_point(), 25.0);
         c.on_data(25, 30);
-        assert!(!c.on_loss());
+        assert!(!c.on_loss(0));
         c.on_data(26, 30);
-        assert!(c.on_loss());
+        assert!(c.on_loss(0));
+    }
+
+    #[test]
+    fn per_window_ignores_losses_of_interests_sent_before_the_last_decrease() {
+        for (per_window, second) in [(false, Reaction::Decrease), (true, Reaction::Hold)] {
+            let mut s = Signals::new(SignalConfig { per_window, ..SignalConfig::PCON });
+            sent(&mut s, 20);
+            s.on_data(5, 20, 0);
+            // First loss of the burst: a decrease; the recovery point becomes 20.
+            assert_eq!(s.on_timeout(3), Reaction::Decrease);
+            // One RTT later, Data for Interests sent after the decrease have come back.
+            sent(&mut s, 30);
+            s.on_data(25, 30, 0);
+            // Segment 10 was sent before the decrease: Algorithm 1 lets it through (25 > 20),
+            // the per-window gate does not (10 <= 20).
+            assert_eq!(s.on_timeout(10), second);
+            // Segment 22 was sent after the first decrease: a new event for the per-window gate.
+            // Algorithm 1 has just moved its recovery point to 30 (second decrease), so 25 <= 30
+            // holds it.
+            let third = if per_window { Reaction::Decrease } else { Reaction::Hold };
+            assert_eq!(s.on_timeout(22), third);
+        }
     }
 }

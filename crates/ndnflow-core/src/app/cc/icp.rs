@@ -68,6 +68,7 @@ impl Default for IcpConfig {
                 react_to_marks: false,
                 cwa_on_marks: false,
                 decrease_on_unmarked_nacks: true,
+                per_window: false,
             },
             rto: IcpRto::MinMax,
             rto_window: 0,

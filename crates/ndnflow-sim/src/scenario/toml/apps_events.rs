@@ -156,7 +156,7 @@ impl Reader<'_, '_> {
         // Keys every window controller (aimd, bic, cubic) takes; "pcon" fixes cwa and
         // react_to_marks.
         const SIGNALS: &[&str] =
-            &["cwa", "rtt_suppress", "react_to_marks", "cwa_on_marks", "decrease_on_unmarked_nacks"];
+            &["cwa", "rtt_suppress", "react_to_marks", "cwa_on_marks", "decrease_on_unmarked_nacks", "per_window"];
         const WINDOW: &[&str] = &["initial_window", "initial_ssthresh", "beta"];
         const RAAQM: &[&str] =
             &["initial_window", "min_window", "max_window", "beta", "gamma", "p_min", "p_max", "samples"];
@@ -196,7 +196,7 @@ impl Reader<'_, '_> {
             "cubic" => [WINDOW, SIGNALS, &["c", "fast_convergence", "reno_friendly"]].concat(),
             "icp" => [WINDOW, SIGNALS, &["rto", "rto_window"]].concat(),
             "raaqm" => RAAQM.to_vec(),
-            _ => [WINDOW, &["rtt_suppress", "low_window", "max_increment", "fast_convergence"]].concat(),
+            _ => [WINDOW, &["rtt_suppress", "per_window", "low_window", "max_increment", "fast_convergence"]].concat(),
         };
         takes.insert(0, "algorithm");
         if let Some((key, _)) = t.entries.iter().find(|(k, _)| !takes.contains(&k.get_ref().as_ref())) {
@@ -375,6 +375,7 @@ impl Reader<'_, '_> {
         self.cc_flag(t, "react_to_marks", &mut s.react_to_marks)?;
         self.cc_flag(t, "cwa_on_marks", &mut s.cwa_on_marks)?;
         self.cc_flag(t, "decrease_on_unmarked_nacks", &mut s.decrease_on_unmarked_nacks)?;
+        self.cc_flag(t, "per_window", &mut s.per_window)?;
         if let Some(x) = t.get("rtt_suppress") {
             s.rtt_suppress = self.cc_number(x, &t.field("rtt_suppress"), 0.0, true, "must not be negative")?;
         }
