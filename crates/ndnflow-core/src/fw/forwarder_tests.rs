@@ -1,0 +1,93 @@
+//! Forwarder pipelines: HopLimit, loops, and how marks travel, on a two-face router.
+
+use super::*;
+
+/// A router with two link faces (0 downstream, 1 upstream) and a route for /p via face 1.
+fn router() -> Forwarder {
+    let mut fw = Forwarder::new(ForwarderConfig::default(), 1);
+    fw.add_face(FaceKind::Link);
+    fw.add_face(FaceKind::Link);
+    fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(1), 1);
+    fw
+}
+
+/// An Interest for /p/seg=`nonce` (one name per nonce, so none aggregates with another).
+fn interest(nonce: u32, hop_limit: Option<u8>) -> Frame {
+    let name = Name::parse("/p").unwrap().append_segment(nonce as u64);
+    let mut i = Interest::new(name, nonce, Time::from_secs(2));
+    i.hop_limit = hop_limit;
+    Frame::interest(Arc::new(i))
+}
+
+#[test]
+fn hop_limit_is_decremented_on_arrival_and_an_exhausted_one_is_not_sent() {
+    let mut fw = router();
+    let mut out = Vec::new();
+    fw.handle(Time::ZERO, FaceId(0), interest(1, Some(2)), &mut out);
+    let NetPacket::Interest(sent) = &out[0].1.packet else { panic!("expected an Interest") };
+    assert_eq!((out[0].0, sent.hop_limit), (FaceId(1), Some(1)));
+    out.clear();
+    // HopLimit 1 becomes 0 here: the Interest may reach this node but no further.
+    fw.handle(Time::ZERO, FaceId(0), interest(2, Some(1)), &mut out);
+    assert!(out.is_empty());
+    assert_eq!(fw.counters.hop_limit_exceeded, 1);
+    fw.handle(Time::ZERO, FaceId(0), interest(3, Some(0)), &mut out);
+    assert!(out.is_empty());
+    assert_eq!(fw.counters.hop_limit_exceeded, 2);
+}
+
+/// Sends the Interest for /p/seg=`seg` from face 0 (marked or not) and returns the Data frame
+/// sent back to face 0 when face 1 answers with `data_lp`.
+fn round_trip(fw: &mut Forwarder, seg: u32, interest_mark: u64, data_lp: LpHeader) -> Frame {
+    let mut out = Vec::new();
+    let mut i = interest(seg, None);
+    i.lp.congestion_mark = interest_mark;
+    fw.handle(Time::ZERO, FaceId(0), i, &mut out);
+    let (face, sent) = out.pop().expect("forwarded");
+    assert_eq!((face, sent.lp.congestion_mark), (FaceId(1), 0), "an Interest's mark goes no further");
+    let name = Name::parse("/p").unwrap().append_segment(seg as u64);
+    let mut d = Frame::data(Arc::new(Data::new(name, bytes::Bytes::from_static(b"x"))));
+    d.lp = data_lp;
+    fw.handle(Time::from_millis(1), FaceId(1), d, &mut out);
+    let (face, back) = out.pop().expect("Data sent back");
+    assert_eq!(face, FaceId(0));
+    back
+}
+
+#[test]
+fn marks_travel_down_with_the_data_and_count_the_hops_since_the_mark() {
+    let mut fw = router();
+    let lp = |mark, hops| LpHeader { congestion_mark: mark, hop_count: hops, ..Default::default() };
+    // Unmarked stays unmarked.
+    assert_eq!(round_trip(&mut fw, 1, 0, lp(0, None)).lp, lp(0, None));
+    // Marked on the link just crossed: the next router is two hops from it.
+    assert_eq!(round_trip(&mut fw, 2, 0, lp(1, None)).lp, lp(1, Some(1)));
+    assert_eq!(round_trip(&mut fw, 3, 0, lp(1, Some(1))).lp, lp(1, Some(2)));
+    // The Interest came over a congested link: the Data going back is marked here, afresh.
+    assert_eq!(round_trip(&mut fw, 4, 1, lp(0, None)).lp, lp(1, None));
+    assert_eq!(round_trip(&mut fw, 5, 1, lp(1, Some(3))).lp, lp(1, None));
+}
+
+#[test]
+fn interest_marks_can_be_ignored() {
+    let config = ForwarderConfig { interest_marks: InterestMarks::Ignore, ..ForwarderConfig::default() };
+    let mut fw = Forwarder::new(config, 1);
+    fw.add_face(FaceKind::Link);
+    fw.add_face(FaceKind::Link);
+    fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(1), 1);
+    assert_eq!(round_trip(&mut fw, 1, 1, LpHeader::default()).lp.congestion_mark, 0);
+}
+
+#[test]
+fn a_nonce_seen_from_another_face_is_a_loop_answered_with_nack_duplicate() {
+    let mut fw = router();
+    fw.add_face(FaceKind::Link); // face 2, another downstream
+    let mut out = Vec::new();
+    fw.handle(Time::ZERO, FaceId(0), interest(7, None), &mut out);
+    out.clear();
+    fw.handle(Time::from_millis(1), FaceId(2), interest(7, None), &mut out);
+    assert_eq!(out.len(), 1);
+    let NetPacket::Nack(nack) = &out[0].1.packet else { panic!("expected a Nack") };
+    assert_eq!((out[0].0, nack.reason), (FaceId(2), NackReason::Duplicate));
+    assert_eq!(fw.counters.duplicates, 1);
+}
