@@ -913,3 +913,17 @@ fn bad_shaper_values_are_refused_with_their_field() {
     let e = parse(&quickstart_with_line(25, r#"shapper = {}"#)).unwrap_err();
     assert!(e.message.contains("did you mean \"shaper\"?"), "{e}");
 }
+
+#[test]
+fn every_example_scenario_loads() {
+    let mut n = 0;
+    for entry in std::fs::read_dir(examples()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            load_scenario(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            n += 1;
+        }
+    }
+    // quickstart, dumbbell, grid, pcon
+    assert!(n >= 4, "only {n} examples found");
+}
