@@ -38,27 +38,16 @@ pub fn edges(scenario: &Scenario) -> Vec<Edge> {
 
 /// Shortest distance from every node to `target` along directed edges (`u64::MAX` = unreachable).
 pub fn distances_to(n_nodes: usize, edges: &[Edge], target: usize) -> Vec<u64> {
+    distances_avoiding(&incoming_edges(n_nodes, edges), target, usize::MAX)
+}
+
+/// For each node, the (source, cost) of the edges that arrive there.
+fn incoming_edges(n_nodes: usize, edges: &[Edge]) -> Vec<Vec<(usize, u64)>> {
     let mut incoming: Vec<Vec<(usize, u64)>> = vec![Vec::new(); n_nodes];
     for e in edges {
         incoming[e.to].push((e.from, e.cost));
     }
-    let mut dist = vec![u64::MAX; n_nodes];
-    let mut heap = BinaryHeap::new();
-    dist[target] = 0;
-    heap.push(Reverse((0u64, target)));
-    while let Some(Reverse((d, v))) = heap.pop() {
-        if d > dist[v] {
-            continue;
-        }
-        for &(u, c) in &incoming[v] {
-            let nd = d.saturating_add(c);
-            if nd < dist[u] {
-                dist[u] = nd;
-                heap.push(Reverse((nd, u)));
-            }
-        }
-    }
-    dist
+    incoming
 }
 
 /// A next hop to install: at `node`, towards `producer`'s prefix, over `edge`, at `cost`.
@@ -69,7 +58,8 @@ pub struct RouteHop {
     pub cost: u64,
 }
 
-/// Shortest distance from every node to `target`, never passing through `avoid`.
+/// Shortest distance from every node to `target`, never passing through `avoid` (`usize::MAX`:
+/// no node avoided).
 fn distances_avoiding(incoming: &[Vec<(usize, u64)>], target: usize, avoid: usize) -> Vec<u64> {
     let mut dist = vec![u64::MAX; incoming.len()];
     let mut heap = BinaryHeap::new();
@@ -92,10 +82,7 @@ fn distances_avoiding(incoming: &[Vec<(usize, u64)>], target: usize, avoid: usiz
 
 /// All next hops towards `producer_node`, for every other node.
 pub fn routes_to(n_nodes: usize, edges: &[Edge], producer_node: usize) -> Vec<RouteHop> {
-    let mut incoming: Vec<Vec<(usize, u64)>> = vec![Vec::new(); n_nodes];
-    for e in edges {
-        incoming[e.to].push((e.from, e.cost));
-    }
+    let incoming = incoming_edges(n_nodes, edges);
     let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n_nodes];
     for (i, e) in edges.iter().enumerate() {
         outgoing[e.from].push(i);

@@ -254,19 +254,11 @@ impl PconStrategy {
     }
 
     fn state(&mut self, now: Time, fib: &FibEntry) -> &mut PrefixState {
-        if !self.prefixes.contains_key(&fib.prefix) {
-            self.prefixes.insert(fib.prefix.clone(), PrefixState::new(now, fib, self.config.start_equal));
-        }
-        let st = self.prefixes.get_mut(&fib.prefix).expect("inserted above");
-        if !st.matches(fib) {
-            st.resync(fib);
-        }
-        st
+        prefix_state(&mut self.prefixes, now, fib, self.config.start_equal)
     }
 
-    /// Not below the lower threshold and not on a highly congested path.
     fn is_enabled(&self, share: &Share) -> bool {
-        share.perc >= self.config.lower_threshold && !share.high_cong && !self.is_face_highly_congested(share.face)
+        is_enabled(share, self.config.lower_threshold, &self.congested_faces)
     }
 
     /// §3.6: Data from `face` tell whether its link (local) or its path for this prefix is highly
@@ -301,6 +293,29 @@ impl PconStrategy {
             }
         }
     }
+}
+
+/// The state of `fib`'s prefix, created on first use and kept in step with the FIB entry's next
+/// hops. A free function so that callers can borrow the strategy's other fields beside it.
+fn prefix_state<'a>(
+    prefixes: &'a mut NameMap<Name, PrefixState>,
+    now: Time,
+    fib: &FibEntry,
+    start_equal: bool,
+) -> &'a mut PrefixState {
+    if !prefixes.contains_key(&fib.prefix) {
+        prefixes.insert(fib.prefix.clone(), PrefixState::new(now, fib, start_equal));
+    }
+    let st = prefixes.get_mut(&fib.prefix).expect("inserted above");
+    if !st.matches(fib) {
+        st.resync(fib);
+    }
+    st
+}
+
+/// Not below the lower threshold and not on a highly congested path or local link.
+fn is_enabled(share: &Share, lower_threshold: f64, congested_faces: &[FaceId]) -> bool {
+    share.perc >= lower_threshold && !share.high_cong && !congested_faces.contains(&share.face)
 }
 
 /// The candidate of the largest weight, the first among equals (FIB order: the shortest path).
@@ -364,18 +379,17 @@ impl Strategy for PconStrategy {
             };
         };
         let cfg = self.config;
-        let st = self.state(ctx.now, fib);
+        let st = prefix_state(&mut self.prefixes, ctx.now, fib, cfg.start_equal);
         st.shift_back(ctx.now, cfg.quiet_interval, cfg.shift_back * cfg.change_perc);
         // A retransmission prefers next hops without a pending out-record, as best-route does.
         let want_unused = decision == RetxDecision::Forward;
-        let shares = st.shares.clone();
         // (next hop, percentage, enabled)
         let eligible: SmallVec<[(NextHop, f64, bool); 4]> = fib
             .nexthops
             .iter()
-            .zip(&shares)
+            .zip(&st.shares)
             .filter(|(h, _)| ctx.is_eligible(in_face, h, entry, want_unused))
-            .map(|(h, s)| (*h, s.perc, self.is_enabled(s)))
+            .map(|(h, s)| (*h, s.perc, is_enabled(s, cfg.lower_threshold, &self.congested_faces)))
             .collect();
         if eligible.is_empty() {
             if decision == RetxDecision::New {
