@@ -207,13 +207,11 @@ impl Strategy for FpfStrategy {
     ) {
         // The RTT of the face the Data came from, measured from when this node last sent the
         // Interest there (a retransmission restarts it), under the FIB prefix it was counted on.
-        if let Some(out) = entry.out_record(in_face) {
-            if let Some((_, fib)) = ctx.fib.longest_prefix_match(entry.name()) {
-                let est = self.estimates.get_or_insert(&fib.prefix, in_face);
-                let rtt = (ctx.now.saturating_sub(out.last_sent)).as_secs_f64();
-                est.rtt_s = Some(ewma(est.rtt_s, rtt));
-                est.data_bytes = Some(ewma(est.data_bytes, data.wire_size() as f64));
-            }
+        if let (Some(out), Some(prefix)) = (entry.out_record(in_face), self.pending.prefix_of(entry)) {
+            let est = self.estimates.get_or_insert(prefix, in_face);
+            let rtt = (ctx.now.saturating_sub(out.last_sent)).as_secs_f64();
+            est.rtt_s = Some(ewma(est.rtt_s, rtt));
+            est.data_bytes = Some(ewma(est.data_bytes, data.wire_size() as f64));
         }
         self.pending.released_all(entry);
     }

@@ -68,6 +68,11 @@ impl PendingTracker {
         self.records.get(prefix, face).copied().unwrap_or_default()
     }
 
+    /// The FIB prefix `entry` was counted under, while it is counted on some face.
+    pub fn prefix_of(&self, entry: &PitEntry) -> Option<&Name> {
+        self.entries.get(entry.name()).map(|c| &c.prefix)
+    }
+
     /// Counts `entry` as pending on `face` (no-op if it already is).
     pub fn forwarded(&mut self, prefix: &Name, entry: &PitEntry, face: FaceId) {
         let c = self
