@@ -149,9 +149,17 @@ impl Name {
     }
 
     fn from_parts(wire: Wire, ends: Ends) -> Name {
-        let mut prefix_hashes = SmallVec::with_capacity(ends.len());
-        let (mut hash, mut start) = (ROOT_HASH, 0usize);
-        for &end in &ends {
+        Self::from_parts_hashed(wire, ends, SmallVec::new())
+    }
+
+    /// Like `from_parts`, with the hashes of the first `known.len()` prefixes already computed
+    /// (a name made from another one shares them), so only the new components are hashed.
+    fn from_parts_hashed(wire: Wire, ends: Ends, known: SmallVec<[u64; 6]>) -> Name {
+        let mut prefix_hashes = known;
+        let done = prefix_hashes.len();
+        let mut hash = prefix_hashes.last().copied().unwrap_or(ROOT_HASH);
+        let mut start = if done == 0 { 0 } else { ends[done - 1] as usize };
+        for &end in &ends[done..] {
             hash = extend_hash(hash, &wire[start..end as usize]);
             prefix_hashes.push(hash);
             start = end as usize;
@@ -181,7 +189,7 @@ impl Name {
         tlv::write_tlv(&mut wire, typ, value);
         let mut ends = Ends::from_slice(&self.0.ends);
         ends.push(wire.len() as u32);
-        Self::from_parts(wire, ends)
+        Self::from_parts_hashed(wire, ends, SmallVec::from_slice(&self.0.prefix_hashes))
     }
 
     /// This name with a SegmentNameComponent (naming conventions: `seg=N`).
@@ -238,7 +246,11 @@ impl Name {
             return self.clone();
         }
         let end = self.prefix_end(len);
-        Self::from_parts(Wire::from_slice(&self.0.wire[..end]), Ends::from_slice(&self.0.ends[..len]))
+        Self::from_parts_hashed(
+            Wire::from_slice(&self.0.wire[..end]),
+            Ends::from_slice(&self.0.ends[..len]),
+            SmallVec::from_slice(&self.0.prefix_hashes[..len]),
+        )
     }
 
     /// Whether `self` is a prefix of (or equal to) `other`.
@@ -474,6 +486,14 @@ mod tests {
         assert_eq!(n.prefix_hash(2), p.hash64());
         assert_eq!(n.prefix_hash(0), Name::root().hash64());
         assert_eq!(p.append_segment(3), n);
+        // Names made from other names reuse their prefix hashes; they must equal a fresh parse's.
+        let (appended, cut) = (p.append_segment(3), n.prefix(2));
+        for len in 0..=3 {
+            assert_eq!(appended.prefix_hash(len), n.prefix_hash(len), "append, prefix of {len}");
+        }
+        for len in 0..=2 {
+            assert_eq!(cut.prefix_hash(len), p.prefix_hash(len), "prefix, prefix of {len}");
+        }
     }
 
     #[test]

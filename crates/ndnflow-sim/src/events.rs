@@ -3,7 +3,7 @@
 //! sample at time t runs before every other event at t, so a bin [t0, t) never sees what happens at t.
 //!
 //! Events are small (a kind and an index); packets in flight wait in their link's FIFO, not here,
-//! which keeps heap entries at 24 bytes.
+//! which keeps heap entries at 16 bytes.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -30,27 +30,33 @@ pub enum Event {
     ShaperWake(u32),
 }
 
-/// Heap entry: the order key packs (time, class, sequence) into one integer so that each heap
-/// comparison is a single 128-bit compare.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    /// time << 64 | class << 63 | seq, where class is 0 for samples and 1 for everything else.
-    key: u128,
-    event: Event,
-}
+/// Bits of an entry's tie word: the class (0 for samples, 1 for everything else), then the
+/// insertion sequence, then the event itself (kind and index), which never decides the order since
+/// sequences are unique.
+const CLASS_SHIFT: u32 = 63;
+const SEQ_SHIFT: u32 = 31;
+const KIND_SHIFT: u32 = 28;
+/// Largest index an event can carry (nodes, apps, link directions, loss reports, link changes):
+/// 268 million, beyond what fits in memory (each of those is hundreds of bytes or more).
+pub const MAX_INDEX: u32 = (1 << KIND_SHIFT) - 1;
+
+/// Heap entry, 16 bytes: `time << 64 | tie`, so a comparison is one 128-bit compare and a sift
+/// moves half as much memory as a separate key plus the event would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry(u128);
 
 impl Entry {
-    fn time(&self) -> Time {
-        Time((self.key >> 64) as u64)
+    fn new(time: u64, tie: u64) -> Entry {
+        Entry(u128::from(time) << 64 | u128::from(tie))
+    }
+    fn time(self) -> u64 {
+        (self.0 >> 64) as u64
+    }
+    fn tie(self) -> u64 {
+        self.0 as u64
     }
 }
 
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-impl Eq for Entry {}
 impl PartialOrd for Entry {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
@@ -59,14 +65,46 @@ impl PartialOrd for Entry {
 impl Ord for Entry {
     /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest first.
     fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
+        other.0.cmp(&self.0)
+    }
+}
+
+fn encode(event: Event) -> u64 {
+    let (kind, index) = match event {
+        Event::Arrive(i) => (0, i),
+        Event::TxDone(i) => (1, i),
+        Event::NodeWake(i) => (2, i),
+        Event::AppWake(i) => (3, i),
+        Event::Sample => (4, 0),
+        Event::LinkChange(i) => (5, i),
+        Event::LinkLoss(i) => (6, i),
+        Event::ShaperWake(i) => (7, i),
+    };
+    debug_assert!(index <= MAX_INDEX, "event index {index} exceeds {MAX_INDEX}");
+    (kind << KIND_SHIFT | (index & MAX_INDEX)) as u64
+}
+
+fn decode(tie: u64) -> Event {
+    let code = (tie & ((1 << SEQ_SHIFT) - 1)) as u32;
+    let index = code & MAX_INDEX;
+    match code >> KIND_SHIFT {
+        0 => Event::Arrive(index),
+        1 => Event::TxDone(index),
+        2 => Event::NodeWake(index),
+        3 => Event::AppWake(index),
+        4 => Event::Sample,
+        5 => Event::LinkChange(index),
+        6 => Event::LinkLoss(index),
+        _ => Event::ShaperWake(index),
     }
 }
 
 #[derive(Default)]
 pub struct EventQueue {
     heap: BinaryHeap<Entry>,
-    seq: u64,
+    /// Sequence number of the next entry (32 bits in the tie word; renumbered before it wraps).
+    seq: u32,
+    scheduled: u64,
 }
 
 impl EventQueue {
@@ -75,18 +113,35 @@ impl EventQueue {
     }
 
     pub fn schedule(&mut self, time: Time, event: Event) {
-        let class: u128 = if event == Event::Sample { 0 } else { 1 };
-        let key = (time.as_nanos() as u128) << 64 | class << 63 | self.seq as u128;
-        self.heap.push(Entry { key, event });
+        if self.seq == u32::MAX {
+            self.renumber();
+        }
+        let class = u64::from(event != Event::Sample);
+        let tie = class << CLASS_SHIFT | u64::from(self.seq) << SEQ_SHIFT | encode(event);
+        self.heap.push(Entry::new(time.as_nanos(), tie));
         self.seq += 1;
+        self.scheduled += 1;
+    }
+
+    /// Gives the pending entries sequence numbers 0, 1, ... in their current order, so that a
+    /// run of more than 2^32 events keeps its tie order without wider entries.
+    fn renumber(&mut self) {
+        let mut entries = std::mem::take(&mut self.heap).into_sorted_vec();
+        entries.reverse(); // `Ord` is reversed: this puts the earliest first.
+        for (seq, e) in entries.iter_mut().enumerate() {
+            let keep = e.tie() & (1 << CLASS_SHIFT | ((1 << SEQ_SHIFT) - 1));
+            *e = Entry::new(e.time(), keep | (seq as u64) << SEQ_SHIFT);
+        }
+        self.seq = entries.len() as u32;
+        self.heap = BinaryHeap::from(entries);
     }
 
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| e.time())
+        self.heap.peek().map(|e| Time(e.time()))
     }
 
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        self.heap.pop().map(|e| (e.time(), e.event))
+        self.heap.pop().map(|e| (Time(e.time()), decode(e.tie())))
     }
 
     pub fn len(&self) -> usize {
@@ -97,13 +152,46 @@ impl EventQueue {
     }
     /// Events scheduled so far.
     pub fn scheduled(&self) -> u64 {
-        self.seq
+        self.scheduled
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_event_survives_its_encoding() {
+        let events = [
+            Event::Arrive(MAX_INDEX),
+            Event::TxDone(0),
+            Event::NodeWake(7),
+            Event::AppWake(MAX_INDEX),
+            Event::Sample,
+            Event::LinkChange(3),
+            Event::LinkLoss(MAX_INDEX),
+            Event::ShaperWake(1),
+        ];
+        for e in events {
+            assert_eq!(decode(encode(e)), e);
+        }
+    }
+
+    #[test]
+    fn ties_keep_insertion_order_across_a_sequence_wrap() {
+        let mut q = EventQueue { seq: u32::MAX - 2, ..EventQueue::new() };
+        for i in 0..6 {
+            q.schedule(Time(10 - i % 2), Event::AppWake(i as u32));
+        }
+        q.schedule(Time(10), Event::Sample);
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        let wakes = |t: u64, ids: [u32; 3]| ids.map(|i| (Time(t), Event::AppWake(i)));
+        let mut expected = wakes(9, [1, 3, 5]).to_vec();
+        expected.push((Time(10), Event::Sample));
+        expected.extend(wakes(10, [0, 2, 4]));
+        assert_eq!(order, expected);
+        assert_eq!(q.scheduled(), 7);
+    }
 
     #[test]
     fn earliest_first_and_ties_in_insertion_order() {
