@@ -268,6 +268,16 @@ impl Simulation {
 
     /// Enqueues on direction `d` and starts it; losses it detects are scheduled for reporting.
     fn put_on(&mut self, d: usize, frame: Frame) {
+        let frame = match self.net.dirs[d].send_now(self.now, frame) {
+            Ok(tx) => {
+                if let Some(arrival) = tx.arrival {
+                    self.events.schedule(arrival, Event::Arrive(d as u32));
+                }
+                self.collect_losses(d);
+                return;
+            }
+            Err(frame) => frame,
+        };
         self.net.dirs[d].enqueue(self.now, frame);
         self.kick(d);
     }

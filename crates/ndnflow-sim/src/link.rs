@@ -230,6 +230,20 @@ impl LinkDir {
         self.busy_until <= now
     }
 
+    /// Sends `frame` at once if the direction is an idle drop-tail one with nothing queued and
+    /// room for it: exactly what enqueueing and dequeueing at the same instant would do (sojourn
+    /// zero, no mark), without moving the frame through the queue. Otherwise hands it back.
+    // The refused frame goes back by value, as `QueueDiscipline::enqueue` does.
+    #[allow(clippy::result_large_err)]
+    pub fn send_now(&mut self, now: Time, frame: Frame) -> Result<Transmission, Frame> {
+        let Queue::DropTail(q) = &self.queue else { return Err(frame) };
+        let size = frame.wire_size();
+        if !self.up || !self.is_idle(now) || q.len_packets() > 0 || !q.limit().admits(0, 0, size) {
+            return Err(frame);
+        }
+        Ok(self.start(now, frame, size, Time::ZERO, false))
+    }
+
     /// Starts sending the next queued packet, if the transmitter is free and one is left.
     pub fn transmit_next(&mut self, now: Time) -> Option<Transmission> {
         if !self.is_idle(now) {
@@ -242,30 +256,35 @@ impl LinkDir {
         }
         self.scratch = dropped;
         let d = dequeued?;
+        Some(self.start(now, d.item.frame, d.item.size, d.sojourn, d.marked))
+    }
+
+    /// Serialises a frame that left the queue (or never needed it) after `sojourn` in it.
+    fn start(&mut self, now: Time, frame: Frame, size: u32, sojourn: Time, marked: bool) -> Transmission {
         let c = &mut self.counters;
-        c.sojourn_sum += d.sojourn;
+        c.sojourn_sum += sojourn;
         c.sojourn_count += 1;
-        c.marks += d.marked as u64;
+        c.marks += marked as u64;
         c.packets += 1;
-        c.bytes += d.item.size as u64;
-        match d.item.frame.packet.kind() {
+        c.bytes += size as u64;
+        match frame.packet.kind() {
             PacketKind::Interest => c.interests += 1,
             PacketKind::Data => c.data += 1,
             PacketKind::Nack => c.nacks += 1,
         }
-        let done = now + Time::transmission(d.item.size, self.bandwidth_bps);
+        let done = now + Time::transmission(size, self.bandwidth_bps);
         self.busy_until = done;
         if self.loss.is_lost(&mut self.rng) {
             self.counters.losses += 1;
             if self.chain.loss_detection != LossDetection::None {
-                self.lost.push((d.item.frame, false));
+                self.lost.push((frame, false));
             }
-            return Some(Transmission { arrival: None, done });
+            return Transmission { arrival: None, done };
         }
         let arrival = done + self.delay;
-        self.in_flight.push_back((arrival, d.item.frame));
+        self.in_flight.push_back((arrival, frame));
         let first = self.in_flight.len() == 1;
-        Some(Transmission { arrival: first.then_some(arrival), done })
+        Transmission { arrival: first.then_some(arrival), done }
     }
 
     /// Takes the link down: queued packets are dropped. Packets already propagating (and the one

@@ -10,10 +10,10 @@
 
 use std::sync::Arc;
 
+use hashbrown::HashTable;
 use smallvec::SmallVec;
 
 use super::FaceId;
-use crate::name::NameMap;
 use crate::packet::{Interest, NackReason};
 use crate::timers::Timers;
 use crate::{Name, Time};
@@ -142,8 +142,10 @@ const NIL: u32 = u32::MAX;
 pub struct PendingInterestTable {
     slots: Vec<Slot>,
     free: Vec<u32>,
-    /// Name -> first slot of the chain of entries with that name (one, unless selectors differ).
-    by_name: NameMap<Name, u32>,
+    /// Name -> first slot of the chain of entries with that name (one, unless selectors differ),
+    /// stored as (name hash, slot): the table holds no names, so inserting clones nothing and
+    /// removing a known slot compares integers instead of names.
+    by_name: HashTable<(u64, u32)>,
     can_be_prefix_entries: usize,
     expiry: Timers<PitId>,
     /// A time no later than the next live expiry (`Some(None)`: no timer armed); `None` = unknown.
@@ -198,13 +200,21 @@ impl PendingInterestTable {
 
     /// The entry with this Interest's name and selectors.
     pub fn find(&self, interest: &Interest) -> Option<PitId> {
-        let head = *self.by_name.get(&interest.name)?;
+        let head = self.head(&interest.name)?;
         find_in_chain(&self.slots, head, interest)
+    }
+
+    /// The first slot of the chain for `name`.
+    fn head(&self, name: &Name) -> Option<u32> {
+        let hash = name.hash64();
+        let slots = &self.slots;
+        self.by_name.find(hash, |&(h, i)| h == hash && slot_has_name(slots, i, name)).map(|&(_, i)| i)
     }
 
     /// Finds or creates the entry for `interest`; the flag says whether it is new.
     pub fn find_or_insert(&mut self, interest: &Arc<Interest>) -> (PitId, bool) {
-        let head = self.by_name.get(&interest.name).copied();
+        let hash = interest.name.hash64();
+        let head = self.head(&interest.name);
         if let Some(id) = head.and_then(|h| find_in_chain(&self.slots, h, interest)) {
             return (id, false);
         }
@@ -226,12 +236,29 @@ impl PendingInterestTable {
         slot.entry = Some(entry);
         slot.next = head.unwrap_or(NIL);
         let id = PitId { index, generation: slot.generation };
-        self.by_name.insert(interest.name.clone(), index);
+        // The new entry heads its name's chain.
+        match head {
+            Some(old) => self.set_head(hash, old, index),
+            None => {
+                self.by_name.insert_unique(hash, (hash, index), |&(h, _)| h);
+            }
+        }
         if interest.can_be_prefix {
             self.can_be_prefix_entries += 1;
         }
         self.len += 1;
         (id, true)
+    }
+
+    /// Replaces the chain head `old` (of a name with this hash) by `new`, or drops it for `NIL`.
+    fn set_head(&mut self, hash: u64, old: u32, new: u32) {
+        if let Ok(mut e) = self.by_name.find_entry(hash, |&(h, i)| h == hash && i == old) {
+            if new == NIL {
+                e.remove();
+            } else {
+                e.get_mut().1 = new;
+            }
+        }
     }
 
     /// Sets when the entry expires and remembers it for `pop_expired`.
@@ -276,11 +303,15 @@ impl PendingInterestTable {
         slot.generation = slot.generation.wrapping_add(1);
         let next = std::mem::replace(&mut slot.next, NIL);
         self.free.push(id.index);
-        // One probe in the common case (the entry is alone under its name).
-        if let Some(head) = self.by_name.remove(&interest.name) {
-            let new_head = if head == id.index { next } else { self.unlink(head, id.index, next) };
-            if new_head != NIL {
-                self.by_name.insert(interest.name.clone(), new_head);
+        let hash = interest.name.hash64();
+        // The common case: the entry heads its chain (it is alone under its name).
+        match self.by_name.find_entry(hash, |&(h, i)| h == hash && i == id.index) {
+            Ok(e) if next == NIL => drop(e.remove()),
+            Ok(mut e) => e.get_mut().1 = next,
+            Err(_) => {
+                if let Some(head) = self.head(&interest.name) {
+                    self.unlink(head, id.index, next);
+                }
             }
         }
         if interest.can_be_prefix {
@@ -289,8 +320,8 @@ impl PendingInterestTable {
         self.len -= 1;
     }
 
-    /// Removes `index` from the chain starting at `head`; returns the chain's head.
-    fn unlink(&mut self, head: u32, index: u32, next: u32) -> u32 {
+    /// Removes `index` (not the head) from the chain starting at `head`.
+    fn unlink(&mut self, head: u32, index: u32, next: u32) {
         let mut i = head;
         while i != NIL {
             if self.slots[i as usize].next == index {
@@ -299,13 +330,12 @@ impl PendingInterestTable {
             }
             i = self.slots[i as usize].next;
         }
-        head
     }
 
     /// Entries a Data of this name satisfies: same name, or CanBePrefix entries on a shorter prefix.
     pub fn find_for_data(&self, name: &Name, out: &mut SmallVec<[PitId; 2]>) {
         let mut push_bucket = |key: &Name, only_prefix: bool| {
-            let mut i = self.by_name.get(key).copied().unwrap_or(NIL);
+            let mut i = self.head(key).unwrap_or(NIL);
             while i != NIL {
                 let slot = &self.slots[i as usize];
                 if let Some(e) = &slot.entry {
@@ -342,6 +372,11 @@ impl PendingInterestTable {
         let slots = &self.slots;
         self.expiry.pop_due(now, |at, id| live_in(slots, at, id)).map(|(_, id)| id)
     }
+}
+
+/// Whether slot `i` holds an entry of this name.
+fn slot_has_name(slots: &[Slot], i: u32, name: &Name) -> bool {
+    slots[i as usize].entry.as_ref().is_some_and(|e| e.interest.name == *name)
 }
 
 fn live_in(slots: &[Slot], at: Time, id: PitId) -> bool {
