@@ -310,16 +310,19 @@ fn queue(spec: &QueueSpec) -> Queue {
     };
     match spec {
         QueueSpec::DropTail { limit: l } => Queue::drop_tail(limit(l)),
-        QueueSpec::Codel { limit: l, target, interval, mode, law_interval, high_cong_after } => Queue::codel(
-            limit(l),
-            CodelConfig {
-                target: *target,
-                interval: *interval,
-                mark: *mode == CodelMode::Mark,
-                law_interval: *law_interval,
-                high_cong_after: *high_cong_after,
-            },
-        ),
+        QueueSpec::Codel { limit: l, target, interval, mode, law_interval, high_cong_after, signal_on_arrival } => {
+            Queue::codel(
+                limit(l),
+                CodelConfig {
+                    target: *target,
+                    interval: *interval,
+                    mark: *mode == CodelMode::Mark,
+                    law_interval: *law_interval,
+                    high_cong_after: *high_cong_after,
+                    signal_on_arrival: *signal_on_arrival,
+                },
+            )
+        }
     }
 }
 

@@ -102,6 +102,7 @@ fn dumbbell_example_uses_every_feature() {
             mode: CodelMode::Mark,
             law_interval: Time::from_millis(100),
             high_cong_after: None,
+            signal_on_arrival: false,
         }
     );
     assert_eq!(bottleneck.ba.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(200) });
@@ -593,6 +594,7 @@ fn codel_defaults() {
             mode: CodelMode::Drop,
             law_interval: Time::from_millis(100),
             high_cong_after: None,
+            signal_on_arrival: false,
         }
     );
     let s = parse(&quickstart_with_line(25, r#"queue     = { packets = 7 }"#)).unwrap();
@@ -612,12 +614,31 @@ fn pcon_queue_marks_with_a_marking_interval_of_1_1_codel_intervals() {
             mode: CodelMode::Mark,
             law_interval: Time::from_millis(220),
             high_cong_after: Some(Time::from_secs(2)),
+            signal_on_arrival: false,
         }
     );
     let text = quickstart_with_line(25, r#"queue     = { discipline = "pcon", mode = "drop" }"#);
     let e = parse(&text).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("links[2].queue.mode"), "{e}");
     assert!(e.message.contains("always marks"), "{e}");
+}
+
+#[test]
+fn queue_signal_placement_is_departure_unless_arrival_is_asked_for_on_a_marking_queue() {
+    let text = quickstart_with_line(25, r#"queue     = { discipline = "pcon", signal = "arrival" }"#);
+    match parse(&text).unwrap().links[2].ab.queue {
+        QueueSpec::Codel { signal_on_arrival, mode, .. } => assert!(signal_on_arrival && mode == CodelMode::Mark),
+        q => panic!("{q:?}"),
+    }
+    for (line, needle) in [
+        (r#"queue     = { discipline = "codel", signal = "arrival" }"#, "marking queue"),
+        (r#"queue     = { discipline = "droptail", signal = "arrival" }"#, "only applies to discipline"),
+        (r#"queue     = { discipline = "pcon", signal = "later" }"#, "departure"),
+    ] {
+        let e = parse(&quickstart_with_line(25, line)).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("links[2].queue.signal"), "{e}");
+        assert!(e.message.contains(needle), "{line}: {e}");
+    }
 }
 
 #[test]

@@ -52,6 +52,14 @@
 //!   while marking (the marks are not enough to keep the queue from overflowing); left when the
 //!   marking state ends. While in it, every departing Data carries the HIGH_CONG and
 //!   HIGH_CONG_LOCAL flags.
+//! * Where the signal goes (`signal_on_arrival`, mark mode): by default the mark lands on the
+//!   packet whose departure took the decision, as Linux's ECN CoDel does. The authors' ndnSIM fork
+//!   decides at dequeue too (`CoDelQueue2`), but only raises a flag there; the forwarder takes the
+//!   flag when it next sends a packet to that face (`StrHelper::isCongested` in
+//!   `beforeSatisfyInterest` / `afterReceiveInterest`), i.e. the mark rides on the next packet to
+//!   *enter* the queue and reaches the receiver one sojourn time later, and is lost if the marking
+//!   state has ended by then. `signal_on_arrival` reproduces that placement, and puts PCON §3.6's
+//!   flags on arriving Data as well. The link's mark counter counts decisions in both placements.
 //! * The control law computes one `sqrt` per decision (each decision has a new `count`, so nothing
 //!   is recomputed); packets that pass without a decision cost no floating point at all.
 
@@ -75,6 +83,9 @@ pub struct CodelConfig {
     /// PCON §3.6: how long the marking state may last before the queue counts as highly
     /// congested (`None`: never; mark mode only).
     pub high_cong_after: Option<Time>,
+    /// Put a mark (and PCON §3.6's flags) on the next packet to *arrive* after the decision
+    /// instead of the one leaving (mark mode only); see "Where the signal goes" above.
+    pub signal_on_arrival: bool,
 }
 
 impl Default for CodelConfig {
@@ -85,6 +96,7 @@ impl Default for CodelConfig {
             mark: false,
             law_interval: Time::from_millis(100),
             high_cong_after: None,
+            signal_on_arrival: false,
         }
     }
 }
@@ -99,6 +111,7 @@ impl CodelConfig {
             mark: true,
             law_interval: Time((interval.0 as f64 * 1.1).round() as u64),
             high_cong_after: Some(interval * PCON_HIGH_CONG_INTERVALS),
+            signal_on_arrival: false,
         }
     }
 }
@@ -137,6 +150,8 @@ pub struct CodelQueue {
     dropping_since: Time,
     /// PCON §3.6 highly congested state.
     high_cong: bool,
+    /// A mark decided at a departure, waiting for the next arrival (`signal_on_arrival`).
+    pending_mark: bool,
 }
 
 impl CodelQueue {
@@ -154,6 +169,7 @@ impl CodelQueue {
             dropping: false,
             dropping_since: Time::ZERO,
             high_cong: false,
+            pending_mark: false,
         }
     }
 
@@ -239,6 +255,35 @@ impl CodelQueue {
         item.size = (item.size as i64 + after - before).max(0) as u32;
     }
 
+    /// A mark decision: on the departing packet, or (`signal_on_arrival`) saved for the next
+    /// arrival. Returns whether the decision counts as a mark (the link's mark counter counts
+    /// decisions, so both placements report the same number).
+    fn mark_or_defer(&mut self, item: Option<&mut Queued>) -> bool {
+        if self.cfg.signal_on_arrival {
+            self.pending_mark = true;
+            return true;
+        }
+        match item {
+            Some(it) => {
+                Self::mark(it);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `signal_on_arrival`: an arriving packet takes a deferred mark while the marking state
+    /// lasts, and PCON §3.6's flags while the queue is highly congested.
+    fn signal_arrival(&mut self, item: &mut Queued) {
+        if self.pending_mark && self.dropping {
+            Self::mark(item);
+        }
+        self.pending_mark = false;
+        if self.high_cong {
+            Self::flag_high_cong(item);
+        }
+    }
+
     /// Sets the congestion mark on the packet about to leave and clears its hop count (this link
     /// is now the nearest congested one), keeping `size` in step with the frame's encoded size.
     fn mark(item: &mut Queued) {
@@ -264,6 +309,10 @@ impl QueueDiscipline for CodelQueue {
             }
             return Err(item);
         }
+        let mut item = item;
+        if self.cfg.signal_on_arrival && self.cfg.mark {
+            self.signal_arrival(&mut item);
+        }
         self.maxpacket = self.maxpacket.max(item.size);
         self.bytes += item.size as usize;
         self.q.push_back(item);
@@ -283,10 +332,7 @@ impl QueueDiscipline for CodelQueue {
             if self.cfg.mark {
                 // Drop point 2, mark mode: one mark per departure, no loop.
                 if self.dropping && now >= self.drop_next {
-                    if let Some(it) = item.as_mut() {
-                        Self::mark(it);
-                        marked = true;
-                    }
+                    marked = self.mark_or_defer(item.as_mut());
                     self.count = self.count.saturating_add(1);
                     self.drop_next = self.control_law(self.drop_next, self.count);
                 }
@@ -310,10 +356,7 @@ impl QueueDiscipline for CodelQueue {
         } else if ok_to_drop {
             // Drop point 1: the sojourn has been above target for a whole interval.
             if self.cfg.mark {
-                if let Some(it) = item.as_mut() {
-                    Self::mark(it);
-                    marked = true;
-                }
+                marked = self.mark_or_defer(item.as_mut());
             } else {
                 if let Some(it) = item.take() {
                     dropped.push(it);
@@ -336,8 +379,12 @@ impl QueueDiscipline for CodelQueue {
                 self.high_cong = true;
             }
         }
+        if !self.dropping {
+            // The marking state is over: a deferred mark has nothing left to report.
+            self.pending_mark = false;
+        }
         item.map(|mut item| {
-            if self.high_cong {
+            if self.high_cong && !self.cfg.signal_on_arrival {
                 Self::flag_high_cong(&mut item);
             }
             let sojourn = now.saturating_sub(item.enqueued_at);

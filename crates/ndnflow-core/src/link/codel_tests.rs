@@ -458,3 +458,87 @@ fn empty_queue_returns_none_and_resets_first_above_time() {
     assert!(!q.is_dropping());
     assert!(dropped.is_empty());
 }
+
+fn arrival_signalling() -> CodelQueue {
+    let cfg =
+        CodelConfig { signal_on_arrival: true, ..CodelConfig::pcon(Time::from_millis(5), Time::from_millis(100)) };
+    CodelQueue::new(Limit::Packets(100_000), cfg)
+}
+
+#[test]
+fn arrival_signalling_marks_the_next_arrival_which_leaves_a_queue_later() {
+    // The harness of `pcon_marks_first_on_entry...`: 50 packets preloaded, then one in and one
+    // out per ms, so the packet arriving at a ms leaves at a + 50 ms. Decisions come at the same
+    // instants (106, 216, 294, 358, 413, 462, 507, 548, 587 ms); each mark rides on the packet
+    // arriving 1 ms later and is seen when that one leaves: 157, 267, 345, 409, 464, 513, 558,
+    // 599 ms (the one for 587 would leave at 638, after the run).
+    let mut q = arrival_signalling();
+    let t0 = Time::from_micros(500);
+    for id in 0..50 {
+        q.enqueue(t0, item(id, 1000, t0)).unwrap();
+    }
+    let (mut decisions, mut seen) = (Vec::new(), Vec::new());
+    let mut dropped = Vec::new();
+    for ms in 1..=600u64 {
+        let now = Time::from_millis(ms);
+        q.enqueue(now, item(1000 + ms as u32, 1000, now)).unwrap();
+        let d = q.dequeue(now, &mut dropped).unwrap();
+        if d.marked {
+            decisions.push(ms);
+        }
+        if d.item.frame.lp.congestion_mark != 0 {
+            seen.push(ms);
+        }
+    }
+    assert_eq!(decisions, vec![106, 216, 294, 358, 413, 462, 507, 548, 587]);
+    assert_eq!(seen, vec![157, 267, 345, 409, 464, 513, 558, 599]);
+    assert!(dropped.is_empty());
+}
+
+#[test]
+fn arrival_signalling_drops_a_pending_mark_when_the_marking_state_ends_first() {
+    // Decision at 106 ms; nothing arrives, and the queue is emptied at once: the last packet
+    // leaves with less than one packet behind it (the maxpacket rule), which ends the marking
+    // state, so the packet arriving afterwards is not marked.
+    let mut q = arrival_signalling();
+    let t0 = Time::from_micros(500);
+    for id in 0..50 {
+        q.enqueue(t0, item(id, 1000, t0)).unwrap();
+    }
+    let mut dropped = Vec::new();
+    let mut decisions = 0;
+    for ms in 1..=106u64 {
+        let now = Time::from_millis(ms);
+        q.enqueue(now, item(1000 + ms as u32, 1000, now)).unwrap();
+        decisions += q.dequeue(now, &mut dropped).unwrap().marked as u32;
+    }
+    assert_eq!((decisions, q.is_dropping()), (1, true));
+    let now = Time::from_millis(106);
+    while let Some(d) = q.dequeue(now, &mut dropped) {
+        assert_eq!(d.item.frame.lp.congestion_mark, 0);
+    }
+    assert!(!q.is_dropping());
+    let later = Time::from_millis(107);
+    q.enqueue(later, item(5000, 1000, later)).unwrap();
+    assert_eq!(q.dequeue(later, &mut dropped).unwrap().item.frame.lp.congestion_mark, 0);
+}
+
+#[test]
+fn arrival_signalling_flags_arriving_data_when_highly_congested() {
+    // As `pcon_queue_is_highly_congested_after_ten_intervals_of_marking`: the state begins in
+    // the dequeue at 1105 ms. The first Data to arrive after that (at 1106 ms) carries the
+    // flags and leaves 50 ms later, at 1156 ms.
+    let mut q = arrival_signalling();
+    let mut dropped = Vec::new();
+    for i in 0..50 {
+        q.enqueue(Time::ZERO, data_item(i, Time::ZERO)).unwrap();
+    }
+    for ms in 1..=1200u64 {
+        let now = Time::from_millis(ms);
+        q.enqueue(now, data_item(1000 + ms, now)).unwrap();
+        let d = q.dequeue(now, &mut dropped).unwrap();
+        assert_eq!(q.is_highly_congested(), ms >= 1105, "at {ms} ms");
+        assert_eq!(high_cong_flags(&d), ms >= 1156, "at {ms} ms");
+        assert_eq!(d.item.size, d.item.frame.wire_size());
+    }
+}

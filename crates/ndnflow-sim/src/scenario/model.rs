@@ -207,6 +207,9 @@ pub enum QueueSpec {
         law_interval: Time,
         /// PCON §3.6: the highly congested state after this long marking (mark mode only).
         high_cong_after: Option<Time>,
+        /// Marks and §3.6 flags go on the next arriving packet, as in the authors' ndnSIM fork
+        /// (`signal = "arrival"`), instead of the departing one (mark mode only).
+        signal_on_arrival: bool,
     },
 }
 

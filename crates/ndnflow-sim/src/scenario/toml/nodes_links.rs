@@ -188,7 +188,17 @@ impl Reader<'_, '_> {
         let t = self.table(
             v,
             path,
-            &["discipline", "packets", "bytes", "target", "interval", "mode", "mark_interval", "high_cong_after"],
+            &[
+                "discipline",
+                "packets",
+                "bytes",
+                "target",
+                "interval",
+                "mode",
+                "mark_interval",
+                "high_cong_after",
+                "signal",
+            ],
             "a table such as { discipline = \"droptail\", packets = 100 }",
         )?;
         let discipline = match t.get("discipline") {
@@ -221,7 +231,7 @@ impl Reader<'_, '_> {
             (None, None) => QueueLimit::Packets(100),
         };
         if discipline == "droptail" {
-            for key in ["target", "interval", "mode", "mark_interval", "high_cong_after"] {
+            for key in ["target", "interval", "mode", "mark_interval", "high_cong_after", "signal"] {
                 if t.get(key).is_some() {
                     return Err(self.ctx.err(
                         t.key_span(key),
@@ -274,7 +284,22 @@ impl Reader<'_, '_> {
             None if discipline == "pcon" => Some(interval * ndnflow_core::link::codel::PCON_HIGH_CONG_INTERVALS),
             None => None,
         };
-        Ok(QueueSpec::Codel { limit, target, interval, mode, law_interval, high_cong_after })
+        // Where a mark goes: the departing packet (default) or, as in the authors' ndnSIM fork, the
+        // next arriving one (docs/protocols/queues.md).
+        let signal_on_arrival = match t.get("signal") {
+            Some(x) if mode == CodelMode::Mark => {
+                self.choice(x, &t.field("signal"), &["departure", "arrival"])? == "arrival"
+            }
+            Some(_) => {
+                return Err(self.ctx.err(
+                    t.key_span("signal"),
+                    &t.field("signal"),
+                    "signal only applies to a marking queue: mode = \"mark\" or discipline = \"pcon\"",
+                ))
+            }
+            None => false,
+        };
+        Ok(QueueSpec::Codel { limit, target, interval, mode, law_interval, high_cong_after, signal_on_arrival })
     }
 
     fn loss(&self, v: &Val<'_>, path: &str) -> Res<LossSpec> {
