@@ -62,7 +62,12 @@ pub enum NameError {
 type Wire = SmallVec<[u8; 48]>;
 type Ends = SmallVec<[u32; 6]>;
 
+// `repr(C)` keeps the hash, which every table lookup reads first, at the head of the allocation.
+#[repr(C)]
 struct Inner {
+    /// Hash of the whole name (the last of `prefix_hashes`, or the root's): read on every lookup,
+    /// so kept apart from the vectors.
+    hash: u64,
     /// Concatenated component TLVs (the Name element's value, without its own type and length).
     wire: Wire,
     /// Offset just past each component, so prefixes are slices of `wire`.
@@ -164,7 +169,7 @@ impl Name {
             prefix_hashes.push(hash);
             start = end as usize;
         }
-        Name(Arc::new(Inner { wire, ends, prefix_hashes }))
+        Name(Arc::new(Inner { hash, wire, ends, prefix_hashes }))
     }
 
     /// The root name "/".
@@ -220,7 +225,7 @@ impl Name {
     /// Precomputed hash of the whole name.
     #[inline]
     pub fn hash64(&self) -> u64 {
-        self.prefix_hash(self.len())
+        self.0.hash
     }
 
     /// Hash of the first `len` components, equal to `self.prefix(len).hash64()`.

@@ -140,6 +140,30 @@ impl EventQueue {
         self.heap.peek().map(|e| Time(e.time()))
     }
 
+    /// The earliest event, left in the queue.
+    pub fn peek(&self) -> Option<(Time, Event)> {
+        self.heap.peek().map(|e| (Time(e.time()), decode(e.tie())))
+    }
+
+    /// Replaces the earliest event by `event` at `time`: the same order as `pop` then `schedule`
+    /// (the new entry takes the next sequence number), with one sift of the heap instead of two.
+    /// For a link direction whose next in-flight packet arrives after the one being delivered.
+    pub fn replace_earliest(&mut self, time: Time, event: Event) {
+        if self.seq == u32::MAX {
+            self.renumber();
+        }
+        let class = u64::from(event != Event::Sample);
+        let tie = class << CLASS_SHIFT | u64::from(self.seq) << SEQ_SHIFT | encode(event);
+        let entry = Entry::new(time.as_nanos(), tie);
+        if self.heap.is_empty() {
+            self.heap.push(entry);
+        } else if let Some(mut top) = self.heap.peek_mut() {
+            *top = entry; // sifted into place when `top` drops
+        }
+        self.seq += 1;
+        self.scheduled += 1;
+    }
+
     pub fn pop(&mut self) -> Option<(Time, Event)> {
         self.heap.pop().map(|e| (Time(e.time()), decode(e.tie())))
     }
@@ -159,6 +183,25 @@ impl EventQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn replacing_the_earliest_is_pop_then_schedule() {
+        let mut a = EventQueue::new();
+        let mut b = EventQueue::new();
+        for q in [&mut a, &mut b] {
+            q.schedule(Time(4), Event::Arrive(1));
+            q.schedule(Time(6), Event::TxDone(0));
+            q.schedule(Time(6), Event::NodeWake(2));
+        }
+        assert_eq!(a.peek(), Some((Time(4), Event::Arrive(1))));
+        a.replace_earliest(Time(6), Event::Arrive(1));
+        b.pop();
+        b.schedule(Time(6), Event::Arrive(1));
+        let drain = |q: &mut EventQueue| std::iter::from_fn(|| q.pop()).collect::<Vec<_>>();
+        let order = drain(&mut a);
+        assert_eq!(order, drain(&mut b));
+        assert_eq!(order[2], (Time(6), Event::Arrive(1)), "ties after the entries scheduled before it");
+    }
 
     #[test]
     fn every_event_survives_its_encoding() {

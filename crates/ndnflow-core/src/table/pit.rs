@@ -218,13 +218,6 @@ impl PendingInterestTable {
         if let Some(id) = head.and_then(|h| find_in_chain(&self.slots, h, interest)) {
             return (id, false);
         }
-        let entry = PitEntry {
-            interest: interest.clone(),
-            in_records: SmallVec::new(),
-            out_records: SmallVec::new(),
-            expiry: Time::ZERO,
-            suppression_interval: Time::ZERO,
-        };
         let index = match self.free.pop() {
             Some(i) => i,
             None => {
@@ -233,7 +226,14 @@ impl PendingInterestTable {
             }
         };
         let slot = &mut self.slots[index as usize];
-        slot.entry = Some(entry);
+        // Built in its slot rather than moved there: the entry is a few hundred bytes.
+        slot.entry = Some(PitEntry {
+            interest: interest.clone(),
+            in_records: SmallVec::new(),
+            out_records: SmallVec::new(),
+            expiry: Time::ZERO,
+            suppression_interval: Time::ZERO,
+        });
         slot.next = head.unwrap_or(NIL);
         let id = PitId { index, generation: slot.generation };
         // The new entry heads its name's chain.
