@@ -15,6 +15,7 @@
 
 use std::collections::VecDeque;
 
+use ndnflow_core::link::frag::Fragmenter;
 use ndnflow_core::link::{
     Bernoulli, CodelConfig, GilbertElliott, InterestShaper, Limit, LossModel, Queue, QueueDiscipline, Queued,
     ShaperConfig,
@@ -94,6 +95,8 @@ pub struct LinkDir {
     /// The direction whose shaper learns the size of the Data this one delivers (set on the last
     /// hop of the reverse chain of a shaped direction).
     pub feeds_shaper: Option<u32>,
+    /// NDNLPv2 fragmentation on a direction with an MTU (`link_frag.rs`); `None`: whole frames.
+    pub frag: Option<Box<Fragmenter>>,
 }
 
 /// A direction's Interest shaper and its wake-up.
@@ -146,6 +149,7 @@ impl LinkDir {
         };
         let (bandwidth, delay) = (spec.bandwidth_bps, spec.delay);
         let mut dir = LinkDir::idle(ends, chain, (bandwidth, delay), queue(&spec.queue), loss(&spec.loss), rng);
+        dir.frag = spec.mtu.map(|mtu| Box::new(Fragmenter::new(mtu)));
         dir.shaper = spec.shaper.map(|s| {
             Box::new(DirShaper { shaper: InterestShaper::new(shaper(&s, reverse.bandwidth_bps)), wake_at: Time::MAX })
         });
@@ -188,6 +192,7 @@ impl LinkDir {
             scratch: Vec::new(),
             shaper: None,
             feeds_shaper: None,
+            frag: None,
         }
     }
 
@@ -205,7 +210,7 @@ impl LinkDir {
         self.counters.shaper_drops += 1;
     }
 
-    fn count_drop(&mut self, frame: &Frame) {
+    pub(crate) fn count_drop(&mut self, frame: &Frame) {
         self.counters.drops += 1;
         match frame.packet.kind() {
             PacketKind::Interest => self.counters.interest_drops += 1,
@@ -219,6 +224,9 @@ impl LinkDir {
         if !self.up {
             self.dropped(frame);
             return;
+        }
+        if self.frag.is_some() {
+            return self.enqueue_fragments(now, frame);
         }
         let size = frame.wire_size();
         if let Err(item) = self.queue.enqueue(now, Queued { frame, size, enqueued_at: now }) {
@@ -238,20 +246,23 @@ impl LinkDir {
         let mut dropped = std::mem::take(&mut self.scratch);
         let dequeued = self.queue.dequeue(now, &mut dropped);
         for item in dropped.drain(..) {
-            self.dropped(item.frame);
+            self.dropped_queued(item.frame);
         }
         self.scratch = dropped;
-        let d = dequeued?;
+        let mut d = dequeued?;
+        let tag = self.frag.as_mut().map(|f| f.leave_queue());
+        if let Some(tag) = tag {
+            d.item.size = Fragmenter::marked_size(tag, d.item.size, d.marked, &d.item.frame);
+        }
         let c = &mut self.counters;
         c.sojourn_sum += d.sojourn;
         c.sojourn_count += 1;
         c.marks += d.marked as u64;
         c.packets += 1;
         c.bytes += d.item.size as u64;
-        match d.item.frame.packet.kind() {
-            PacketKind::Interest => c.interests += 1,
-            PacketKind::Data => c.data += 1,
-            PacketKind::Nack => c.nacks += 1,
+        match tag {
+            None => self.count_sent(d.item.frame.packet.kind()),
+            Some(tag) => self.settle_fragment(tag, false),
         }
         let done = now + Time::transmission(d.item.size, self.bandwidth_bps);
         self.busy_until = done;
@@ -261,6 +272,9 @@ impl LinkDir {
                 self.lost.push((d.item.frame, false));
             }
             return Some(Transmission { arrival: None, done });
+        }
+        if let (Some(f), Some(tag)) = (self.frag.as_mut(), tag) {
+            f.flying(tag);
         }
         let arrival = done + self.delay;
         self.in_flight.push_back((arrival, d.item.frame));
@@ -277,9 +291,28 @@ impl LinkDir {
             flushed.push(d.item);
         }
         for item in flushed.drain(..) {
-            self.dropped(item.frame);
+            self.dropped_queued(item.frame);
         }
         self.scratch = flushed;
+    }
+
+    /// Counts a network packet put on the wire whole.
+    pub(crate) fn count_sent(&mut self, kind: PacketKind) {
+        let c = &mut self.counters;
+        match kind {
+            PacketKind::Interest => c.interests += 1,
+            PacketKind::Data => c.data += 1,
+            PacketKind::Nack => c.nacks += 1,
+        }
+    }
+
+    /// A frame dropped from the queue (at its head, or flushed): with fragmentation, its tag
+    /// leaves the queue too.
+    fn dropped_queued(&mut self, frame: Frame) {
+        match self.frag.as_mut().map(|f| f.leave_queue()) {
+            Some(tag) => self.settle_fragment(tag, true),
+            None => self.dropped(frame),
+        }
     }
 }
 
