@@ -69,13 +69,17 @@ fn strategy(kind: StrategyKind) -> StrategyName {
     }
 }
 
-/// The limit of a direction's output queue, as the forwarder sees it on the face (FPF).
-fn queue_limit(q: &QueueSpec) -> ndnflow_core::link::Limit {
+/// The limit of a direction's output queue, as the forwarder sees it on the face (FPF). On a
+/// direction with an MTU a packet limit counts link frames, so the face reports it in bytes,
+/// packets x MTU, as ndnSIM's NetDeviceTransport does for a packet-mode queue (its send-queue
+/// capacity is packets x 1500 there).
+fn queue_limit(spec: &LinkDirSpec) -> ndnflow_core::link::Limit {
     use ndnflow_core::link::Limit;
-    match q {
-        QueueSpec::DropTail { limit } | QueueSpec::Codel { limit, .. } => match *limit {
-            QueueLimit::Packets(n) => Limit::Packets(n),
-            QueueLimit::Bytes(n) => Limit::Bytes(n),
+    match spec.queue {
+        QueueSpec::DropTail { limit } | QueueSpec::Codel { limit, .. } => match (limit, spec.mtu) {
+            (QueueLimit::Packets(n), Some(mtu)) => Limit::Bytes(n.saturating_mul(mtu as usize)),
+            (QueueLimit::Packets(n), None) => Limit::Packets(n),
+            (QueueLimit::Bytes(n), _) => Limit::Bytes(n),
         },
     }
 }
@@ -143,8 +147,8 @@ pub fn build(s: &Scenario) -> Network {
         let face_a = nodes[l.a].fw.add_face(FaceKind::Link);
         let face_b = nodes[l.b].fw.add_face(FaceKind::Link);
         // Each end learns the rate Data arrive at (the other direction) and its own queue (FPF).
-        nodes[l.a].fw.set_face_link(face_a, l.ba.bandwidth_bps, queue_limit(&l.ab.queue));
-        nodes[l.b].fw.set_face_link(face_b, l.ab.bandwidth_bps, queue_limit(&l.ba.queue));
+        nodes[l.a].fw.set_face_link(face_a, l.ba.bandwidth_bps, queue_limit(&l.ab));
+        nodes[l.b].fw.set_face_link(face_b, l.ab.bandwidth_bps, queue_limit(&l.ba));
         let mut dir = |from: (usize, FaceId), to: (usize, FaceId), spec: &LinkDirSpec, reverse: &LinkDirSpec| {
             let index = dirs.len();
             let (src, dst) = (s.nodes[from.0].name.clone(), s.nodes[to.0].name.clone());

@@ -171,9 +171,9 @@ impl Simulation {
         match event {
             Event::Arrive(d) => {
                 let dir = &mut self.net.dirs[d as usize];
-                let arrived = dir.in_flight.pop_front();
+                let arrived = dir.pop_arrival();
                 let (to, to_face, next_hop, feeds) = (dir.to, dir.to_face, dir.next, dir.feeds_shaper);
-                if let Some((_, frame)) = arrived {
+                if let Some(frame) = arrived {
                     match next_hop {
                         // An overlay link: on to the next underlay hop.
                         Some(n) => self.put_on(n as usize, frame),

@@ -7,6 +7,7 @@ pub mod build;
 pub mod engine;
 pub mod events;
 pub mod link;
+mod link_frag;
 pub mod rng;
 pub mod routing;
 pub mod scenario;

@@ -15,6 +15,7 @@
 
 use std::collections::VecDeque;
 
+use ndnflow_core::link::frag::{FragTag, Fragmenter};
 use ndnflow_core::link::{
     Bernoulli, CodelConfig, GilbertElliott, InterestShaper, Limit, LossModel, Queue, QueueDiscipline, Queued,
     ShaperConfig,
@@ -94,6 +95,8 @@ pub struct LinkDir {
     /// The direction whose shaper learns the size of the Data this one delivers (set on the last
     /// hop of the reverse chain of a shaped direction).
     pub feeds_shaper: Option<u32>,
+    /// NDNLPv2 fragmentation on a direction with an MTU (`link_frag.rs`); `None`: whole frames.
+    pub frag: Option<Box<Fragmenter>>,
 }
 
 /// A direction's Interest shaper and its wake-up.
@@ -146,6 +149,7 @@ impl LinkDir {
         };
         let (bandwidth, delay) = (spec.bandwidth_bps, spec.delay);
         let mut dir = LinkDir::idle(ends, chain, (bandwidth, delay), queue(&spec.queue), loss(&spec.loss), rng);
+        dir.frag = spec.mtu.map(|mtu| Box::new(Fragmenter::new(mtu)));
         dir.shaper = spec.shaper.map(|s| {
             Box::new(DirShaper { shaper: InterestShaper::new(shaper(&s, reverse.bandwidth_bps)), wake_at: Time::MAX })
         });
@@ -188,6 +192,7 @@ impl LinkDir {
             scratch: Vec::new(),
             shaper: None,
             feeds_shaper: None,
+            frag: None,
         }
     }
 
@@ -205,7 +210,7 @@ impl LinkDir {
         self.counters.shaper_drops += 1;
     }
 
-    fn count_drop(&mut self, frame: &Frame) {
+    pub(crate) fn count_drop(&mut self, frame: &Frame) {
         self.counters.drops += 1;
         match frame.packet.kind() {
             PacketKind::Interest => self.counters.interest_drops += 1,
@@ -220,6 +225,9 @@ impl LinkDir {
             self.dropped(frame);
             return;
         }
+        if self.frag.is_some() {
+            return self.enqueue_fragments(now, frame);
+        }
         let size = frame.wire_size();
         if let Err(item) = self.queue.enqueue(now, Queued { frame, size, enqueued_at: now }) {
             self.dropped(item.frame);
@@ -232,16 +240,18 @@ impl LinkDir {
 
     /// Sends `frame` at once if the direction is an idle drop-tail one with nothing queued and
     /// room for it: exactly what enqueueing and dequeueing at the same instant would do (sojourn
-    /// zero, no mark), without moving the frame through the queue. Otherwise hands it back.
+    /// zero, no mark), without moving the frame through the queue. Otherwise (also on a
+    /// fragmenting direction, whose queue holds fragments) hands it back.
     // The refused frame goes back by value, as `QueueDiscipline::enqueue` does.
     #[allow(clippy::result_large_err)]
     pub fn send_now(&mut self, now: Time, frame: Frame) -> Result<Transmission, Frame> {
         let Queue::DropTail(q) = &self.queue else { return Err(frame) };
         let size = frame.wire_size();
-        if !self.up || !self.is_idle(now) || q.len_packets() > 0 || !q.limit().admits(0, 0, size) {
+        if self.frag.is_some() || !self.up || !self.is_idle(now) || q.len_packets() > 0 || !q.limit().admits(0, 0, size)
+        {
             return Err(frame);
         }
-        Ok(self.start(now, frame, size, Time::ZERO, false))
+        Ok(self.start(now, frame, size, (Time::ZERO, false), None))
     }
 
     /// Starts sending the next queued packet, if the transmitter is free and one is left.
@@ -252,25 +262,36 @@ impl LinkDir {
         let mut dropped = std::mem::take(&mut self.scratch);
         let dequeued = self.queue.dequeue(now, &mut dropped);
         for item in dropped.drain(..) {
-            self.dropped(item.frame);
+            self.dropped_queued(item.frame);
         }
         self.scratch = dropped;
-        let d = dequeued?;
-        Some(self.start(now, d.item.frame, d.item.size, d.sojourn, d.marked))
+        let mut d = dequeued?;
+        let tag = self.frag.as_mut().map(|f| f.leave_queue());
+        if let Some(tag) = tag {
+            d.item.size = Fragmenter::marked_size(tag, d.item.size, d.marked, &d.item.frame);
+        }
+        Some(self.start(now, d.item.frame, d.item.size, (d.sojourn, d.marked), tag))
     }
 
-    /// Serialises a frame that left the queue (or never needed it) after `sojourn` in it.
-    fn start(&mut self, now: Time, frame: Frame, size: u32, sojourn: Time, marked: bool) -> Transmission {
+    /// Serialises a frame that left the queue (or never needed it) after `sojourn` in it, marked
+    /// or not there; `tag` is its fragment's bookkeeping on a fragmenting direction.
+    fn start(
+        &mut self,
+        now: Time,
+        frame: Frame,
+        size: u32,
+        (sojourn, marked): (Time, bool),
+        tag: Option<FragTag>,
+    ) -> Transmission {
         let c = &mut self.counters;
         c.sojourn_sum += sojourn;
         c.sojourn_count += 1;
         c.marks += marked as u64;
         c.packets += 1;
         c.bytes += size as u64;
-        match frame.packet.kind() {
-            PacketKind::Interest => c.interests += 1,
-            PacketKind::Data => c.data += 1,
-            PacketKind::Nack => c.nacks += 1,
+        match tag {
+            None => self.count_sent(frame.packet.kind()),
+            Some(tag) => self.settle_fragment(tag, false),
         }
         let done = now + Time::transmission(size, self.bandwidth_bps);
         self.busy_until = done;
@@ -280,6 +301,9 @@ impl LinkDir {
                 self.lost.push((frame, false));
             }
             return Transmission { arrival: None, done };
+        }
+        if let (Some(f), Some(tag)) = (self.frag.as_mut(), tag) {
+            f.flying(tag);
         }
         let arrival = done + self.delay;
         self.in_flight.push_back((arrival, frame));
@@ -296,9 +320,28 @@ impl LinkDir {
             flushed.push(d.item);
         }
         for item in flushed.drain(..) {
-            self.dropped(item.frame);
+            self.dropped_queued(item.frame);
         }
         self.scratch = flushed;
+    }
+
+    /// Counts a network packet put on the wire whole.
+    pub(crate) fn count_sent(&mut self, kind: PacketKind) {
+        let c = &mut self.counters;
+        match kind {
+            PacketKind::Interest => c.interests += 1,
+            PacketKind::Data => c.data += 1,
+            PacketKind::Nack => c.nacks += 1,
+        }
+    }
+
+    /// A frame dropped from the queue (at its head, or flushed): with fragmentation, its tag
+    /// leaves the queue too.
+    fn dropped_queued(&mut self, frame: Frame) {
+        match self.frag.as_mut().map(|f| f.leave_queue()) {
+            Some(tag) => self.settle_fragment(tag, true),
+            None => self.dropped(frame),
+        }
     }
 }
 

@@ -16,19 +16,26 @@ from ndnflow.scenario import Scenario
 PAPER = "Thibaud et al., An Analysis of NDN Congestion Control Challenges"
 SEED = 1
 BIN = "100ms"
+BIN_S = 0.1
 
 #: §III-A: "the producers use chunks of 8400B".
 CHUNK = 8400
 #: §III-A: "The size of A and B is 400MB": 400e6 / 8400 = 47619 segments (399 999 600 bytes).
 SEGMENTS = 400_000_000 // CHUNK
 #: §III-A: "All the queues have a size of 120 layer-2 packets of 1500B. It represents 21 full data
-#: packets of 8400B": 180 000 bytes. Every queue marks as PCON-FS's routers do (§II-B: CoDel's
+#: packets of 8400B": the survey ran ndnSIM, whose faces fragment every packet larger than the
+#: link's MTU into NDNLPv2 frames (ndnSIM's StackHelper turns fragmentation on; the face MTU is the
+#: ns-3 point-to-point device's, 1500 B), and whose queues are ns-3 device queues counting those
+#: frames. So every link has an MTU of 1500 B and every queue holds 120 frames: an 8400-byte Data
+#: is six frames (five of 1462 B and one of 1310 B), 20 Data fill a queue, and a full queue drops
+#: frames, i.e. parts of several Data (docs/experiments/survey-sce1.md). Every queue marks as PCON-FS's routers do (§II-B: CoDel's
 #: sojourn time, marks instead of drops; PCON §3.2's marking interval of 110 ms), since PCON-CS
 #: reacts to R3's marks with BR as well (§IV: "In PCON-CS, R3 marks Data packets before the queue
 #: is completely full"); ICP ignores marks. A CoDel mark queue rather than `discipline = "pcon"`:
 #: the survey describes no highly congested state (PCON §3.6), whose disabled faces would change
 #: PCON-FS under ICP's losses.
-QUEUE: Dict[str, Any] = {"discipline": "codel", "mode": "mark", "mark_interval": "110ms", "bytes": 180_000}
+QUEUE: Dict[str, Any] = {"discipline": "codel", "mode": "mark", "mark_interval": "110ms", "packets": 120}
+MTU = 1500
 
 #: ICP (§II-B, §IV): +1 per RTT, halved on a timeout (one decrease per RTT and a half: ndnSIM
 #: ConsumerPcon's AddRttSuppress default, 0.5, as the survey's ndnSIM consumers would have it), RFC
@@ -76,19 +83,19 @@ def fig1(strategy: Any, cc: Dict[str, Any], *, with_b: bool = False, duration: A
     nodes = ["u1", "r1", "r2", "r3", "pa1", "pa2"] + (["u2", "pb"] if with_b else [])
     for n in nodes:
         sc.node(n, strategy=strategy)
-    sc.link("u1", "r1", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE)
-    sc.link("r1", "r3", bandwidth=PATH_BW, delay=DELAY, queue=QUEUE)  # first: R3 is R1's first next hop
-    sc.link("r1", "r2", bandwidth=PATH_BW, delay=DELAY, queue=QUEUE)
-    sc.link("r3", "pa1", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE)
-    sc.link("r2", "pa2", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE)
+    sc.link("u1", "r1", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE, mtu=MTU)
+    sc.link("r1", "r3", bandwidth=PATH_BW, delay=DELAY, queue=QUEUE, mtu=MTU)  # first: R3 is R1's first next hop
+    sc.link("r1", "r2", bandwidth=PATH_BW, delay=DELAY, queue=QUEUE, mtu=MTU)
+    sc.link("r3", "pa1", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE, mtu=MTU)
+    sc.link("r2", "pa2", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE, mtu=MTU)
     for node, hop in (("u1", "r1"), ("r1", "r3"), ("r1", "r2"), ("r3", "pa1"), ("r2", "pa2")):
         sc.route(node, "/A", hop)
     sc.producer("pa1", "/A", payload=CHUNK)
     sc.producer("pa2", "/A", payload=CHUNK)
     sc.consumer("u1", "/A/file", cc=cc, segments=segments)
     if with_b:
-        sc.link("u2", "r2", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE)
-        sc.link("r3", "pb", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE)
+        sc.link("u2", "r2", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE, mtu=MTU)
+        sc.link("r3", "pb", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE, mtu=MTU)
         for node, hop in (("u2", "r2"), ("r2", "r1"), ("r1", "r3"), ("r3", "pb")):
             sc.route(node, "/B", hop)
         sc.producer("pb", "/B", payload=CHUNK)
@@ -111,9 +118,14 @@ def end_s(res: Any, consumer: str) -> float:
 
 
 def goodput_mbps(res: Any, consumer: str, start_s: float, stop_s: float) -> float:
-    """Mean goodput over the 100 ms bins in [start_s, stop_s)."""
+    """Mean goodput over the 100 ms bins in [start_s, stop_s). The run's last bin is cut short
+    where the last consumer finishes (a few microseconds, one Data: Gbit/s as a rate); it is not a
+    100 ms bin and is left out."""
     if not stop_s > start_s:
         return math.nan
+    run_end = res.summary.get("simulation", {}).get("end_s")
+    if run_end is not None:
+        stop_s = min(stop_s, float(run_end) - BIN_S + 1e-9)
     return common.mean_goodput_bps(res, consumer, start_s, stop_s) / 1e6
 
 

@@ -72,8 +72,8 @@ def fig3(res: Any) -> Dict[str, float]:
     t = sv.first_drop_s(res, sv.PATH1)
     if t is None:
         return {"time_s": math.nan, "window": math.nan, "capacity": math.nan}
-    packets = common.link_total(res, sv.PATH1, "packets")
-    size = common.link_total(res, sv.PATH1, "bytes") / packets if packets else math.nan  # Data on the wire
+    data = common.link_total(res, sv.PATH1, "data")
+    size = common.link_total(res, sv.PATH1, "bytes") / data if data else math.nan  # a Data on the wire, its fragments together
     rtt_r1_s = (sv.value_at(res, "u1", t, "rtt_ms") - ACCESS_RTT_MS - size * 8 / 100e6 * 1e3) / 1e3
     rate = sv.PATH_MBPS * 1e6 / (8 * size)
     return {"time_s": t, "window": sv.value_at(res, "u1", t, "window"),

@@ -58,11 +58,11 @@ def scenario(case: str, cc: str, fs: str, duration: Any = DURATION, seed: int = 
     for n in CONSUMERS + ("r1", "r2", "r3") + tuple(producers):
         sc.node(n, strategy=sv.STRATEGIES[fs])
     for c in CONSUMERS:
-        sc.link(c, "r1", bandwidth=ACCESS_BW, delay=sv.DELAY, queue=sv.QUEUE)
-    sc.link("r1", "r3", bandwidth=CASES[case], delay=sv.DELAY, queue=sv.QUEUE)  # R3 first for A, as Sce1
-    sc.link("r1", "r2", bandwidth=CASES[case], delay=sv.DELAY, queue=sv.QUEUE)
+        sc.link(c, "r1", bandwidth=ACCESS_BW, delay=sv.DELAY, queue=sv.QUEUE, mtu=sv.MTU)
+    sc.link("r1", "r3", bandwidth=CASES[case], delay=sv.DELAY, queue=sv.QUEUE, mtu=sv.MTU)  # R3 first for A, as Sce1
+    sc.link("r1", "r2", bandwidth=CASES[case], delay=sv.DELAY, queue=sv.QUEUE, mtu=sv.MTU)
     for p, (router, prefix) in producers.items():
-        sc.link(router, p, bandwidth=PRODUCER_BW, delay=sv.DELAY, queue=sv.QUEUE)
+        sc.link(router, p, bandwidth=PRODUCER_BW, delay=sv.DELAY, queue=sv.QUEUE, mtu=sv.MTU)
         sc.route(router, prefix, p)
         sc.producer(p, prefix, payload=sv.CHUNK)
     for prefix, hops in (("/A", ("r3", "r2")), ("/B", ("r2",)), ("/C", ("r3",))):

@@ -1,5 +1,6 @@
-//! Link-layer output queues (DropTail, CoDel in drop or mark mode), random loss models, and the
-//! hop-by-hop Interest shaper (`shaper`, docs/protocols/shaper.md).
+//! Link-layer output queues (DropTail, CoDel in drop or mark mode), random loss models, the
+//! hop-by-hop Interest shaper (`shaper`, docs/protocols/shaper.md), and NDNLPv2 fragmentation on a
+//! link with an MTU (`frag`, docs/protocols/links.md).
 //!
 //! A link direction owns one [`Queue`] and one [`LossModel`]. The queue is handed `now` on every
 //! call and never reads a clock. Sizes are the caller's `Queued::size` (normally
@@ -8,6 +9,7 @@
 
 pub mod codel;
 pub mod droptail;
+pub mod frag;
 pub mod loss;
 pub mod shaper;
 

@@ -119,6 +119,10 @@ pub struct LinkDirSpec {
     /// Hop-by-hop Interest shaping of the Interests sent on this direction (PCON §4.6, after Wang
     /// et al.); `None`: Interests go straight to the output queue.
     pub shaper: Option<ShaperSpec>,
+    /// Link MTU in bytes: frames larger than it are sent as NDNLPv2 fragments, each queued,
+    /// serialised and dropped on its own (docs/protocols/links.md, "Fragmentation"); `None`: whole
+    /// frames (the default).
+    pub mtu: Option<u32>,
 }
 
 impl LinkDirSpec {

@@ -25,10 +25,11 @@ struct DirParams {
     loss_detection: Option<LossDetection>,
     /// `Some(None)`: `shaper = false`, no shaper even if the link sets one.
     shaper: Option<Option<ShaperSpec>>,
+    mtu: Option<u32>,
 }
 
 /// The fields a link and its `forward` / `reverse` tables may set per direction.
-const DIR_FIELDS: [&str; 7] = ["bandwidth", "delay", "queue", "loss", "underlay", "loss_detection", "shaper"];
+const DIR_FIELDS: [&str; 8] = ["bandwidth", "delay", "queue", "loss", "underlay", "loss_detection", "shaper", "mtu"];
 
 impl Reader<'_, '_> {
     pub(super) fn node_attributes(&self, v: &Val<'_>, path: &str, node: &mut NodeSpec) -> Res<()> {
@@ -370,7 +371,22 @@ impl Reader<'_, '_> {
                 })
                 .transpose()?,
             shaper: t.get("shaper").map(|v| self.shaper(v, &t.field("shaper"))).transpose()?,
+            mtu: t.get("mtu").map(|v| self.mtu(v, &t.field("mtu"))).transpose()?,
         })
+    }
+
+    /// `mtu = 1500`: bytes, at least NFD's smallest face MTU (64).
+    fn mtu(&self, v: &Val<'_>, field: &str) -> Res<u32> {
+        let n = self.positive_uint(v, field)?;
+        let min = ndnflow_core::link::frag::MIN_MTU;
+        match u32::try_from(n) {
+            Ok(m) if m >= min => Ok(m),
+            _ => Err(self.ctx.err(
+                v.span(),
+                field,
+                format!("the MTU must be between {min} (NFD's smallest face MTU) and {} bytes, found {n}", u32::MAX),
+            )),
+        }
     }
 
     /// `shaper = { capacity = "10Mbps", headroom = 0.98, limit = 100, target = "5ms",
@@ -449,6 +465,7 @@ impl Reader<'_, '_> {
                 "underlay",
                 "loss_detection",
                 "shaper",
+                "mtu",
                 "metric",
                 "forward",
                 "reverse",
@@ -478,7 +495,7 @@ impl Reader<'_, '_> {
                     format!("missing required field {key:?} (e.g. {key} = \"{example}\"; set it on the link, or in both forward and reverse)"),
                 )
             };
-            Ok(LinkDirSpec {
+            let dir = LinkDirSpec {
                 bandwidth_bps: d.bandwidth.or(base.bandwidth).ok_or_else(|| missing("bandwidth", "10Mbps"))?,
                 delay: d.delay.or(base.delay).ok_or_else(|| missing("delay", "5ms"))?,
                 queue: d.queue.or(base.queue).unwrap_or_default(),
@@ -486,7 +503,18 @@ impl Reader<'_, '_> {
                 underlay: d.underlay.or_else(|| base.underlay.clone()).unwrap_or_default(),
                 loss_detection: d.loss_detection.or(base.loss_detection).unwrap_or_default(),
                 shaper: d.shaper.or(base.shaper).flatten(),
-            })
+                mtu: d.mtu.or(base.mtu),
+            };
+            // Fragments are tracked on one direction's queue and wire; an underlay would carry
+            // them through further queues, and loss detection reports whole frames.
+            if dir.mtu.is_some() && (!dir.underlay.is_empty() || dir.loss_detection != LossDetection::None) {
+                return Err(self.ctx.err(
+                    t.span.clone(),
+                    &t.field("mtu"),
+                    "mtu (NDNLPv2 fragmentation) cannot be combined with underlay or loss_detection on the same direction",
+                ));
+            }
+            Ok(dir)
         };
         let ab = resolve(fwd)?;
         let ba = resolve(rev)?;
@@ -541,6 +569,7 @@ impl Reader<'_, '_> {
                 underlay: Vec::new(),
                 loss_detection: LossDetection::None,
                 shaper: None,
+                mtu: None,
             };
             origins.insert((a.min(b), a.max(b)), LinkOrigin { described: format!("{topo_source} line {}", l.line) });
             links.push(LinkSpec { a, b, ab: dir.clone(), ba: dir, metric: l.metric.unwrap_or(1) });

@@ -1,0 +1,63 @@
+//! The link side of NDNLPv2 fragmentation (`ndnflow_core::link::frag`, docs/protocols/links.md
+//! "Fragmentation"): a direction with an MTU queues each fragment on its own, counts a network
+//! packet once (sent when all its fragments left, dropped when any was dropped) and hands the far
+//! end only complete packets.
+//!
+//! Counters of such a direction: `packets` and `bytes` are frames and their bytes on the wire;
+//! `interests`, `data`, `nacks`, `drops` and its kinds are network packets; `marks`, `losses` and
+//! the sojourn times are per frame (what the queue and the wire did).
+
+use ndnflow_core::link::frag::{FragTag, Settled};
+use ndnflow_core::link::{QueueDiscipline, Queued};
+use ndnflow_core::packet::Frame;
+use ndnflow_core::Time;
+
+use crate::link::LinkDir;
+
+impl LinkDir {
+    /// Splits `frame` into fragments and offers each to the queue; a full queue drops the
+    /// fragments it cannot take.
+    pub(crate) fn enqueue_fragments(&mut self, now: Time, frame: Frame) {
+        let Some(frag) = self.frag.as_mut() else { return };
+        let mut pieces = Vec::new();
+        if let Err(frame) = frag.split(frame, &mut pieces) {
+            // NFD cannot fragment it (MTU too small, over 400 fragments): dropped before the queue.
+            self.count_drop(&frame);
+            return;
+        }
+        for (piece, size, tag) in pieces {
+            match self.queue.enqueue(now, Queued { frame: piece, size, enqueued_at: now }) {
+                Ok(()) => self.frag.as_mut().expect("fragmenting direction").queued(tag),
+                Err(_) => self.settle_fragment(tag, true),
+            }
+        }
+    }
+
+    /// Records a fragment's fate and counts its packet once the fate of all its fragments is
+    /// known.
+    pub(crate) fn settle_fragment(&mut self, tag: FragTag, dropped: bool) {
+        let Some(frag) = self.frag.as_mut() else { return };
+        match frag.settle(tag, dropped) {
+            Some(Settled::Sent(kind)) => self.count_sent(kind),
+            Some(Settled::Dropped(kind)) => {
+                self.counters.drops += 1;
+                match kind {
+                    ndnflow_core::packet::PacketKind::Interest => self.counters.interest_drops += 1,
+                    ndnflow_core::packet::PacketKind::Data => self.counters.data_drops += 1,
+                    ndnflow_core::packet::PacketKind::Nack => {}
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Takes the frame at the head of the in-flight FIFO, which has reached the far end: the
+    /// network packet to deliver, or `None` while it is an incomplete fragment train.
+    pub fn pop_arrival(&mut self) -> Option<Frame> {
+        let (_, frame) = self.in_flight.pop_front()?;
+        match self.frag.as_mut() {
+            None => Some(frame),
+            Some(f) => f.reassemble(frame),
+        }
+    }
+}
