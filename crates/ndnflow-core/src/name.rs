@@ -190,18 +190,33 @@ impl Name {
 
     /// This name with one more component.
     pub fn append(&self, typ: u64, value: &[u8]) -> Name {
-        let mut wire = Wire::from_slice(&self.0.wire);
-        tlv::write_tlv(&mut wire, typ, value);
-        let mut ends = Ends::from_slice(&self.0.ends);
-        ends.push(wire.len() as u32);
-        Self::from_parts_hashed(wire, ends, SmallVec::from_slice(&self.0.prefix_hashes))
+        let mut component = SmallVec::<[u8; 16]>::new();
+        tlv::write_tlv(&mut component, typ, value);
+        self.append_encoded(&component)
     }
 
-    /// This name with a SegmentNameComponent (naming conventions: `seg=N`).
+    /// This name with a SegmentNameComponent (naming conventions: `seg=N`). Consumers make one
+    /// per Interest, so the component is encoded in place: type 50, length, the big-endian value.
     pub fn append_segment(&self, segment: u64) -> Name {
-        let mut value = SmallVec::<[u8; 8]>::new();
-        tlv::write_nonneg(&mut value, segment);
-        self.append(component_type::SEGMENT, &value)
+        let size = tlv::nonneg_size(segment);
+        let mut component = [0u8; 10];
+        component[0] = component_type::SEGMENT as u8;
+        component[1] = size as u8;
+        component[2..2 + size].copy_from_slice(&segment.to_be_bytes()[8 - size..]);
+        self.append_encoded(&component[..2 + size])
+    }
+
+    /// This name with one more component, given as its TLV encoding.
+    fn append_encoded(&self, component: &[u8]) -> Name {
+        let mut wire = Wire::with_capacity(self.0.wire.len() + component.len());
+        wire.extend_from_slice(&self.0.wire);
+        wire.extend_from_slice(component);
+        let mut ends = Ends::with_capacity(self.0.ends.len() + 1);
+        ends.extend_from_slice(&self.0.ends);
+        ends.push(wire.len() as u32);
+        let mut hashes = SmallVec::with_capacity(ends.len());
+        hashes.extend_from_slice(&self.0.prefix_hashes);
+        Self::from_parts_hashed(wire, ends, hashes)
     }
 
     /// Number of components.
@@ -498,6 +513,19 @@ mod tests {
         }
         for len in 0..=2 {
             assert_eq!(cut.prefix_hash(len), p.prefix_hash(len), "prefix, prefix of {len}");
+        }
+    }
+
+    #[test]
+    fn segment_components_take_the_shortest_nonneg_encoding() {
+        let p = Name::parse("/a").unwrap();
+        // value bytes: 1 for 0..=255, 2 up to 65535, 4 up to 2^32 - 1, else 8
+        for (seg, value_len) in [(0u64, 1), (255, 1), (256, 2), (65_535, 2), (65_536, 4), (1 << 32, 8), (u64::MAX, 8)] {
+            let n = p.append_segment(seg);
+            assert_eq!(n, Name::parse(&format!("/a/seg={seg}")).unwrap(), "seg={seg}");
+            assert_eq!(n.component_wire().len(), 3 + 2 + value_len, "seg={seg}");
+            assert_eq!(n.last().and_then(|c| c.as_segment()), Some(seg));
+            assert_eq!(n.hash64(), Name::parse(&format!("/a/seg={seg}")).unwrap().hash64());
         }
     }
 

@@ -244,6 +244,7 @@ impl LinkDir {
     /// fragmenting direction, whose queue holds fragments) hands it back.
     // The refused frame goes back by value, as `QueueDiscipline::enqueue` does.
     #[allow(clippy::result_large_err)]
+    #[inline]
     pub fn send_now(&mut self, now: Time, frame: Frame) -> Result<Transmission, Frame> {
         let Queue::DropTail(q) = &self.queue else { return Err(frame) };
         let size = frame.wire_size();
@@ -275,6 +276,7 @@ impl LinkDir {
 
     /// Serialises a frame that left the queue (or never needed it) after `sojourn` in it, marked
     /// or not there; `tag` is its fragment's bookkeeping on a fragmenting direction.
+    #[inline]
     fn start(
         &mut self,
         now: Time,
@@ -326,6 +328,7 @@ impl LinkDir {
     }
 
     /// Counts a network packet put on the wire whole.
+    #[inline]
     pub(crate) fn count_sent(&mut self, kind: PacketKind) {
         let c = &mut self.counters;
         match kind {
