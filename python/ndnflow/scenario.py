@@ -66,7 +66,7 @@ def _rto(rto: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
     if rto is None:
         return None
     table = dict(rto)
-    for key in ("initial", "min", "max"):
+    for key in ("initial", "min", "max", "check"):
         if key in table:
             table[key] = units.duration(table[key], f"rto.{key}")
     return table

@@ -121,6 +121,7 @@ pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {
             alpha: c.rto.alpha,
             beta: c.rto.beta,
             k: c.rto.k,
+            timer: c.rto.timer,
         },
         max_retries: c.max_retries,
     }

@@ -426,6 +426,14 @@ stop  = "5s""#,
         ),
         case(q(40, r#"lifetime = "0s""#), 40, "consumers[1].lifetime", &["must be longer than 0"]),
         case(q(40, r#"rto = { min = "2s", max = "1s" }"#), 40, "consumers[1].rto.min", &["must not exceed max"]),
+        case(q(40, r#"rto = { timer = "ns3" }"#), 40, "consumers[1].rto.timer", &["\"per-segment\", \"ndnsim\""]),
+        case(q(40, r#"rto = { check = "50ms" }"#), 40, "consumers[1].rto.check", &["only with timer = \"ndnsim\""]),
+        case(
+            q(40, r#"rto = { timer = "ndnsim", max_multiplier = 0 }"#),
+            40,
+            "consumers[1].rto.max_multiplier",
+            &["at least 1"],
+        ),
         case(q(40, "max_retries = -1"), 40, "consumers[1].max_retries", &["must not be negative"]),
         case(q(40, "segments = 0"), 40, "consumers[1].segments", &["must be at least 1"]),
         // TOML syntax
@@ -948,4 +956,18 @@ fn every_example_scenario_loads() {
     }
     // quickstart, dumbbell, grid, pcon
     assert!(n >= 4, "only {n} examples found");
+}
+
+#[test]
+fn rto_timer_is_per_segment_unless_ndnsim_is_asked_for() {
+    use ndnflow_core::app::TimerModel;
+    let rto = |line: &str| parse(&quickstart_with_line(40, line)).unwrap().consumers[1].rto;
+    assert_eq!(rto(r#"rto = { min = "10ms" }"#).timer, TimerModel::PerSegment);
+    // The PCON authors' fork: checks every 10 ms, multiplier at most 8.
+    let r = rto(r#"rto = { min = "10ms", timer = "ndnsim" }"#);
+    assert_eq!((r.min, r.timer), (Time::from_millis(10), TimerModel::NDNSIM_PCON));
+    assert_eq!(
+        rto(r#"rto = { timer = "ndnsim", check = "50ms", max_multiplier = 64 }"#).timer,
+        TimerModel::NdnSim { check: Time::from_millis(50), max_multiplier: 64 }
+    );
 }

@@ -7,7 +7,8 @@ One consumer fetches one object over C - R - P (no caching). Three cases:
 * PCON: CoDel detection with marks instead of drops (`PCON_QUEUE`); the PCON consumer (BIC, one
   decrease per mark, CWA for timeouts).
 
-All use BIC's maximum increment of 16 Interests per RTT and the consumer's RFC 6298 timer. The same
+All use BIC's maximum increment of 16 Interests per RTT and the retransmission timer of the authors'
+ndnSIM scripts (ndnSIM's periodic check, minimum RTO 10 ms for FIFO and CoDel, 1100 ms for PCON). The same
 three run again with 1000-packet queues, for the text's "Raising the queue size to 1000 packets
 would have no impact on CoDel/PCON, but heavily increase the queuing delay for FIFO queues".
 Parameters and their sources: docs/experiments/pcon-4.1.md.
@@ -55,6 +56,14 @@ CC = {
     "PCON": {"algorithm": "pcon", "max_increment": MAX_INCREMENT},
 }
 QUEUES = {"FIFO": FIFO_QUEUE, "CODEL_Drop": CODEL_QUEUE, "PCON": PCON_QUEUE}
+#: "The traditional TCP RTO" as the authors ran it (gholamifrd/ndnSIM @ 075bd07, pcon_scen1.cpp:
+#: `MIN_RTO` 10 ms, 1100 ms when QUEUE_TYPE is PCON; ConsumerCC's RttMeanDeviation with the
+#: Consumer's 10 ms RetxTimer check and MaxMultiplier 8): `timer = "ndnsim"`, docs/protocols/consumer.md.
+RTO = {
+    "FIFO": {"min": "10ms", "timer": "ndnsim"},
+    "CODEL_Drop": {"min": "10ms", "timer": "ndnsim"},
+    "PCON": {"min": "1100ms", "timer": "ndnsim"},
+}
 BIG = 1000  # the text's "raising the queue size to 1000 packets"
 
 
@@ -66,7 +75,7 @@ def scenario(variant: str, limit: int = LIMIT, duration: Any = DURATION, seed: i
         .link("c", "r", queue=queue, **ACCESS)
         .link("r", "p", queue=queue, **BOTTLENECK)
         .producer("p", "/pcon", payload=PAYLOAD)
-        .consumer("c", "/pcon/obj", cc=CC[variant])
+        .consumer("c", "/pcon/obj", cc=CC[variant], rto=RTO[variant])
     )
 
 

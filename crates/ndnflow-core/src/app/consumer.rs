@@ -10,6 +10,10 @@
 //! refusal), wait for the segment's timer, without counting a timeout: retransmitting at once could
 //! loop at a single instant when a router keeps answering Nack (ndnSIM's Consumer likewise leaves
 //! retransmission to its timer).
+//!
+//! With `TimerModel::NdnSim` (the PCON authors' ndnSIM consumer) there are no per-Interest timers:
+//! a check every `check` interval times out each outstanding Interest whose send time plus the RTO
+//! *of that moment* has passed, oldest first, and every such timeout doubles the RTO multiplier.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -19,7 +23,7 @@ use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
 use super::cc::{CcConfig, CongestionController, DataSample};
-use super::rtt::{RttEstimator, RttOptions};
+use super::rtt::{RttEstimator, RttOptions, TimerModel};
 use crate::packet::{Frame, Interest, NackReason, NetPacket};
 use crate::timers::Timers;
 use crate::{Name, Time};
@@ -84,6 +88,8 @@ pub struct Consumer {
     /// When the RTO was last backed off: timeouts of Interests sent before then belong to the
     /// same loss episode and do not back it off again.
     last_backoff: Option<Time>,
+    /// Next periodic check (`TimerModel::NdnSim` only).
+    next_check: Time,
     finished_at: Option<Time>,
     pub stats: ConsumerStats,
 }
@@ -106,6 +112,7 @@ impl Consumer {
             next_send_at: config.start,
             highest_sent: 0,
             last_backoff: None,
+            next_check: Time::ZERO,
             finished_at,
             stats: ConsumerStats::default(),
             config,
@@ -246,6 +253,9 @@ impl Consumer {
         if let Some((deadline, _)) = self.timers.peek(|at, key| is_live(outstanding, at, key)) {
             next = Some(next.map_or(deadline, |n| n.min(deadline)));
         }
+        if self.check_interval().is_some() && !self.outstanding.is_empty() {
+            next = Some(next.map_or(self.next_check, |n| n.min(self.next_check)));
+        }
         if self.cc.interval().is_some() && self.has_segment_to_send() {
             next = Some(next.map_or(self.next_send_at, |n| n.min(self.next_send_at)));
         }
@@ -267,13 +277,50 @@ impl Consumer {
             let Some(o) = self.outstanding.get(&seg).copied() else { continue };
             self.on_timer(now, seg, o);
         }
+        if let Some(every) = self.check_interval() {
+            if now >= self.next_check {
+                self.periodic_check(now);
+                self.next_check = next_tick(now, every);
+            }
+        }
         self.check_finished(now);
         self.send_allowed(now, out);
     }
 
+    /// The check interval of `TimerModel::NdnSim`, `None` for per-Interest timers.
+    fn check_interval(&self) -> Option<Time> {
+        match self.config.rtt.timer {
+            TimerModel::NdnSim { check, .. } => Some(check.max(Time::from_nanos(1))),
+            TimerModel::PerSegment => None,
+        }
+    }
+
+    /// ndnSIM's `CheckRetxTimeout`: one RTO, taken before the loop, for every outstanding Interest;
+    /// those sent at least that long ago time out, oldest first (ties: lower segment first).
+    fn periodic_check(&mut self, now: Time) {
+        let rto = self.rtt.rto();
+        let mut due: Vec<(Time, u64)> = self
+            .outstanding
+            .iter()
+            .filter(|(_, o)| o.sent_at.saturating_add(rto) <= now)
+            .map(|(&seg, o)| (o.sent_at, seg))
+            .collect();
+        due.sort_unstable();
+        for (_, seg) in due {
+            if let Some(o) = self.outstanding.get(&seg).copied() {
+                self.on_timer(now, seg, o);
+            }
+        }
+    }
+
     fn on_timer(&mut self, now: Time, seg: u64, o: Outstanding) {
         self.outstanding.remove(&seg);
-        if !o.nacked {
+        if !o.nacked && self.check_interval().is_some() {
+            // ndnSIM's Consumer::OnTimeout: IncreaseMultiplier on every timeout.
+            self.stats.timeouts += 1;
+            self.rtt.increase_multiplier();
+            self.cc.on_timeout(now, seg);
+        } else if !o.nacked {
             self.stats.timeouts += 1;
             // Back off once per loss episode, as TCP does with its single timer: Interests sent
             // before the last backoff that time out with it are the same event, not one doubling
@@ -350,7 +397,13 @@ impl Consumer {
         let (lo, hi) = (self.config.rtt.min_rto, self.config.rtt.max_rto);
         let deadline = now + self.cc.rto().map_or_else(|| self.rtt.rto(), |r| r.clamp(lo, hi));
         self.outstanding.insert(seg, Outstanding { sent_at: now, deadline, retries, nacked: false });
-        self.timers.push(deadline, (seg, retries));
+        match self.check_interval() {
+            // The periodic check owns the timeouts; it runs on its grid (multiples of `every` from
+            // time 0, as ndnSIM's self-rescheduling event does), the first one after this send.
+            Some(every) if self.next_check <= now => self.next_check = next_tick(now, every),
+            Some(_) => {}
+            None => self.timers.push(deadline, (seg, retries)),
+        }
         self.stats.interests_sent += 1;
         if retries > 0 {
             self.stats.retransmissions += 1;
@@ -363,8 +416,101 @@ impl Consumer {
     }
 }
 
+/// The first multiple of `every` after `now`.
+fn next_tick(now: Time, every: Time) -> Time {
+    let n = every.as_nanos().max(1);
+    Time::from_nanos((now.as_nanos() / n + 1).saturating_mul(n))
+}
+
 /// A retransmission timer is live while its segment is outstanding with the same attempt and
 /// deadline (a Data, a Nack followed by resend, or a give-up makes it dead).
 fn is_live(outstanding: &FxHashMap<u64, Outstanding>, at: Time, (seg, retries): (u64, u32)) -> bool {
     outstanding.get(&seg).is_some_and(|o| o.retries == retries && o.deadline == at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::Data;
+
+    /// A fixed window of 2, no segment limit, the ndnSIM timer with a 10 ms floor and 10 ms checks.
+    fn consumer(timer: TimerModel) -> Consumer {
+        let rtt = RttOptions { min_rto: Time::from_millis(10), timer, ..RttOptions::default() };
+        let config = ConsumerConfig {
+            name: Name::parse("/c").unwrap(),
+            start: Time::ZERO,
+            stop: None,
+            segments: None,
+            cc: CcConfig::FixedWindow { window: 2 },
+            lifetime: Time::from_secs(2),
+            rtt,
+            max_retries: None,
+        };
+        Consumer::new(config, 1)
+    }
+
+    fn ms(t: u64) -> Time {
+        Time::from_millis(t)
+    }
+
+    /// Drives `c` through its own wake-ups until `until`, returning (time, timeouts so far) at
+    /// every wake-up that counted a timeout.
+    fn run_until(c: &mut Consumer, until: Time) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        let mut seen = Vec::new();
+        while let Some(t) = c.poll_timeout() {
+            if t > until {
+                break;
+            }
+            let before = c.stats.timeouts;
+            c.handle_timeout(t, &mut out);
+            if c.stats.timeouts > before {
+                seen.push((t.as_millis(), c.stats.timeouts));
+            }
+        }
+        seen
+    }
+
+    fn data(seg: u64) -> Frame {
+        Frame::data(Arc::new(Data::new(Name::parse("/c").unwrap().append_segment(seg), bytes::Bytes::new())))
+    }
+
+    #[test]
+    fn ndnsim_timer_doubles_the_multiplier_per_timeout() {
+        let mut c = consumer(TimerModel::NDNSIM_PCON);
+        // Segments 0 and 1 leave at 0 s. No sample yet: RTO = the initial 1 s. The check at 1000 ms
+        // times both out (0 + 1 s <= 1000 ms), each doubling the multiplier: 2, then 4. They are
+        // resent at 1000 ms and time out when 1000 ms + 4 x 1 s has passed, at the 5000 ms check,
+        // which takes the multiplier to the maximum 8.
+        assert_eq!(run_until(&mut c, ms(6000)), vec![(1000, 2), (5000, 4)]);
+        assert_eq!(c.rto(), Time::from_secs(8));
+
+        // The per-Interest timers of ndn-cxx back off once for the pair (same episode): 2 s, so
+        // the resends time out at 3000 ms and the RTO becomes 4 s.
+        let mut c = consumer(TimerModel::PerSegment);
+        assert_eq!(run_until(&mut c, ms(6000)), vec![(1000, 2), (3000, 4)]);
+        assert_eq!(c.rto(), Time::from_secs(4));
+    }
+
+    #[test]
+    fn ndnsim_timer_applies_the_current_rto_to_interests_already_out() {
+        let mut c = consumer(TimerModel::NDNSIM_PCON);
+        let mut out = Vec::new();
+        c.handle_timeout(Time::ZERO, &mut out);
+        assert_eq!(out.len(), 2); // segments 0 and 1 at 0 s, RTO 1 s
+        // Data 0 at 100 ms: sample 100 ms, RTO = 100 + 4 x 50 = 300 ms; segment 2 leaves.
+        c.handle(ms(100), data(0), &mut out);
+        assert_eq!(c.rto(), ms(300));
+        // Segment 1 (sent at 0 s under a 1 s RTO) times out at the 300 ms check: the RTO of the
+        // moment counts. Multiplier 2: RTO 600 ms. Segment 2 (100 ms) is due at 700 ms: multiplier
+        // 4, RTO 1200 ms; segment 1's resend (300 ms) is then due at 1500 ms.
+        assert_eq!(run_until(&mut c, ms(1600)), vec![(300, 1), (700, 2), (1500, 3)]);
+        // With per-Interest timers segment 2 (100 ms + 300 ms) goes first, at 400 ms, backing
+        // off to 600 ms; its resend (400 ms) and segment 1 (its own 1 s deadline) both time out
+        // at 1000 ms.
+        let mut c = consumer(TimerModel::PerSegment);
+        c.handle_timeout(Time::ZERO, &mut out);
+        c.handle(ms(100), data(0), &mut out);
+        assert_eq!(run_until(&mut c, ms(1000)), vec![(400, 1), (1000, 3)]);
+    }
 }

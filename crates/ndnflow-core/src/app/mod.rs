@@ -8,4 +8,4 @@ pub mod rtt;
 
 pub use consumer::{Consumer, ConsumerConfig, ConsumerStats};
 pub use producer::{Producer, ProducerConfig};
-pub use rtt::{RttEstimator, RttOptions};
+pub use rtt::{RttEstimator, RttOptions, TimerModel};

@@ -1,7 +1,33 @@
 //! Retransmission timeout estimation (RFC 6298 §2, in ndn-cxx `util::RttEstimator`'s form: the RTO
 //! is srtt + k x rttvar, clamped to [min, max], doubled on each timeout).
+//!
+//! `TimerModel::NdnSim` keeps the same arithmetic (ndnSIM's `RttMeanDeviation` uses gains 1/8 and
+//! 1/4, k = 4 and a first variation of R/2 as well) but backs off the way ndnSIM's `RttEstimator`
+//! does: a multiplier that doubles on every timeout up to a maximum and returns to 1 on the next
+//! valid sample, RTO = min(max, multiplier x max(min, srtt + k x rttvar)). The consumer then applies
+//! the RTO of the moment to every outstanding Interest at a periodic check (`consumer.rs`).
 
 use crate::Time;
+
+/// How the consumer turns the RTO into timeouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TimerModel {
+    /// One timer per Interest, due at its send time plus the RTO in force when it was sent; the RTO
+    /// doubles once per loss episode (ndn-cxx / ndncatchunks, RFC 6298).
+    #[default]
+    PerSegment,
+    /// ndnSIM's `Consumer`: every `check` (from time 0) each outstanding Interest whose send time
+    /// plus the *current* RTO has passed times out; each timeout doubles the RTO multiplier up to
+    /// `max_multiplier`, a valid RTT sample resets it to 1.
+    NdnSim { check: Time, max_multiplier: u32 },
+}
+
+impl TimerModel {
+    /// The values of the PCON authors' ndnSIM fork (gholamifrd/ndnSIM @ 075bd07): `Consumer`'s
+    /// `RetxTimer` 10 ms (upstream ndnSIM: 50 ms) and `ConsumerCC`'s `MaxMultiplier` 8 (upstream
+    /// `RttEstimator`: 64).
+    pub const NDNSIM_PCON: TimerModel = TimerModel::NdnSim { check: Time::from_millis(10), max_multiplier: 8 };
+}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RttOptions {
@@ -11,6 +37,7 @@ pub struct RttOptions {
     pub alpha: f64,
     pub beta: f64,
     pub k: f64,
+    pub timer: TimerModel,
 }
 
 impl Default for RttOptions {
@@ -23,6 +50,7 @@ impl Default for RttOptions {
             alpha: 0.125,
             beta: 0.25,
             k: 4.0,
+            timer: TimerModel::PerSegment,
         }
     }
 }
@@ -34,11 +62,13 @@ pub struct RttEstimator {
     srtt: Option<f64>,
     rttvar: f64,
     rto: Time,
+    /// ndnSIM's RTO multiplier (always 1 with `TimerModel::PerSegment`).
+    multiplier: u32,
 }
 
 impl RttEstimator {
     pub fn new(opts: RttOptions) -> RttEstimator {
-        RttEstimator { opts, srtt: None, rttvar: 0.0, rto: opts.initial_rto }
+        RttEstimator { opts, srtt: None, rttvar: 0.0, rto: opts.initial_rto, multiplier: 1 }
     }
 
     /// RFC 6298 (2.2) for the first sample, (2.3) afterwards.
@@ -56,6 +86,16 @@ impl RttEstimator {
         }
         let srtt = self.srtt.unwrap_or(r);
         self.rto = Time::from_secs_f64(srtt + self.opts.k * self.rttvar).clamp(self.opts.min_rto, self.opts.max_rto);
+        // ndnSIM: "Reset multiplier on valid measurement".
+        self.multiplier = 1;
+    }
+
+    /// ndnSIM's `IncreaseMultiplier`: x2 per timeout, at most `max_multiplier` (no-op for
+    /// `TimerModel::PerSegment`, which uses `backoff`).
+    pub fn increase_multiplier(&mut self) {
+        if let TimerModel::NdnSim { max_multiplier, .. } = self.opts.timer {
+            self.multiplier = (self.multiplier.saturating_mul(2)).min(max_multiplier.max(1));
+        }
     }
 
     /// RFC 6298 (5.5): double the RTO after a timeout.
@@ -64,7 +104,10 @@ impl RttEstimator {
     }
 
     pub fn rto(&self) -> Time {
-        self.rto
+        if self.multiplier == 1 {
+            return self.rto;
+        }
+        (self.rto * self.multiplier as u64).min(self.opts.max_rto)
     }
 
     pub fn srtt(&self) -> Option<Time> {
@@ -99,5 +142,32 @@ mod tests {
             e.backoff();
         }
         assert_eq!(e.rto(), Time::from_secs(60));
+    }
+
+    #[test]
+    fn ndnsim_multiplier_doubles_to_its_maximum_and_a_sample_resets_it() {
+        let opts = RttOptions {
+            timer: TimerModel::NdnSim { check: Time::from_millis(10), max_multiplier: 4 },
+            ..RttOptions::default()
+        };
+        let mut e = RttEstimator::new(opts);
+        e.add_sample(Time::from_millis(100)); // 300 ms, as above
+        e.increase_multiplier();
+        assert_eq!(e.rto(), Time::from_millis(600));
+        e.increase_multiplier();
+        e.increase_multiplier(); // 8 > max 4: stays 4
+        assert_eq!(e.rto(), Time::from_millis(1200));
+        // A valid sample resets the multiplier: rttvar 37.5 ms, RTO 250 ms.
+        e.add_sample(Time::from_millis(100));
+        assert_eq!(e.rto(), Time::from_millis(250));
+        // The product is capped at max: 1 s initial x 4 would be 4 s; max 3 s.
+        let mut e = RttEstimator::new(RttOptions { max_rto: Time::from_secs(3), ..opts });
+        e.increase_multiplier();
+        e.increase_multiplier();
+        assert_eq!(e.rto(), Time::from_secs(3));
+        // With per-segment timers the multiplier is unused.
+        let mut e = RttEstimator::new(RttOptions::default());
+        e.increase_multiplier();
+        assert_eq!(e.rto(), Time::from_secs(1));
     }
 }

@@ -295,6 +295,8 @@ pub struct RtoSpec {
     pub alpha: f64,
     pub beta: f64,
     pub k: f64,
+    /// Per-Interest timers (default) or ndnSIM's periodic check (`timer = "ndnsim"`).
+    pub timer: ndnflow_core::app::TimerModel,
 }
 
 impl Default for RtoSpec {
@@ -307,6 +309,7 @@ impl Default for RtoSpec {
             alpha: 0.125,
             beta: 0.25,
             k: 4.0,
+            timer: ndnflow_core::app::TimerModel::PerSegment,
         }
     }
 }

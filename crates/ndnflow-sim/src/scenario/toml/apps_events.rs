@@ -3,6 +3,7 @@
 //! changes of `[[events]]`.
 
 use ndnflow_core::app::cc::{AimdConfig, BicConfig, CubicConfig, IcpConfig, IcpRto, RaaqmConfig, SignalConfig};
+use ndnflow_core::app::TimerModel;
 use ndnflow_core::Time;
 use rustc_hash::FxHashMap;
 
@@ -125,7 +126,7 @@ impl Reader<'_, '_> {
             let rt = self.table(
                 r,
                 &t.field("rto"),
-                &["initial", "min", "max"],
+                &["initial", "min", "max", "timer", "check", "max_multiplier"],
                 "a table such as { initial = \"1s\", min = \"200ms\", max = \"60s\" }",
             )?;
             for (key, slot) in [("initial", &mut rto.initial), ("min", &mut rto.min), ("max", &mut rto.max)] {
@@ -133,6 +134,7 @@ impl Reader<'_, '_> {
                     *slot = self.positive_duration(x, &rt.field(key))?;
                 }
             }
+            rto.timer = self.rto_timer(&rt)?;
             if rto.min > rto.max {
                 let span = rt.get("min").or(rt.get("max")).map_or(rt.span.clone(), |v| v.span());
                 return Err(self.ctx.err(
@@ -149,6 +151,34 @@ impl Reader<'_, '_> {
         let cv = self.required(&t, "cc", "e.g. cc = { algorithm = \"fixed-window\", window = 10 }")?;
         let cc = self.cc(cv, &t.field("cc"))?;
         Ok(ConsumerSpec { node, name, start, stop, segments, cc, lifetime, rto, max_retries })
+    }
+
+    /// `timer = "per-segment" | "ndnsim"`; `check` and `max_multiplier` only with "ndnsim".
+    fn rto_timer(&self, rt: &Tbl<'_, '_>) -> Res<TimerModel> {
+        let ndnsim = match rt.get("timer") {
+            Some(x) => self.choice(x, &rt.field("timer"), &["per-segment", "ndnsim"])? == "ndnsim",
+            None => false,
+        };
+        let TimerModel::NdnSim { mut check, mut max_multiplier } = TimerModel::NDNSIM_PCON else {
+            unreachable!("NDNSIM_PCON is an NdnSim timer")
+        };
+        for key in ["check", "max_multiplier"] {
+            if let Some(x) = rt.get(key) {
+                if !ndnsim {
+                    return Err(self.ctx.err(x.span(), &rt.field(key), "only with timer = \"ndnsim\""));
+                }
+            }
+        }
+        if !ndnsim {
+            return Ok(TimerModel::PerSegment);
+        }
+        if let Some(x) = rt.get("check") {
+            check = self.positive_duration(x, &rt.field("check"))?;
+        }
+        if let Some(x) = rt.get("max_multiplier") {
+            max_multiplier = self.u32_value(x, &rt.field("max_multiplier"), 1)?;
+        }
+        Ok(TimerModel::NdnSim { check, max_multiplier })
     }
 
     fn cc(&self, v: &Val<'_>, path: &str) -> Res<CcSpec> {
