@@ -27,7 +27,7 @@ SEGMENTS = 400_000_000 // CHUNK
 #: link's MTU into NDNLPv2 frames (ndnSIM's StackHelper turns fragmentation on; the face MTU is the
 #: ns-3 point-to-point device's, 1500 B), and whose queues are ns-3 device queues counting those
 #: frames. So every link has an MTU of 1500 B and every queue holds 120 frames: an 8400-byte Data
-#: is six frames (five of 1462 B and one of 1310 B), 20 Data fill a queue, and a full queue drops
+#: is six frames (five of 1462 B and one of 1290 B: 8600 B on the wire), 20 Data fill a queue, and a full queue drops
 #: frames, i.e. parts of several Data (docs/experiments/survey-sce1.md). Every queue marks as PCON-FS's routers do (§II-B: CoDel's
 #: sojourn time, marks instead of drops; PCON §3.2's marking interval of 110 ms), since PCON-CS
 #: reacts to R3's marks with BR as well (§IV: "In PCON-CS, R3 marks Data packets before the queue
