@@ -143,6 +143,18 @@ def test_sce3_metrics_by_hand():
     assert got["Sce3b, ICP + PCON-FS: mean rate"] == "fail"  # 88 vs 65.33
 
 
+def test_sce3_core_payload_by_hand():
+    # R2 -> R1 carries 70 Data per 0.1 s bin, R3 -> R1 80; the first consumer ends at 10 s (the
+    # others at 20 s): 100 bins of 150 Data x 0.672 Mbit/s = 100.8 Mbit/s; the bins after 10 s
+    # (0 Data here) do not count.
+    links = concat(link("r2->r1", data=lambda t: 70 if t < 10 else 0),
+                   link("r3->r1", data=lambda t: 80 if t < 10 else 0))
+    ends = {c: {"end_s": 10.0 if c == "c4" else 20.0} for c in survey_sce3.CONSUMERS}
+    res = fake({"consumers": ends, "links": {}}, links, {"consumer": [], "time_s": []})
+    assert 150 * MBPS_PER_DATA_PER_BIN == pytest.approx(100.8)
+    assert survey_sce3.core_payload_mbps(res) == pytest.approx(100.8)
+
+
 # ---------------------------------------------------------------------------------- real runs
 
 
@@ -174,3 +186,15 @@ def test_survey_sce3_topology_shortened():
     assert a_data == pytest.approx(3 * 2000, abs=30)  # a few retransmissions at most
     assert 0.4 <= links["pa2->r2"]["data"] / a_data <= 0.6
     assert links["pb->r2"]["data"] >= 3 * 2000 and links["pc->r3"]["data"] >= 3 * 2000
+
+
+def test_survey_sce3_fig1x3_layout_shortened():
+    # The layout tried and not used (Fig. 1 tripled): B's consumers behind R2 fetch from PB behind
+    # R3, so B's Data cross R3 -> R1 and then R1 -> R2; C's the mirror image. 200 segments each.
+    res = ndnflow.run(survey_sce3.scenario("Sce3a", "ICP", "DRF", segments=200, layout="fig1x3"))
+    consumers = res.summary["consumers"]
+    assert all(consumers[c]["finished"] for c in survey_sce3.CONSUMERS)
+    links = res.summary["links"]
+    assert links["r1->r2"]["data"] >= 3 * 200 and links["r1->r3"]["data"] >= 3 * 200
+    assert links["pb->r3"]["data"] >= 3 * 200 and links["pc->r2"]["data"] >= 3 * 200
+    assert "r1->c4" not in links and links["r2->c4"]["data"] >= 200

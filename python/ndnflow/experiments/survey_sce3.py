@@ -5,7 +5,8 @@ R1 on 100 Mbit/s access links ("each flow can have 100Mbps"), R1 - R2 and R1 - R
 (Sce3a) or 300 Mbit/s (Sce3b), three producers shared three by three: A behind both R2 and R3
 (C1-C3, the flows with two paths), B behind R2 (C4-C6), C behind R3 (C7-C9). In Sce3b the nine
 flows share the 600 Mbit/s that R2 -> R1 and R3 -> R1 carry. PCON-FS and DRF, each with ICP and
-PCON-CS: eight runs. Each consumer fetches its own 400 MB.
+PCON-CS: eight runs. Each consumer fetches its own 400 MB. `layout = "fig1x3"` builds the
+alternative we tried and rejected (Fig. 1 tripled; docs page, "What did not fit").
 """
 
 from __future__ import annotations
@@ -51,26 +52,47 @@ def variant(case: str, cc: str, fs: str) -> str:
 VARIANTS = tuple(variant(case, cc, fs) for case in CASES for fs in FORWARDING for cc in sv.CONSUMERS)
 
 
+#: Where each group's consumers sit and where its producers are, per layout. "r1" (the one the
+#: experiment runs): every consumer behind R1, A's producers behind R2 and R3, B's behind R2, C's
+#: behind R3. "fig1x3" (tried, not used; docs page "What did not fit"): Fig. 1 with each endpoint
+#: tripled and a mirrored third group, A's consumers behind R1, B's behind R2 fetching from R3 (as
+#: Sce2's U2), C's behind R3 fetching from R2.
+LAYOUTS = {
+    "r1": {"homes": {"A": "r1", "B": "r1", "C": "r1"},
+           "producers": {"pa2": ("r2", "/A"), "pa3": ("r3", "/A"), "pb": ("r2", "/B"), "pc": ("r3", "/C")}},
+    "fig1x3": {"homes": {"A": "r1", "B": "r2", "C": "r3"},
+               "producers": {"pa2": ("r2", "/A"), "pa3": ("r3", "/A"), "pb": ("r3", "/B"), "pc": ("r2", "/C")}},
+}
+#: Hops towards each prefix (static routes; R3 before R2 for /A: R1's first next hop, as Sce1).
+ROUTES = {
+    "r1": {"r1": {"/A": ("r3", "r2"), "/B": ("r2",), "/C": ("r3",)}},
+    "fig1x3": {"r1": {"/A": ("r3", "r2"), "/B": ("r3",), "/C": ("r2",)}, "r2": {"/B": ("r1",)}, "r3": {"/C": ("r1",)}},
+}
+LAYOUT = "r1"
+
+
 def scenario(case: str, cc: str, fs: str, duration: Any = DURATION, seed: int = SEED,
-             segments: int = sv.SEGMENTS) -> Scenario:
+             segments: int = sv.SEGMENTS, layout: str = LAYOUT) -> Scenario:
     sc = Scenario(duration=duration, seed=seed, bin=sv.BIN, routing="none")
-    producers = {"pa2": ("r2", "/A"), "pa3": ("r3", "/A"), "pb": ("r2", "/B"), "pc": ("r3", "/C")}
+    homes, producers = LAYOUTS[layout]["homes"], LAYOUTS[layout]["producers"]
     for n in CONSUMERS + ("r1", "r2", "r3") + tuple(producers):
         sc.node(n, strategy=sv.STRATEGIES[fs])
-    for c in CONSUMERS:
-        sc.link(c, "r1", bandwidth=ACCESS_BW, delay=sv.DELAY, queue=sv.QUEUE, mtu=sv.MTU)
+    for group, members in GROUPS.items():
+        for c in members:
+            sc.link(c, homes[group], bandwidth=ACCESS_BW, delay=sv.DELAY, queue=sv.QUEUE, mtu=sv.MTU)
     sc.link("r1", "r3", bandwidth=CASES[case], delay=sv.DELAY, queue=sv.QUEUE, mtu=sv.MTU)  # R3 first for A, as Sce1
     sc.link("r1", "r2", bandwidth=CASES[case], delay=sv.DELAY, queue=sv.QUEUE, mtu=sv.MTU)
     for p, (router, prefix) in producers.items():
         sc.link(router, p, bandwidth=PRODUCER_BW, delay=sv.DELAY, queue=sv.QUEUE, mtu=sv.MTU)
         sc.route(router, prefix, p)
         sc.producer(p, prefix, payload=sv.CHUNK)
-    for prefix, hops in (("/A", ("r3", "r2")), ("/B", ("r2",)), ("/C", ("r3",))):
-        for hop in hops:
-            sc.route("r1", prefix, hop)
+    for router, table in ROUTES[layout].items():
+        for prefix, hops in table.items():
+            for hop in hops:
+                sc.route(router, prefix, hop)
     for group, members in GROUPS.items():
         for c in members:
-            sc.route(c, f"/{group}", "r1")
+            sc.route(c, f"/{group}", homes[group])
             sc.consumer(c, f"/{group}/{c}", cc=sv.CONSUMERS[cc], segments=segments)
     return sc
 
@@ -86,6 +108,18 @@ def scenarios(duration: Any = DURATION, seed: int = SEED) -> Dict[str, Scenario]
 def rates(res: Any, consumers=CONSUMERS) -> np.ndarray:
     """Each consumer's mean rate over its download (Mbit/s)."""
     return np.array([sv.mbps(res, c) for c in consumers])
+
+
+#: The link directions that carry Data from R2 and R3 towards R1: the two cores (the "r1" layout).
+CORES = ("r2->r1", "r3->r1")
+
+
+def core_payload_mbps(res: Any) -> float:
+    """Payload rate (Data x 8400 B) the two cores carried towards R1 while all nine flows ran, i.e.
+    from 0 to the first consumer's end (Mbit/s). At MTU 1500 an 8400-byte Data is 8600 bytes on
+    the wire, so two 300 Mbit/s cores carry at most 600 x 8400 / 8600 = 586 Mbit/s of it."""
+    first_end = min(sv.end_s(res, c) for c in CONSUMERS)
+    return sum(sv.data_mbps(res, link, 0.0, first_end) for link in CORES)
 
 
 def spread(res: Any) -> float:
