@@ -279,7 +279,8 @@ impl Simulation {
         self.local.push_back((o.from, o.from_face, nack));
     }
 
-    /// Enqueues on direction `d` and starts it; losses it detects are scheduled for reporting.
+    /// Sends on direction `d`: at once when it is idle with nothing queued, else through its queue;
+    /// losses it detects are scheduled for reporting.
     fn put_on(&mut self, d: usize, frame: Frame) {
         let frame = match self.net.dirs[d].send_now(self.now, frame) {
             Ok(tx) => {

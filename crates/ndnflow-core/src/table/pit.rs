@@ -250,14 +250,10 @@ impl PendingInterestTable {
         (id, true)
     }
 
-    /// Replaces the chain head `old` (of a name with this hash) by `new`, or drops it for `NIL`.
+    /// Replaces the chain head `old` (of a name with this hash) by `new`.
     fn set_head(&mut self, hash: u64, old: u32, new: u32) {
-        if let Ok(mut e) = self.by_name.find_entry(hash, |&(h, i)| h == hash && i == old) {
-            if new == NIL {
-                e.remove();
-            } else {
-                e.get_mut().1 = new;
-            }
+        if let Some(head) = self.by_name.find_mut(hash, |&(h, i)| h == hash && i == old) {
+            head.1 = new;
         }
     }
 
