@@ -526,3 +526,31 @@ def test_real_validation_error_names_the_field(real_core):
     scenario = Scenario(duration="2s").nodes("c", "r").link("c", "r", bandwidth="fast", delay="5ms")
     with pytest.raises(ScenarioError, match="bandwidth"):
         scenario.validate()
+
+
+def test_nfd_marking_round_trips_and_runs():
+    # The hand-derived run of crates/ndnflow-sim/tests/nfd_marking.rs: 1000 Interests/s overload a
+    # 4 Mbit/s Data direction; NFD's marker (threshold 65 536 B) marks from 121 ms on its
+    # 100 ms / sqrt(n) schedule, 7 marks by 0.5 s (offsets 0, 100, 171, 229, 279, 324, 364 ms).
+    scenario = (
+        Scenario(duration="0.5s", bin="1ms")
+        .nodes("c", "p")
+        .link("c", "p", bandwidth="100Mbps", delay="1ms", queue={"discipline": "droptail", "bytes": "10MB"},
+              marking={"scheme": "nfd", "interval": 0.1}, reverse={"bandwidth": "4Mbps", "marking": "nfd"})
+        .producer("p", "/p", payload=1000)
+        .consumer("c", "/p", rate=1000)
+    )
+    link = scenario.to_dict()["links"][0]
+    assert link["marking"] == {"scheme": "nfd", "interval": "0.1s"}
+    assert link["reverse"]["marking"] == "nfd"
+    again = Scenario.from_toml(scenario.to_toml())
+    assert again == scenario
+    summary = ndnflow.run(again, progress=False).summary
+    assert summary["links"]["p->c"]["marks"] == 7
+    assert summary["links"]["c->p"]["marks"] == 0
+    off = Scenario.from_dict(scenario.to_dict())
+    off._doc["links"][0]["reverse"]["marking"] = "none"
+    assert ndnflow.run(off, progress=False).summary["links"]["p->c"]["marks"] == 0
+    bad = scenario.copy().link("c", "x", bandwidth="1Mbps", delay="1ms", marking="codel")
+    with pytest.raises(ScenarioError, match=r'links\[1\]\.marking: unknown value "codel"'):
+        bad.nodes("x").validate()

@@ -48,6 +48,17 @@ def _queue(queue: Union[None, int, Mapping[str, Any]]) -> Optional[Dict[str, Any
     return table
 
 
+def _marking(marking: Union[None, str, Mapping[str, Any]], what: str) -> Union[None, str, Dict[str, Any]]:
+    """NFD's congestion marker: "nfd", "none", or a table (``{"scheme": "nfd", "threshold":
+    "64KiB", "interval": "100ms"}``); a numeric interval is seconds."""
+    if marking is None or isinstance(marking, str):
+        return marking
+    table = dict(marking)
+    if "interval" in table:
+        table["interval"] = units.duration(table["interval"], f"{what}.interval")
+    return table
+
+
 def _direction(spec: Optional[Mapping[str, Any]], what: str) -> Optional[Dict[str, Any]]:
     """Per-direction overrides of a link (`forward` = a->b, `reverse` = b->a)."""
     if spec is None:
@@ -59,6 +70,8 @@ def _direction(spec: Optional[Mapping[str, Any]], what: str) -> Optional[Dict[st
         table["delay"] = units.duration(table["delay"], f"{what}.delay")
     if "queue" in table:
         table["queue"] = _queue(table["queue"])
+    if "marking" in table:
+        table["marking"] = _marking(table["marking"], f"{what}.marking")
     return table
 
 
@@ -226,6 +239,7 @@ class Scenario:
         queue: Union[None, int, Mapping[str, Any]] = None,
         loss: Optional[Mapping[str, Any]] = None,
         metric: Optional[int] = None,
+        marking: Union[None, str, Mapping[str, Any]] = None,
         forward: Optional[Mapping[str, Any]] = None,
         reverse: Optional[Mapping[str, Any]] = None,
         **extra: Any,
@@ -233,8 +247,10 @@ class Scenario:
         """A full-duplex link between `a` and `b`.
 
         `queue` is a table (``{"discipline": "codel", "packets": 100, "mode": "mark"}``) or an int, a
-        drop-tail queue of that many packets. `forward` (a->b) and `reverse` (b->a) override
-        bandwidth, delay, queue or loss in one direction.
+        drop-tail queue of that many packets. `marking` is NFD's send-queue congestion marker:
+        ``"nfd"`` (NFD's defaults) or ``{"scheme": "nfd", "threshold": "64KiB", "interval":
+        "100ms"}``. `forward` (a->b) and `reverse` (b->a) override bandwidth, delay, queue, loss
+        or marking in one direction (``"none"`` switches a link's marker off there).
         """
         entry = {"between": [a, b]}
         entry.update(
@@ -244,6 +260,7 @@ class Scenario:
                 queue=_queue(queue),
                 loss=None if loss is None else dict(loss),
                 metric=metric,
+                marking=_marking(marking, "link marking"),
                 forward=_direction(forward, "forward"),
                 reverse=_direction(reverse, "reverse"),
                 **extra,

@@ -12,13 +12,19 @@
 //! A direction may shape the Interests it sends (PCON §4.6, after Wang et al.): they wait in its
 //! `shaper` before the output queue, and the last hop of the reverse chain (`feeds_shaper`) tells
 //! the shaper the size of each Data it delivers.
+//!
+//! A direction may run NFD's send-queue congestion marker (`marker`, ndnSIM's default on every
+//! face; `ndnflow_core::link::nfd_mark`): each frame, or each fragment, is checked against the
+//! bytes already queued as it enters the queue, before the queue's own admission test (NFD marks
+//! before handing the packet to the transport, so a mark may ride on a packet the queue then
+//! tail-drops; such a mark still advances the schedule but is not counted in `marks`).
 
 use std::collections::VecDeque;
 
 use ndnflow_core::link::frag::{FragTag, Fragmenter};
 use ndnflow_core::link::{
-    Bernoulli, CodelConfig, GilbertElliott, InterestShaper, Limit, LossModel, Queue, QueueDiscipline, Queued,
-    ShaperConfig,
+    Bernoulli, CodelConfig, GilbertElliott, InterestShaper, Limit, LossModel, NfdMarkConfig, NfdMarker, Queue,
+    QueueDiscipline, Queued, ShaperConfig,
 };
 use ndnflow_core::packet::{Frame, PacketKind};
 use ndnflow_core::table::FaceId;
@@ -43,6 +49,8 @@ pub struct LinkCounters {
     pub drops: u64,
     pub interest_drops: u64,
     pub data_drops: u64,
+    /// Congestion marks set here: CoDel's mark decisions (at departure) plus the NFD marker's
+    /// marks on frames the queue accepted (at arrival).
     pub marks: u64,
     /// Lost on the wire by the loss model.
     pub losses: u64,
@@ -97,6 +105,8 @@ pub struct LinkDir {
     pub feeds_shaper: Option<u32>,
     /// NDNLPv2 fragmentation on a direction with an MTU (`link_frag.rs`); `None`: whole frames.
     pub frag: Option<Box<Fragmenter>>,
+    /// NFD's congestion marker in front of the queue (`None`: no marking on arrival).
+    pub marker: Option<Box<NfdMarker>>,
 }
 
 /// A direction's Interest shaper and its wake-up.
@@ -150,6 +160,10 @@ impl LinkDir {
         let (bandwidth, delay) = (spec.bandwidth_bps, spec.delay);
         let mut dir = LinkDir::idle(ends, chain, (bandwidth, delay), queue(&spec.queue), loss(&spec.loss), rng);
         dir.frag = spec.mtu.map(|mtu| Box::new(Fragmenter::new(mtu)));
+        dir.marker = spec.marking.map(|m| {
+            let cfg = NfdMarkConfig { threshold: m.threshold, interval: m.interval };
+            Box::new(NfdMarker::new(cfg, spec.send_queue_capacity()))
+        });
         dir.shaper = spec.shaper.map(|s| {
             Box::new(DirShaper { shaper: InterestShaper::new(shaper(&s, reverse.bandwidth_bps)), wake_at: Time::MAX })
         });
@@ -193,6 +207,7 @@ impl LinkDir {
             shaper: None,
             feeds_shaper: None,
             frag: None,
+            marker: None,
         }
     }
 
@@ -228,9 +243,18 @@ impl LinkDir {
         if self.frag.is_some() {
             return self.enqueue_fragments(now, frame);
         }
-        let size = frame.wire_size();
-        if let Err(item) = self.queue.enqueue(now, Queued { frame, size, enqueued_at: now }) {
-            self.dropped(item.frame);
+        let mut frame = frame;
+        let mut size = frame.wire_size();
+        let mut marked = false;
+        if let Some(m) = self.marker.as_deref_mut() {
+            if m.on_send(now, self.queue.len_bytes()) {
+                size = NfdMarker::mark_whole(&mut frame, size);
+                marked = true;
+            }
+        }
+        match self.queue.enqueue(now, Queued { frame, size, enqueued_at: now }) {
+            Ok(()) => self.counters.marks += marked as u64,
+            Err(item) => self.dropped(item.frame),
         }
     }
 
@@ -242,6 +266,10 @@ impl LinkDir {
     /// room for it: exactly what enqueueing and dequeueing at the same instant would do (sojourn
     /// zero, no mark), without moving the frame through the queue. Otherwise (also on a
     /// fragmenting direction, whose queue holds fragments) hands it back.
+    ///
+    /// With an NFD marker the fast path stays: the frame would find 0 bytes queued, which is never
+    /// above a threshold, so the marker cannot mark it; it only sees the uncongested arrival
+    /// (which ends an episode), exactly as `enqueue` would show it.
     // The refused frame goes back by value, as `QueueDiscipline::enqueue` does.
     #[allow(clippy::result_large_err)]
     #[inline]
@@ -251,6 +279,10 @@ impl LinkDir {
         if self.frag.is_some() || !self.up || !self.is_idle(now) || q.len_packets() > 0 || !q.limit().admits(0, 0, size)
         {
             return Err(frame);
+        }
+        if let Some(m) = self.marker.as_deref_mut() {
+            let marked = m.on_send(now, 0);
+            debug_assert!(!marked, "an empty queue is never above the threshold");
         }
         Ok(self.start(now, frame, size, (Time::ZERO, false), None))
     }

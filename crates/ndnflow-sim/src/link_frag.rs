@@ -6,9 +6,13 @@
 //! Counters of such a direction: `packets` and `bytes` are frames and their bytes on the wire;
 //! `interests`, `data`, `nacks`, `drops` and its kinds are network packets; `marks`, `losses` and
 //! the sojourn times are per frame (what the queue and the wire did).
+//!
+//! NFD's congestion marker (`LinkDir::marker`) checks each fragment on its own as it enters the
+//! queue, as NFD's `checkCongestionLevel` runs per fragment; a marked fragment grows by the
+//! CongestionMark field and its tag records the mark, so a marking queue adds no bytes again.
 
 use ndnflow_core::link::frag::{FragTag, Settled};
-use ndnflow_core::link::{QueueDiscipline, Queued};
+use ndnflow_core::link::{NfdMarker, QueueDiscipline, Queued};
 use ndnflow_core::packet::Frame;
 use ndnflow_core::Time;
 
@@ -25,9 +29,26 @@ impl LinkDir {
             self.count_drop(&frame);
             return;
         }
-        for (piece, size, tag) in pieces {
+        for (mut piece, mut size, mut tag) in pieces {
+            let mut marked = false;
+            if let Some(m) = self.marker.as_deref_mut() {
+                if m.on_send(now, self.queue.len_bytes()) {
+                    // A packet sent whole is the bare packet or its own LpPacket; a fragment is
+                    // already an LpPacket and gains just the field.
+                    size = if tag.count == 1 {
+                        NfdMarker::mark_whole(&mut piece, size)
+                    } else {
+                        NfdMarker::mark_fragment(&mut piece, size)
+                    };
+                    tag.was_marked = true;
+                    marked = true;
+                }
+            }
             match self.queue.enqueue(now, Queued { frame: piece, size, enqueued_at: now }) {
-                Ok(()) => self.frag.as_mut().expect("fragmenting direction").queued(tag),
+                Ok(()) => {
+                    self.counters.marks += marked as u64;
+                    self.frag.as_mut().expect("fragmenting direction").queued(tag)
+                }
                 Err(_) => self.settle_fragment(tag, true),
             }
         }

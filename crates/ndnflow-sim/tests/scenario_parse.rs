@@ -691,6 +691,7 @@ fn ndnsim_grid_example_imports() {
         loss_detection: LossDetection::None,
         shaper: None,
         mtu: None,
+        marking: None,
     };
     assert_eq!((&l.ab, &l.ba), (&dir, &dir));
     assert_eq!(s.consumers[0].cc, CcSpec::ConstantRate { rate: 100.0 });

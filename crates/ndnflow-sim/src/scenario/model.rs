@@ -123,12 +123,48 @@ pub struct LinkDirSpec {
     /// serialised and dropped on its own (docs/protocols/links.md, "Fragmentation"); `None`: whole
     /// frames (the default).
     pub mtu: Option<u32>,
+    /// NFD's send-queue congestion marker on this direction's face (docs/protocols/queues.md, "NFD
+    /// congestion marking"); `None`: no marker (the default).
+    pub marking: Option<NfdMarkSpec>,
 }
 
 impl LinkDirSpec {
     /// Propagation delay end to end, underlay included.
     pub fn total_delay(&self) -> Time {
         self.underlay.iter().fold(self.delay, |t, h| t + h.delay)
+    }
+
+    /// The send-queue capacity NFD's marker caps its threshold with, in bytes: a byte limit as
+    /// it is; a packet limit times the MTU, or times 1500 B without one (ns-3's point-to-point
+    /// default MTU, which ndnSIM's transport multiplies a packet-limited queue by).
+    pub fn send_queue_capacity(&self) -> usize {
+        let limit = match self.queue {
+            QueueSpec::DropTail { limit } | QueueSpec::Codel { limit, .. } => limit,
+        };
+        match limit {
+            QueueLimit::Bytes(n) => n,
+            QueueLimit::Packets(n) => n.saturating_mul(self.mtu.unwrap_or(NS3_P2P_MTU) as usize),
+        }
+    }
+}
+
+/// ns-3 `PointToPointNetDevice`'s default MTU, bytes.
+pub const NS3_P2P_MTU: u32 = 1500;
+
+/// NFD's congestion marker (GenericLinkService `checkCongestionLevel`), as a link option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NfdMarkSpec {
+    /// NFD's `defaultCongestionThreshold`, bytes (65 536); the marker uses
+    /// min(this, send queue capacity / 2).
+    pub threshold: usize,
+    /// NFD's `baseCongestionMarkingInterval` (100 ms).
+    pub interval: Time,
+}
+
+impl Default for NfdMarkSpec {
+    fn default() -> Self {
+        let d = ndnflow_core::link::NfdMarkConfig::default();
+        NfdMarkSpec { threshold: d.threshold, interval: d.interval }
     }
 }
 

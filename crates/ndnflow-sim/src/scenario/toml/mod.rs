@@ -7,11 +7,13 @@
 //! and the messages can say what is accepted. The format is documented in `docs/scenario-format.md`.
 //!
 //! The reader is split by concern: `error` (the error type, line:column and message helpers),
-//! `values` (typed value readers), `nodes_links` and `apps_events` (the readers of each section);
+//! `values` (typed value readers), `nodes_links` and `apps_events` (the readers of each section),
+//! `marking` (a link's congestion-marking option);
 //! this module holds the entry points and the assembly of the whole document.
 
 mod apps_events;
 mod error;
+mod marking;
 mod nodes_links;
 mod values;
 

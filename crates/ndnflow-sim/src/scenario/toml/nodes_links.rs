@@ -26,10 +26,13 @@ struct DirParams {
     /// `Some(None)`: `shaper = false`, no shaper even if the link sets one.
     shaper: Option<Option<ShaperSpec>>,
     mtu: Option<u32>,
+    /// `Some(None)`: `marking = "none"`, no marker even if the link sets one.
+    marking: Option<Option<NfdMarkSpec>>,
 }
 
 /// The fields a link and its `forward` / `reverse` tables may set per direction.
-const DIR_FIELDS: [&str; 8] = ["bandwidth", "delay", "queue", "loss", "underlay", "loss_detection", "shaper", "mtu"];
+const DIR_FIELDS: [&str; 9] =
+    ["bandwidth", "delay", "queue", "loss", "underlay", "loss_detection", "shaper", "mtu", "marking"];
 
 impl Reader<'_, '_> {
     pub(super) fn node_attributes(&self, v: &Val<'_>, path: &str, node: &mut NodeSpec) -> Res<()> {
@@ -372,6 +375,7 @@ impl Reader<'_, '_> {
                 .transpose()?,
             shaper: t.get("shaper").map(|v| self.shaper(v, &t.field("shaper"))).transpose()?,
             mtu: t.get("mtu").map(|v| self.mtu(v, &t.field("mtu"))).transpose()?,
+            marking: t.get("marking").map(|v| self.marking(v, &t.field("marking"))).transpose()?,
         })
     }
 
@@ -466,6 +470,7 @@ impl Reader<'_, '_> {
                 "loss_detection",
                 "shaper",
                 "mtu",
+                "marking",
                 "metric",
                 "forward",
                 "reverse",
@@ -504,6 +509,7 @@ impl Reader<'_, '_> {
                 loss_detection: d.loss_detection.or(base.loss_detection).unwrap_or_default(),
                 shaper: d.shaper.or(base.shaper).flatten(),
                 mtu: d.mtu.or(base.mtu),
+                marking: d.marking.or(base.marking).flatten(),
             };
             // Fragments are tracked on one direction's queue and wire; an underlay would carry
             // them through further queues, and loss detection reports whole frames.
@@ -570,6 +576,7 @@ impl Reader<'_, '_> {
                 loss_detection: LossDetection::None,
                 shaper: None,
                 mtu: None,
+                marking: None,
             };
             origins.insert((a.min(b), a.max(b)), LinkOrigin { described: format!("{topo_source} line {}", l.line) });
             links.push(LinkSpec { a, b, ab: dir.clone(), ba: dir, metric: l.metric.unwrap_or(1) });
