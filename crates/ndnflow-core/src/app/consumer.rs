@@ -498,7 +498,7 @@ mod tests {
         let mut out = Vec::new();
         c.handle_timeout(Time::ZERO, &mut out);
         assert_eq!(out.len(), 2); // segments 0 and 1 at 0 s, RTO 1 s
-        // Data 0 at 100 ms: sample 100 ms, RTO = 100 + 4 x 50 = 300 ms; segment 2 leaves.
+                                  // Data 0 at 100 ms: sample 100 ms, RTO = 100 + 4 x 50 = 300 ms; segment 2 leaves.
         c.handle(ms(100), data(0), &mut out);
         assert_eq!(c.rto(), ms(300));
         // Segment 1 (sent at 0 s under a 1 s RTO) times out at the 300 ms check: the RTO of the

@@ -203,8 +203,8 @@ impl Fragmenter {
         let fate = &mut self.fates[at];
         fate.left -= 1;
         fate.dropped |= dropped;
-        let ended =
-            (fate.left == 0).then(|| if fate.dropped { Settled::Dropped(fate.kind) } else { Settled::Sent(fate.kind) });
+        let settled = if fate.dropped { Settled::Dropped(fate.kind) } else { Settled::Sent(fate.kind) };
+        let ended = (fate.left == 0).then_some(settled);
         while self.fates.front().is_some_and(|f| f.left == 0) {
             self.fates.pop_front();
             self.fate_base += 1;
