@@ -296,11 +296,17 @@ impl Simulation {
         self.kick(d);
     }
 
-    /// Schedules the report of each frame direction `d` lost since the last look.
+    /// Schedules the report of each frame direction `d` lost since the last look. Called after
+    /// every transmission, and almost always with nothing lost: the check is inlined, the work not.
+    #[inline]
     fn collect_losses(&mut self, d: usize) {
-        if self.net.dirs[d].lost.is_empty() {
-            return;
+        if !self.net.dirs[d].lost.is_empty() {
+            self.report_later(d);
         }
+    }
+
+    #[inline(never)]
+    fn report_later(&mut self, d: usize) {
         let chain = self.net.dirs[d].chain;
         let origin = chain.origin;
         let lost = std::mem::take(&mut self.net.dirs[d].lost);
