@@ -15,6 +15,7 @@
 //! shaper's size estimate. An Interest the shaper drops comes back at once, at the same instant,
 //! to the sender as a marked Nack(Congestion), as a detected link loss does one round trip later.
 
+mod shaping;
 use std::collections::{BTreeMap, VecDeque};
 
 use std::sync::Arc;
@@ -209,64 +210,6 @@ impl Simulation {
                 self.release_shaped(d as usize);
                 self.drain_local();
             }
-        }
-    }
-
-    /// An Interest sent on shaped direction `d` waits in its shaper, which lets it go now if it is
-    /// open; a full shaper queue drops it (Nacked at once).
-    // Off the path of unshaped links: kept out of line so the hot callers stay as they were.
-    #[cold]
-    #[inline(never)]
-    fn shape(&mut self, d: usize, frame: Frame) {
-        let now = self.now;
-        let Some(s) = self.net.dirs[d].shaper.as_mut() else { return self.put_on(d, frame) };
-        if let Err(frame) = s.shaper.enqueue(now, frame) {
-            self.shaper_drop(d, frame);
-        }
-        self.release_shaped(d);
-    }
-
-    /// Releases what shaped direction `d`'s shaper lets go at this instant onto the direction,
-    /// Nacks what its CoDel drops, and schedules its next release.
-    // Off the path of unshaped links: kept out of line so the hot callers stay as they were.
-    #[cold]
-    #[inline(never)]
-    fn release_shaped(&mut self, d: usize) {
-        let now = self.now;
-        let mut dropped = std::mem::take(&mut self.shaper_dropped);
-        while let Some(frame) = self.net.dirs[d].shaper.as_mut().and_then(|s| s.shaper.release(now, &mut dropped)) {
-            self.put_on(d, frame);
-        }
-        for frame in dropped.drain(..) {
-            self.shaper_drop(d, frame);
-        }
-        self.shaper_dropped = dropped;
-        let Some(s) = self.net.dirs[d].shaper.as_mut() else { return };
-        if let Some(t) = s.shaper.poll_release() {
-            let t = t.max(now);
-            if t < s.wake_at || s.wake_at <= now {
-                s.wake_at = t;
-                self.events.schedule(t, Event::ShaperWake(d as u32));
-            }
-        }
-    }
-
-    /// An Interest the shaper of direction `d` dropped: counted on `d`, and a marked
-    /// Nack(Congestion) goes back to its sender at once (the shaper knows of the drop locally).
-    fn shaper_drop(&mut self, d: usize, frame: Frame) {
-        self.net.dirs[d].count_shaper_drop(&frame);
-        if let NetPacket::Interest(interest) = frame.packet {
-            self.nack_to_sender(d, interest, 1);
-        }
-    }
-
-    /// A Data delivered over the reverse of shaped direction `s` updates its size estimate.
-    // Off the path of unshaped links: kept out of line so the hot callers stay as they were.
-    #[cold]
-    #[inline(never)]
-    fn data_for_shaper(&mut self, s: usize, frame: &Frame) {
-        if let (NetPacket::Data(_), Some(sh)) = (&frame.packet, self.net.dirs[s].shaper.as_mut()) {
-            sh.shaper.on_data(frame.wire_size());
         }
     }
 
