@@ -1,6 +1,6 @@
 //! NFD's send-queue congestion marker as a link option (`marking`, docs/protocols/queues.md "NFD
 //! congestion marking"): the scenario forms and their errors, and an end-to-end run whose mark
-//! instants are derived by hand.
+//! instants are derived by hand, and one on a link with an MTU, where it marks fragments.
 //!
 //! The run: consumer c asks 1000 Interests/s (one every 1 ms from t = 0) of producer p over one
 //! link; c->p is 100 Mbit/s, 1 ms, so Interest k reaches p at a + k ms with a = 1 ms plus ~2 us of
@@ -152,6 +152,72 @@ fn nfd_marking_combines_with_a_codel_queue() {
     let (b, c) = (both.summary.links["p->c"].marks, only_codel.summary.links["p->c"].marks);
     assert!(c > 0, "CoDel marks a standing queue");
     assert_eq!(b, c + 37, "37 NFD marks (as on drop-tail) on top of CoDel's {c}");
+}
+
+/// NFD's marker on a link with `mtu = 1500`, which it checks fragment by fragment.
+///
+/// Sizes (docs/protocols/links.md "Fragmentation"): Data /p/seg=k, k < 256, with 2000 B of payload
+/// is Name 8 + Content (1 + 3 + 2000) + SignatureInfo 5 + SignatureValue 34 = 2051, plus type 1 and
+/// length 3: 2055 B, more than 1488 - 20, so it is fragmented. Fragment 0 carries 1488 - 50 = 1438
+/// B and is 1438 + 24 = 1462 B (LpPacket 1 + 3, Sequence 10, FragIndex 3, FragCount 3, Fragment
+/// 1 + 3); fragment 1 carries 2055 - 1438 = 617 B and is 641 B. 2103 B per Data, at 4 Mbit/s
+/// (2 us per byte) 2.924 + 1.282 = 4.206 ms.
+///
+/// Threshold: a 16-packet queue on a 1500-byte MTU counts as 24 000 B, min(65 536, 12 000) =
+/// 12 000 B. Data k reaches p at T0 + k ms (T0 = 1 ms + 1.6 us for the 20-byte Interest) and its
+/// two fragments enter the queue at once; fragment 0 of Data m starts on the wire at T0 +
+/// 4.206 m ms, fragment 1 at T0 + 4.206 m + 2.924 ms. Before Data k the queue holds
+/// Q(k) = 2103 k - the bytes of the frames started by T0 + k ms; at most one frame starts per ms,
+/// so Q never falls. Q(6) = 12 618 - 2 x 1462 - 641 = 9053 (starts at 0, 2.924, 4.206), so Data
+/// 6's fragment 1 sees 9053 + 1462 = 10 515: not above. Q(7) = 14 721 - 3565 = 11 156 (the next
+/// start is at 7.130): fragment 0 of Data 7 sees 11 156, not above; its fragment 1 sees 12 618,
+/// above, and is the first mark: at T0 + 7 ms, in the 8-ms bin. The next may come 100 ms later;
+/// by then the 10 segments asked for have all arrived, so it is the only mark.
+///
+/// The marked fragment grows by the 5-byte field (646 B) and starts at T0 + 32.366 ms (33-ms
+/// bin); the 10 us it adds move no later frame across a millisecond. Data 7 reaches c when that
+/// fragment has been serialised and propagated, T0 + 32.366 + 1.292 + 1 = 35.66 ms, and c counts it
+/// marked although fragment 0 was not (a mark on any fragment marks the Data). The queue holds at
+/// most 14 frames when Data 9's fragments arrive (18 - 5 started, +1), so none is dropped.
+#[test]
+fn on_a_fragmenting_link_the_second_fragment_of_data_7_is_marked_and_marks_the_data() {
+    let text = |marking: &str| {
+        let queue = r#"{ discipline = "droptail", packets = 16 }"#;
+        scenario("100ms", queue, &format!("mtu = 1500\n{marking}"))
+            .replace("payload = 1000", "payload = 2000")
+            .replace("name = \"/p\"", "name = \"/p\"\nsegments = 10")
+    };
+    let (plain, r) = (run(&text("")), run(&text(r#"marking = "nfd""#)));
+    let (d, m) = (&plain.summary.links["p->c"], &r.summary.links["p->c"]);
+    assert_eq!((d.packets, d.bytes, d.data, d.drops, d.marks), (20, 10 * 2103, 10, 0, 0), "{d:?}");
+    assert_eq!((m.packets, m.bytes, m.data, m.drops, m.marks), (20, 10 * 2103 + 5, 10, 0, 1), "{m:?}");
+    assert_eq!(marked_bins(&r, "p->c"), [(8, 1)]);
+    assert_eq!(r.summary.links["c->p"].marks, 0);
+    // The 5 extra bytes are on the wire in the 33-ms bin (fragment 1 of Data 7); fragment 0 of
+    // Data 7 starts in the 30-ms bin and is unchanged.
+    let bytes = |res: &Results| -> Vec<(u64, u64)> {
+        let l = &res.links;
+        (0..l.time_s.len())
+            .filter(|&i| res.link_names[l.dir[i] as usize].name == "p->c" && l.bytes[i] > 0)
+            .map(|i| ((l.time_s[i] * 1000.0).round() as u64, l.bytes[i]))
+            .collect()
+    };
+    let (before, after) = (bytes(&plain), bytes(&r));
+    assert_eq!(before.len(), after.len());
+    let grown: Vec<(u64, i64)> =
+        before.iter().zip(&after).filter(|(b, a)| b != a).map(|(b, a)| (a.0, a.1 as i64 - b.1 as i64)).collect();
+    assert_eq!(grown, [(33, 5)]);
+    // The consumer gets all ten Data, one of them marked, in the 35-ms bin.
+    let (pc, c) = (&plain.summary.consumers["c"], &r.summary.consumers["c"]);
+    assert_eq!((pc.data_received, pc.marks), (10, 0));
+    assert_eq!((c.data_received, c.marks), (10, 1));
+    let rows = common::rows(&r, "c", 0.0, 0.1);
+    let marked: Vec<u64> = rows
+        .iter()
+        .filter(|&&i| r.consumers.marks[i] > 0)
+        .map(|&i| (r.consumers.time_s[i] * 1000.0).round() as u64)
+        .collect();
+    assert_eq!(marked, [35]);
 }
 
 // ------------------------------------------------------------------------------------ parsing
