@@ -136,10 +136,6 @@ impl EventQueue {
         self.heap = BinaryHeap::from(entries);
     }
 
-    pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| Time(e.time()))
-    }
-
     /// The earliest event, left in the queue.
     pub fn peek(&self) -> Option<(Time, Event)> {
         self.heap.peek().map(|e| (Time(e.time()), decode(e.tie())))

@@ -105,6 +105,9 @@ pub struct LinkDir {
     pub feeds_shaper: Option<u32>,
     /// NDNLPv2 fragmentation on a direction with an MTU (`link_frag.rs`); `None`: whole frames.
     pub frag: Option<Box<Fragmenter>>,
+    /// The fragments of the frame being enqueued, kept between calls so that splitting a packet
+    /// does not allocate.
+    pub(crate) pieces: Vec<(Frame, u32, FragTag)>,
     /// NFD's congestion marker in front of the queue (`None`: no marking on arrival).
     pub marker: Option<Box<NfdMarker>>,
 }
@@ -207,13 +210,14 @@ impl LinkDir {
             shaper: None,
             feeds_shaper: None,
             frag: None,
+            pieces: Vec::new(),
             marker: None,
         }
     }
 
     /// Counts a frame the queue or the link dropped, and keeps it for the loss report if asked.
     fn dropped(&mut self, frame: Frame) {
-        self.count_drop(&frame);
+        self.count_drop(frame.packet.kind());
         if self.chain.loss_detection != LossDetection::None {
             self.lost.push((frame, true));
         }
@@ -221,13 +225,14 @@ impl LinkDir {
 
     /// Counts an Interest the shaper dropped (the engine Nacks it at once).
     pub fn count_shaper_drop(&mut self, frame: &Frame) {
-        self.count_drop(frame);
+        self.count_drop(frame.packet.kind());
         self.counters.shaper_drops += 1;
     }
 
-    pub(crate) fn count_drop(&mut self, frame: &Frame) {
+    /// Counts a network packet dropped here, by kind.
+    pub(crate) fn count_drop(&mut self, kind: PacketKind) {
         self.counters.drops += 1;
-        match frame.packet.kind() {
+        match kind {
             PacketKind::Interest => self.counters.interest_drops += 1,
             PacketKind::Data => self.counters.data_drops += 1,
             PacketKind::Nack => {}
@@ -235,7 +240,7 @@ impl LinkDir {
     }
 
     /// Offers a frame to the output queue; a full queue or a down link drops it.
-    pub fn enqueue(&mut self, now: Time, frame: Frame) {
+    pub fn enqueue(&mut self, now: Time, mut frame: Frame) {
         if !self.up {
             self.dropped(frame);
             return;
@@ -243,7 +248,6 @@ impl LinkDir {
         if self.frag.is_some() {
             return self.enqueue_fragments(now, frame);
         }
-        let mut frame = frame;
         let mut size = frame.wire_size();
         let mut marked = false;
         if let Some(m) = self.marker.as_deref_mut() {

@@ -23,13 +23,14 @@ impl LinkDir {
     /// fragments it cannot take.
     pub(crate) fn enqueue_fragments(&mut self, now: Time, frame: Frame) {
         let Some(frag) = self.frag.as_mut() else { return };
-        let mut pieces = Vec::new();
+        let mut pieces = std::mem::take(&mut self.pieces);
         if let Err(frame) = frag.split(frame, &mut pieces) {
             // NFD cannot fragment it (MTU too small, over 400 fragments): dropped before the queue.
-            self.count_drop(&frame);
+            self.count_drop(frame.packet.kind());
+            self.pieces = pieces;
             return;
         }
-        for (mut piece, mut size, mut tag) in pieces {
+        for (mut piece, mut size, mut tag) in pieces.drain(..) {
             let mut marked = false;
             if let Some(m) = self.marker.as_deref_mut() {
                 if m.on_send(now, self.queue.len_bytes()) {
@@ -52,6 +53,7 @@ impl LinkDir {
                 Err(_) => self.settle_fragment(tag, true),
             }
         }
+        self.pieces = pieces;
     }
 
     /// Records a fragment's fate and counts its packet once the fate of all its fragments is
@@ -60,14 +62,7 @@ impl LinkDir {
         let Some(frag) = self.frag.as_mut() else { return };
         match frag.settle(tag, dropped) {
             Some(Settled::Sent(kind)) => self.count_sent(kind),
-            Some(Settled::Dropped(kind)) => {
-                self.counters.drops += 1;
-                match kind {
-                    ndnflow_core::packet::PacketKind::Interest => self.counters.interest_drops += 1,
-                    ndnflow_core::packet::PacketKind::Data => self.counters.data_drops += 1,
-                    ndnflow_core::packet::PacketKind::Nack => {}
-                }
-            }
+            Some(Settled::Dropped(kind)) => self.count_drop(kind),
             None => {}
         }
     }
