@@ -65,9 +65,6 @@ type Ends = SmallVec<[u32; 6]>;
 /// The fixed part of a name's single allocation.
 #[derive(Clone, Copy)]
 struct Head {
-    /// Hash of the whole name (the last prefix hash, or the root's): read on every lookup, so it
-    /// sits at the head of the allocation with the sizes.
-    hash: u64,
     /// Bytes of concatenated component TLVs (the Name element's value).
     wire_len: u32,
     /// Number of components.
@@ -78,7 +75,7 @@ struct Head {
 /// `wire_len` bytes of component TLVs, then `count` component end offsets (u32, native order, so
 /// prefixes are slices of the wire), then `count` prefix hashes (u64; entry k covers the first
 /// k + 1 components, computed once so longest-prefix match probes its table without hashing).
-/// The wire comes first: a PIT or CS lookup reads the head and the wire, which for the papers'
+/// The wire comes first: comparing two names reads the head and the wire, which for the papers'
 /// names share the allocation's first cache line. Reads are plain slice reads, without the
 /// inline-vector branches of the earlier layout (about 4 % of all instructions).
 type Store = ThinArc<Head, u8>;
@@ -93,8 +90,17 @@ fn extend_hash(prefix: u64, component_tlv: &[u8]) -> u64 {
 }
 
 /// An NDN name. Cheap to clone; compares and hashes by its encoding.
+///
+/// The whole name's hash lives in the handle, beside the pointer: a Data packet's name is looked up
+/// in the PIT at every hop, and with the hash at hand (and the PIT confirming a match by the
+/// allocation's address) a router never touches the name's allocation, which is usually out of
+/// cache by the time the Data comes back.
 #[derive(Clone)]
-pub struct Name(Store);
+pub struct Name {
+    /// Hash of the whole name: the last prefix hash, or the root's.
+    hash: u64,
+    store: Store,
+}
 
 /// Hash of encoded components: FxHash for speed, then a SplitMix64 finaliser so that every bit
 /// depends on every byte (names that differ only in a trailing segment number must spread over the
@@ -170,14 +176,14 @@ impl Name {
             hash_bytes.extend_from_slice(&hash.to_ne_bytes());
             start = end as usize;
         }
-        let head = Head { hash, wire_len: wire.len() as u32, count: ends.len() as u32 };
-        Self::assemble(head, [wire, &[], &end_bytes, &[], &hash_bytes, &[]])
+        let head = Head { wire_len: wire.len() as u32, count: ends.len() as u32 };
+        Self::assemble(hash, head, [wire, &[], &end_bytes, &[], &hash_bytes, &[]])
     }
 
     /// Allocates a name whose body is the concatenation of `parts`, copied once: names are made
     /// on the hot path (an Interest per segment), so the body is laid out in a stack buffer and
     /// never in a growing vector.
-    fn assemble(head: Head, parts: [&[u8]; 6]) -> Name {
+    fn assemble(hash: u64, head: Head, parts: [&[u8]; 6]) -> Name {
         const STACK: usize = 192;
         let total: usize = parts.iter().map(|p| p.len()).sum();
         let fill = |body: &mut [u8]| {
@@ -190,24 +196,24 @@ impl Name {
         if total <= STACK {
             let mut body = [0u8; STACK];
             fill(&mut body[..total]);
-            Name(ThinArc::from_header_and_slice(head, &body[..total]))
+            Name { hash, store: ThinArc::from_header_and_slice(head, &body[..total]) }
         } else {
             let mut body = vec![0u8; total];
             fill(&mut body);
-            Name(ThinArc::from_header_and_slice(head, &body))
+            Name { hash, store: ThinArc::from_header_and_slice(head, &body) }
         }
     }
 
     #[inline]
     fn head(&self) -> &Head {
-        &self.0.header.header
+        &self.store.header.header
     }
 
     /// The body's regions: the wire, the end offsets of the first `len` components, and the
     /// hashes of the first `len` prefixes, as bytes (a name made from this one copies them).
     fn regions(&self, len: usize) -> (&[u8], &[u8], &[u8]) {
         let (wire_len, count) = (self.head().wire_len as usize, self.head().count as usize);
-        let body = &self.0.slice[..];
+        let body = &self.store.slice[..];
         let hashes = wire_len + 4 * count;
         (&body[..wire_len], &body[wire_len..wire_len + 4 * len], &body[hashes..hashes + 8 * len])
     }
@@ -216,7 +222,7 @@ impl Name {
     #[inline]
     fn end(&self, i: usize) -> usize {
         let at = self.head().wire_len as usize + 4 * i;
-        let bytes: [u8; 4] = self.0.slice[at..at + 4].try_into().expect("four bytes");
+        let bytes: [u8; 4] = self.store.slice[at..at + 4].try_into().expect("four bytes");
         u32::from_ne_bytes(bytes) as usize
     }
 
@@ -225,7 +231,7 @@ impl Name {
     fn stored_hash(&self, k: usize) -> u64 {
         let h = self.head();
         let at = h.wire_len as usize + 4 * h.count as usize + 8 * k;
-        let bytes: [u8; 8] = self.0.slice[at..at + 8].try_into().expect("eight bytes");
+        let bytes: [u8; 8] = self.store.slice[at..at + 8].try_into().expect("eight bytes");
         u64::from_ne_bytes(bytes)
     }
 
@@ -269,8 +275,8 @@ impl Name {
         let (wire, ends, hashes) = self.regions(count);
         let end = (wire.len() + component.len()) as u32;
         let hash = extend_hash(self.hash64(), component);
-        let head = Head { hash, wire_len: end, count: count as u32 + 1 };
-        Self::assemble(head, [wire, component, ends, &end.to_ne_bytes(), hashes, &hash.to_ne_bytes()])
+        let head = Head { wire_len: end, count: count as u32 + 1 };
+        Self::assemble(hash, head, [wire, component, ends, &end.to_ne_bytes(), hashes, &hash.to_ne_bytes()])
     }
 
     /// Number of components.
@@ -285,7 +291,7 @@ impl Name {
     /// The Name element's value: the concatenated component TLVs.
     #[inline]
     pub fn component_wire(&self) -> &[u8] {
-        &self.0.slice[..self.head().wire_len as usize]
+        &self.store.slice[..self.head().wire_len as usize]
     }
 
     /// Size of the whole Name TLV element.
@@ -296,7 +302,14 @@ impl Name {
     /// Precomputed hash of the whole name.
     #[inline]
     pub fn hash64(&self) -> u64 {
-        self.head().hash
+        self.hash
+    }
+
+    /// Identity of the name's allocation: two names with the same address are the same name for
+    /// as long as either is alive. Tables that keep a name alive compare addresses before bytes.
+    #[inline]
+    pub fn address(&self) -> usize {
+        self.store.ptr() as usize
     }
 
     /// Hash of the first `len` components, equal to `self.prefix(len).hash64()`.
@@ -323,8 +336,8 @@ impl Name {
         }
         let end = self.prefix_end(len);
         let (wire, ends, hashes) = self.regions(len);
-        let head = Head { hash: self.prefix_hash(len), wire_len: end as u32, count: len as u32 };
-        Self::assemble(head, [&wire[..end], &[], ends, &[], hashes, &[]])
+        let head = Head { wire_len: end as u32, count: len as u32 };
+        Self::assemble(self.prefix_hash(len), head, [&wire[..end], &[], ends, &[], hashes, &[]])
     }
 
     /// Whether `self` is a prefix of (or equal to) `other`.
@@ -478,7 +491,7 @@ impl fmt::Debug for Name {
 
 impl PartialEq for Name {
     fn eq(&self, other: &Self) -> bool {
-        self.0.ptr() == other.0.ptr()
+        self.address() == other.address()
             || (self.hash64() == other.hash64() && self.component_wire() == other.component_wire())
     }
 }

@@ -133,6 +133,9 @@ struct Slot {
     generation: u32,
     /// Next slot holding an entry of the same name (other selectors), or `NIL`.
     next: u32,
+    /// `Name::address` of the entry's name, which the entry keeps alive: a Data carrying the very
+    /// name the Interest had (the usual case) matches without reading the Interest or the name.
+    name_address: usize,
     entry: Option<PitEntry>,
 }
 
@@ -221,7 +224,7 @@ impl PendingInterestTable {
         let index = match self.free.pop() {
             Some(i) => i,
             None => {
-                self.slots.push(Slot { generation: 0, next: NIL, entry: None });
+                self.slots.push(Slot { generation: 0, next: NIL, name_address: 0, entry: None });
                 (self.slots.len() - 1) as u32
             }
         };
@@ -235,6 +238,7 @@ impl PendingInterestTable {
             suppression_interval: Time::ZERO,
         });
         slot.next = head.unwrap_or(NIL);
+        slot.name_address = interest.name.address();
         let id = PitId { index, generation: slot.generation };
         // The new entry heads its name's chain.
         match head {
@@ -372,7 +376,8 @@ impl PendingInterestTable {
 
 /// Whether slot `i` holds an entry of this name.
 fn slot_has_name(slots: &[Slot], i: u32, name: &Name) -> bool {
-    slots[i as usize].entry.as_ref().is_some_and(|e| e.interest.name == *name)
+    let slot = &slots[i as usize];
+    slot.entry.as_ref().is_some_and(|e| slot.name_address == name.address() || e.interest.name == *name)
 }
 
 fn live_in(slots: &[Slot], at: Time, id: PitId) -> bool {
@@ -405,6 +410,19 @@ mod tests {
         let e = pit.get(id).unwrap();
         assert_eq!(e.in_records.len(), 2);
         assert_eq!(e.in_records_expiry(), Time::from_millis(2001));
+    }
+
+    #[test]
+    fn data_names_match_by_address_or_by_bytes() {
+        let mut pit = PendingInterestTable::new();
+        let i = interest("/x/seg=1", 1);
+        let (id, _) = pit.find_or_insert(&i);
+        let mut out = SmallVec::new();
+        pit.find_for_data(&i.name, &mut out); // the Interest's own name: same allocation
+        pit.find_for_data(&Name::parse("/x/seg=1").unwrap(), &mut out); // an equal copy
+        pit.find_for_data(&Name::parse("/x/seg=2").unwrap(), &mut out);
+        assert_eq!(out.as_slice(), &[id, id]);
+        assert_ne!(i.name.address(), Name::parse("/x/seg=1").unwrap().address());
     }
 
     #[test]
