@@ -54,8 +54,11 @@ pub struct OutRecord {
 pub struct PitEntry {
     /// The most recent Interest received for this entry.
     pub interest: Arc<Interest>,
-    pub in_records: SmallVec<[InRecord; 2]>,
-    pub out_records: SmallVec<[OutRecord; 2]>,
+    /// One record of each inline: an entry usually has one downstream and one upstream, and a
+    /// smaller entry keeps the PIT, the bulk of a large simulation's memory, in fewer cache lines
+    /// (the second record moves to the heap: aggregation and multicast pay for themselves).
+    pub in_records: SmallVec<[InRecord; 1]>,
+    pub out_records: SmallVec<[OutRecord; 1]>,
     /// When the entry expires: the latest in-record expiry.
     pub expiry: Time,
     /// Retransmission-suppression interval of NFD's RetxSuppressionExponential, kept per entry.
