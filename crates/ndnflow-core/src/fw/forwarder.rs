@@ -427,7 +427,9 @@ impl Forwarder {
             self.counters.unsolicited_data += 1;
             return;
         }
-        self.cs.insert(now, data.clone());
+        if self.cs.is_enabled() {
+            self.cs.insert(now, data.clone());
+        }
         // (downstream, its Interest came over a congested link)
         let mut downstreams: SmallVec<[(FaceId, bool); 4]> = SmallVec::new();
         let mut high_cong = false;
@@ -450,11 +452,16 @@ impl Forwarder {
             }
             self.pit.discard(id);
         }
-        for (face, congested) in downstreams {
+        // The last downstream takes the Data itself: no reference-count traffic in the usual case
+        // of one downstream.
+        let last = downstreams.len().saturating_sub(1);
+        let mut data = Some(data);
+        for (k, (face, congested)) in downstreams.into_iter().enumerate() {
+            let Some(packet) = (if k == last { data.take() } else { data.clone() }) else { break };
             self.counters.out_data += 1;
             // Same Data, same size: no need to re-measure it.
             let lp_out = outgoing_data_lp(lp, congested, high_cong);
-            out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(data.clone()), net_size }));
+            out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size }));
         }
     }
 
