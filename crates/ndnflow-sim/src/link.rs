@@ -69,47 +69,52 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// `repr(C)`, in this order: what every packet reads comes first (an arrival reads the in-flight
+/// queue and where it leads, a send the transmitter and the queue), so a packet touches two or three
+/// of the direction's cache lines, not the seven that the compiler's layout spread them over; the
+/// loss model's generator, used only on lossy links, goes last.
+#[repr(C)]
 pub struct LinkDir {
-    pub from: usize,
+    /// Packets propagating, with their arrival times (non-decreasing: one transmitter, one delay).
+    pub in_flight: VecDeque<(Time, Frame)>,
     pub to: usize,
     /// The receiving node's face for this link.
     pub to_face: FaceId,
-    /// The sending node's face for this link.
-    pub from_face: FaceId,
     /// The underlay hop that takes over what arrives at this direction's end (`None`: deliver to
     /// `to`).
     pub next: Option<u32>,
-    /// The NDN-level direction this one belongs to, and how it reports losses.
-    pub chain: Chain,
-    /// Frames lost since the engine last looked (kept only when the chain detects losses), each
-    /// with whether a queue dropped it (congestion) rather than the loss model (random loss).
-    pub lost: Vec<(Frame, bool)>,
-    pub bandwidth_bps: u64,
-    pub delay: Time,
-    pub queue: Queue,
-    pub loss: LossModel,
-    pub rng: ChaCha8Rng,
-    pub up: bool,
+    /// The direction whose shaper learns the size of the Data this one delivers (set on the last
+    /// hop of the reverse chain of a shaped direction).
+    pub feeds_shaper: Option<u32>,
     /// The transmitter is busy until then.
     pub busy_until: Time,
     /// A TxDone event is scheduled.
     pub tx_pending: bool,
-    /// Packets propagating, with their arrival times (non-decreasing: one transmitter, one delay).
-    pub in_flight: VecDeque<(Time, Frame)>,
-    pub counters: LinkCounters,
-    scratch: Vec<Queued>,
-    /// The Interest shaper of this direction (PCON §4.6), if it has one.
-    pub shaper: Option<Box<DirShaper>>,
-    /// The direction whose shaper learns the size of the Data this one delivers (set on the last
-    /// hop of the reverse chain of a shaped direction).
-    pub feeds_shaper: Option<u32>,
+    pub up: bool,
+    pub bandwidth_bps: u64,
+    pub delay: Time,
+    pub from: usize,
+    /// The sending node's face for this link.
+    pub from_face: FaceId,
     /// NDNLPv2 fragmentation on a direction with an MTU (`link_frag.rs`); `None`: whole frames.
     pub frag: Option<Box<Fragmenter>>,
+    /// NFD's congestion marker in front of the queue (`None`: no marking on arrival).
+    pub marker: Option<Box<NfdMarker>>,
+    /// Frames lost since the engine last looked (kept only when the chain detects losses), each
+    /// with whether a queue dropped it (congestion) rather than the loss model (random loss).
+    pub lost: Vec<(Frame, bool)>,
+    pub counters: LinkCounters,
+    pub queue: Queue,
+    pub loss: LossModel,
+    /// The NDN-level direction this one belongs to, and how it reports losses.
+    pub chain: Chain,
+    /// The Interest shaper of this direction (PCON §4.6), if it has one.
+    pub shaper: Option<Box<DirShaper>>,
+    scratch: Vec<Queued>,
     /// The fragments of the frame being enqueued, kept between calls so that splitting a packet
     /// does not allocate.
     pub(crate) pieces: Vec<(Frame, u32, FragTag)>,
-    /// NFD's congestion marker in front of the queue (`None`: no marking on arrival).
-    pub marker: Option<Box<NfdMarker>>,
+    pub rng: ChaCha8Rng,
 }
 
 /// A direction's Interest shaper and its wake-up.
