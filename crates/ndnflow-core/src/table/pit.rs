@@ -109,7 +109,10 @@ impl PitEntry {
                 congested,
             }),
         }
-        self.interest = interest.clone();
+        // A new entry already holds this very Interest: reassigning would only write its count twice.
+        if !Arc::ptr_eq(&self.interest, interest) {
+            self.interest = interest.clone();
+        }
     }
 
     /// Inserts or refreshes the out-record of `face`.
@@ -284,55 +287,65 @@ impl PendingInterestTable {
             return None;
         }
         let entry = slot.entry.take()?;
-        self.detach(id, &entry.interest);
+        self.detach(id, entry.interest.name.hash64(), entry.interest.can_be_prefix);
         Some(entry)
     }
 
     /// Removes the entry without handing it back: dropped where it lies, which spares moving it
-    /// out on the Data path, where every satisfied entry goes.
+    /// out on the Data path, where every satisfied entry goes. What the bookkeeping needs is read
+    /// first, so the Interest is not cloned to outlive the entry (reference counts are writes).
     pub fn discard(&mut self, id: PitId) {
         let Some(slot) = self.slots.get_mut(id.index as usize) else { return };
         if slot.generation != id.generation {
             return;
         }
-        let Some(interest) = slot.entry.as_ref().map(|e| e.interest.clone()) else { return };
+        let Some((hash, can_be_prefix)) =
+            slot.entry.as_ref().map(|e| (e.interest.name.hash64(), e.interest.can_be_prefix))
+        else {
+            return;
+        };
         slot.entry = None;
-        self.detach(id, &interest);
+        self.detach(id, hash, can_be_prefix);
     }
 
-    /// Bookkeeping after the entry `id` (for `interest`) left its slot.
-    fn detach(&mut self, id: PitId, interest: &Interest) {
+    /// Bookkeeping after the entry `id` (whose name hashes to `hash`) left its slot.
+    fn detach(&mut self, id: PitId, hash: u64, can_be_prefix: bool) {
         let slot = &mut self.slots[id.index as usize];
         slot.generation = slot.generation.wrapping_add(1);
         let next = std::mem::replace(&mut slot.next, NIL);
         self.free.push(id.index);
-        let hash = interest.name.hash64();
         // The common case: the entry heads its chain (it is alone under its name).
         match self.by_name.find_entry(hash, |&(h, i)| h == hash && i == id.index) {
             Ok(e) if next == NIL => drop(e.remove()),
             Ok(mut e) => e.get_mut().1 = next,
             Err(_) => {
-                if let Some(head) = self.head(&interest.name) {
-                    self.unlink(head, id.index, next);
+                // Further down a chain: one of the chains under this hash holds it.
+                let heads: SmallVec<[u32; 2]> =
+                    self.by_name.iter_hash(hash).filter(|&&(h, _)| h == hash).map(|&(_, i)| i).collect();
+                for head in heads {
+                    if self.unlink(head, id.index, next) {
+                        break;
+                    }
                 }
             }
         }
-        if interest.can_be_prefix {
+        if can_be_prefix {
             self.can_be_prefix_entries -= 1;
         }
         self.len -= 1;
     }
 
-    /// Removes `index` (not the head) from the chain starting at `head`.
-    fn unlink(&mut self, head: u32, index: u32, next: u32) {
+    /// Removes `index` (not the head) from the chain starting at `head`; false if it is not there.
+    fn unlink(&mut self, head: u32, index: u32, next: u32) -> bool {
         let mut i = head;
         while i != NIL {
             if self.slots[i as usize].next == index {
                 self.slots[i as usize].next = next;
-                break;
+                return true;
             }
             i = self.slots[i as usize].next;
         }
+        false
     }
 
     /// Entries a Data of this name satisfies: same name, or CanBePrefix entries on a shorter prefix.
