@@ -30,7 +30,6 @@ pub struct InRecord {
     pub nonce: u32,
     /// When this downstream's first Interest for the entry arrived.
     pub created: Time,
-    pub last_renewed: Time,
     pub expiry: Time,
     /// The Interest as this downstream sent it (its nonce and lifetime).
     pub interest: Arc<Interest>,
@@ -50,14 +49,17 @@ pub struct OutRecord {
     pub nack: Option<NackReason>,
 }
 
+/// `repr(C)`: the in-records first, so that a slot's first cache line holds what a Data reads to
+/// find its downstreams (see `Slot`).
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct PitEntry {
-    /// The most recent Interest received for this entry.
-    pub interest: Arc<Interest>,
     /// One record of each inline: an entry usually has one downstream and one upstream, and a
     /// smaller entry keeps the PIT, the bulk of a large simulation's memory, in fewer cache lines
     /// (the second record moves to the heap: aggregation and multicast pay for themselves).
     pub in_records: SmallVec<[InRecord; 1]>,
+    /// The most recent Interest received for this entry.
+    pub interest: Arc<Interest>,
     pub out_records: SmallVec<[OutRecord; 1]>,
     /// When the entry expires: the latest in-record expiry.
     pub expiry: Time,
@@ -94,7 +96,6 @@ impl PitEntry {
         match self.in_records.iter_mut().find(|r| r.face == face) {
             Some(r) => {
                 r.nonce = nonce;
-                r.last_renewed = now;
                 r.expiry = expiry;
                 r.interest = interest.clone();
                 r.congested |= congested;
@@ -103,7 +104,6 @@ impl PitEntry {
                 face,
                 nonce,
                 created: now,
-                last_renewed: now,
                 expiry,
                 interest: interest.clone(),
                 congested,
@@ -135,6 +135,10 @@ impl PitEntry {
     }
 }
 
+/// 128 bytes on a 64-byte boundary: the first cache line holds the generation, the chain, the
+/// name's address and the entry's in-records, all that a Data needs to find its downstreams; the
+/// second the Interest, the out-records and the expiry.
+#[repr(C, align(64))]
 struct Slot {
     generation: u32,
     /// Next slot holding an entry of the same name (other selectors), or `NIL`.
