@@ -76,8 +76,8 @@ struct Head {
 /// prefixes are slices of the wire), then `count` prefix hashes (u64; entry k covers the first
 /// k + 1 components, computed once so longest-prefix match probes its table without hashing).
 /// The wire comes first: comparing two names reads the head and the wire, which for the papers'
-/// names share the allocation's first cache line. Reads are plain slice reads, without the
-/// inline-vector branches of the earlier layout (about 4 % of all instructions).
+/// names share the allocation's first cache line. About 80 bytes for the benchmark's names, where
+/// three inline vectors took 168; reads are plain slice reads, without inline-vector branches.
 type Store = ThinArc<Head, u8>;
 
 /// Hash of the root name "/".

@@ -70,9 +70,9 @@ fn is_zero(n: &u64) -> bool {
 }
 
 /// `repr(C)`, in this order: what every packet reads comes first (an arrival reads the in-flight
-/// queue and where it leads, a send the transmitter and the queue), so a packet touches two or three
-/// of the direction's cache lines, not the seven that the compiler's layout spread them over; the
-/// loss model's generator, used only on lossy links, goes last.
+/// queue and where it leads, a send the transmitter, the counters and the queue), so a packet
+/// touches fewer of the direction's 13 cache lines than the compiler's layout, which put the loss
+/// model's 300-byte generator between them; the generator, used only on lossy links, goes last.
 #[repr(C)]
 pub struct LinkDir {
     /// Packets propagating, with their arrival times (non-decreasing: one transmitter, one delay).
