@@ -37,11 +37,15 @@ SEGMENTS = 400_000_000 // CHUNK
 QUEUE: Dict[str, Any] = {"discipline": "codel", "mode": "mark", "mark_interval": "110ms", "packets": 120}
 MTU = 1500
 
-#: ICP (§II-B, §IV): +1 per RTT, halved on a timeout (one decrease per RTT and a half: ndnSIM
-#: ConsumerPcon's AddRttSuppress default, 0.5, as the survey's ndnSIM consumers would have it), RFC
-#: 6298 timer ("we choose to use the classical computation, described in the RFC 6298"). The
-#: docs page shows rtt_suppress 0 and 1 as well.
-RTT_SUPPRESS = 0.5
+#: ICP (§II-B, §IV): +1 per RTT, halved on a timeout, RFC 6298 timer ("we choose to use the
+#: classical computation, described in the RFC 6298"). One decrease per loss burst: §IV (Sce2)
+#: says of R3's burst losses that "only one window decrease is triggered on U1. Both U1 and U2
+#: reduce their respective congestion window by two, independently of the number of losses
+#: detected". A burst here is noticed by timeouts over 2-3 RTTs (the RTO floor is 200 ms, about
+#: three base RTTs), so the gate must span two RTTs after a decrease: `rtt_suppress = 1`. ndnSIM
+#: ConsumerPcon's default, 0.5, halves U1 twice per burst in these scenarios (survey-sce1.md
+#: shows 0, 0.5 and 1).
+RTT_SUPPRESS = 1.0
 ICP: Dict[str, Any] = {"algorithm": "icp", "rto": "rfc6298", "rtt_suppress": RTT_SUPPRESS}
 #: PCON-CS (§II-B): "the same behavior as ICP: a congestion avoidance phase and the RTO computation
 #: from RFC 6298. In addition, a marked Data is considered as a congestion notification and
