@@ -40,16 +40,19 @@ pub mod tlv_type {
 /// InterestLifetime when the element is absent (packet spec §3.2.4).
 pub const DEFAULT_INTEREST_LIFETIME: Time = Time::from_millis(4000);
 
+/// `repr(C)`, in this order: what a forwarder reads at every hop (name, nonce, lifetime, hop limit,
+/// selectors) fills the first 48 bytes, so with the reference counts it spans one cache line.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct Interest {
     pub name: Name,
-    pub can_be_prefix: bool,
-    pub must_be_fresh: bool,
-    /// 4-octet nonce. Absent only on Interests decoded from a wire that lacks it; forwarders assign one.
-    pub nonce: Option<u32>,
     /// `None` encodes nothing and means the spec default of 4 s.
     pub lifetime: Option<Time>,
+    /// 4-octet nonce. Absent only on Interests decoded from a wire that lacks it; forwarders assign one.
+    pub nonce: Option<u32>,
     pub hop_limit: Option<u8>,
+    pub can_be_prefix: bool,
+    pub must_be_fresh: bool,
     /// ApplicationParameters value, carried as is. Whoever sets it is responsible for the name's
     /// ParametersSha256DigestComponent (the codec does not hash).
     pub app_parameters: Option<Bytes>,
