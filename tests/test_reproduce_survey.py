@@ -164,7 +164,8 @@ def test_survey_sce1_runs_and_reproduces_its_main_claims(tmp_path):
     # "ICP + PCON-FS: U1 rate" is 73.9 against >= 73.2 at this seed (one loss decrease per burst;
     # 72.9 with ndnSIM's 1.5-RTT gate), and PCON-FS's random split moves it by a few Mbit/s from
     # seed to seed (docs/experiments/survey-sce1.md).
-    for metric in ("ICP + PCON-FS: U1 rate", "ICP + BR: end-to-end delay", "PCON-CS + BR: end-to-end delay", "PCON-CS + BR: sojourn at R3",
+    for metric in ("ICP + PCON-FS: U1 rate", "ICP + BR: end-to-end delay",
+                   "PCON-CS + BR: end-to-end delay", "PCON-CS + BR: sojourn at R3",
                    "BR, FPF: path 2 share, ICP / PCON-CS", "FPF / BR rate, ICP / PCON-CS",
                    "PCON-CS: drops with BR / FPF / PCON-FS", "ICP + FPF: U1 window at the first drop (Fig. 3)",
                    "ICP + FPF: R1's capacity at the first drop (Fig. 3)", "DRF: path 2 share, ICP / PCON-CS"):
