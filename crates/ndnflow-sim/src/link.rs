@@ -284,9 +284,13 @@ impl LinkDir {
     #[inline]
     pub fn send_now(&mut self, now: Time, frame: Frame) -> Result<Transmission, Frame> {
         let Queue::DropTail(q) = &self.queue else { return Err(frame) };
+        // The cheap tests first: a busy direction (the usual case under load) refuses before the
+        // frame is measured, which `enqueue` would then do again.
+        if self.frag.is_some() || !self.up || !self.is_idle(now) || q.len_packets() > 0 {
+            return Err(frame);
+        }
         let size = frame.wire_size();
-        if self.frag.is_some() || !self.up || !self.is_idle(now) || q.len_packets() > 0 || !q.limit().admits(0, 0, size)
-        {
+        if !q.limit().admits(0, 0, size) {
             return Err(frame);
         }
         if let Some(m) = self.marker.as_deref_mut() {

@@ -12,8 +12,9 @@ struct Run {
     marks: Vec<u64>,
     enqueued: usize,
     delivered: usize,
-    /// Marks found on delivered frames (cross-check of `Dequeued::marked`).
-    frame_marks: usize,
+    /// Instants (ms) at which a delivered frame carried a mark (cross-check of `Dequeued::marked`;
+    /// later than `marks` when the mark rides on an arriving packet).
+    frame_marks: Vec<u64>,
 }
 
 /// `preload` packets of `size` bytes arrive at 0.5 ms; then at every whole millisecond
@@ -43,7 +44,7 @@ fn standing(q: &mut CodelQueue, preload: u32, size: u32, until_ms: u64, run: &mu
             run.marks.push(ms);
         }
         if d.item.frame.lp.congestion_mark != 0 {
-            run.frame_marks += 1;
+            run.frame_marks.push(ms);
         }
         assert_eq!(d.sojourn, now - d.item.enqueued_at);
     }
@@ -137,7 +138,7 @@ fn standing_queue_drops_at_first_above_plus_interval_then_by_the_control_law() {
     assert_eq!(expected[..10], [106, 206, 277, 335, 385, 430, 470, 508, 544, 577]);
     assert_eq!(run.drops, expected);
     assert!(run.marks.is_empty());
-    assert_eq!(run.frame_marks, 0);
+    assert!(run.frame_marks.is_empty());
     // Every packet either left or was dropped; none is marked in drop mode.
     assert_eq!(run.delivered + run.drops.len() + q.len_packets(), run.enqueued);
 }
@@ -286,7 +287,7 @@ fn mark_mode_decides_at_the_same_instants_and_loses_nothing() {
     assert_eq!(drop_run.drops, expected_decisions(106.0, 1000));
     assert_eq!(mark_run.marks, drop_run.drops);
     assert!(mark_run.drops.is_empty());
-    assert_eq!(mark_run.frame_marks, mark_run.marks.len());
+    assert_eq!(mark_run.frame_marks, mark_run.marks);
     assert_eq!(mark_q.count(), drop_q.count());
     assert_eq!(mark_q.drop_next(), drop_q.drop_next());
     // Nothing lost in mark mode: everything offered either left or is still queued (50).
@@ -473,26 +474,11 @@ fn arrival_signalling_marks_the_next_arrival_which_leaves_a_queue_later() {
     // arriving 1 ms later and is seen when that one leaves: 157, 267, 345, 409, 464, 513, 558,
     // 599 ms (the one for 587 would leave at 638, after the run).
     let mut q = arrival_signalling();
-    let t0 = Time::from_micros(500);
-    for id in 0..50 {
-        q.enqueue(t0, item(id, 1000, t0)).unwrap();
-    }
-    let (mut decisions, mut seen) = (Vec::new(), Vec::new());
-    let mut dropped = Vec::new();
-    for ms in 1..=600u64 {
-        let now = Time::from_millis(ms);
-        q.enqueue(now, item(1000 + ms as u32, 1000, now)).unwrap();
-        let d = q.dequeue(now, &mut dropped).unwrap();
-        if d.marked {
-            decisions.push(ms);
-        }
-        if d.item.frame.lp.congestion_mark != 0 {
-            seen.push(ms);
-        }
-    }
-    assert_eq!(decisions, vec![106, 216, 294, 358, 413, 462, 507, 548, 587]);
-    assert_eq!(seen, vec![157, 267, 345, 409, 464, 513, 558, 599]);
-    assert!(dropped.is_empty());
+    let mut run = Run::default();
+    standing(&mut q, 50, 1000, 600, &mut run);
+    assert_eq!(run.marks, vec![106, 216, 294, 358, 413, 462, 507, 548, 587]);
+    assert_eq!(run.frame_marks, vec![157, 267, 345, 409, 464, 513, 558, 599]);
+    assert!(run.drops.is_empty());
 }
 
 #[test]
@@ -501,18 +487,10 @@ fn arrival_signalling_drops_a_pending_mark_when_the_marking_state_ends_first() {
     // leaves with less than one packet behind it (the maxpacket rule), which ends the marking
     // state, so the packet arriving afterwards is not marked.
     let mut q = arrival_signalling();
-    let t0 = Time::from_micros(500);
-    for id in 0..50 {
-        q.enqueue(t0, item(id, 1000, t0)).unwrap();
-    }
+    let mut run = Run::default();
+    standing(&mut q, 50, 1000, 106, &mut run);
+    assert_eq!((run.marks.len(), q.is_dropping()), (1, true));
     let mut dropped = Vec::new();
-    let mut decisions = 0;
-    for ms in 1..=106u64 {
-        let now = Time::from_millis(ms);
-        q.enqueue(now, item(1000 + ms as u32, 1000, now)).unwrap();
-        decisions += q.dequeue(now, &mut dropped).unwrap().marked as u32;
-    }
-    assert_eq!((decisions, q.is_dropping()), (1, true));
     let now = Time::from_millis(106);
     while let Some(d) = q.dequeue(now, &mut dropped) {
         assert_eq!(d.item.frame.lp.congestion_mark, 0);
