@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ndnflow_core::packet::data::zero_payload;
+use ndnflow_core::packet::NO_PIT_HINT;
 use ndnflow_core::table::{ContentStore, CsPolicy, FaceId, Fib, PendingInterestTable, PitId};
 use ndnflow_core::{Data, Interest, Name, Time};
 use smallvec::SmallVec;
@@ -115,7 +116,7 @@ fn bench_pit(c: &mut Criterion) {
     let insert = |pit: &mut PendingInterestTable, now: Time, interest: &Arc<Interest>| {
         let (id, _new) = pit.find_or_insert(interest);
         let entry = pit.get_mut(id).expect("just inserted");
-        entry.insert_or_update_in_record(now, face, interest, false);
+        entry.insert_or_update_in_record(now, face, interest, false, NO_PIT_HINT);
         let expiry = entry.in_records_expiry();
         pit.set_expiry(id, expiry);
     };

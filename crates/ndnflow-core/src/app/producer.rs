@@ -71,7 +71,10 @@ impl Producer {
             }
         }
         self.data_sent += 1;
-        Some(Frame::data(Arc::new(data)))
+        // Like NDNLPv2's PitToken, the Data echoes the Interest's hint to the forwarder.
+        let mut reply = Frame::data(Arc::new(data));
+        reply.pit_hint = frame.pit_hint;
+        Some(reply)
     }
 }
 
@@ -82,7 +85,10 @@ mod tests {
 
     fn ask(p: &mut Producer, now_ms: u64) -> usize {
         let i = Interest::new(Name::parse("/p/seg=1").unwrap(), 1, Time::from_secs(2));
-        let reply = p.handle(Time::from_millis(now_ms), Frame::interest(Arc::new(i))).expect("a Data");
+        let mut frame = Frame::interest(Arc::new(i));
+        frame.pit_hint = 7;
+        let reply = p.handle(Time::from_millis(now_ms), frame).expect("a Data");
+        assert_eq!(reply.pit_hint, 7, "the Data echoes the Interest's PIT hint");
         let NetPacket::Data(d) = reply.packet else { panic!("expected Data") };
         d.content.len()
     }

@@ -223,8 +223,10 @@ impl Forwarder {
     /// Runs the pipelines for one frame received on `face`.
     pub fn handle(&mut self, now: Time, face: FaceId, frame: Frame, out: &mut Outbox) {
         match frame.packet {
-            NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, frame.lp.congestion_mark, out),
-            NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, frame.net_size, out),
+            NetPacket::Interest(i) => {
+                self.on_incoming_interest(now, face, i, frame.lp.congestion_mark, frame.pit_hint, out)
+            }
+            NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, (frame.net_size, frame.pit_hint), out),
             NetPacket::Nack(n) => self.on_incoming_nack(now, face, n, &frame.lp, out),
         }
     }
@@ -279,6 +281,7 @@ impl Forwarder {
         in_face: FaceId,
         mut interest: Arc<Interest>,
         mark: u64,
+        pit_hint: u32,
         out: &mut Outbox,
     ) {
         self.counters.in_interests += 1;
@@ -314,12 +317,13 @@ impl Forwarder {
                 self.counters.out_data += 1;
                 let mut frame = Frame::data(data);
                 frame.lp.congestion_mark = congested as u64;
+                frame.pit_hint = pit_hint;
                 out.push((in_face, frame));
                 return;
             }
             self.counters.cs_misses += 1;
         }
-        self.on_content_store_miss(now, in_face, id, &interest, congested, out);
+        self.on_content_store_miss(now, in_face, id, &interest, (congested, pit_hint), out);
     }
 
     /// A nonce already in this entry from another downstream, or sent upstream, means a loop.
@@ -341,11 +345,11 @@ impl Forwarder {
         in_face: FaceId,
         id: PitId,
         interest: &Arc<Interest>,
-        congested: bool,
+        (congested, pit_hint): (bool, u32),
         out: &mut Outbox,
     ) {
         let Some(entry) = self.pit.get_mut(id) else { return };
-        entry.insert_or_update_in_record(now, in_face, interest, congested);
+        entry.insert_or_update_in_record(now, in_face, interest, congested, pit_hint);
         let expiry = entry.in_records_expiry();
         self.pit.set_expiry(id, expiry);
 
@@ -400,7 +404,9 @@ impl Forwarder {
         let lifetime = interest.effective_lifetime();
         entry.insert_or_update_out_record(now, face, interest.nonce.unwrap_or(0), lifetime);
         self.counters.out_interests += 1;
-        out.push((face, Frame::interest(interest)));
+        let mut frame = Frame::interest(interest);
+        frame.pit_hint = id.hint();
+        out.push((face, frame));
     }
 
     fn send_nack(&mut self, face: FaceId, interest: Arc<Interest>, reason: NackReason, mark: u64, out: &mut Outbox) {
@@ -410,18 +416,19 @@ impl Forwarder {
         out.push((face, frame));
     }
 
+    /// `net_size` and `pit_hint` are the frame's.
     fn on_incoming_data(
         &mut self,
         now: Time,
         in_face: FaceId,
         data: Arc<Data>,
         lp: &LpHeader,
-        net_size: u32,
+        (net_size, pit_hint): (u32, u32),
         out: &mut Outbox,
     ) {
         self.counters.in_data += 1;
         let mut matches: SmallVec<[PitId; 2]> = SmallVec::new();
-        self.pit.find_for_data(&data.name, &mut matches);
+        self.pit.find_for_data_hinted(&data.name, pit_hint, &mut matches);
         if matches.is_empty() {
             // NFD's default unsolicited-Data policy: drop, and do not cache.
             self.counters.unsolicited_data += 1;
@@ -430,8 +437,8 @@ impl Forwarder {
         if self.cs.is_enabled() {
             self.cs.insert(now, data.clone());
         }
-        // (downstream, its Interest came over a congested link)
-        let mut downstreams: SmallVec<[(FaceId, bool); 4]> = SmallVec::new();
+        // (downstream, its Interest came over a congested link, its PIT hint)
+        let mut downstreams: SmallVec<[(FaceId, bool, u32); 4]> = SmallVec::new();
         let mut high_cong = false;
         for id in matches {
             let Some(entry) = self.pit.get(id) else { continue };
@@ -445,9 +452,9 @@ impl Forwarder {
                 if r.face == in_face || r.expiry <= now {
                     continue;
                 }
-                match downstreams.iter_mut().find(|(f, _)| *f == r.face) {
-                    Some((_, congested)) => *congested |= r.congested,
-                    None => downstreams.push((r.face, r.congested)),
+                match downstreams.iter_mut().find(|(f, _, _)| *f == r.face) {
+                    Some((_, congested, _)) => *congested |= r.congested,
+                    None => downstreams.push((r.face, r.congested, r.pit_hint)),
                 }
             }
             self.pit.discard(id);
@@ -456,12 +463,12 @@ impl Forwarder {
         // of one downstream.
         let last = downstreams.len().saturating_sub(1);
         let mut data = Some(data);
-        for (k, (face, congested)) in downstreams.into_iter().enumerate() {
+        for (k, (face, congested, pit_hint)) in downstreams.into_iter().enumerate() {
             let Some(packet) = (if k == last { data.take() } else { data.clone() }) else { break };
             self.counters.out_data += 1;
             // Same Data, same size: no need to re-measure it.
             let lp_out = outgoing_data_lp(lp, congested, high_cong);
-            out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size }));
+            out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size, pit_hint }));
         }
     }
 

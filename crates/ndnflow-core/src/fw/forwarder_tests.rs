@@ -1,6 +1,7 @@
 //! Forwarder pipelines: HopLimit, loops, and how marks travel, on a two-face router.
 
 use super::*;
+use crate::packet::NO_PIT_HINT;
 
 /// A router with two link faces (0 downstream, 1 upstream) and a route for /p via face 1.
 fn router() -> Forwarder {
@@ -90,4 +91,37 @@ fn a_nonce_seen_from_another_face_is_a_loop_answered_with_nack_duplicate() {
     let NetPacket::Nack(nack) = &out[0].1.packet else { panic!("expected a Nack") };
     assert_eq!((out[0].0, nack.reason), (FaceId(2), NackReason::Duplicate));
     assert_eq!(fw.counters.duplicates, 1);
+}
+
+#[test]
+fn pit_hints_go_up_with_interests_and_come_back_with_data() {
+    let mut fw = router();
+    fw.add_face(FaceKind::Link); // face 2, another downstream
+    let mut out = Vec::new();
+    // Two downstreams with hints of their own: one PIT entry here, whose hint goes upstream.
+    let name = Name::parse("/p").unwrap().append_segment(9);
+    for (face, hint) in [(0, 40), (2, 42)] {
+        let mut i = Frame::interest(Arc::new(Interest::new(name.clone(), hint, Time::from_secs(2))));
+        i.pit_hint = hint;
+        fw.handle(Time::ZERO, FaceId(face), i, &mut out);
+    }
+    assert_eq!(out.len(), 1, "the second Interest aggregates");
+    let (_, up) = out.pop().unwrap();
+    let NetPacket::Interest(sent) = &up.packet else { panic!("expected an Interest") };
+    let id = fw.pit.find(sent).unwrap();
+    assert_eq!(up.pit_hint, id.hint());
+    // The Data comes back with that hint (a wrong one would only cost the probe) and goes down
+    // to each downstream with the hint its Interest brought.
+    for hint in [id.hint(), NO_PIT_HINT] {
+        let mut d = Frame::data(Arc::new(Data::new(name.clone(), bytes::Bytes::from_static(b"x"))));
+        d.pit_hint = hint;
+        fw.handle(Time::from_millis(1), FaceId(1), d, &mut out);
+        if hint != NO_PIT_HINT {
+            let hints: Vec<(FaceId, u32)> = out.iter().map(|(f, d)| (*f, d.pit_hint)).collect();
+            assert_eq!(hints, [(FaceId(0), 40), (FaceId(2), 42)]);
+        } else {
+            assert_eq!(out.len(), 2, "the second copy is unsolicited");
+            assert_eq!(fw.counters.unsolicited_data, 1);
+        }
+    }
 }

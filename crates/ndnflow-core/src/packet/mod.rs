@@ -60,21 +60,31 @@ pub struct Frame {
     pub lp: LpHeader,
     pub packet: NetPacket,
     pub net_size: u32,
+    /// Where the receiver may find the PIT entry this frame answers (`NO_PIT_HINT`: nowhere).
+    /// Not on the wire: the simulator's stand-in for NDNLPv2's PitToken, which a node puts on the
+    /// Interests it sends and its upstream echoes in the Data. The receiver checks the hint against
+    /// the Data's name before trusting it, so a hint changes no result, only how fast a Data finds
+    /// its entry (the hash probe it saves is a cache miss per hop). It sits in what would be the
+    /// frame's padding, so frames stay 64 bytes.
+    pub pit_hint: u32,
 }
+
+/// `Frame::pit_hint` of a frame that carries none.
+pub const NO_PIT_HINT: u32 = u32::MAX;
 
 impl Frame {
     pub fn interest(interest: Arc<Interest>) -> Frame {
         let net_size = interest.wire_size() as u32;
-        Frame { lp: LpHeader::default(), packet: NetPacket::Interest(interest), net_size }
+        Frame { lp: LpHeader::default(), packet: NetPacket::Interest(interest), net_size, pit_hint: NO_PIT_HINT }
     }
     pub fn data(data: Arc<Data>) -> Frame {
         let net_size = data.wire_size() as u32;
-        Frame { lp: LpHeader::default(), packet: NetPacket::Data(data), net_size }
+        Frame { lp: LpHeader::default(), packet: NetPacket::Data(data), net_size, pit_hint: NO_PIT_HINT }
     }
     /// A Nack carries the Interest it rejects; the reason lives in the link header.
     pub fn nack(nack: Arc<Nack>) -> Frame {
         let net_size = nack.interest.wire_size() as u32;
-        Frame { lp: LpHeader::default(), packet: NetPacket::Nack(nack), net_size }
+        Frame { lp: LpHeader::default(), packet: NetPacket::Nack(nack), net_size, pit_hint: NO_PIT_HINT }
     }
     /// Exact bytes this frame occupies on a link.
     pub fn wire_size(&self) -> u32 {

@@ -24,6 +24,13 @@ pub struct PitId {
     generation: u32,
 }
 
+impl PitId {
+    /// What to put in `Frame::pit_hint` of an Interest sent for this entry.
+    pub fn hint(self) -> u32 {
+        self.index
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct InRecord {
     pub face: FaceId,
@@ -37,6 +44,8 @@ pub struct InRecord {
     /// mark): the Data sent back to it is marked (PCON §3.1-3.2 PIT marking). Sticky for the
     /// entry's life.
     pub congested: bool,
+    /// The `Frame::pit_hint` of this downstream's latest Interest, echoed on the Data sent back.
+    pub pit_hint: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -90,7 +99,15 @@ impl PitEntry {
     }
 
     /// Inserts or refreshes the in-record of `face` (NFD `pit::Entry::insertOrUpdateInRecord`).
-    pub fn insert_or_update_in_record(&mut self, now: Time, face: FaceId, interest: &Arc<Interest>, congested: bool) {
+    /// `pit_hint`: the hint the Interest arrived with (`Frame::pit_hint`).
+    pub fn insert_or_update_in_record(
+        &mut self,
+        now: Time,
+        face: FaceId,
+        interest: &Arc<Interest>,
+        congested: bool,
+        pit_hint: u32,
+    ) {
         let expiry = now + interest.effective_lifetime();
         let nonce = interest.nonce.unwrap_or(0);
         match self.in_records.iter_mut().find(|r| r.face == face) {
@@ -99,6 +116,7 @@ impl PitEntry {
                 r.expiry = expiry;
                 r.interest = interest.clone();
                 r.congested |= congested;
+                r.pit_hint = pit_hint;
             }
             None => self.in_records.push(InRecord {
                 face,
@@ -107,6 +125,7 @@ impl PitEntry {
                 expiry,
                 interest: interest.clone(),
                 congested,
+                pit_hint,
             }),
         }
         // A new entry already holds this very Interest: reassigning would only write its count twice.
@@ -352,6 +371,20 @@ impl PendingInterestTable {
         false
     }
 
+    /// `find_for_data`, trying first the slot `hint` (a `PitId::hint` this table gave out, or
+    /// anything else: it is checked). The slot answers alone when it holds an entry of this very
+    /// name, no name has two entries (selectors) and no entry is CanBePrefix: then the entry is
+    /// the only one a Data of this name satisfies, and the name's hash probe is spared.
+    pub fn find_for_data_hinted(&self, name: &Name, hint: u32, out: &mut SmallVec<[PitId; 2]>) {
+        // Every name has a one-entry chain when there are as many entries as chain heads.
+        let simple = self.can_be_prefix_entries == 0 && self.len == self.by_name.len();
+        if simple && (hint as usize) < self.slots.len() && slot_has_name(&self.slots, hint, name) {
+            out.push(PitId { index: hint, generation: self.slots[hint as usize].generation });
+            return;
+        }
+        self.find_for_data(name, out)
+    }
+
     /// Entries a Data of this name satisfies: same name, or CanBePrefix entries on a shorter prefix.
     pub fn find_for_data(&self, name: &Name, out: &mut SmallVec<[PitId; 2]>) {
         let mut push_bucket = |key: &Name, only_prefix: bool| {
@@ -411,6 +444,7 @@ fn live_in(slots: &[Slot], at: Time, id: PitId) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::NO_PIT_HINT;
 
     fn interest(name: &str, nonce: u32) -> Arc<Interest> {
         Arc::new(Interest::new(Name::parse(name).unwrap(), nonce, Time::from_secs(2)))
@@ -423,10 +457,10 @@ mod tests {
         let b = interest("/x/seg=1", 2);
         let (id, new) = pit.find_or_insert(&a);
         assert!(new);
-        pit.get_mut(id).unwrap().insert_or_update_in_record(Time::ZERO, FaceId(1), &a, false);
+        pit.get_mut(id).unwrap().insert_or_update_in_record(Time::ZERO, FaceId(1), &a, false, NO_PIT_HINT);
         let (id2, new2) = pit.find_or_insert(&b);
         assert_eq!((id2, new2), (id, false));
-        pit.get_mut(id).unwrap().insert_or_update_in_record(Time::from_millis(1), FaceId(2), &b, false);
+        pit.get_mut(id).unwrap().insert_or_update_in_record(Time::from_millis(1), FaceId(2), &b, false, NO_PIT_HINT);
         let e = pit.get(id).unwrap();
         assert_eq!(e.in_records.len(), 2);
         assert_eq!(e.in_records_expiry(), Time::from_millis(2001));
@@ -443,6 +477,44 @@ mod tests {
         pit.find_for_data(&Name::parse("/x/seg=2").unwrap(), &mut out);
         assert_eq!(out.as_slice(), &[id, id]);
         assert_ne!(i.name.address(), Name::parse("/x/seg=1").unwrap().address());
+    }
+
+    /// What `find_for_data_hinted` finds, with and without the hint.
+    fn hinted(pit: &PendingInterestTable, name: &str, hint: u32) -> (Vec<PitId>, Vec<PitId>) {
+        let (mut with, mut without) = (SmallVec::new(), SmallVec::new());
+        let name = Name::parse(name).unwrap();
+        pit.find_for_data_hinted(&name, hint, &mut with);
+        pit.find_for_data(&name, &mut without);
+        (with.to_vec(), without.to_vec())
+    }
+
+    #[test]
+    fn a_hint_is_trusted_only_where_it_names_the_data_and_its_entry_is_alone() {
+        let mut pit = PendingInterestTable::new();
+        let (a, _) = pit.find_or_insert(&interest("/x/seg=1", 1));
+        let (b, _) = pit.find_or_insert(&interest("/x/seg=2", 2));
+        // Right slot, wrong slot, out of range, none: the answer is always the probe's.
+        assert_eq!(hinted(&pit, "/x/seg=1", a.hint()), (vec![a], vec![a]));
+        assert_eq!(hinted(&pit, "/x/seg=1", b.hint()), (vec![a], vec![a]));
+        assert_eq!(hinted(&pit, "/x/seg=3", a.hint()), (vec![], vec![]));
+        assert_eq!(hinted(&pit, "/x/seg=1", 99), (vec![a], vec![a]));
+        assert_eq!(hinted(&pit, "/x/seg=1", NO_PIT_HINT), (vec![a], vec![a]));
+        // A stale hint (the slot reused by another name) falls back too.
+        pit.remove(a);
+        let (c, _) = pit.find_or_insert(&interest("/y", 3));
+        assert_eq!(c.hint(), a.hint());
+        assert_eq!(hinted(&pit, "/x/seg=1", a.hint()), (vec![], vec![]));
+        // A second entry of the name (other selectors) or a CanBePrefix entry: the hinted slot
+        // is not the whole answer, and the probe gives it.
+        let mut fresh = Interest::new(Name::parse("/x/seg=2").unwrap(), 4, Time::from_secs(2));
+        fresh.must_be_fresh = true;
+        let (b2, _) = pit.find_or_insert(&Arc::new(fresh));
+        assert_eq!(hinted(&pit, "/x/seg=2", b.hint()), (vec![b2, b], vec![b2, b]));
+        pit.remove(b2);
+        let mut prefix = Interest::new(Name::parse("/x").unwrap(), 5, Time::from_secs(2));
+        prefix.can_be_prefix = true;
+        let (p, _) = pit.find_or_insert(&Arc::new(prefix));
+        assert_eq!(hinted(&pit, "/x/seg=2", b.hint()), (vec![b, p], vec![b, p]));
     }
 
     #[test]

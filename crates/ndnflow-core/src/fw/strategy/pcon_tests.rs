@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::fw::strategy::pending::test_util::{entry, faces, fib};
+use crate::packet::NO_PIT_HINT;
 use crate::table::Fib;
 
 const EPS: f64 = 1e-12;
@@ -232,10 +233,10 @@ fn a_second_downstream_is_aggregated_while_its_own_retransmission_is_forwarded()
     // 50 ms later (past NFD's 10 ms suppression) another downstream asks: one upstream copy.
     let later = StrategyCtx { now: Time::from_millis(50), faces: &faces, fib: &table };
     let other = e.interest.clone();
-    e.insert_or_update_in_record(later.now, FaceId(4), &other, false);
+    e.insert_or_update_in_record(later.now, FaceId(4), &other, false, NO_PIT_HINT);
     assert_eq!(s.after_receive_interest(&later, FaceId(4), &mut e, Some(&f)), InterestDecision::Suppress);
     // The first downstream retransmits: forwarded again, to the unused next hop.
-    e.insert_or_update_in_record(later.now, FaceId(0), &other, false);
+    e.insert_or_update_in_record(later.now, FaceId(0), &other, false, NO_PIT_HINT);
     assert_eq!(
         s.after_receive_interest(&later, FaceId(0), &mut e, Some(&f)),
         InterestDecision::Forward(Faces::from_slice(&[FaceId(2)]))

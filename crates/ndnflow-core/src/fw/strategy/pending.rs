@@ -270,7 +270,7 @@ pub(crate) mod test_util {
     use std::sync::Arc;
 
     use crate::fw::face::{FaceInfo, FaceKind};
-    use crate::packet::Interest;
+    use crate::packet::{Interest, NO_PIT_HINT};
     use crate::table::{FaceId, FibEntry, NextHop, PitEntry};
     use crate::{Name, Time};
 
@@ -297,7 +297,7 @@ pub(crate) mod test_util {
             expiry: now,
             suppression_interval: Time::ZERO,
         };
-        e.insert_or_update_in_record(now, FaceId(0), &interest, false);
+        e.insert_or_update_in_record(now, FaceId(0), &interest, false, NO_PIT_HINT);
         e
     }
 
@@ -311,7 +311,7 @@ mod tests {
     use super::test_util::*;
     use super::*;
     use crate::fw::strategy::{PiStrategy, Strategy};
-    use crate::packet::{Data, LpHeader, Nack};
+    use crate::packet::{Data, LpHeader, Nack, NO_PIT_HINT};
 
     /// Forwards a new entry with `s` and mirrors what the forwarder does (out-record).
     fn forward(s: &mut PiStrategy, ctx: &StrategyCtx, fib: &FibEntry, seg: u64) -> (PitEntry, FaceId) {
@@ -359,7 +359,7 @@ mod tests {
         // order): 1/0.
         let later = StrategyCtx { now: Time::from_millis(1500), faces: &faces, fib: &crate::table::Fib::new() };
         let i2 = e2.interest.clone();
-        e2.insert_or_update_in_record(later.now, FaceId(0), &i2, false);
+        e2.insert_or_update_in_record(later.now, FaceId(0), &i2, false, NO_PIT_HINT);
         let d = s.after_receive_interest(&later, FaceId(0), &mut e2, Some(&fib));
         assert_eq!(d, InterestDecision::Forward(Faces::from_slice(&[FaceId(1)])));
         assert_eq!((s.pending().pending(&p, FaceId(1)), s.pending().pending(&p, FaceId(2))), (1, 0));
