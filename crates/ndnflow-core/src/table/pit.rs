@@ -175,9 +175,11 @@ pub struct PendingInterestTable {
     slots: Vec<Slot>,
     free: Vec<u32>,
     /// Name -> first slot of the chain of entries with that name (one, unless selectors differ),
-    /// stored as (name hash, slot): the table holds no names, so inserting clones nothing and
-    /// removing a known slot compares integers instead of names.
-    by_name: HashTable<(u64, u32)>,
+    /// stored as the slot alone: the table holds no names, so inserting clones nothing and removing
+    /// a known slot compares integers instead of names. Four bytes a bucket (the hash is the slot's
+    /// name's, read again only when the table grows) keep the index small enough to stay in cache:
+    /// every Interest and every Data touches it.
+    by_name: HashTable<u32>,
     can_be_prefix_entries: usize,
     expiry: Timers<PitId>,
     /// A time no later than the next live expiry (`Some(None)`: no timer armed); `None` = unknown.
@@ -240,7 +242,7 @@ impl PendingInterestTable {
     fn head(&self, name: &Name) -> Option<u32> {
         let hash = name.hash64();
         let slots = &self.slots;
-        self.by_name.find(hash, |&(h, i)| h == hash && slot_has_name(slots, i, name)).map(|&(_, i)| i)
+        self.by_name.find(hash, |&i| slot_has_name(slots, i, name)).copied()
     }
 
     /// Finds or creates the entry for `interest`; the flag says whether it is new.
@@ -273,7 +275,8 @@ impl PendingInterestTable {
         match head {
             Some(old) => self.set_head(hash, old, index),
             None => {
-                self.by_name.insert_unique(hash, (hash, index), |&(h, _)| h);
+                let slots = &self.slots;
+                self.by_name.insert_unique(hash, index, |&i| slot_name_hash(slots, i));
             }
         }
         if interest.can_be_prefix {
@@ -285,8 +288,8 @@ impl PendingInterestTable {
 
     /// Replaces the chain head `old` (of a name with this hash) by `new`.
     fn set_head(&mut self, hash: u64, old: u32, new: u32) {
-        if let Some(head) = self.by_name.find_mut(hash, |&(h, i)| h == hash && i == old) {
-            head.1 = new;
+        if let Some(head) = self.by_name.find_mut(hash, |&i| i == old) {
+            *head = new;
         }
     }
 
@@ -338,13 +341,12 @@ impl PendingInterestTable {
         let next = std::mem::replace(&mut slot.next, NIL);
         self.free.push(id.index);
         // The common case: the entry heads its chain (it is alone under its name).
-        match self.by_name.find_entry(hash, |&(h, i)| h == hash && i == id.index) {
+        match self.by_name.find_entry(hash, |&i| i == id.index) {
             Ok(e) if next == NIL => drop(e.remove()),
-            Ok(mut e) => e.get_mut().1 = next,
+            Ok(mut e) => *e.get_mut() = next,
             Err(_) => {
                 // Further down a chain: one of the chains under this hash holds it.
-                let heads: SmallVec<[u32; 2]> =
-                    self.by_name.iter_hash(hash).filter(|&&(h, _)| h == hash).map(|&(_, i)| i).collect();
+                let heads: SmallVec<[u32; 2]> = self.by_name.iter_hash(hash).copied().collect();
                 for head in heads {
                     if self.unlink(head, id.index, next) {
                         break;
@@ -425,6 +427,11 @@ impl PendingInterestTable {
         let slots = &self.slots;
         self.expiry.pop_due(now, |at, id| live_in(slots, at, id)).map(|(_, id)| id)
     }
+}
+
+/// The hash of slot `i`'s name (0 for an empty slot, which the name index never holds).
+fn slot_name_hash(slots: &[Slot], i: u32) -> u64 {
+    slots[i as usize].entry.as_ref().map_or(0, |e| e.interest.name.hash64())
 }
 
 /// Whether slot `i` holds an entry of this name.
