@@ -42,7 +42,8 @@ ACCESS_BW = "100Mbps"
 #: The capacity split (percent per path): what fully uses all three links.
 EXPECTED = {"Equal": (100 / 3,) * 3, "Diff_Delay": (100 / 3,) * 3, "Diff_BW": (75.0, 20.0, 5.0)}
 #: R2's strategy per variant. PCON without shift-back, as the authors' pcon-strategy.cpp (it has
-#: none); with ndnflow's default shift_back = 0.1, Diff_Delay stays on P1 (see the docs page).
+#: none); ndnflow's default shift_back = 0.1 gives the same here, the three next hops having equal
+#: costs (see the docs page).
 STRATEGIES = {"PI": "pi", "CF": "cf", "PCON": {"name": "pcon", "shift_back": 0.0}}
 RTO_S = 1.0  # fixed, above every RTT here (max ~110 ms), as pcon-4.2's PCON consumer
 SPLIT_TOL = 5.0  # percentage points
