@@ -478,6 +478,15 @@ def test_run_bench_with_fake_core(fake_core):
     assert "packet-hops per wall second" in bench_table(result)
 
 
+def test_bench_repeats_stop_at_ctrl_c_and_keep_what_was_measured(fake_core, monkeypatch):
+    from ndnflow.bench import run_bench
+
+    monkeypatch.setattr(fake_core, "interrupt_on_call", 2)
+    result = run_bench(nodes=9, consumers=3, duration="1s", seed=1, repeat=3)
+    assert len(result["runs_packet_hops_per_s"]) == 1 and len(fake_core.instances) == 1
+    assert 0 < result["simulated_s"] < 1.0
+
+
 # ------------------------------------------------------------------------------ real core
 
 

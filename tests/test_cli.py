@@ -80,7 +80,9 @@ def test_bad_duration_is_reported_before_reading_the_file(capsys, tmp_path):
     "argv, contains",
     [([], "required"), (["frobnicate"], "invalid choice"), (["run"], "required"),
      (["run", "x.toml", "--seed", "abc"], "invalid int value"), (["run", "x.toml", "--bogus"], "unrecognized"),
-     (["bench", "--nodes", "1"], "--nodes"), (["bench", "--duration", "forever"], "--duration")],
+     (["bench", "--nodes", "1"], "--nodes"), (["bench", "--duration", "forever"], "--duration"),
+     (["bench", "--repeat", "0"], "--repeat"), (["bench", "--cpu", "-1"], "--cpu"),
+     (["bench", "--cpu", "99999"], "--cpu")],
 )
 def test_bad_arguments(capsys, argv, contains):
     assert_one_line_error(capsys, main(argv), contains=contains)
@@ -184,8 +186,29 @@ def test_bench_json(capsys, fake_core):
     assert main(["bench", "--nodes", "16", "--consumers", "5", "--duration", "2s", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert set(result) == {"nodes", "consumers", "seed", "simulated_s", "setup_s", "wall_s", "packet_hops",
-                           "packet_hops_per_s", "events", "events_per_s", "peak_memory_mib"}
+                           "packet_hops_per_s", "events", "events_per_s", "peak_memory_mib",
+                           "runs_packet_hops_per_s"}
+    assert result["runs_packet_hops_per_s"] == [result["packet_hops_per_s"]]
     assert result["simulated_s"] == 2.0 and result["nodes"] == 16
+
+
+def test_bench_repeat_reports_the_median_run_on_the_processor_asked(capsys, fake_core):
+    import os
+
+    cpu = min(os.sched_getaffinity(0))
+    before = os.sched_getaffinity(0)
+    try:
+        assert main(["bench", "--nodes", "9", "--consumers", "2", "--duration", "1s", "--repeat", "3",
+                     "--cpu", str(cpu), "--json"]) == 0
+        assert os.sched_getaffinity(0) == {cpu}
+    finally:
+        os.sched_setaffinity(0, before)
+    result = json.loads(capsys.readouterr().out)
+    runs = result["runs_packet_hops_per_s"]
+    assert len(runs) == 3 and result["packet_hops_per_s"] == sorted(runs)[1]
+    assert len(fake_core.instances) == 3, "each run builds its own simulation"
+    assert main(["bench", "--nodes", "9", "--consumers", "2", "--duration", "1s", "--repeat", "2"]) == 0
+    assert "2 runs, slowest - fastest" in capsys.readouterr().out
 
 
 def test_bench_table(capsys, fake_core):

@@ -9,10 +9,11 @@ given (nodes, consumers, seed) always gives the same scenario.
 from __future__ import annotations
 
 import math
+import os
 import random
 import sys
 import time
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ndnflow.report import render
 from ndnflow.runner import advance
@@ -79,13 +80,50 @@ def peak_memory_mib() -> float:
     return peak / (1024.0 * 1024.0) if sys.platform == "darwin" else peak / 1024.0
 
 
-def run_bench(nodes: int = 100, consumers: int = 200, duration: Any = "60s", seed: int = 1) -> Dict[str, Any]:
-    """Build and run the benchmark scenario; returns the measurements."""
+def pin_to_cpu(cpu: int) -> None:
+    """Runs this process on processor `cpu` alone (the bench's "one core"); ValueError if it cannot."""
+    if not hasattr(os, "sched_setaffinity"):
+        raise ValueError("this platform cannot pin a process to a processor")
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except (OSError, OverflowError, ValueError) as exc:
+        raise ValueError(f"cannot run on processor {cpu}: {exc}") from None
+
+
+def run_bench(nodes: int = 100, consumers: int = 200, duration: Any = "60s", seed: int = 1,
+              repeat: int = 1, cpu: Optional[int] = None) -> Dict[str, Any]:
+    """Build and run the benchmark scenario `repeat` times; returns the measurements.
+
+    Rates and times are the median run's (by packet-hops per wall second; the lower of the two
+    middle runs for an even count), and every run's rate is in `runs_packet_hops_per_s`, in run
+    order: a shared machine's speed drifts from run to run, and one run says little. `cpu` pins
+    the process to that processor first.
+    """
+    if repeat < 1:
+        raise ValueError("repeat must be at least 1")
+    if cpu is not None:
+        pin_to_cpu(cpu)
+    runs: List[Dict[str, Any]] = []
+    for _ in range(repeat):
+        run, finished = _run_once(nodes, consumers, duration, seed)
+        runs.append(run)
+        if not finished:  # Ctrl-C: report what was measured, run no more
+            break
+    rates = [r["packet_hops_per_s"] for r in runs]
+    median = sorted(runs, key=lambda r: r["packet_hops_per_s"])[(len(runs) - 1) // 2]
+    result = dict(median)
+    result["runs_packet_hops_per_s"] = rates
+    result["peak_memory_mib"] = peak_memory_mib()
+    return result
+
+
+def _run_once(nodes: int, consumers: int, duration: Any, seed: int) -> Tuple[Dict[str, Any], bool]:
+    """One run's measurements, and whether it ran to its end (False: Ctrl-C stopped it)."""
     scenario = bench_scenario(nodes, consumers, duration, seed)
     started = time.perf_counter()
     simulation = scenario.build_simulation()
     built = time.perf_counter()
-    advance(simulation, progress=False)
+    completed = advance(simulation, progress=False)
     finished = time.perf_counter()
     summary = simulation.results()["summary"]["simulation"]
     wall_s = finished - built
@@ -103,7 +141,7 @@ def run_bench(nodes: int = 100, consumers: int = 200, duration: Any = "60s", see
         "events": events,
         "events_per_s": events / wall_s if wall_s > 0 else 0.0,
         "peak_memory_mib": peak_memory_mib(),
-    }
+    }, completed
 
 
 def bench_table(result: Dict[str, Any]) -> str:
@@ -114,8 +152,16 @@ def bench_table(result: Dict[str, Any]) -> str:
         ("run (wall)", f"{result['wall_s']:.3f} s"),
         ("packet-hops", f"{result['packet_hops']:,}"),
         ("packet-hops per wall second", f"{result['packet_hops_per_s']:,.0f}"),
+        *_spread(result.get("runs_packet_hops_per_s", [])),
         ("events", f"{result['events']:,}"),
         ("events per wall second", f"{result['events_per_s']:,.0f}"),
         ("peak memory", f"{result['peak_memory_mib']:.1f} MiB"),
     ]
     return render(["measure", "value"], rows, align="ll") + "\n"
+
+
+def _spread(rates: List[float]) -> List[Tuple[str, str]]:
+    """The table's row for several runs (the row above is their median): the slowest and fastest."""
+    if len(rates) < 2:
+        return []
+    return [(f"  {len(rates)} runs, slowest - fastest", f"{min(rates):,.0f} - {max(rates):,.0f}")]

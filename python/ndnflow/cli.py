@@ -87,7 +87,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from ndnflow.bench import bench_table, run_bench
+    from ndnflow.bench import bench_table, pin_to_cpu, run_bench
 
     try:
         duration = units.normalize_duration(args.duration)
@@ -95,7 +95,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise UsageError(f"--duration: {exc}") from None
     if args.nodes < 2 or args.consumers < 1:
         raise UsageError("--nodes must be at least 2 and --consumers at least 1")
-    result = run_bench(args.nodes, args.consumers, duration, args.seed)
+    if args.repeat < 1:
+        raise UsageError("--repeat must be at least 1")
+    if args.cpu is not None:
+        try:
+            pin_to_cpu(args.cpu)
+        except ValueError as exc:
+            raise UsageError(f"--cpu: {exc}") from None
+    result = run_bench(args.nodes, args.consumers, duration, args.seed, repeat=args.repeat)
     if args.json:
         print(json.dumps(result, sort_keys=True, indent=2))
     else:
@@ -185,6 +192,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--consumers", type=int, default=200, help="fixed-window consumers (default 200)")
     bench.add_argument("--duration", default="60s", metavar="TIME", help="simulated time (default 60s)")
     bench.add_argument("--seed", type=int, default=1, help="seed of the scenario and the run (default 1)")
+    bench.add_argument("--repeat", type=int, default=1, metavar="N",
+                       help="run N times and report the median run, with the slowest and fastest (default 1)")
+    bench.add_argument("--cpu", type=int, metavar="K",
+                       help="run on processor K alone, as the speed target's 'one core' (Linux)")
     bench.add_argument("--json", action="store_true", help="print the measurements as JSON")
     bench.set_defaults(handler=cmd_bench)
 
