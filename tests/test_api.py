@@ -563,3 +563,15 @@ def test_nfd_marking_round_trips_and_runs():
     bad = scenario.copy().link("c", "x", bandwidth="1Mbps", delay="1ms", marking="codel")
     with pytest.raises(ScenarioError, match=r'links\[1\]\.marking: unknown value "codel"'):
         bad.nodes("x").validate()
+
+
+def test_import_leaves_matplotlib_until_a_figure_is_drawn():
+    import subprocess
+    import sys
+
+    code = ("import sys, ndnflow; before = 'matplotlib' in sys.modules; f = ndnflow.plot_results; "
+            "print(before, 'matplotlib' in sys.modules, f.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True", "plot_results"]
+    with pytest.raises(AttributeError, match="no attribute 'plot_result'"):
+        ndnflow.plot_result  # noqa: B018 - a misspelt name still fails

@@ -7,11 +7,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ndnflow._native import ScenarioError
-from ndnflow.plot import plot_results
 from ndnflow.results import Results
 from ndnflow.runner import load_scenario, run
 from ndnflow.scenario import Scenario
+
+
+def __getattr__(name: str) -> Any:
+    # matplotlib is imported when a figure is drawn, not with the package: it takes most of
+    # `import ndnflow`'s time and memory, which `ndnflow bench`, `--help` and scripting without
+    # figures need not pay.
+    if name == "plot_results":
+        from ndnflow.plot import plot_results
+
+        return plot_results
+    raise AttributeError(f"module 'ndnflow' has no attribute {name!r}")
 
 
 def _version() -> str:
