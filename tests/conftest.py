@@ -112,6 +112,9 @@ class FakeSimulation:
         }
         return {"summary": summary, "links": links, "consumers": consumers}
 
+    def summary(self):
+        return self.results()["summary"]
+
 
 def fake_ndnsim_to_toml(text, source):
     if "router" not in text:

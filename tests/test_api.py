@@ -490,6 +490,14 @@ def test_bench_repeats_stop_at_ctrl_c_and_keep_what_was_measured(fake_core, monk
 # ------------------------------------------------------------------------------ real core
 
 
+def test_real_summary_is_the_results_summary_without_the_series(quickstart):
+    simulation = ndnflow.load_scenario(quickstart).with_duration("3s").build_simulation()
+    simulation.run_until(2_000_000_000)
+    summary = simulation.summary()
+    assert summary == simulation.results()["summary"]
+    assert summary["simulation"]["end_s"] == 2.0 and summary["simulation"]["packet_hops"] > 0
+
+
 def test_real_quickstart_run(quickstart, tmp_path):
     results = ndnflow.run(quickstart, progress=False)
     summary = results.summary

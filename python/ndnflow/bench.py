@@ -125,7 +125,7 @@ def _run_once(nodes: int, consumers: int, duration: Any, seed: int) -> Tuple[Dic
     built = time.perf_counter()
     completed = advance(simulation, progress=False)
     finished = time.perf_counter()
-    summary = simulation.results()["summary"]["simulation"]
+    summary = simulation.summary()["simulation"]
     wall_s = finished - built
     hops = int(summary.get("packet_hops", 0))
     events = int(summary.get("events", 0))

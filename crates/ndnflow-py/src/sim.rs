@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use ndnflow_core::Time;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
-use ndnflow_sim::trace::{DirName, Results};
+use ndnflow_sim::trace::{DirName, Results, Summary};
 use ndnflow_sim::Simulation as Engine;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -65,14 +65,23 @@ impl Simulation {
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = self.engine.results();
         let out = PyDict::new(py);
-        let json = serde_json::to_string(&r.summary).map_err(|e| PyException::new_err(e.to_string()))?;
-        let summary = py.import("json")?.call_method1("loads", (json,))?;
-        out.set_item("summary", summary)?;
+        out.set_item("summary", summary_dict(py, &r.summary)?)?;
         let columns = Columns::new(py)?;
         out.set_item("links", link_columns(&columns, &r)?)?;
         out.set_item("consumers", consumer_columns(&columns, &r)?)?;
         Ok(out)
     }
+
+    /// `results()["summary"]` alone, without copying the time series.
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        summary_dict(py, &self.engine.summary())
+    }
+}
+
+/// The summary as Python dicts and lists, through its JSON form (the same as `summary.json`).
+fn summary_dict<'py>(py: Python<'py>, summary: &Summary) -> PyResult<Bound<'py, PyAny>> {
+    let json = serde_json::to_string(summary).map_err(|e| PyException::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (json,))
 }
 
 /// Builds numpy arrays from Rust vectors through `numpy.frombuffer` (one copy, no per-value

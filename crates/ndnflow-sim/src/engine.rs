@@ -458,6 +458,23 @@ impl Simulation {
 
     /// Results up to now (complete once the run is over).
     pub fn results(&self) -> Results {
+        Results {
+            summary: self.summary(),
+            links: self.recorder.links.clone(),
+            consumers: self.recorder.consumers.clone(),
+            link_names: self.net.dir_names.clone(),
+            consumer_names: self
+                .scenario
+                .consumers
+                .iter()
+                .zip(&self.net.consumer_ids)
+                .map(|(c, id)| ConsumerName { id: id.clone(), node: self.scenario.nodes[c.node].name.clone() })
+                .collect(),
+        }
+    }
+
+    /// The totals of `results` without the time series (which `results` copies).
+    pub fn summary(&self) -> Summary {
         let end = self.end.unwrap_or(self.now);
         let mut consumers = BTreeMap::new();
         for slot in &self.net.apps {
@@ -519,29 +536,17 @@ impl Simulation {
                 (spec.name.clone(), summary)
             })
             .collect();
-        Results {
-            summary: Summary {
-                simulation: SimulationSummary {
-                    duration_s: self.scenario.duration.as_secs_f64(),
-                    seed: self.scenario.seed,
-                    end_s: end.as_secs_f64(),
-                    events: self.events_processed,
-                    packet_hops: self.packet_hops(),
-                },
-                consumers,
-                links,
-                nodes,
+        Summary {
+            simulation: SimulationSummary {
+                duration_s: self.scenario.duration.as_secs_f64(),
+                seed: self.scenario.seed,
+                end_s: end.as_secs_f64(),
+                events: self.events_processed,
+                packet_hops: self.packet_hops(),
             },
-            links: self.recorder.links.clone(),
-            consumers: self.recorder.consumers.clone(),
-            link_names: self.net.dir_names.clone(),
-            consumer_names: self
-                .scenario
-                .consumers
-                .iter()
-                .zip(&self.net.consumer_ids)
-                .map(|(c, id)| ConsumerName { id: id.clone(), node: self.scenario.nodes[c.node].name.clone() })
-                .collect(),
+            consumers,
+            links,
+            nodes,
         }
     }
 }
