@@ -40,7 +40,7 @@ pub mod tlv_type {
 /// InterestLifetime when the element is absent (packet spec §3.2.4).
 pub const DEFAULT_INTEREST_LIFETIME: Time = Time::from_millis(4000);
 
-/// `repr(C)`, in this order: what a forwarder reads at every hop (name, nonce, lifetime, hop limit,
+/// `repr(C)`, in this order: what a forwarder reads at every hop (name, lifetime, nonce, hop limit,
 /// selectors) fills the first 48 bytes, so with the reference counts it spans one cache line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[repr(C)]
