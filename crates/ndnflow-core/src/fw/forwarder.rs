@@ -241,7 +241,7 @@ impl Forwarder {
             let Some(entry) = self.pit.get(id) else { continue };
             let Some(o) = entry.out_record(face) else { continue };
             // The Nack names the Interest this node sent that way (its nonce), as a real one would.
-            let mut interest = (*entry.interest).clone();
+            let mut interest = Interest::clone(entry.interest());
             interest.nonce = Some(o.nonce);
             let nack = Arc::new(Nack { reason: NackReason::Congestion, interest: Arc::new(interest) });
             let lp = LpHeader { congestion_mark: mark, ..Default::default() };
@@ -396,11 +396,11 @@ impl Forwarder {
         let to_link = self.faces.get(face.index()).map(|f| f.kind) == Some(FaceKind::Link);
         let Some(entry) = self.pit.get_mut(id) else { return };
         // NFD's outgoing Interest pipeline: an exhausted HopLimit never leaves the node.
-        if to_link && entry.interest.hop_limit == Some(0) {
+        if to_link && entry.interest().hop_limit == Some(0) {
             self.counters.hop_limit_exceeded += 1;
             return;
         }
-        let interest = entry.interest.clone();
+        let interest = entry.interest().clone();
         let lifetime = interest.effective_lifetime();
         entry.insert_or_update_out_record(now, face, interest.nonce.unwrap_or(0), lifetime);
         self.counters.out_interests += 1;

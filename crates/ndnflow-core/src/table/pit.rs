@@ -58,17 +58,22 @@ pub struct OutRecord {
     pub nack: Option<NackReason>,
 }
 
-/// `repr(C)`: the in-records first, so that a slot's first cache line holds what a Data reads to
-/// find its downstreams (see `Slot`).
+/// `repr(C)`: the name's address and the in-records first, so that a slot's first cache line holds
+/// what a Data reads to find its downstreams (see `Slot`).
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct PitEntry {
+    /// `Name::address` of `interest`'s name: a Data carrying the very name the Interest had (the
+    /// usual case) matches without reading the Interest or the name. Replaced with `interest`,
+    /// whose name it must stay: the address is an identity only while that name is alive, and a
+    /// replaced Interest's name can be freed and its memory given to another name.
+    name_address: usize,
     /// One record of each inline: an entry usually has one downstream and one upstream, and a
     /// smaller entry keeps the PIT, the bulk of a large simulation's memory, in fewer cache lines
     /// (the second record moves to the heap: aggregation and multicast pay for themselves).
     pub in_records: SmallVec<[InRecord; 1]>,
-    /// The most recent Interest received for this entry.
-    pub interest: Arc<Interest>,
+    /// The most recent Interest received for this entry (read it with `interest()`).
+    interest: Arc<Interest>,
     pub out_records: SmallVec<[OutRecord; 1]>,
     /// When the entry expires: the latest in-record expiry.
     pub expiry: Time,
@@ -77,8 +82,25 @@ pub struct PitEntry {
 }
 
 impl PitEntry {
+    /// An entry for `interest`, with no records yet.
+    pub fn new(interest: &Arc<Interest>) -> PitEntry {
+        PitEntry {
+            name_address: interest.name.address(),
+            in_records: SmallVec::new(),
+            interest: interest.clone(),
+            out_records: SmallVec::new(),
+            expiry: Time::ZERO,
+            suppression_interval: Time::ZERO,
+        }
+    }
+
     pub fn name(&self) -> &Name {
         &self.interest.name
+    }
+
+    /// The most recent Interest received for this entry.
+    pub fn interest(&self) -> &Arc<Interest> {
+        &self.interest
     }
 
     /// Whether some upstream has neither answered nor timed out.
@@ -131,6 +153,7 @@ impl PitEntry {
         // A new entry already holds this very Interest: reassigning would only write its count twice.
         if !Arc::ptr_eq(&self.interest, interest) {
             self.interest = interest.clone();
+            self.name_address = interest.name.address();
         }
     }
 
@@ -162,11 +185,11 @@ struct Slot {
     generation: u32,
     /// Next slot holding an entry of the same name (other selectors), or `NIL`.
     next: u32,
-    /// `Name::address` of the entry's name, which the entry keeps alive: a Data carrying the very
-    /// name the Interest had (the usual case) matches without reading the Interest or the name.
-    name_address: usize,
     entry: Option<PitEntry>,
 }
+
+// Two cache lines, as the layout above means them; a field added to the entry must not spill.
+const _: () = assert!(std::mem::size_of::<Slot>() == 128);
 
 const NIL: u32 = u32::MAX;
 
@@ -255,21 +278,13 @@ impl PendingInterestTable {
         let index = match self.free.pop() {
             Some(i) => i,
             None => {
-                self.slots.push(Slot { generation: 0, next: NIL, name_address: 0, entry: None });
+                self.slots.push(Slot { generation: 0, next: NIL, entry: None });
                 (self.slots.len() - 1) as u32
             }
         };
         let slot = &mut self.slots[index as usize];
-        // Built in its slot rather than moved there: the entry is a few hundred bytes.
-        slot.entry = Some(PitEntry {
-            interest: interest.clone(),
-            in_records: SmallVec::new(),
-            out_records: SmallVec::new(),
-            expiry: Time::ZERO,
-            suppression_interval: Time::ZERO,
-        });
+        slot.entry = Some(PitEntry::new(interest));
         slot.next = head.unwrap_or(NIL);
-        slot.name_address = interest.name.address();
         let id = PitId { index, generation: slot.generation };
         // The new entry heads its name's chain.
         match head {
@@ -437,7 +452,7 @@ fn slot_name_hash(slots: &[Slot], i: u32) -> u64 {
 /// Whether slot `i` holds an entry of this name.
 fn slot_has_name(slots: &[Slot], i: u32, name: &Name) -> bool {
     let slot = &slots[i as usize];
-    slot.entry.as_ref().is_some_and(|e| slot.name_address == name.address() || e.interest.name == *name)
+    slot.entry.as_ref().is_some_and(|e| e.name_address == name.address() || e.interest.name == *name)
 }
 
 fn live_in(slots: &[Slot], at: Time, id: PitId) -> bool {
@@ -522,6 +537,35 @@ mod tests {
         prefix.can_be_prefix = true;
         let (p, _) = pit.find_or_insert(&Arc::new(prefix));
         assert_eq!(hinted(&pit, "/x/seg=2", b.hint()), (vec![b, p], vec![b, p]));
+    }
+
+    #[test]
+    fn a_name_freed_by_a_retransmission_never_matches_the_entry() {
+        let mut pit = PendingInterestTable::new();
+        let first = interest("/x/seg=1", 1);
+        let (a, _) = pit.find_or_insert(&first);
+        pit.get_mut(a).unwrap().insert_or_update_in_record(Time::ZERO, FaceId(1), &first, false, NO_PIT_HINT);
+        // The same downstream retransmits: a new Interest, whose name is a new allocation. The
+        // entry and its in-record now hold the new one, and the first name's memory is freed.
+        let again = interest("/x/seg=1", 2);
+        pit.get_mut(a).unwrap().insert_or_update_in_record(Time::from_millis(1), FaceId(1), &again, false, NO_PIT_HINT);
+        let freed = first.name.address();
+        drop(first);
+        // Names of the same size, until the allocator hands that memory out again (it does at
+        // once with glibc's per-size free lists; the loop keeps the test honest elsewhere).
+        let mut others = Vec::new();
+        while others.len() < 64 {
+            others.push(Name::parse("/x/seg=2").unwrap());
+            if others.last().map(Name::address) == Some(freed) {
+                break;
+            }
+        }
+        for other in &others {
+            assert_eq!(hinted(&pit, "/x/seg=1", a.hint()), (vec![a], vec![a]));
+            let mut out = SmallVec::new();
+            pit.find_for_data_hinted(other, a.hint(), &mut out);
+            assert!(out.is_empty(), "a Data of /x/seg=2 at {:#x} matched /x/seg=1's entry", other.address());
+        }
     }
 
     #[test]

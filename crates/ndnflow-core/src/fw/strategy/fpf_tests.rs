@@ -165,7 +165,7 @@ fn no_route_and_nacks_as_the_pending_strategies() {
     e.insert_or_update_out_record(Time::ZERO, FaceId(1), 1, Time::from_secs(1));
     assert_eq!(s.pending().pending(&prefix(), FaceId(1)), 1);
     e.out_record_mut(FaceId(1)).unwrap().nack = Some(NackReason::Congestion);
-    let nack = Nack { reason: NackReason::Congestion, interest: e.interest.clone() };
+    let nack = Nack { reason: NackReason::Congestion, interest: e.interest().clone() };
     let d = s.after_receive_nack(&ctx, FaceId(1), &nack, &LpHeader::default(), &mut e, Some(&fib));
     assert_eq!(d, NackDecision::NackDownstream(NackReason::Congestion));
     assert_eq!(s.pending().pending(&prefix(), FaceId(1)), 0);

@@ -100,7 +100,7 @@ fn marked_nacks_reduce_at_most_once_per_codel_interval_and_unmarked_ones_never()
         let ctx = StrategyCtx { now: Time::from_millis(ms), faces: &faces, fib: &table };
         let mut e = entry(ctx.now, ms);
         s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&f));
-        let nack = Nack { reason: NackReason::Congestion, interest: e.interest.clone() };
+        let nack = Nack { reason: NackReason::Congestion, interest: e.interest().clone() };
         s.after_receive_nack(&ctx, FaceId(1), &nack, lp, &mut e, Some(&f));
     };
     nack_at(&mut s, 0, &LpHeader::default());
@@ -232,7 +232,7 @@ fn a_second_downstream_is_aggregated_while_its_own_retransmission_is_forwarded()
     e.insert_or_update_out_record(Time::ZERO, FaceId(1), 1, Time::from_secs(1));
     // 50 ms later (past NFD's 10 ms suppression) another downstream asks: one upstream copy.
     let later = StrategyCtx { now: Time::from_millis(50), faces: &faces, fib: &table };
-    let other = e.interest.clone();
+    let other = e.interest().clone();
     e.insert_or_update_in_record(later.now, FaceId(4), &other, false, NO_PIT_HINT);
     assert_eq!(s.after_receive_interest(&later, FaceId(4), &mut e, Some(&f)), InterestDecision::Suppress);
     // The first downstream retransmits: forwarded again, to the unused next hop.

@@ -290,13 +290,8 @@ pub(crate) mod test_util {
     pub fn entry(now: Time, seg: u64) -> PitEntry {
         let name = Name::parse("/p").unwrap().append_segment(seg);
         let interest = Arc::new(Interest::new(name, seg as u32 + 1, Time::from_secs(1)));
-        let mut e = PitEntry {
-            interest: interest.clone(),
-            in_records: Default::default(),
-            out_records: Default::default(),
-            expiry: now,
-            suppression_interval: Time::ZERO,
-        };
+        let mut e = PitEntry::new(&interest);
+        e.expiry = now;
         e.insert_or_update_in_record(now, FaceId(0), &interest, false, NO_PIT_HINT);
         e
     }
@@ -343,7 +338,7 @@ mod tests {
         s.before_satisfy_interest(&ctx, &e0, FaceId(1), &data, &LpHeader::default());
         assert_eq!(s.pending().pending(&p, FaceId(1)), 1);
         // Nack for e1 from face 2: 1/1.
-        let nack = Nack { reason: NackReason::Congestion, interest: e1.interest.clone() };
+        let nack = Nack { reason: NackReason::Congestion, interest: e1.interest().clone() };
         let mut e1 = e1;
         e1.out_record_mut(FaceId(2)).unwrap().nack = Some(NackReason::Congestion);
         s.after_receive_nack(&ctx, FaceId(2), &nack, &LpHeader::default(), &mut e1, Some(&fib));
@@ -358,7 +353,7 @@ mod tests {
         // suppression): released there (0/0), then counted where PI sends it, face 1 (tie, FIB
         // order): 1/0.
         let later = StrategyCtx { now: Time::from_millis(1500), faces: &faces, fib: &crate::table::Fib::new() };
-        let i2 = e2.interest.clone();
+        let i2 = e2.interest().clone();
         e2.insert_or_update_in_record(later.now, FaceId(0), &i2, false, NO_PIT_HINT);
         let d = s.after_receive_interest(&later, FaceId(0), &mut e2, Some(&fib));
         assert_eq!(d, InterestDecision::Forward(Faces::from_slice(&[FaceId(1)])));
