@@ -68,6 +68,15 @@ STRATEGIES: Dict[str, Any] = {
 #: 50 Mbit/s paths R1-R3-PA1 and R1-R2-PA2 ("the maximal rate of 100Mbps allowed by the
 #: topology"; "the 50Mbps available" on the second path), 100 Mbit/s elsewhere.
 DELAY = "10ms"
+#: Sce2's flow B: U2's access link and PB's link (Fig. 1, lost). The text gives no delay, only that
+#: "the end-to-end delay of the U1 flow is smaller than the U2 one and U1 increases his window
+#: faster than U2", and it puts BR/ICP's coexistence rates at 32.4 and 12.1 Mbit/s after burst
+#: losses in which "Both U1 and U2 reduce their respective congestion window by two". Two AIMD
+#: flows halving together share in the inverse square of their RTTs, so 32.4 / 12.1 = 2.68 asks
+#: for U2's RTT to be 1.64 x U1's: 100 ms of base RTT (four links) against U1's 60 ms, with ~10 ms
+#: of queue in both, is (110 / 70)^2 = 2.5. Hence 15 ms on each of B's own two links (U2 - R2,
+#: R3 - PB); 10 ms there gives 1.76 (docs/experiments/survey-sce2.md).
+B_EDGE_DELAY = "15ms"
 PATH_BW = "50Mbps"
 EDGE_BW = "100Mbps"
 PATH_MBPS = 50.0
@@ -98,8 +107,8 @@ def fig1(strategy: Any, cc: Dict[str, Any], *, with_b: bool = False, duration: A
     sc.producer("pa2", "/A", payload=CHUNK)
     sc.consumer("u1", "/A/file", cc=cc, segments=segments)
     if with_b:
-        sc.link("u2", "r2", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE, mtu=MTU)
-        sc.link("r3", "pb", bandwidth=EDGE_BW, delay=DELAY, queue=QUEUE, mtu=MTU)
+        sc.link("u2", "r2", bandwidth=EDGE_BW, delay=B_EDGE_DELAY, queue=QUEUE, mtu=MTU)
+        sc.link("r3", "pb", bandwidth=EDGE_BW, delay=B_EDGE_DELAY, queue=QUEUE, mtu=MTU)
         for node, hop in (("u2", "r2"), ("r2", "r1"), ("r1", "r3"), ("r3", "pb")):
             sc.route(node, "/B", hop)
         sc.producer("pb", "/B", payload=CHUNK)
