@@ -124,6 +124,7 @@ pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {
             timer: c.rto.timer,
         },
         max_retries: c.max_retries,
+        in_flight: c.in_flight,
     }
 }
 

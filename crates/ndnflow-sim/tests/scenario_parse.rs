@@ -435,6 +435,7 @@ stop  = "5s""#,
             &["at least 1"],
         ),
         case(q(40, "max_retries = -1"), 40, "consumers[1].max_retries", &["must not be negative"]),
+        case(q(40, r#"in_flight = "ndnsim""#), 40, "consumers[1].in_flight", &["\"outstanding\", \"consumer-cc\""]),
         case(q(40, "segments = 0"), 40, "consumers[1].segments", &["must be at least 1"]),
         // TOML syntax
         case(q(13, r#"bandwidth = "100Mbps"#), 13, "", &["quickstart.toml:13:", "TOML syntax error"]).no_field(),
@@ -971,4 +972,13 @@ fn rto_timer_is_per_segment_unless_ndnsim_is_asked_for() {
         rto(r#"rto = { timer = "ndnsim", check = "50ms", max_multiplier = 64 }"#).timer,
         TimerModel::NdnSim { check: Time::from_millis(50), max_multiplier: 64 }
     );
+}
+
+#[test]
+fn in_flight_counts_outstanding_segments_unless_consumer_cc_is_asked_for() {
+    use ndnflow_core::app::InFlightRule;
+    let rule = |line: &str| parse(&quickstart_with_line(40, line)).unwrap().consumers[1].in_flight;
+    assert_eq!(rule(""), InFlightRule::Outstanding);
+    assert_eq!(rule(r#"in_flight = "outstanding""#), InFlightRule::Outstanding);
+    assert_eq!(rule(r#"in_flight = "consumer-cc""#), InFlightRule::ConsumerCc);
 }

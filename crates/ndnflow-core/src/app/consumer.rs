@@ -14,6 +14,10 @@
 //! With `TimerModel::NdnSim` (the PCON authors' ndnSIM consumer) there are no per-Interest timers:
 //! a check every `check` interval times out each outstanding Interest whose send time plus the RTO
 //! *of that moment* has passed, oldest first, and every such timeout doubles the RTO multiplier.
+//!
+//! `InFlightRule::ConsumerCc` counts Interests in flight as that consumer (`ConsumerCC`) does, see
+//! the rule's comment; by default a new Interest leaves while fewer than floor(cwnd) segments are
+//! outstanding.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -28,6 +32,23 @@ use crate::packet::{Frame, Interest, NackReason, NetPacket};
 use crate::timers::Timers;
 use crate::{Name, Time};
 
+/// How a window controller's consumer counts its Interests in flight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InFlightRule {
+    /// The segments sent and neither answered nor timed out (ndncatchunks); a new Interest leaves
+    /// while there are fewer than floor(cwnd).
+    #[default]
+    Outstanding,
+    /// The PCON authors' ndnSIM consumer (`ConsumerCC`, gholamifrd/ndnSIM @ 075bd07,
+    /// apps/ndn-consumer-pcon.cpp): a counter, +1 for every Interest sent, -1 for every timeout,
+    /// every Data and every Nack that leads to a resend, never below 0; Interests leave until it
+    /// exceeds cwnd (`ScheduleNextPacket` holds back only while `m_cwnd < m_inFlight`), so up to
+    /// floor(cwnd) + 1 are in flight. An Interest that times out and whose Data then comes
+    /// before its resend leaves is counted out twice, so each such spurious timeout lets one
+    /// more Interest into flight for the rest of the run.
+    ConsumerCc,
+}
+
 #[derive(Clone, Debug)]
 pub struct ConsumerConfig {
     /// Object name; segment components are appended to it.
@@ -41,6 +62,7 @@ pub struct ConsumerConfig {
     pub rtt: RttOptions,
     /// Retransmissions allowed per segment before giving it up; `None` = unlimited.
     pub max_retries: Option<u32>,
+    pub in_flight: InFlightRule,
 }
 
 /// Cumulative counters; the driver samples them to build time series.
@@ -79,6 +101,8 @@ pub struct Consumer {
     /// Last segment of the object, once known.
     final_segment: Option<u64>,
     outstanding: FxHashMap<u64, Outstanding>,
+    /// `InFlightRule::ConsumerCc`'s counter (kept under either rule; read only under that one).
+    counted_in_flight: u64,
     /// Retransmission timers as (segment, retries), cancelled lazily.
     timers: Timers<(u64, u32)>,
     /// Segments waiting for retransmission, with the attempt number they will be sent as.
@@ -107,6 +131,7 @@ impl Consumer {
             next_segment: 0,
             final_segment,
             outstanding: FxHashMap::default(),
+            counted_in_flight: 0,
             timers: Timers::new(),
             retx_queue: VecDeque::new(),
             next_send_at: config.start,
@@ -194,6 +219,7 @@ impl Consumer {
                 None => return,
             },
         };
+        self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
         self.stats.data_received += 1;
         self.stats.payload_bytes += payload as u64;
         if frame.lp.congestion_mark > 0 {
@@ -231,6 +257,7 @@ impl Consumer {
         if reason == NackReason::Congestion && now > o.sent_at {
             // Its timer dies with the outstanding record; the resend goes before new segments.
             self.outstanding.remove(&seg);
+            self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
             if self.config.max_retries.is_some_and(|max| o.retries >= max) {
                 self.stats.abandoned += 1;
             } else {
@@ -315,6 +342,7 @@ impl Consumer {
 
     fn on_timer(&mut self, now: Time, seg: u64, o: Outstanding) {
         self.outstanding.remove(&seg);
+        self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
         if !o.nacked && self.check_interval().is_some() {
             // ndnSIM's Consumer::OnTimeout: IncreaseMultiplier on every timeout.
             self.stats.timeouts += 1;
@@ -362,7 +390,7 @@ impl Consumer {
         }
         loop {
             if let Some(w) = self.cc.window() {
-                if self.outstanding.len() as f64 >= w.max(1.0).floor() {
+                if !self.window_has_room(w) {
                     return;
                 }
             }
@@ -377,6 +405,15 @@ impl Consumer {
                 // exact, and after an idle gap restarts from now instead of bursting.
                 self.next_send_at = now + iv;
             }
+        }
+    }
+
+    /// Whether one more Interest may leave under window `w` (below 1 counts as 1).
+    fn window_has_room(&self, w: f64) -> bool {
+        let w = w.max(1.0);
+        match self.config.in_flight {
+            InFlightRule::Outstanding => (self.outstanding.len() as f64) < w.floor(),
+            InFlightRule::ConsumerCc => self.counted_in_flight as f64 <= w,
         }
     }
 
@@ -397,6 +434,7 @@ impl Consumer {
         let (lo, hi) = (self.config.rtt.min_rto, self.config.rtt.max_rto);
         let deadline = now + self.cc.rto().map_or_else(|| self.rtt.rto(), |r| r.clamp(lo, hi));
         self.outstanding.insert(seg, Outstanding { sent_at: now, deadline, retries, nacked: false });
+        self.counted_in_flight += 1;
         match self.check_interval() {
             // The periodic check owns the timeouts; it runs on its grid (multiples of `every` from
             // time 0, as ndnSIM's self-rescheduling event does), the first one after this send.
@@ -445,6 +483,7 @@ mod tests {
             lifetime: Time::from_secs(2),
             rtt,
             max_retries: None,
+            in_flight: InFlightRule::Outstanding,
         };
         Consumer::new(config, 1)
     }
@@ -512,5 +551,64 @@ mod tests {
         c.handle_timeout(Time::ZERO, &mut out);
         c.handle(ms(100), data(0), &mut out);
         assert_eq!(run_until(&mut c, ms(1000)), vec![(400, 1), (1000, 3)]);
+    }
+
+    /// AIMD from a window of 1 (slow start, halving on every timeout: no CWA), per-Interest
+    /// timers with a 10 ms floor, counting Interests in flight by `rule`.
+    fn aimd_consumer(rule: InFlightRule) -> Consumer {
+        use crate::app::cc::{AimdConfig, SignalConfig};
+        let signals = SignalConfig { cwa: false, ..SignalConfig::PCON };
+        let config = ConsumerConfig {
+            name: Name::parse("/c").unwrap(),
+            start: Time::ZERO,
+            stop: None,
+            segments: None,
+            cc: CcConfig::Aimd(AimdConfig { initial_window: 1.0, signals, ..AimdConfig::default() }),
+            lifetime: Time::from_secs(2),
+            rtt: RttOptions { min_rto: Time::from_millis(10), ..RttOptions::default() },
+            max_retries: None,
+            in_flight: rule,
+        };
+        Consumer::new(config, 1)
+    }
+
+    fn segments(out: &[Frame]) -> Vec<u64> {
+        out.iter()
+            .filter_map(|f| match &f.packet {
+                NetPacket::Interest(i) => i.name.last().and_then(|c| c.as_segment()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn consumer_cc_counting_allows_one_more_and_counts_a_late_data_twice() {
+        // The usual rule: a window of 1 sends one Interest.
+        let mut out = Vec::new();
+        aimd_consumer(InFlightRule::Outstanding).handle_timeout(Time::ZERO, &mut out);
+        assert_eq!(segments(&out), vec![0]);
+
+        let mut c = aimd_consumer(InFlightRule::ConsumerCc);
+        let mut out = Vec::new();
+        // 0 s: sends while the count is at most cwnd 1: segments 0 and 1 (count 2).
+        c.handle_timeout(Time::ZERO, &mut out);
+        assert_eq!(segments(&out), vec![0, 1]);
+        // 100 ms, Data 0: count 1, cwnd 2 (slow start), RTO 100 + 4 x 50 = 300 ms. Segments 2 and
+        // 3 leave (count 3), due at 400 ms; segment 1 keeps its 1 s deadline.
+        out.clear();
+        c.handle(ms(100), data(0), &mut out);
+        assert_eq!(segments(&out), vec![2, 3]);
+        // 400 ms: 2 and 3 time out: count 1, cwnd halved twice to its floor of 1. Segment 2 is
+        // resent (count 2); 3 waits, 2 > cwnd 1.
+        out.clear();
+        c.handle_timeout(ms(400), &mut out);
+        assert_eq!(segments(&out), vec![2]);
+        // 450 ms: the first Data 3 comes, before its resend left: counted out a second time
+        // (count 1). cwnd 1 + 1/1 = 2: segments 4 and 5 leave (count 3). In flight: 1, 2, 4, 5,
+        // one more than the floor(cwnd) + 1 the rule allows otherwise.
+        out.clear();
+        c.handle(ms(450), data(3), &mut out);
+        assert_eq!(segments(&out), vec![4, 5]);
+        assert_eq!((c.window(), c.in_flight()), (Some(2.0), 4));
     }
 }

@@ -6,6 +6,6 @@ pub mod consumer;
 pub mod producer;
 pub mod rtt;
 
-pub use consumer::{Consumer, ConsumerConfig, ConsumerStats};
+pub use consumer::{Consumer, ConsumerConfig, ConsumerStats, InFlightRule};
 pub use producer::{Producer, ProducerConfig};
 pub use rtt::{RttEstimator, RttOptions, TimerModel};

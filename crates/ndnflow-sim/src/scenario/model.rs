@@ -300,6 +300,8 @@ pub struct ConsumerSpec {
     pub rto: RtoSpec,
     /// Retransmissions allowed per segment before the consumer gives up (None = unlimited).
     pub max_retries: Option<u32>,
+    /// How the Interests in flight are counted against the window (`in_flight`).
+    pub in_flight: ndnflow_core::app::InFlightRule,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 //! changes of `[[events]]`.
 
 use ndnflow_core::app::cc::{AimdConfig, BicConfig, CubicConfig, IcpConfig, IcpRto, RaaqmConfig, SignalConfig};
-use ndnflow_core::app::TimerModel;
+use ndnflow_core::app::{InFlightRule, TimerModel};
 use ndnflow_core::Time;
 use rustc_hash::FxHashMap;
 
@@ -78,7 +78,7 @@ impl Reader<'_, '_> {
         let t = self.table(
             v,
             path,
-            &["node", "name", "start", "stop", "segments", "lifetime", "max_retries", "rto", "cc"],
+            &["node", "name", "start", "stop", "segments", "lifetime", "max_retries", "rto", "cc", "in_flight"],
             "a table ([[consumers]])",
         )?;
         let node = self.node_ref(self.required(&t, "node", "the node the consumer runs on")?, &t.field("node"))?;
@@ -150,7 +150,14 @@ impl Reader<'_, '_> {
         }
         let cv = self.required(&t, "cc", "e.g. cc = { algorithm = \"fixed-window\", window = 10 }")?;
         let cc = self.cc(cv, &t.field("cc"))?;
-        Ok(ConsumerSpec { node, name, start, stop, segments, cc, lifetime, rto, max_retries })
+        let in_flight = match t.get("in_flight") {
+            Some(x) => match self.choice(x, &t.field("in_flight"), &["outstanding", "consumer-cc"])? {
+                "consumer-cc" => InFlightRule::ConsumerCc,
+                _ => InFlightRule::Outstanding,
+            },
+            None => InFlightRule::Outstanding,
+        };
+        Ok(ConsumerSpec { node, name, start, stop, segments, cc, lifetime, rto, max_retries, in_flight })
     }
 
     /// `timer = "per-segment" | "ndnsim"`; `check` and `max_multiplier` only with "ndnsim".
