@@ -73,9 +73,10 @@ DELAY = "10ms"
 #: faster than U2", and it puts BR/ICP's coexistence rates at 32.4 and 12.1 Mbit/s after burst
 #: losses in which "Both U1 and U2 reduce their respective congestion window by two". Two AIMD
 #: flows halving together share in the inverse square of their RTTs, so 32.4 / 12.1 = 2.68 asks
-#: for U2's RTT to be 1.64 x U1's: 100 ms of base RTT (four links) against U1's 60 ms, with ~10 ms
-#: of queue in both, is (110 / 70)^2 = 2.5. Hence 15 ms on each of B's own two links (U2 - R2,
-#: R3 - PB); 10 ms there gives 1.76 (docs/experiments/survey-sce2.md).
+#: for U2's RTT to be 1.64 x U1's: with ~10 ms of queue in both and U1's 60 ms of base RTT, about
+#: 105 ms of base RTT for U2, 16 ms on each of B's own two links (U2 - R2, R3 - PB). We take the
+#: round 15 ms (100 ms: (110 / 70)^2 = 2.5); measured 2.67, where 10 ms gives 1.76
+#: (docs/experiments/survey-sce2.md).
 B_EDGE_DELAY = "15ms"
 PATH_BW = "50Mbps"
 EDGE_BW = "100Mbps"
