@@ -62,6 +62,7 @@ pub struct ConsumerConfig {
     pub rtt: RttOptions,
     /// Retransmissions allowed per segment before giving it up; `None` = unlimited.
     pub max_retries: Option<u32>,
+    /// How Interests in flight are counted against a window.
     pub in_flight: InFlightRule,
 }
 
@@ -201,8 +202,11 @@ impl Consumer {
             None => last,
         };
         self.final_segment = Some(self.final_segment.map_or(last, |f| f.min(last)));
-        // Segments past the end will never come back: forget them.
+        // Segments past the end will never come back: forget them (they leave the count of
+        // `InFlightRule::ConsumerCc` too, where ndnSIM would time them out one by one).
+        let before = self.outstanding.len();
         self.outstanding.retain(|&s, _| s <= last);
+        self.counted_in_flight = self.counted_in_flight.saturating_sub((before - self.outstanding.len()) as u64);
         self.retx_queue.retain(|&(s, _)| s <= last);
     }
 
@@ -467,148 +471,5 @@ fn is_live(outstanding: &FxHashMap<u64, Outstanding>, at: Time, (seg, retries): 
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::packet::Data;
-
-    /// A fixed window of 2, no segment limit, the ndnSIM timer with a 10 ms floor and 10 ms checks.
-    fn consumer(timer: TimerModel) -> Consumer {
-        let rtt = RttOptions { min_rto: Time::from_millis(10), timer, ..RttOptions::default() };
-        let config = ConsumerConfig {
-            name: Name::parse("/c").unwrap(),
-            start: Time::ZERO,
-            stop: None,
-            segments: None,
-            cc: CcConfig::FixedWindow { window: 2 },
-            lifetime: Time::from_secs(2),
-            rtt,
-            max_retries: None,
-            in_flight: InFlightRule::Outstanding,
-        };
-        Consumer::new(config, 1)
-    }
-
-    fn ms(t: u64) -> Time {
-        Time::from_millis(t)
-    }
-
-    /// Drives `c` through its own wake-ups until `until`, returning (time, timeouts so far) at
-    /// every wake-up that counted a timeout.
-    fn run_until(c: &mut Consumer, until: Time) -> Vec<(u64, u64)> {
-        let mut out = Vec::new();
-        let mut seen = Vec::new();
-        while let Some(t) = c.poll_timeout() {
-            if t > until {
-                break;
-            }
-            let before = c.stats.timeouts;
-            c.handle_timeout(t, &mut out);
-            if c.stats.timeouts > before {
-                seen.push((t.as_millis(), c.stats.timeouts));
-            }
-        }
-        seen
-    }
-
-    fn data(seg: u64) -> Frame {
-        Frame::data(Arc::new(Data::new(Name::parse("/c").unwrap().append_segment(seg), bytes::Bytes::new())))
-    }
-
-    #[test]
-    fn ndnsim_timer_doubles_the_multiplier_per_timeout() {
-        let mut c = consumer(TimerModel::NDNSIM_PCON);
-        // Segments 0 and 1 leave at 0 s. No sample yet: RTO = the initial 1 s. The check at 1000 ms
-        // times both out (0 + 1 s <= 1000 ms), each doubling the multiplier: 2, then 4. They are
-        // resent at 1000 ms and time out when 1000 ms + 4 x 1 s has passed, at the 5000 ms check,
-        // which takes the multiplier to the maximum 8.
-        assert_eq!(run_until(&mut c, ms(6000)), vec![(1000, 2), (5000, 4)]);
-        assert_eq!(c.rto(), Time::from_secs(8));
-
-        // The per-Interest timers of ndn-cxx back off once for the pair (same episode): 2 s, so
-        // the resends time out at 3000 ms and the RTO becomes 4 s.
-        let mut c = consumer(TimerModel::PerSegment);
-        assert_eq!(run_until(&mut c, ms(6000)), vec![(1000, 2), (3000, 4)]);
-        assert_eq!(c.rto(), Time::from_secs(4));
-    }
-
-    #[test]
-    fn ndnsim_timer_applies_the_current_rto_to_interests_already_out() {
-        let mut c = consumer(TimerModel::NDNSIM_PCON);
-        let mut out = Vec::new();
-        c.handle_timeout(Time::ZERO, &mut out);
-        assert_eq!(out.len(), 2); // segments 0 and 1 at 0 s, RTO 1 s
-                                  // Data 0 at 100 ms: sample 100 ms, RTO = 100 + 4 x 50 = 300 ms; segment 2 leaves.
-        c.handle(ms(100), data(0), &mut out);
-        assert_eq!(c.rto(), ms(300));
-        // Segment 1 (sent at 0 s under a 1 s RTO) times out at the 300 ms check: the RTO of the
-        // moment counts. Multiplier 2: RTO 600 ms. Segment 2 (100 ms) is due at 700 ms: multiplier
-        // 4, RTO 1200 ms; segment 1's resend (300 ms) is then due at 1500 ms.
-        assert_eq!(run_until(&mut c, ms(1600)), vec![(300, 1), (700, 2), (1500, 3)]);
-        // With per-Interest timers segment 2 (100 ms + 300 ms) goes first, at 400 ms, backing
-        // off to 600 ms; its resend (400 ms) and segment 1 (its own 1 s deadline) both time out
-        // at 1000 ms.
-        let mut c = consumer(TimerModel::PerSegment);
-        c.handle_timeout(Time::ZERO, &mut out);
-        c.handle(ms(100), data(0), &mut out);
-        assert_eq!(run_until(&mut c, ms(1000)), vec![(400, 1), (1000, 3)]);
-    }
-
-    /// AIMD from a window of 1 (slow start, halving on every timeout: no CWA), per-Interest
-    /// timers with a 10 ms floor, counting Interests in flight by `rule`.
-    fn aimd_consumer(rule: InFlightRule) -> Consumer {
-        use crate::app::cc::{AimdConfig, SignalConfig};
-        let signals = SignalConfig { cwa: false, ..SignalConfig::PCON };
-        let config = ConsumerConfig {
-            name: Name::parse("/c").unwrap(),
-            start: Time::ZERO,
-            stop: None,
-            segments: None,
-            cc: CcConfig::Aimd(AimdConfig { initial_window: 1.0, signals, ..AimdConfig::default() }),
-            lifetime: Time::from_secs(2),
-            rtt: RttOptions { min_rto: Time::from_millis(10), ..RttOptions::default() },
-            max_retries: None,
-            in_flight: rule,
-        };
-        Consumer::new(config, 1)
-    }
-
-    fn segments(out: &[Frame]) -> Vec<u64> {
-        out.iter()
-            .filter_map(|f| match &f.packet {
-                NetPacket::Interest(i) => i.name.last().and_then(|c| c.as_segment()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn consumer_cc_counting_allows_one_more_and_counts_a_late_data_twice() {
-        // The usual rule: a window of 1 sends one Interest.
-        let mut out = Vec::new();
-        aimd_consumer(InFlightRule::Outstanding).handle_timeout(Time::ZERO, &mut out);
-        assert_eq!(segments(&out), vec![0]);
-
-        let mut c = aimd_consumer(InFlightRule::ConsumerCc);
-        let mut out = Vec::new();
-        // 0 s: sends while the count is at most cwnd 1: segments 0 and 1 (count 2).
-        c.handle_timeout(Time::ZERO, &mut out);
-        assert_eq!(segments(&out), vec![0, 1]);
-        // 100 ms, Data 0: count 1, cwnd 2 (slow start), RTO 100 + 4 x 50 = 300 ms. Segments 2 and
-        // 3 leave (count 3), due at 400 ms; segment 1 keeps its 1 s deadline.
-        out.clear();
-        c.handle(ms(100), data(0), &mut out);
-        assert_eq!(segments(&out), vec![2, 3]);
-        // 400 ms: 2 and 3 time out: count 1, cwnd halved twice to its floor of 1. Segment 2 is
-        // resent (count 2); 3 waits, 2 > cwnd 1.
-        out.clear();
-        c.handle_timeout(ms(400), &mut out);
-        assert_eq!(segments(&out), vec![2]);
-        // 450 ms: the first Data 3 comes, before its resend left: counted out a second time
-        // (count 1). cwnd 1 + 1/1 = 2: segments 4 and 5 leave (count 3). In flight: 1, 2, 4, 5,
-        // one more than the floor(cwnd) + 1 the rule allows otherwise.
-        out.clear();
-        c.handle(ms(450), data(3), &mut out);
-        assert_eq!(segments(&out), vec![4, 5]);
-        assert_eq!((c.window(), c.in_flight()), (Some(2.0), 4));
-    }
-}
+#[path = "consumer_tests.rs"]
+mod tests;
