@@ -176,6 +176,19 @@ def test_survey_sce1_runs_and_reproduces_its_main_claims(tmp_path):
     assert saved["id"] == "survey-sce1" and len(saved["variants"]) == 8
 
 
+def test_survey_sce2_runs_and_reproduces_table3(tmp_path):
+    # Table III's five BR values, which B's 15 ms links were derived from (32.4 / 12.1 = 2.68 is
+    # U2's RTT squared over U1's; docs/experiments/survey-sce2.md), and DRF's four U2 values.
+    report = experiments.run("survey-sce2", tmp_path, progress=False)
+    got = {row.metric: row.verdict for row in report.rows}
+    for metric in ("BR, ICP: U1 rate, U1 & U2", "BR, ICP: U2 rate, U1 & U2", "BR, ICP: U2 rate, U2 only",
+                   "BR, PCON-CS: U1 rate, U1 & U2", "BR, PCON-CS: U2 rate, U1 & U2",
+                   "DRF, ICP: U2, U1 & U2", "DRF, ICP: U2, U2 only", "DRF, PCON-CS: U2, U1 & U2",
+                   "DRF, PCON-CS: U2, U2 only"):
+        assert got[metric] == "pass", metric
+    assert 'delay = "15ms"' in (tmp_path / "scenarios" / "ICP_BR.toml").read_text()
+
+
 def test_survey_sce3_topology_shortened():
     # 2000 segments per consumer: DRF at R1 splits A's three flows over R2 and R3, B's go via R2
     # only, C's via R3 only; every flow finishes.
