@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import NoReturn, Optional, Sequence
+from typing import Any, List, NoReturn, Optional, Sequence
 
 from ndnflow import _native, units
 from ndnflow._native import CoreUnavailableError, ScenarioError
@@ -124,10 +124,11 @@ def cmd_import_ndnsim(args: argparse.Namespace) -> int:
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from ndnflow import experiments
+    from ndnflow.experiments import seeds as seed_sweep
 
     if args.list:
-        if args.experiment is not None or args.all:
-            raise UsageError("--list takes no experiment id and no --all")
+        if args.experiment is not None or args.all or args.seed is not None or args.seeds is not None:
+            raise UsageError("--list takes no experiment id, --all, --seed or --seeds")
         modules = list(experiments.catalog().values())
         id_width = max((len(m.ID) for m in modules), default=0)
         section_width = max((len(m.SECTION) for m in modules), default=0)
@@ -136,6 +137,14 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.all == (args.experiment is not None):
         raise UsageError("give one experiment id, --all or --list")
+    if args.seed is not None and args.seeds is not None:
+        raise UsageError("give --seed or --seeds, not both")
+    if args.seed is not None and args.seed < 0:
+        raise UsageError(f"--seed {args.seed}: a seed is an integer >= 0")
+    try:
+        seeds = None if args.seeds is None else seed_sweep.parse_seeds(args.seeds)
+    except seed_sweep.SeedSpecError as exc:
+        raise UsageError(str(exc)) from None
     if args.all:
         modules = list(experiments.catalog().values())
     else:
@@ -143,23 +152,29 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             modules = [experiments.get(args.experiment)]
         except experiments.UnknownExperiment as exc:
             raise UsageError(str(exc)) from None
-    reports = []
+    progress = False if args.quiet else None
+    outcomes: List[Any] = []  # a Report per experiment, or a SeedSweep with --seeds
     for module in modules:
         if args.out is None:
             out = Path("out") / module.ID
         else:
             out = Path(args.out) / module.ID if args.all else Path(args.out)
-        report = experiments.run_experiment(module, out, progress=False if args.quiet else None)
-        reports.append(report)
-        sys.stdout.write(report.table() + "\n")
+        if seeds is None:
+            outcome = experiments.run_experiment(module, out, seed=args.seed, progress=progress)
+            timing = f"{outcome.elapsed_s:.1f} s"
+        else:
+            outcome = seed_sweep.run_seeds(module, seeds, out, progress=progress)
+            timing = f"{sum(report.elapsed_s for report in outcome.reports):.1f} s for {len(seeds)} seeds"
+        outcomes.append(outcome)
+        sys.stdout.write(outcome.table() + "\n")
         if not args.quiet:
-            _say(f"{module.ID}: {report.elapsed_s:.1f} s; wrote {len(report.files)} files to {out}")
-    failed = [report.id for report in reports if not report.passed]
-    for report in reports:
-        print(report.summary_line())
-    if len(reports) > 1:
-        print(f"{len(failed)} of {len(reports)} experiments have failing checks: {', '.join(failed)}" if failed
-              else f"all {len(reports)} experiments pass")
+            _say(f"{module.ID}: {timing}; wrote {len(outcome.files)} files to {out}")
+    failed = [outcome.id for outcome in outcomes if not outcome.passed]
+    for outcome in outcomes:
+        print(outcome.summary_line())
+    if len(outcomes) > 1:
+        print(f"{len(failed)} of {len(outcomes)} experiments have failing checks: {', '.join(failed)}" if failed
+              else f"all {len(outcomes)} experiments pass")
     return EXIT_CHECKS_FAILED if failed else EXIT_OK
 
 
@@ -211,6 +226,10 @@ def build_parser() -> argparse.ArgumentParser:
                      "(default out/ID; with --all, DIR/ID)")
     rep.add_argument("--list", action="store_true", help="list the experiments")
     rep.add_argument("--all", action="store_true", help="run every experiment")
+    rep.add_argument("--seed", type=int, metavar="N", help="run with this seed instead of the experiment's (1)")
+    rep.add_argument("--seeds", metavar="LIST",
+                     help="run once per seed, e.g. 1-4 or 1,3,7: each run in DIR/seed-N, and a table of every "
+                          "row across the seeds (DIR/seeds.csv, DIR/seeds.json)")
     rep.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     rep.set_defaults(handler=cmd_reproduce)
     return parser

@@ -1,0 +1,111 @@
+"""`ndnflow reproduce --seed N` and `--seeds LIST`: the seed list parser, the seed matrix on
+hand-made reports, and real sweeps whose per-seed files must equal single runs with that seed."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from ndnflow.cli import main
+from ndnflow.experiments import common
+from ndnflow.experiments.seeds import MAX_SEEDS, SeedSpecError, SeedSweep, parse_seeds
+
+FAST = "pcon-4.4-table1"  # under a second per seed
+
+
+# ------------------------------------------------------------------------------- parsing
+
+
+@pytest.mark.parametrize("text, seeds", [("1-4", [1, 2, 3, 4]), ("1,3,7", [1, 3, 7]), ("1-3,9", [1, 2, 3, 9]),
+                                         (" 2 ", [2]), ("0", [0]), ("5-5", [5]), ("7,2", [7, 2])])
+def test_seed_lists(text, seeds):
+    assert parse_seeds(text) == seeds
+
+
+@pytest.mark.parametrize("text, says", [("", "empty item"), ("1,,2", "empty item"), ("4-1", "runs backwards"),
+                                        ("1,1", "seed 1 is given twice"), ("1-3,2", "seed 2 is given twice"),
+                                        ("a", "'a' is not a seed"), ("-1", "'-1' is negative"),
+                                        ("1-", "range '1-' has no end"), ("1--3", "'-3' is not a seed"), ("1.5", "'1.5' is not a seed"),
+                                        (f"0-{MAX_SEEDS}", f"more than {MAX_SEEDS} seeds")])
+def test_bad_seed_lists_name_the_item(text, says):
+    with pytest.raises(SeedSpecError) as info:
+        parse_seeds(text)
+    assert says in str(info.value) and repr(text) in str(info.value)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["reproduce", FAST, "--seed", "1", "--seeds", "1-2"], "--seed or --seeds, not both"),
+    (["reproduce", FAST, "--seeds", "3-1"], "runs backwards"),
+    (["reproduce", FAST, "--seed", "-2"], "a seed is an integer >= 0"),
+    (["reproduce", "--list", "--seeds", "1-2"], "--list takes no"),
+])
+def test_seed_usage_errors_exit_2_before_running(capsys, tmp_path, argv, says):
+    assert main(argv + ["--out", str(tmp_path / "x")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and says in err
+    assert not (tmp_path / "x").exists()
+
+
+# ---------------------------------------------------------------------- matrix by hand
+
+
+def _report(seed, a, b):
+    """Two rows: "a" passes when a >= 1, "b" when b >= 1."""
+    rows = [common.at_least("a", "1", a, 1.0, "why"), common.at_least("b", None, b, 1.0, "why")]
+    return common.Report("x-1", "T", "P", "§1", rows, seed=seed)
+
+
+def test_sweep_counts_each_row_across_seeds():
+    sweep = SeedSweep("x-1", [1, 2, 3], [_report(1, 2.0, 0.0), _report(2, 0.5, 0.0), _report(3, 3.0, 0.0)])
+    assert sweep.metrics() == ["a", "b"]
+    assert (sweep.passes("a"), sweep.passes("b")) == (2, 0)
+    assert not sweep.passed
+    # Seeds 1 and 3 pass "a" only, seed 2 nothing; "b" fails with all three.
+    assert sweep.summary_line() == "x-1, seeds 1-3: 1, 0, 1 of 2 checks pass; failed with every seed: b"
+    lines = sweep.table().splitlines()
+    assert lines[0] == "x-1 over seeds 1-3: T [P §1]"
+    row_a = next(line for line in lines if line.startswith("a "))
+    assert re.split(r"\s{2,}", row_a.strip()) == ["a", "1", "2", "0.5 *", "3", "2/3"]
+    assert lines[-1] == "* the row fails its check with that seed"
+    data = sweep.to_dict()
+    assert data["checks_passed"] == {"1": 1, "2": 0, "3": 1}
+    assert data["rows"][0] == {"metric": "a", "passes": 2, "measured": {"1": 2.0, "2": 0.5, "3": 3.0},
+                               "verdict": {"1": "pass", "2": "fail", "3": "pass"}}
+
+
+def test_sweep_of_passing_seeds_passes_and_names_no_row():
+    sweep = SeedSweep("x-1", [4, 9], [_report(4, 1.0, 1.0), _report(9, 5.0, 2.0)])
+    assert sweep.passed and sweep.summary_line() == "x-1, seeds 4,9: 2, 2 of 2 checks pass"
+
+
+# ------------------------------------------------------------------------------ real runs
+
+
+def test_seed_sweep_files_equal_single_runs_with_those_seeds(real_core, tmp_path, capsys):
+    code = main(["reproduce", FAST, "--seeds", "1,2", "--out", str(tmp_path / "sweep"), "--quiet"])
+    stdout, err = capsys.readouterr()
+    assert err == ""
+    sweep = json.loads((tmp_path / "sweep" / "seeds.json").read_text())
+    assert sweep["seeds"] == [1, 2] and code == (0 if sweep["passed"] else 1)
+    # The default run is seed 1; --seed 2 is the sweep's second run; byte for byte.
+    assert main(["reproduce", FAST, "--out", str(tmp_path / "one"), "--quiet"]) in (0, 1)
+    assert main(["reproduce", FAST, "--seed", "2", "--out", str(tmp_path / "two"), "--quiet"]) in (0, 1)
+    capsys.readouterr()
+    for seed, single in ((1, "one"), (2, "two")):
+        swept = (tmp_path / "sweep" / f"seed-{seed}" / "results.json").read_bytes()
+        assert swept == (tmp_path / single / "results.json").read_bytes()
+        data = json.loads(swept)
+        assert data["seed"] == seed
+        passed = sum(1 for row in data["rows"] if row["verdict"] == "pass")
+        assert sweep["checks_passed"][str(seed)] == passed
+    # Different seeds, different runs: ICP's CF draws its next hops at random.
+    assert (tmp_path / "one" / "results.json").read_bytes() != (tmp_path / "two" / "results.json").read_bytes()
+    # The printed matrix: one column per seed, and the summary line counts what the files say.
+    assert f"{FAST} over seeds 1,2:" in stdout
+    assert stdout.strip().splitlines()[-1].startswith(
+        f"{FAST}, seeds 1,2: {sweep['checks_passed']['1']}, {sweep['checks_passed']['2']} of ")
+    lines = (tmp_path / "sweep" / "seeds.csv").read_text().splitlines()
+    assert lines[0] == "metric,paper,seed,measured,unit,tolerance,verdict"
+    assert len(lines) == 1 + 2 * len(sweep["rows"])
