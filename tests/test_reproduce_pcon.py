@@ -239,6 +239,14 @@ def test_pcon_4_4_table1_end_to_end(real_core, tmp_path):
                    "ICP: queuing delay P1 / P2 / P3 / P4", "PCON: queuing delay P1 / P2 / P3 / P4",
                    "R2->R1, R1->C5 queuing delay (ICP, PCON)", "PCON: first congestion mark at a consumer"):
         assert got[metric] == "pass", metric
+    # What RAAQM's per-route samples are for: each consumer's ICP RTT within 10 % of Table 1 and
+    # below its PCON RTT, as in Table 1. Over one RTT range for all four paths, C5's RTT was 11 % high
+    # (a 26 ms queue at P4) and only 2 consumers had the shorter ICP RTT.
+    for consumer in range(1, 6):
+        assert got[f"ICP: C{consumer} RTT"] == "pass", consumer
+    assert got["ICP RTT < PCON RTT, consumers"] == "pass"
+    assert (tmp_path / "scenarios" / "ICP.toml").read_text().count("route_labels = true") == 11
+    assert "route_labels" not in (tmp_path / "scenarios" / "PCON.toml").read_text()
     # Neither variant loses a packet: RAAQM's delay-based decreases keep the drop-tail queue at P4 short
     # of its 1000 packets.
     assert [common.all_drops(res) for res in report.results.values()] == [0, 0]

@@ -94,6 +94,7 @@ fn forwarder(spec: &NodeSpec, seed: u64) -> Forwarder {
         default_strategy: strategy(spec.strategy),
         strategy_choices: spec.strategy_choices.iter().map(|(p, k)| (p.clone(), strategy(*k))).collect(),
         interest_marks: spec.interest_marks,
+        route_labels: spec.route_labels,
     };
     Forwarder::new(config, seed)
 }

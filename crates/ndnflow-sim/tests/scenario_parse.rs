@@ -672,6 +672,15 @@ fn pcon_strategy_by_name_or_with_parameters() {
     }
 }
 
+#[test]
+fn route_labels_are_off_unless_a_node_asks() {
+    let s = parse(&quickstart_with_line(8, r#"r  = { route_labels = true }"#)).unwrap();
+    assert!(s.nodes[2].route_labels);
+    assert!(!s.nodes[0].route_labels && !s.nodes[1].route_labels);
+    let e = parse(&quickstart_with_line(8, r#"r  = { route_labels = "yes" }"#)).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("nodes.r.route_labels"), "{e}");
+}
+
 // ------------------------------------------------------------------------------ ndnSIM import
 
 #[test]

@@ -60,7 +60,8 @@ def scenario(variant: str, duration: Any = DURATION, seed: int = SEED) -> Scenar
     cc, strategy, queue = SETUP[variant]
     sc = Scenario(duration=duration, seed=seed, bin=BIN, routing="none")
     for node in CONSUMERS + ("r1", "r2", "p1", "p2", "p3", "p4"):
-        sc.node(node, strategy=strategy)
+        # RAAQM's probabilities are per route (Carofiglio et al.'s route labels): every node labels.
+        sc.node(node, strategy=strategy, route_labels=True if variant == "ICP" else None)
     for c in CONSUMERS:
         sc.link(c, "r1", bandwidth="100Mbps", delay=ACCESS_DELAY[c], queue=queue)
     for a, b, bandwidth, delay in CORE:

@@ -52,6 +52,8 @@ pub struct NodeSpec {
     pub strategy_choices: Vec<(Name, StrategyKind)>,
     /// What the forwarder does with congestion marks on Interests (PCON §3.1).
     pub interest_marks: InterestMarks,
+    /// Fold route labels into the Data this node forwards (RAAQM's per-route state).
+    pub route_labels: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

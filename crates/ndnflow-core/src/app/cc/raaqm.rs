@@ -1,19 +1,22 @@
 //! RAAQM, Remote Adaptive Active Queue Management (Carofiglio, Gallo, Muscariello, Papalini,
 //! "Multipath congestion control in content-centric networks", INFOCOM NOMEN 2013; Carofiglio et
 //! al., ICNP 2013): a delay-based window whose decrease is a coin toss weighted by where the
-//! current RTT sits between the smallest and largest of the recent samples. PCON (§4.4) and the
-//! PTP paper use it as the delay-based baseline. This is the single-route form; per-route state
-//! keyed by a Data path label comes with multipath.
+//! current RTT sits between the smallest and largest of the recent samples *of the route the Data
+//! came by*. PCON (§4.4) and the PTP paper use it as the delay-based baseline.
 //!
 //! Defaults follow hICN's libtransport (FDio/hicn `raaqm.cc`, `raaqm_data_path.cc`,
 //! `socket_options_default_values.h`; anchors table D):
 //!
-//! * The last `samples` = 30 RTT samples (Karn: retransmitted segments give none) are kept.
-//!   Until there are 30 the decrease probability is 0; then
-//!   `p = p_min + (p_max - p_min) (RTT - RTT_min) / (RTT_max - RTT_min)` from the current sample,
-//!   clamped to [p_min, p_max], and `p = p_min` when all samples are equal. hICN writes
-//!   `p_min + drop_factor (...)` with p_min = 1e-5 and drop_factor = 0.2, so p_max = 0.2 + 1e-5
-//!   here. (The ndnSIM 1.0 port uses Pmax = 0.1.)
+//! * Routes: a Data's route is its route label, the trajectory id that forwarders with
+//!   `route_labels` fold hop by hop (fw/forwarder.rs); a Data without one is on route 0. Each route
+//!   keeps its own RTT samples, as hICN keeps a `RaaqmDataPath` per path label; the window is one
+//!   for all routes (NOMEN 2013: a single window, a per-route decrease probability).
+//! * The last `samples` = 30 RTT samples of the route (Karn: retransmitted segments give none) are
+//!   kept. Until the route has 30 the decrease probability is 0; then
+//!   `p = p_min + (p_max - p_min) (RTT - RTT_min) / (RTT_max - RTT_min)` from the current sample and
+//!   the route's min and max, clamped to [p_min, p_max], and `p = p_min` when all samples are
+//!   equal. hICN writes `p_min + drop_factor (...)` with p_min = 1e-5 and drop_factor = 0.2, so
+//!   p_max = 0.2 + 1e-5 here. (The ndnSIM 1.0 port uses Pmax = 0.1.)
 //! * On each Data with an RTT sample and a full window, one uniform draw in [0, 1): below p the
 //!   window is multiplied by `beta` = 0.8 (hICN; the ndnSIM 1.0 port uses W (1 - 0.1) = 0.9 W),
 //!   otherwise it grows by `gamma / W` with `gamma` = 1. hICN draws on every Data and has no
@@ -69,10 +72,23 @@ impl Default for RaaqmConfig {
     }
 }
 
+/// Routes kept at most; the least recently used one goes first. Route labels are hashes, so a
+/// network with Content Stores could hand a consumer many; a few are what multipath gives.
+const MAX_ROUTES: usize = 64;
+
+/// One route's recent RTT samples.
+struct Route {
+    label: u64,
+    rtts: VecDeque<Time>,
+    /// Data count when the route was last used (for eviction).
+    last_used: u64,
+}
+
 pub struct Raaqm {
     config: RaaqmConfig,
     cwnd: f64,
-    rtts: VecDeque<Time>,
+    routes: Vec<Route>,
+    samples_seen: u64,
     rng: ChaCha8Rng,
     decreases: u64,
 }
@@ -80,22 +96,28 @@ pub struct Raaqm {
 impl Raaqm {
     pub fn new(config: RaaqmConfig, seed: u64) -> Raaqm {
         let cwnd = config.initial_window.clamp(config.min_window.max(1.0), config.max_window.max(1.0));
-        Raaqm { config, cwnd, rtts: VecDeque::new(), rng: ChaCha8Rng::seed_from_u64(seed), decreases: 0 }
+        Raaqm { config, cwnd, routes: Vec::new(), samples_seen: 0, rng: ChaCha8Rng::seed_from_u64(seed), decreases: 0 }
     }
 
     pub fn decreases(&self) -> u64 {
         self.decreases
     }
 
-    /// The decrease probability for an RTT `rtt` against the current sample window (0 until the
-    /// window is full).
-    pub fn probability(&self, rtt: Time) -> f64 {
+    /// Routes seen so far (at most 64 are kept).
+    pub fn routes(&self) -> usize {
+        self.routes.len()
+    }
+
+    /// The decrease probability for an RTT `rtt` on route `label` against that route's samples (0
+    /// until it has a full window of them).
+    pub fn probability(&self, label: u64, rtt: Time) -> f64 {
         let c = &self.config;
-        if self.rtts.len() < c.samples.max(1) as usize {
+        let Some(route) = self.routes.iter().find(|r| r.label == label) else { return 0.0 };
+        if route.rtts.len() < c.samples.max(1) as usize {
             return 0.0;
         }
-        let min = self.rtts.iter().copied().min().unwrap_or(rtt);
-        let max = self.rtts.iter().copied().max().unwrap_or(rtt);
+        let min = route.rtts.iter().copied().min().unwrap_or(rtt);
+        let max = route.rtts.iter().copied().max().unwrap_or(rtt);
         if max <= min {
             return c.p_min;
         }
@@ -103,11 +125,25 @@ impl Raaqm {
         (c.p_min + (c.p_max - c.p_min) * x).clamp(c.p_min, c.p_max)
     }
 
-    fn add_sample(&mut self, rtt: Time) {
-        if self.rtts.len() >= self.config.samples.max(1) as usize {
-            self.rtts.pop_front();
+    fn add_sample(&mut self, label: u64, rtt: Time) {
+        self.samples_seen += 1;
+        let index = match self.routes.iter().position(|r| r.label == label) {
+            Some(i) => i,
+            None => {
+                if self.routes.len() >= MAX_ROUTES {
+                    let oldest = (0..self.routes.len()).min_by_key(|&i| self.routes[i].last_used).unwrap_or(0);
+                    self.routes.swap_remove(oldest);
+                }
+                self.routes.push(Route { label, rtts: VecDeque::new(), last_used: 0 });
+                self.routes.len() - 1
+            }
+        };
+        let route = &mut self.routes[index];
+        route.last_used = self.samples_seen;
+        if route.rtts.len() >= self.config.samples.max(1) as usize {
+            route.rtts.pop_front();
         }
-        self.rtts.push_back(rtt);
+        route.rtts.push_back(rtt);
     }
 
     fn decrease(&mut self) {
@@ -129,8 +165,9 @@ impl CongestionController for Raaqm {
             self.increase();
             return;
         };
-        self.add_sample(rtt);
-        let p = self.probability(rtt);
+        let label = s.lp.ext.as_deref().and_then(|e| e.trajectory_id).unwrap_or(0);
+        self.add_sample(label, rtt);
+        let p = self.probability(label, rtt);
         if p > 0.0 && self.rng.random::<f64>() < p {
             self.decrease();
         } else {
@@ -156,7 +193,15 @@ mod tests {
     use crate::packet::LpHeader;
 
     fn data_rtt(cc: &mut Raaqm, seg: u64, rtt_ms: u64) {
-        let lp = LpHeader::default();
+        data_on_route(cc, seg, rtt_ms, None);
+    }
+
+    /// A Data whose route label (trajectory id) is `label`.
+    fn data_on_route(cc: &mut Raaqm, seg: u64, rtt_ms: u64, label: Option<u64>) {
+        let mut lp = LpHeader::default();
+        if label.is_some() {
+            lp.ext_mut().trajectory_id = label;
+        }
         let s = DataSample {
             segment: seg,
             rtt: Some(Time::from_millis(rtt_ms)),
@@ -180,13 +225,13 @@ mod tests {
             data_rtt(&mut r, seg, ms);
         }
         // RTT_min 20 ms, RTT_max 60 ms.
-        assert!(close(r.probability(Time::from_millis(20)), 0.01));
+        assert!(close(r.probability(0, Time::from_millis(20)), 0.01));
         // Midpoint 40 ms: 0.01 + 0.10 * 0.5 = 0.06 = (p_min + p_max) / 2.
-        assert!(close(r.probability(Time::from_millis(40)), 0.06));
-        assert!(close(r.probability(Time::from_millis(60)), 0.11));
+        assert!(close(r.probability(0, Time::from_millis(40)), 0.06));
+        assert!(close(r.probability(0, Time::from_millis(60)), 0.11));
         // Outside the range: clamped.
-        assert!(close(r.probability(Time::from_millis(100)), 0.11));
-        assert!(close(r.probability(Time::from_millis(10)), 0.01));
+        assert!(close(r.probability(0, Time::from_millis(100)), 0.11));
+        assert!(close(r.probability(0, Time::from_millis(10)), 0.01));
     }
 
     #[test]
@@ -195,7 +240,7 @@ mod tests {
         for seg in 0..3 {
             data_rtt(&mut r, seg, 25);
         }
-        assert!(close(r.probability(Time::from_millis(25)), 1e-5));
+        assert!(close(r.probability(0, Time::from_millis(25)), 1e-5));
     }
 
     #[test]
@@ -240,5 +285,34 @@ mod tests {
         assert!(da > 0);
         let (c, _) = run(43);
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn each_route_has_its_own_rtt_range() {
+        let cfg = RaaqmConfig { p_min: 0.01, p_max: 0.11, samples: 3, ..RaaqmConfig::default() };
+        let mut r = Raaqm::new(cfg, 1);
+        // A short route (label 7: 20, 30, 40 ms) and a long one (label 9: 70, 80, 90 ms), interleaved.
+        for (seg, ms, label) in [(0, 20, 7), (1, 70, 9), (2, 30, 7), (3, 80, 9), (4, 40, 7), (5, 90, 9)] {
+            data_on_route(&mut r, seg, ms, Some(label));
+        }
+        assert_eq!(r.routes(), 2);
+        // Each midpoint is half way up its own range: 0.01 + 0.10 x 0.5 = 0.06.
+        assert!(close(r.probability(7, Time::from_millis(30)), 0.06));
+        assert!(close(r.probability(9, Time::from_millis(80)), 0.06));
+        // The long route's base RTT is no congestion on it: 70 ms is its minimum, p_min...
+        assert!(close(r.probability(9, Time::from_millis(70)), 0.01));
+        // ...where one range over both routes (20 to 90 ms) would put it at 0.01 + 0.10 x 50/70.
+        let mut single = Raaqm::new(cfg, 1);
+        for (seg, ms) in [(0, 20), (1, 90), (2, 40)] {
+            data_rtt(&mut single, seg, ms);
+        }
+        assert!(close(single.probability(0, Time::from_millis(70)), 0.01 + 0.10 * 50.0 / 70.0));
+        // A route with fewer samples than the window draws nothing yet; an unknown one neither.
+        data_on_route(&mut r, 6, 50, Some(11));
+        assert_eq!(r.probability(11, Time::from_millis(50)), 0.0);
+        assert_eq!(r.probability(12, Time::from_millis(50)), 0.0);
+        // Unlabelled Data are route 0.
+        assert_eq!(single.routes(), 1);
+        assert!(single.probability(0, Time::from_millis(20)) > 0.0);
     }
 }

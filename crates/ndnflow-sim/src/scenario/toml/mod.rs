@@ -91,6 +91,7 @@ impl Reader<'_, '_> {
             strategy: StrategyKind::default(),
             strategy_choices: Vec::new(),
             interest_marks: InterestMarks::default(),
+            route_labels: false,
         });
         self.node_index.insert(name.to_string(), id);
         id
