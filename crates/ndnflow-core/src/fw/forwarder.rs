@@ -473,15 +473,15 @@ impl Forwarder {
         // The last downstream takes the Data itself: no reference-count traffic in the usual case
         // of one downstream.
         let last = downstreams.len().saturating_sub(1);
+        let label = self.route_labels.then(|| route_label(upstream_label(lp), u64::from(in_face.0)));
         let mut data = Some(data);
         for (k, (face, congested, pit_hint)) in downstreams.into_iter().enumerate() {
             let Some(packet) = (if k == last { data.take() } else { data.clone() }) else { break };
             self.counters.out_data += 1;
             // Same Data, same size: no need to re-measure it.
             let mut lp_out = outgoing_data_lp(lp, congested, high_cong);
-            if self.route_labels {
-                let upstream = lp.ext.as_deref().and_then(|e| e.trajectory_id).unwrap_or(0);
-                lp_out.ext_mut().trajectory_id = Some(route_label(upstream, u64::from(in_face.0)));
+            if let Some(label) = label {
+                set_route_label(&mut lp_out, label);
             }
             out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size, pit_hint }));
         }
@@ -523,6 +523,18 @@ impl Forwarder {
 
 /// What a Content Store hit folds into a route label in place of an upstream face.
 const CONTENT_STORE_HOP: u64 = u64::MAX;
+
+/// The route label a Data arrived with (0 at the end of its route).
+fn upstream_label(lp: &LpHeader) -> u64 {
+    lp.ext.as_deref().and_then(|e| e.trajectory_id).unwrap_or(0)
+}
+
+/// Out of line: most forwarders do not label, and their Data path stays as it was.
+#[cold]
+#[inline(never)]
+fn set_route_label(lp_out: &mut LpHeader, label: u64) {
+    lp_out.ext_mut().trajectory_id = Some(label);
+}
 
 /// The route label after one more hop: the label from upstream (0 at the route's end) with the
 /// face the Data came in on folded in. Given the consumer, the faces chosen hop by hop name the
