@@ -473,7 +473,7 @@ impl Forwarder {
         // The last downstream takes the Data itself: no reference-count traffic in the usual case
         // of one downstream.
         let last = downstreams.len().saturating_sub(1);
-        let label = self.route_labels.then(|| route_label(upstream_label(lp), u64::from(in_face.0)));
+        let label = self.route_labels.then(|| route_label(lp.trajectory_id().unwrap_or(0), u64::from(in_face.0)));
         let mut data = Some(data);
         for (k, (face, congested, pit_hint)) in downstreams.into_iter().enumerate() {
             let Some(packet) = (if k == last { data.take() } else { data.clone() }) else { break };
@@ -523,11 +523,6 @@ impl Forwarder {
 
 /// What a Content Store hit folds into a route label in place of an upstream face.
 const CONTENT_STORE_HOP: u64 = u64::MAX;
-
-/// The route label a Data arrived with (0 at the end of its route).
-fn upstream_label(lp: &LpHeader) -> u64 {
-    lp.ext.as_deref().and_then(|e| e.trajectory_id).unwrap_or(0)
-}
 
 /// Out of line: most forwarders do not label, and their Data path stays as it was.
 #[cold]

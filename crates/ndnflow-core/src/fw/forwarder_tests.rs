@@ -126,11 +126,6 @@ fn pit_hints_go_up_with_interests_and_come_back_with_data() {
     }
 }
 
-/// The trajectory id a Data frame carries (None without one).
-fn label_of(frame: &Frame) -> Option<u64> {
-    frame.lp.ext.as_deref().and_then(|e| e.trajectory_id)
-}
-
 #[test]
 fn route_labels_fold_the_upstream_face_hop_by_hop() {
     let config = ForwarderConfig { route_labels: true, ..ForwarderConfig::default() };
@@ -140,15 +135,14 @@ fn route_labels_fold_the_upstream_face_hop_by_hop() {
     fw.add_face(FaceKind::Link); // face 2: a second way to /p
     fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(1), 1);
     // From the end of the route (no label yet), in on face 1: mix64(rotl(0, 17) ^ 1) = mix64(1).
-    let first = label_of(&round_trip(&mut fw, 1, 0, LpHeader::default()));
+    let first = round_trip(&mut fw, 1, 0, LpHeader::default()).lp.trajectory_id();
     assert_eq!(first, Some(crate::mix::mix64(1)));
     // A label from upstream is folded further: mix64(rotl(L, 17) ^ 1).
     let mut lp = LpHeader::default();
     lp.ext_mut().trajectory_id = Some(0x8000_0000_0000_0001);
-    let folded = label_of(&round_trip(&mut fw, 2, 0, lp));
-    assert_eq!(folded, Some(crate::mix::mix64(0x8000_0000_0000_0001u64.rotate_left(17) ^ 1)));
-    // By hand: bit 63 goes to bit 16 and bit 0 to bit 17, so the value folded is 0x3_0000 ^ 1.
-    assert_eq!(0x8000_0000_0000_0001u64.rotate_left(17) ^ 1, 0x3_0001);
+    let folded = round_trip(&mut fw, 2, 0, lp).lp.trajectory_id();
+    // By hand: rotl(L, 17) takes bit 63 to bit 16 and bit 0 to bit 17 (0x3_0000); xor face 1.
+    assert_eq!(folded, Some(crate::mix::mix64(0x3_0001)));
     // Another upstream face, another route.
     fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(2), 0); // now the cheaper next hop
     let mut out = Vec::new();
@@ -157,7 +151,7 @@ fn route_labels_fold_the_upstream_face_hop_by_hop() {
     let name = Name::parse("/p").unwrap().append_segment(3);
     let d = Frame::data(Arc::new(Data::new(name, bytes::Bytes::from_static(b"x"))));
     fw.handle(Time::from_millis(1), FaceId(2), d, &mut out);
-    assert_eq!(label_of(&out.pop().unwrap().1), Some(crate::mix::mix64(2)));
+    assert_eq!(out.pop().unwrap().1.lp.trajectory_id(), Some(crate::mix::mix64(2)));
     // The label is 12 bytes on the wire: TLV-TYPE 864 (3 octets), TLV-LENGTH 8 (1), 8 octets.
     let mut labelled = LpHeader::default();
     labelled.ext_mut().trajectory_id = Some(1);
@@ -170,7 +164,7 @@ fn without_route_labels_no_label_goes_down() {
     let mut lp = LpHeader::default();
     lp.ext_mut().trajectory_id = Some(5);
     // Link header fields are per hop: a forwarder that does not label drops the field.
-    assert_eq!(label_of(&round_trip(&mut fw, 1, 0, lp)), None);
+    assert_eq!(round_trip(&mut fw, 1, 0, lp).lp.trajectory_id(), None);
 }
 
 #[test]
@@ -185,5 +179,5 @@ fn a_content_store_hit_starts_its_own_route() {
     fw.handle(Time::from_millis(5), FaceId(0), interest(1, None), &mut out);
     let (face, hit) = out.pop().expect("answered from the Content Store");
     assert_eq!(face, FaceId(0));
-    assert_eq!(label_of(&hit), Some(crate::mix::mix64(u64::MAX)));
+    assert_eq!(hit.lp.trajectory_id(), Some(crate::mix::mix64(u64::MAX)));
 }

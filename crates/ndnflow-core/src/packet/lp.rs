@@ -120,6 +120,11 @@ impl LpHeader {
             && self.ext.as_deref().is_none_or(|e| *e == LpExtensions::default())
     }
 
+    /// The trajectory id (SMIC's, and the route label of forwarders with `route_labels`), if any.
+    pub fn trajectory_id(&self) -> Option<u64> {
+        self.ext.as_deref().and_then(|e| e.trajectory_id)
+    }
+
     /// The extension fields, created empty on first use.
     pub fn ext_mut(&mut self) -> &mut LpExtensions {
         self.ext.get_or_insert_with(Default::default)

@@ -165,7 +165,7 @@ impl CongestionController for Raaqm {
             self.increase();
             return;
         };
-        let label = s.lp.ext.as_deref().and_then(|e| e.trajectory_id).unwrap_or(0);
+        let label = s.lp.trajectory_id().unwrap_or(0);
         self.add_sample(label, rtt);
         let p = self.probability(label, rtt);
         if p > 0.0 && self.rng.random::<f64>() < p {
@@ -314,5 +314,26 @@ mod tests {
         // Unlabelled Data are route 0.
         assert_eq!(single.routes(), 1);
         assert!(single.probability(0, Time::from_millis(20)) > 0.0);
+    }
+
+    #[test]
+    fn beyond_64_routes_the_least_recently_used_goes() {
+        let cfg = RaaqmConfig { samples: 2, ..RaaqmConfig::default() };
+        let mut r = Raaqm::new(cfg, 1);
+        // Routes 1..=64, two samples each (10 and 20 ms): every window full.
+        for label in 1..=64u64 {
+            data_on_route(&mut r, 2 * label, 10, Some(label));
+            data_on_route(&mut r, 2 * label + 1, 20, Some(label));
+        }
+        assert_eq!(r.routes(), 64);
+        // Route 1 is used again, so route 2 is now the least recently used.
+        data_on_route(&mut r, 200, 10, Some(1));
+        // A 65th route takes route 2's place; route 1 keeps its samples (now 20 and 10 ms: 15 ms
+        // is half way, (p_min + p_max) / 2), route 2 starts again from nothing.
+        data_on_route(&mut r, 201, 10, Some(65));
+        assert_eq!(r.routes(), 64);
+        assert!(close(r.probability(1, Time::from_millis(15)), (cfg.p_min + cfg.p_max) / 2.0));
+        assert_eq!(r.probability(2, Time::from_millis(15)), 0.0);
+        assert!(close(r.probability(3, Time::from_millis(15)), (cfg.p_min + cfg.p_max) / 2.0));
     }
 }
