@@ -2,7 +2,6 @@
 
 use ndnflow_core::app::cc::CcConfig;
 use ndnflow_core::app::{Consumer, ConsumerConfig, Producer, ProducerConfig, RttOptions};
-use ndnflow_core::fw::forwarder::StrategyName;
 use ndnflow_core::fw::{FaceKind, Forwarder, ForwarderConfig};
 use ndnflow_core::table::{CsPolicy, FaceId};
 use ndnflow_core::{Name, Time};
@@ -57,18 +56,6 @@ pub struct Network {
     pub dir_names: Vec<DirName>,
 }
 
-fn strategy(kind: StrategyKind) -> StrategyName {
-    match kind {
-        StrategyKind::BestRoute => StrategyName::BestRoute,
-        StrategyKind::Multicast => StrategyName::Multicast,
-        StrategyKind::Pi => StrategyName::Pi,
-        StrategyKind::Rfa => StrategyName::Rfa,
-        StrategyKind::Drf => StrategyName::Drf,
-        StrategyKind::Pcon(c) => StrategyName::Pcon(c),
-        StrategyKind::Fpf => StrategyName::Fpf,
-    }
-}
-
 /// The limit of a direction's output queue, as the forwarder sees it on the face (FPF). On a
 /// direction with an MTU a packet limit counts link frames, so the face reports it in bytes,
 /// packets x MTU, as ndnSIM's NetDeviceTransport does for a packet-mode queue (its send-queue
@@ -91,10 +78,11 @@ fn forwarder(spec: &NodeSpec, seed: u64) -> Forwarder {
             crate::scenario::model::CsPolicy::Fifo => CsPolicy::Fifo,
         },
         cs_capacity: spec.cs.capacity,
-        default_strategy: strategy(spec.strategy),
-        strategy_choices: spec.strategy_choices.iter().map(|(p, k)| (p.clone(), strategy(*k))).collect(),
+        default_strategy: spec.strategy,
+        strategy_choices: spec.strategy_choices.clone(),
         interest_marks: spec.interest_marks,
         route_labels: spec.route_labels,
+        straggler: spec.straggler,
     };
     Forwarder::new(config, seed)
 }

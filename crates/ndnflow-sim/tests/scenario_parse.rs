@@ -681,6 +681,15 @@ fn route_labels_are_off_unless_a_node_asks() {
     assert_eq!(e.field.as_deref(), Some("nodes.r.route_labels"), "{e}");
 }
 
+#[test]
+fn the_straggler_time_is_zero_unless_a_node_sets_one() {
+    let s = parse(&quickstart_with_line(8, r#"r  = { straggler = "100ms" }"#)).unwrap();
+    assert_eq!(s.nodes[2].straggler, Time::from_millis(100));
+    assert_eq!((s.nodes[0].straggler, s.nodes[1].straggler), (Time::ZERO, Time::ZERO));
+    let e = parse(&quickstart_with_line(8, r#"r  = { straggler = 100 }"#)).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("nodes.r.straggler"), "{e}");
+}
+
 // ------------------------------------------------------------------------------ ndnSIM import
 
 #[test]

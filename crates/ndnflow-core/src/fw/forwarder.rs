@@ -19,93 +19,15 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+use super::config::{make_strategy, strategy_seed};
+pub use super::config::{ForwarderConfig, InterestMarks, StrategyName};
 use super::face::{FaceInfo, FaceKind};
-use super::strategy::{
-    BestRouteStrategy, DrfStrategy, FpfStrategy, InterestDecision, MulticastStrategy, NackDecision, PconConfig,
-    PconStrategy, PiStrategy, RfaStrategy, Strategy, StrategyCtx,
-};
+use super::strategy::{InterestDecision, NackDecision, Strategy, StrategyCtx};
 use crate::link::Limit;
 use crate::packet::lp::flags;
 use crate::packet::{Data, Frame, Interest, LpHeader, Nack, NackReason, NetPacket};
-use crate::table::{ContentStore, CsPolicy, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId};
+use crate::table::{ContentStore, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId};
 use crate::{Name, Time};
-
-/// Which built-in strategy a prefix uses.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub enum StrategyName {
-    #[default]
-    BestRoute,
-    Multicast,
-    /// Fewest pending Interests (PCON's "PI" baseline).
-    Pi,
-    /// Carofiglio et al.'s Request Forwarding Algorithm (PCON's "CF" baseline).
-    Rfa,
-    /// Dynamic Request Forwarding: weighted round robin by pending Interests.
-    Drf,
-    /// PCON's mark-driven multipath forwarding (§3.4).
-    Pcon(PconConfig),
-    /// Fast Pipeline Filling: the lowest-RTT face whose pending Interests are below its capacity
-    /// rtt x rate + queue (Thibaud et al. §II-B); needs `Forwarder::set_face_link`.
-    Fpf,
-}
-
-/// `seed` feeds the strategies that draw at random (rfa); the others ignore it.
-fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> {
-    match name {
-        StrategyName::BestRoute => Box::new(BestRouteStrategy::new()),
-        StrategyName::Multicast => Box::new(MulticastStrategy::new()),
-        StrategyName::Pi => Box::new(PiStrategy::new()),
-        StrategyName::Rfa => Box::new(RfaStrategy::new(seed)),
-        StrategyName::Drf => Box::new(DrfStrategy::new()),
-        StrategyName::Pcon(config) => Box::new(PconStrategy::new(config, seed)),
-        StrategyName::Fpf => Box::new(FpfStrategy::new()),
-    }
-}
-
-/// The seed of the `index`-th strategy instance of a forwarder seeded with `nonce_seed`, so
-/// instances and nodes draw independent streams.
-fn strategy_seed(nonce_seed: u64, index: usize) -> u64 {
-    crate::mix::mix64(crate::mix::mix64(nonce_seed ^ 0x5EED_57A7_E61E_5EED) ^ index as u64)
-}
-
-/// What a forwarder does with a congestion mark on an arriving Interest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum InterestMarks {
-    /// Note it in the in-record and mark the Data sent back (PCON §3.1, §4.3 Cross_Opp_2).
-    #[default]
-    Pit,
-    /// Ignore it (PCON §4.3 Cross_Opp_1: only the Data path signals congestion).
-    Ignore,
-}
-
-#[derive(Clone, Debug)]
-pub struct ForwarderConfig {
-    pub cs_policy: CsPolicy,
-    /// Content Store capacity in Data packets; 0 turns it off.
-    pub cs_capacity: usize,
-    /// Strategy for "/".
-    pub default_strategy: StrategyName,
-    /// Strategy choices for longer prefixes.
-    pub strategy_choices: Vec<(Name, StrategyName)>,
-    pub interest_marks: InterestMarks,
-    /// Route labels (Carofiglio et al., INFOCOM NOMEN 2013, as RAAQM uses them): fold the face each
-    /// Data arrived on into its trajectory id on the way down, so that a consumer can tell routes
-    /// apart. Off by default: the label costs 12 bytes of link header per Data.
-    pub route_labels: bool,
-}
-
-impl Default for ForwarderConfig {
-    fn default() -> Self {
-        ForwarderConfig {
-            cs_policy: CsPolicy::Lru,
-            cs_capacity: 0,
-            default_strategy: StrategyName::BestRoute,
-            strategy_choices: Vec::new(),
-            interest_marks: InterestMarks::Pit,
-            route_labels: false,
-        }
-    }
-}
 
 /// Packet counters of one forwarder (NFD's ForwarderCounters plus CS and PIT outcomes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -145,6 +67,7 @@ pub struct Forwarder {
     nonce_state: u64,
     interest_marks: InterestMarks,
     route_labels: bool,
+    straggler: Time,
 }
 
 /// Frames to send, as (face, frame).
@@ -171,6 +94,7 @@ impl Forwarder {
             nonce_state: nonce_seed | 1,
             interest_marks: config.interest_marks,
             route_labels: config.route_labels,
+            straggler: config.straggler,
         }
     }
 
@@ -266,6 +190,9 @@ impl Forwarder {
     pub fn handle_timeout(&mut self, now: Time) {
         while let Some(id) = self.pit.pop_expired(now) {
             if let Some(entry) = self.pit.remove(id) {
+                if entry.is_satisfied() {
+                    continue; // its straggler time is over
+                }
                 self.counters.expired += 1;
                 let si = self.strategy_index(entry.name());
                 let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
@@ -312,9 +239,16 @@ impl Forwarder {
         if self.dnl.has(now, &interest.name, nonce) {
             return self.on_interest_loop(in_face, interest, out);
         }
-        let (id, is_new) = self.pit.find_or_insert(&interest);
+        let (mut id, is_new) = self.pit.find_or_insert(&interest);
         if !is_new && self.is_duplicate_nonce(id, in_face, nonce) {
             return self.on_interest_loop(in_face, interest, out);
+        }
+        if !is_new && self.pit.get(id).is_some_and(PitEntry::is_satisfied) {
+            // A new request meets an entry that only lingers: it starts a fresh one. NFD 0.4 reuses
+            // the entry with the out-records it has left, which its strategies then take for a
+            // retransmission of the request already answered.
+            self.pit.discard(id);
+            id = self.pit.find_or_insert(&interest).0;
         }
         let has_in_records = self.pit.get(id).is_some_and(|e| !e.in_records.is_empty());
         if !has_in_records && self.cs.is_enabled() {
@@ -456,6 +390,13 @@ impl Forwarder {
             let si = self.strategy_index(entry.name());
             let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
             self.strategies[si].before_satisfy_interest(&ctx, entry, in_face, &data, lp);
+            if entry.is_satisfied() {
+                // A late copy: the strategy has seen it (and the CS has it); nobody waits for it.
+                if let Some(e) = self.pit.get_mut(id) {
+                    e.out_records.retain(|o| o.face != in_face);
+                }
+                continue;
+            }
             if lp.flags & flags::HIGH_CONG != 0 {
                 high_cong |= self.strategies[si].passes_high_congestion(&ctx, entry, in_face);
             }
@@ -468,7 +409,7 @@ impl Forwarder {
                     None => downstreams.push((r.face, r.congested, r.pit_hint)),
                 }
             }
-            self.pit.discard(id);
+            self.satisfied(now, id, in_face);
         }
         // The last downstream takes the Data itself: no reference-count traffic in the usual case
         // of one downstream.
@@ -487,11 +428,26 @@ impl Forwarder {
         }
     }
 
+    /// Data from `in_face` satisfied entry `id`: it goes, or stays for the straggler time without
+    /// downstreams and without the upstream that answered.
+    fn satisfied(&mut self, now: Time, id: PitId, in_face: FaceId) {
+        if self.straggler == Time::ZERO {
+            return self.pit.discard(id);
+        }
+        let Some(e) = self.pit.get_mut(id) else { return };
+        e.in_records.clear();
+        e.out_records.retain(|o| o.face != in_face);
+        self.pit.set_expiry(id, now + self.straggler);
+    }
+
     fn on_incoming_nack(&mut self, now: Time, in_face: FaceId, nack: Arc<Nack>, lp: &LpHeader, out: &mut Outbox) {
         self.counters.in_nacks += 1;
         let Some(id) = self.pit.find(&nack.interest) else { return };
         let nonce = nack.interest.nonce.unwrap_or(0);
         let Some(entry) = self.pit.get_mut(id) else { return };
+        if entry.is_satisfied() {
+            return; // answered already: nothing to retry, nobody to tell
+        }
         match entry.out_record_mut(in_face) {
             // A Nack only counts for the Interest we actually sent upstream.
             Some(o) if o.nonce == nonce => o.nack = Some(nack.reason),

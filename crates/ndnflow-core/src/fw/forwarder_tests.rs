@@ -1,5 +1,6 @@
 //! Forwarder pipelines: HopLimit, loops, and how marks travel, on a two-face router.
 
+use super::super::strategy::MulticastStrategy;
 use super::*;
 use crate::packet::NO_PIT_HINT;
 
@@ -180,4 +181,132 @@ fn a_content_store_hit_starts_its_own_route() {
     let (face, hit) = out.pop().expect("answered from the Content Store");
     assert_eq!(face, FaceId(0));
     assert_eq!(hit.lp.trajectory_id(), Some(crate::mix::mix64(u64::MAX)));
+}
+
+/// A router whose /p Interests go to faces 1 and 2 at once (multicast), with straggler time `straggler`.
+fn two_upstreams(straggler: Time) -> Forwarder {
+    let config = ForwarderConfig { default_strategy: StrategyName::Multicast, straggler, ..ForwarderConfig::default() };
+    let mut fw = Forwarder::new(config, 1);
+    for _ in 0..3 {
+        fw.add_face(FaceKind::Link);
+    }
+    fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(1), 1);
+    fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(2), 1);
+    fw
+}
+
+fn data(seg: u64) -> Frame {
+    Frame::data(Arc::new(Data::new(Name::parse("/p").unwrap().append_segment(seg), bytes::Bytes::from_static(b"x"))))
+}
+
+/// Interest 1 from face 0 goes up both faces; face 1 answers at 10 ms, face 2 at 60 ms.
+/// Returns what each answer sent.
+fn answered_twice(fw: &mut Forwarder) -> (Outbox, Outbox) {
+    let mut out = Vec::new();
+    fw.handle(Time::ZERO, FaceId(0), interest(1, None), &mut out);
+    assert_eq!(out.iter().map(|(f, _)| f.0).collect::<Vec<_>>(), vec![1, 2]);
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    fw.handle(Time::from_millis(10), FaceId(1), data(1), &mut first);
+    fw.handle(Time::from_millis(60), FaceId(2), data(1), &mut second);
+    (first, second)
+}
+
+#[test]
+fn without_a_straggler_time_the_second_copy_is_unsolicited() {
+    let mut fw = two_upstreams(Time::ZERO);
+    let (first, second) = answered_twice(&mut fw);
+    assert_eq!((first.len(), first[0].0), (1, FaceId(0)));
+    assert!(second.is_empty());
+    assert_eq!((fw.counters.unsolicited_data, fw.pit.len()), (1, 0));
+}
+
+#[test]
+fn a_satisfied_entry_stays_for_the_straggler_time_and_takes_late_copies_silently() {
+    let mut fw = two_upstreams(Time::from_millis(100));
+    let (first, second) = answered_twice(&mut fw);
+    assert_eq!((first.len(), first[0].0), (1, FaceId(0)));
+    // The copy from face 2 is 50 ms late: it is taken (not unsolicited) and sent nowhere.
+    assert!(second.is_empty());
+    assert_eq!((fw.counters.unsolicited_data, fw.pit.len()), (0, 1));
+    // The entry goes 100 ms after the first Data (at 110 ms), without counting as expired.
+    assert_eq!(fw.poll_timeout(), Some(Time::from_millis(110)));
+    fw.handle_timeout(Time::from_millis(109));
+    assert_eq!(fw.pit.len(), 1);
+    fw.handle_timeout(Time::from_millis(110));
+    assert_eq!((fw.pit.len(), fw.counters.expired), (0, 0));
+    // A copy later than that is unsolicited again.
+    fw.handle(Time::from_millis(111), FaceId(1), data(1), &mut Vec::new());
+    assert_eq!(fw.counters.unsolicited_data, 1);
+}
+
+#[test]
+fn a_new_interest_for_a_lingering_entry_is_forwarded_afresh() {
+    let mut fw = two_upstreams(Time::from_millis(100));
+    let mut out = Vec::new();
+    fw.handle(Time::ZERO, FaceId(0), interest(1, None), &mut out);
+    fw.handle(Time::from_millis(2), FaceId(1), data(1), &mut Vec::new());
+    // Face 2 has not answered, so the lingering entry still has its out-record; a new request
+    // (another nonce) is not a retransmission of the one answered: it goes up both faces again,
+    // where a retransmission 4 ms after the last would be suppressed (the 10 ms initial interval).
+    out.clear();
+    let name = Name::parse("/p").unwrap().append_segment(1);
+    let again = Frame::interest(Arc::new(Interest::new(name, 99, Time::from_secs(2))));
+    fw.handle(Time::from_millis(4), FaceId(0), again, &mut out);
+    assert_eq!(out.iter().map(|(f, _)| f.0).collect::<Vec<_>>(), vec![1, 2]);
+    // ... and the next Data goes down to it.
+    out.clear();
+    fw.handle(Time::from_millis(30), FaceId(2), data(1), &mut out);
+    assert_eq!((out.len(), out[0].0), (1, FaceId(0)));
+}
+
+#[test]
+fn a_nack_for_a_lingering_entry_changes_nothing() {
+    let mut fw = two_upstreams(Time::from_millis(100));
+    let mut out = Vec::new();
+    fw.handle(Time::ZERO, FaceId(0), interest(1, None), &mut out);
+    let sent_up = match &out[1].1.packet {
+        NetPacket::Interest(i) => i.clone(),
+        p => panic!("{p:?}"),
+    };
+    fw.handle(Time::from_millis(10), FaceId(1), data(1), &mut Vec::new());
+    out.clear();
+    let nack = Frame::nack(Arc::new(Nack { reason: NackReason::Congestion, interest: sent_up }));
+    fw.handle(Time::from_millis(20), FaceId(2), nack, &mut out);
+    assert!(out.is_empty(), "nothing retried, nothing sent down: {out:?}");
+    assert_eq!(fw.pit.len(), 1);
+}
+
+/// Multicast, noting the face of every Data its before-satisfy trigger sees.
+struct Recording(MulticastStrategy, std::rc::Rc<std::cell::RefCell<Vec<u32>>>);
+
+impl Strategy for Recording {
+    fn name(&self) -> &'static str {
+        "recording"
+    }
+    fn after_receive_interest(
+        &mut self,
+        ctx: &StrategyCtx,
+        in_face: FaceId,
+        entry: &mut PitEntry,
+        fib: Option<&crate::table::FibEntry>,
+    ) -> InterestDecision {
+        self.0.after_receive_interest(ctx, in_face, entry, fib)
+    }
+    fn before_satisfy_interest(&mut self, _: &StrategyCtx, _: &PitEntry, in_face: FaceId, _: &Data, _: &LpHeader) {
+        self.1.borrow_mut().push(in_face.0);
+    }
+}
+
+#[test]
+fn the_strategy_sees_a_late_copy_only_within_the_straggler_time() {
+    for (straggler, seen) in [(0, vec![1]), (100, vec![1, 2]), (40, vec![1])] {
+        let mut fw = two_upstreams(Time::from_millis(straggler));
+        let faces = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        fw.set_strategy(&Name::root(), Box::new(Recording(MulticastStrategy::new(), faces.clone())));
+        fw.handle(Time::ZERO, FaceId(0), interest(1, None), &mut Vec::new());
+        fw.handle(Time::from_millis(10), FaceId(1), data(1), &mut Vec::new());
+        fw.handle_timeout(Time::from_millis(50)); // a 40 ms straggler time is over at 50 ms
+        fw.handle(Time::from_millis(60), FaceId(2), data(1), &mut Vec::new());
+        assert_eq!(*faces.borrow(), seen, "straggler {straggler} ms");
+    }
 }

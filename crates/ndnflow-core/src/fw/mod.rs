@@ -1,5 +1,6 @@
 //! The forwarder (NFD daemon/fw): pipelines and strategies.
 
+pub mod config;
 pub mod face;
 pub mod forwarder;
 pub mod strategy;

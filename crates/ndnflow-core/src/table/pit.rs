@@ -103,6 +103,14 @@ impl PitEntry {
         &self.interest
     }
 
+    /// Whether Data has satisfied this entry and it only lingers for the straggler time (NFD's
+    /// straggler timer, see `ForwarderConfig::straggler`). Satisfying an entry clears its
+    /// in-records, and every other live entry has at least one (an entry gets its first in-record
+    /// in the pipeline that creates it, and goes when its last one is removed).
+    pub fn is_satisfied(&self) -> bool {
+        self.in_records.is_empty()
+    }
+
     /// Whether some upstream has neither answered nor timed out.
     pub fn has_pending_out_records(&self, now: Time) -> bool {
         self.out_records.iter().any(|o| o.nack.is_none() && o.expiry > now)

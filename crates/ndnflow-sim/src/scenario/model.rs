@@ -54,6 +54,8 @@ pub struct NodeSpec {
     pub interest_marks: InterestMarks,
     /// Fold route labels into the Data this node forwards (RAAQM's per-route state).
     pub route_labels: bool,
+    /// How long a satisfied PIT entry stays (NFD's straggler timer); 0: it goes at once.
+    pub straggler: Time,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,22 +80,9 @@ impl Default for CsSpec {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub enum StrategyKind {
-    #[default]
-    BestRoute,
-    Multicast,
-    /// Fewest pending Interests ("pi").
-    Pi,
-    /// Request Forwarding Algorithm ("rfa", alias "cf").
-    Rfa,
-    /// Dynamic Request Forwarding ("drf").
-    Drf,
-    /// PCON's mark-driven multipath forwarding ("pcon", §3.4).
-    Pcon(PconConfig),
-    /// Fast Pipeline Filling ("fpf", Thibaud et al. §II-B).
-    Fpf,
-}
+/// A node's strategy choice: the forwarder's own names, so a scenario holds what the forwarder
+/// builds ("pi", "rfa" alias "cf", "drf", "pcon", "fpf", ...; see the TOML reader).
+pub use ndnflow_core::fw::config::StrategyName as StrategyKind;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkSpec {

@@ -92,6 +92,7 @@ impl Reader<'_, '_> {
             strategy_choices: Vec::new(),
             interest_marks: InterestMarks::default(),
             route_labels: false,
+            straggler: Time::ZERO,
         });
         self.node_index.insert(name.to_string(), id);
         id

@@ -39,7 +39,7 @@ impl Reader<'_, '_> {
         let t = self.table(
             v,
             path,
-            &["cs", "strategy", "strategies", "interest_marks", "route_labels"],
+            &["cs", "strategy", "strategies", "interest_marks", "route_labels", "straggler"],
             "a table such as {} or { cs = { policy = \"lru\", capacity = 1000 } }",
         )?;
         if let Some(cs) = t.get("cs") {
@@ -85,6 +85,9 @@ impl Reader<'_, '_> {
         }
         if let Some(r) = t.get("route_labels") {
             node.route_labels = self.boolean(r, &t.field("route_labels"))?;
+        }
+        if let Some(s) = t.get("straggler") {
+            node.straggler = self.duration(s, &t.field("straggler"))?;
         }
         if let Some(s) = t.get("strategies") {
             let path = t.field("strategies");

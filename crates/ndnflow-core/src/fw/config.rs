@@ -1,0 +1,93 @@
+//! What a forwarder is built from: its strategies, what it does with Interest marks, route
+//! labels and the straggler time (`ForwarderConfig`), and how the built-in strategies are made.
+
+use super::strategy::{
+    BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PconConfig, PconStrategy, PiStrategy, RfaStrategy,
+    Strategy,
+};
+use crate::table::CsPolicy;
+use crate::{Name, Time};
+
+/// Which built-in strategy a prefix uses.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum StrategyName {
+    #[default]
+    BestRoute,
+    Multicast,
+    /// Fewest pending Interests (PCON's "PI" baseline).
+    Pi,
+    /// Carofiglio et al.'s Request Forwarding Algorithm (PCON's "CF" baseline).
+    Rfa,
+    /// Dynamic Request Forwarding: weighted round robin by pending Interests.
+    Drf,
+    /// PCON's mark-driven multipath forwarding (§3.4).
+    Pcon(PconConfig),
+    /// Fast Pipeline Filling: the lowest-RTT face whose pending Interests are below its capacity
+    /// rtt x rate + queue (Thibaud et al. §II-B); needs `Forwarder::set_face_link`.
+    Fpf,
+}
+
+/// `seed` feeds the strategies that draw at random (rfa); the others ignore it.
+pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> {
+    match name {
+        StrategyName::BestRoute => Box::new(BestRouteStrategy::new()),
+        StrategyName::Multicast => Box::new(MulticastStrategy::new()),
+        StrategyName::Pi => Box::new(PiStrategy::new()),
+        StrategyName::Rfa => Box::new(RfaStrategy::new(seed)),
+        StrategyName::Drf => Box::new(DrfStrategy::new()),
+        StrategyName::Pcon(config) => Box::new(PconStrategy::new(config, seed)),
+        StrategyName::Fpf => Box::new(FpfStrategy::new()),
+    }
+}
+
+/// The seed of the `index`-th strategy instance of a forwarder seeded with `nonce_seed`, so
+/// instances and nodes draw independent streams.
+pub(super) fn strategy_seed(nonce_seed: u64, index: usize) -> u64 {
+    crate::mix::mix64(crate::mix::mix64(nonce_seed ^ 0x5EED_57A7_E61E_5EED) ^ index as u64)
+}
+
+/// What a forwarder does with a congestion mark on an arriving Interest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum InterestMarks {
+    /// Note it in the in-record and mark the Data sent back (PCON §3.1, §4.3 Cross_Opp_2).
+    #[default]
+    Pit,
+    /// Ignore it (PCON §4.3 Cross_Opp_1: only the Data path signals congestion).
+    Ignore,
+}
+
+#[derive(Clone, Debug)]
+pub struct ForwarderConfig {
+    pub cs_policy: CsPolicy,
+    /// Content Store capacity in Data packets; 0 turns it off.
+    pub cs_capacity: usize,
+    /// Strategy for "/".
+    pub default_strategy: StrategyName,
+    /// Strategy choices for longer prefixes.
+    pub strategy_choices: Vec<(Name, StrategyName)>,
+    pub interest_marks: InterestMarks,
+    /// Route labels (Carofiglio et al., INFOCOM NOMEN 2013, as RAAQM uses them): fold the face each
+    /// Data arrived on into its trajectory id on the way down, so that a consumer can tell routes
+    /// apart. Off by default: the label costs 12 bytes of link header per Data.
+    pub route_labels: bool,
+    /// How long a satisfied PIT entry stays: the straggler timer of older NFD (100 ms in the NFD
+    /// 0.4 of ndnSIM 2.1, which PCON's authors used; current NFD erases the entry at once). While
+    /// it stays, a later copy of the Data (from another upstream the Interest went to) reaches the
+    /// strategy and the Content Store instead of being dropped as unsolicited; it goes nowhere
+    /// else. 0 (the default): the entry goes at once.
+    pub straggler: Time,
+}
+
+impl Default for ForwarderConfig {
+    fn default() -> Self {
+        ForwarderConfig {
+            cs_policy: CsPolicy::Lru,
+            cs_capacity: 0,
+            default_strategy: StrategyName::BestRoute,
+            strategy_choices: Vec::new(),
+            interest_marks: InterestMarks::Pit,
+            route_labels: false,
+            straggler: Time::ZERO,
+        }
+    }
+}
