@@ -17,7 +17,11 @@
 //! * a next hop whose Data report a highly congested path (§3.6) is disabled the same way: for
 //!   every prefix when the congested link is its own (HIGH_CONG_LOCAL), for the FIB prefix
 //!   otherwise, until its Data come without the flag. With no enabled alternative the state is
-//!   passed downstream (`passes_high_congestion`).
+//!   passed downstream (`passes_high_congestion`). While a face is closed this way, what marks
+//!   take from the other faces is shared among the open ones only, and no shift back goes to it:
+//!   our choice, the paper is silent. A closed link carries nothing, so share given to it would
+//!   only pile up, and land all at once when it opens (pcon-4.5: after the flood, 90 % of the
+//!   Interests went to the link just drained).
 //!
 //! Parameters, defaults and sources are in docs/protocols/pcon.md. Choices where the paper is
 //! silent are commented where they are made.
@@ -155,25 +159,27 @@ impl PrefixState {
         }
     }
 
-    /// §3.4: take `fraction` of `face`'s percentage and share it equally among the others.
-    fn reduce(&mut self, face: FaceId, fraction: f64) {
+    /// §3.4: take `fraction` of `face`'s percentage and share it equally among the open others.
+    fn reduce(&mut self, face: FaceId, fraction: f64, closed: &[FaceId]) {
         let Some(i) = self.shares.iter().position(|s| s.face == face) else { return };
         let reduction = self.shares[i].perc * fraction;
-        self.move_away(i, reduction);
+        self.move_away(i, reduction, closed);
     }
 
-    /// Takes `reduction` (at most all) from share `i` and gives each other share an equal part.
-    fn move_away(&mut self, i: usize, reduction: f64) {
-        let n = self.shares.len();
-        if n < 2 {
+    /// Takes `reduction` (at most all) from share `i` and gives each other open share an equal
+    /// part: not to faces closed by a highly congested link (`closed`) or path (§3.6).
+    fn move_away(&mut self, i: usize, reduction: f64, closed: &[FaceId]) {
+        let takes = |j: usize, s: &Share| j != i && !s.high_cong && !closed.contains(&s.face);
+        let n = self.shares.iter().enumerate().filter(|(j, s)| takes(*j, s)).count();
+        if n == 0 {
             return;
         }
         let reduction = reduction.min(self.shares[i].perc);
-        let each = reduction / (n - 1) as f64;
+        let each = reduction / n as f64;
         for (j, s) in self.shares.iter_mut().enumerate() {
             if j == i {
                 s.perc -= reduction;
-            } else {
+            } else if takes(j, s) {
                 s.perc += each;
             }
         }
@@ -181,10 +187,13 @@ impl PrefixState {
 
     /// §3.4 shift back: after `quiet_interval` without signals (and at most once per interval),
     /// move `amount` points from the longest path in use to the shortest.
-    fn shift_back(&mut self, now: Time, quiet_interval: Time, amount: f64) {
+    fn shift_back(&mut self, now: Time, quiet_interval: Time, amount: f64, closed: &[FaceId]) {
         let since = self.last_signal.max(self.last_shift);
         if self.shares.len() < 2 || now.saturating_sub(since) < quiet_interval {
             return;
+        }
+        if self.shares[0].high_cong || closed.contains(&self.shares[0].face) {
+            return; // the shortest path is closed (§3.6): nothing goes back to it meanwhile
         }
         self.last_shift = now;
         // Longest = highest cost in use, the later in FIB order among equal costs. A path no
@@ -380,7 +389,7 @@ impl Strategy for PconStrategy {
         };
         let cfg = self.config;
         let st = prefix_state(&mut self.prefixes, ctx.now, fib, cfg.start_equal);
-        st.shift_back(ctx.now, cfg.quiet_interval, cfg.shift_back * cfg.change_perc);
+        st.shift_back(ctx.now, cfg.quiet_interval, cfg.shift_back * cfg.change_perc, &self.congested_faces);
         // A retransmission prefers next hops without a pending out-record, as best-route does.
         let want_unused = decision == RetxDecision::Forward;
         // (next hop, percentage, enabled)
@@ -437,9 +446,10 @@ impl Strategy for PconStrategy {
         }
         let Some((_, fib)) = ctx.fib.longest_prefix_match(entry.name()) else { return };
         let Some(st) = self.prefixes.get_mut(&fib.prefix) else { return };
+        let closed = &self.congested_faces;
         // f(distance): the hop count counts the forwarders the Data crossed since it was marked.
         let distance = if self.config.distance { lp.hop_count.unwrap_or(0) + 1 } else { 1 };
-        st.reduce(in_face, self.config.change_perc / distance as f64);
+        st.reduce(in_face, self.config.change_perc / distance as f64, closed);
         st.last_signal = ctx.now;
     }
 
@@ -458,7 +468,7 @@ impl Strategy for PconStrategy {
             if let Some(st) = fib.and_then(|f| self.prefixes.get_mut(&f.prefix)) {
                 let due = st.last_nack_update.is_none_or(|t| ctx.now >= t + self.config.nack_interval);
                 if due {
-                    st.reduce(in_face, self.config.change_perc);
+                    st.reduce(in_face, self.config.change_perc, &self.congested_faces);
                     st.last_nack_update = Some(ctx.now);
                 }
                 st.last_signal = ctx.now;
@@ -477,7 +487,7 @@ impl Strategy for PconStrategy {
         let Some(st) = self.prefixes.get_mut(&fib.prefix) else { return };
         for o in &entry.out_records {
             if let Some(i) = st.shares.iter().position(|s| s.face == o.face) {
-                st.move_away(i, self.config.change_perc);
+                st.move_away(i, self.config.change_perc, &self.congested_faces);
             }
         }
     }

@@ -362,3 +362,32 @@ fn an_expired_entry_takes_change_perc_points_only_when_asked() {
         assert_percs(&s, &want);
     }
 }
+
+#[test]
+fn a_closed_face_gets_nothing_of_what_marks_and_shift_back_move() {
+    let faces = faces(3);
+    let table = fib_table(&THREE);
+    let f = fib(&THREE);
+    let at = |ms| StrategyCtx { now: Time::from_millis(ms), faces: &faces, fib: &table };
+    let e = entry(Time::ZERO, 0);
+    for local in [true, false] {
+        let mut s = PconStrategy::new(PconConfig { probe_fraction: 0.0, ..PconConfig::default() }, 1);
+        s.preset(Time::ZERO, &f, &[0.5, 0.3, 0.2]);
+        // Face 1's link (or its path for /p) is highly congested: it is closed.
+        s.before_satisfy_interest(&at(0), &e, FaceId(1), &data(), &high(local));
+        // A mark on face 2 moves 0.3 x 0.02 = 0.006, all of it to face 3, the only open face.
+        s.before_satisfy_interest(&at(0), &e, FaceId(2), &data(), &marked(None));
+        assert_percs(&s, &[0.5, 0.294, 0.206]);
+        // A quiet marking interval would move 0.002 from face 3 back to face 1, the shortest
+        // path; closed, it gets nothing.
+        forwarded(&mut s, &at(200), &f, 1);
+        assert_percs(&s, &[0.5, 0.294, 0.206]);
+        // Open again (a clean Data): the next mark on face 2 shares with both, and the shift
+        // back resumes. 0.294 x 0.02 = 0.00588, 0.00294 each.
+        s.before_satisfy_interest(&at(300), &e, FaceId(1), &data(), &LpHeader::default());
+        s.before_satisfy_interest(&at(300), &e, FaceId(2), &data(), &marked(None));
+        assert_percs(&s, &[0.50294, 0.28812, 0.20894]);
+        forwarded(&mut s, &at(410), &f, 2);
+        assert_percs(&s, &[0.50494, 0.28812, 0.20694]);
+    }
+}
