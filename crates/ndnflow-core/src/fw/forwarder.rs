@@ -409,7 +409,7 @@ impl Forwarder {
                     None => downstreams.push((r.face, r.congested, r.pit_hint)),
                 }
             }
-            self.satisfied(now, id, in_face);
+            self.on_satisfied(now, id, in_face);
         }
         // The last downstream takes the Data itself: no reference-count traffic in the usual case
         // of one downstream.
@@ -430,7 +430,7 @@ impl Forwarder {
 
     /// Data from `in_face` satisfied entry `id`: it goes, or stays for the straggler time without
     /// downstreams and without the upstream that answered.
-    fn satisfied(&mut self, now: Time, id: PitId, in_face: FaceId) {
+    fn on_satisfied(&mut self, now: Time, id: PitId, in_face: FaceId) {
         if self.straggler == Time::ZERO {
             return self.pit.discard(id);
         }

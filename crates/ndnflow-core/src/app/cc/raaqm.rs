@@ -111,8 +111,11 @@ impl Raaqm {
     /// The decrease probability for an RTT `rtt` on route `label` against that route's samples (0
     /// until it has a full window of them).
     pub fn probability(&self, label: u64, rtt: Time) -> f64 {
+        self.routes.iter().find(|r| r.label == label).map_or(0.0, |route| self.route_probability(route, rtt))
+    }
+
+    fn route_probability(&self, route: &Route, rtt: Time) -> f64 {
         let c = &self.config;
-        let Some(route) = self.routes.iter().find(|r| r.label == label) else { return 0.0 };
         if route.rtts.len() < c.samples.max(1) as usize {
             return 0.0;
         }
@@ -125,7 +128,8 @@ impl Raaqm {
         (c.p_min + (c.p_max - c.p_min) * x).clamp(c.p_min, c.p_max)
     }
 
-    fn add_sample(&mut self, label: u64, rtt: Time) {
+    /// Adds `rtt` to route `label`'s samples (the route created if new); returns the route's index.
+    fn add_sample(&mut self, label: u64, rtt: Time) -> usize {
         self.samples_seen += 1;
         let index = match self.routes.iter().position(|r| r.label == label) {
             Some(i) => i,
@@ -144,6 +148,7 @@ impl Raaqm {
             route.rtts.pop_front();
         }
         route.rtts.push_back(rtt);
+        index
     }
 
     fn decrease(&mut self) {
@@ -166,8 +171,9 @@ impl CongestionController for Raaqm {
             return;
         };
         let label = s.lp.trajectory_id().unwrap_or(0);
-        self.add_sample(label, rtt);
-        let p = self.probability(label, rtt);
+        // The route just sampled, found once: a consumer runs this for every Data.
+        let route = self.add_sample(label, rtt);
+        let p = self.route_probability(&self.routes[route], rtt);
         if p > 0.0 && self.rng.random::<f64>() < p {
             self.decrease();
         } else {
