@@ -3,7 +3,7 @@
 use ndnflow_core::app::cc::CcConfig;
 use ndnflow_core::app::{Consumer, ConsumerConfig, Producer, ProducerConfig, RttOptions};
 use ndnflow_core::fw::{FaceKind, Forwarder, ForwarderConfig};
-use ndnflow_core::table::{CsPolicy, FaceId};
+use ndnflow_core::table::FaceId;
 use ndnflow_core::{Name, Time};
 use rustc_hash::FxHashMap;
 
@@ -73,10 +73,7 @@ fn queue_limit(spec: &LinkDirSpec) -> ndnflow_core::link::Limit {
 
 fn forwarder(spec: &NodeSpec, seed: u64) -> Forwarder {
     let config = ForwarderConfig {
-        cs_policy: match spec.cs.policy {
-            crate::scenario::model::CsPolicy::Lru => CsPolicy::Lru,
-            crate::scenario::model::CsPolicy::Fifo => CsPolicy::Fifo,
-        },
+        cs_policy: spec.cs.policy,
         cs_capacity: spec.cs.capacity,
         default_strategy: spec.strategy,
         strategy_choices: spec.strategy_choices.clone(),

@@ -58,11 +58,8 @@ pub struct NodeSpec {
     pub straggler: Time,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CsPolicy {
-    Lru,
-    Fifo,
-}
+/// The Content Store's replacement policy, as the forwarder takes it.
+pub use ndnflow_core::table::CsPolicy;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CsSpec {
