@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from ndnflow.cli import main
+from ndnflow.cli import checks_total_line, main
 from ndnflow.experiments import common
 from ndnflow.experiments.seeds import MAX_SEEDS, SeedSpecError, SeedSweep, parse_seeds
 
@@ -78,6 +78,16 @@ def test_sweep_counts_each_row_across_seeds():
 def test_sweep_of_passing_seeds_passes_and_names_no_row():
     sweep = SeedSweep("x-1", [4, 9], [_report(4, 1.0, 1.0), _report(9, 5.0, 2.0)])
     assert sweep.passed and sweep.summary_line() == "x-1, seeds 4,9: 2, 2 of 2 checks pass"
+
+
+def test_all_experiments_total_sums_checks_per_seed():
+    # Two experiments of two rows each. Single runs: 1 + 2 rows pass. Seeds 1 and 2: x-1 passes 1
+    # then 0 rows, x-2 passes 2 then 1 (a fails at 0.5), so 3 and 1 of 4.
+    single = [_report(1, 2.0, 0.0), _report(1, 1.0, 1.0)]
+    assert checks_total_line(single, None) == "3 of 4 checks pass"
+    sweeps = [SeedSweep("x-1", [1, 2], [_report(1, 2.0, 0.0), _report(2, 0.5, 0.0)]),
+              SeedSweep("x-2", [1, 2], [_report(1, 1.0, 1.0), _report(2, 0.5, 1.0)])]
+    assert checks_total_line(sweeps, [1, 2]) == "3, 1 of 4 checks pass with seeds 1, 2"
 
 
 # ------------------------------------------------------------------------------ real runs

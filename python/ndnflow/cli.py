@@ -175,7 +175,17 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     if len(outcomes) > 1:
         print(f"{len(failed)} of {len(outcomes)} experiments have failing checks: {', '.join(failed)}" if failed
               else f"all {len(outcomes)} experiments pass")
+        print(checks_total_line(outcomes, seeds))
     return EXIT_CHECKS_FAILED if failed else EXIT_OK
+
+
+def checks_total_line(outcomes: List[Any], seeds: Optional[List[int]]) -> str:
+    """The checks of every experiment together: "149 of 180 checks pass", or with seeds one count
+    per seed ("149, 147 of 180 checks pass with seeds 1, 2")."""
+    per_seed = [sum(counts) for counts in zip(*(outcome.checks_passed() for outcome in outcomes))]
+    total = sum(len(outcome.metrics()) if seeds is not None else len(outcome.rows) for outcome in outcomes)
+    line = f"{', '.join(str(n) for n in per_seed)} of {total} checks pass"
+    return line if seeds is None else line + f" with seeds {', '.join(str(seed) for seed in seeds)}"
 
 
 # -------------------------------------------------------------------------------------- parser

@@ -257,6 +257,10 @@ class Report:
     def failed(self) -> List[Row]:
         return [row for row in self.rows if not row.passed]
 
+    def checks_passed(self) -> List[int]:
+        """How many rows pass, as a one-seed list (a SeedSweep gives one count per seed)."""
+        return [len(self.rows) - len(self.failed)]
+
     def table(self) -> str:
         head = f"{self.id}: {self.title} [{self.paper} {self.section}]"
         body = render(["metric", "paper", "measured", "tolerance", "verdict"],

@@ -85,6 +85,10 @@ class SeedSweep:
             names += [row.metric for row in report.rows if row.metric not in names]
         return names
 
+    def checks_passed(self) -> List[int]:
+        """How many rows pass with each seed, in the order of `seeds`."""
+        return [report.checks_passed()[0] for report in self.reports]
+
     def _row(self, report: Report, metric: str) -> Any:
         return next((row for row in report.rows if row.metric == metric), None)
 
@@ -109,7 +113,7 @@ class SeedSweep:
         return f"{head}\n{body}\n* the row fails its check with that seed\n"
 
     def summary_line(self) -> str:
-        counts = ", ".join(str(len(r.rows) - len(r.failed)) for r in self.reports)
+        counts = ", ".join(str(n) for n in self.checks_passed())
         total = len(self.metrics())
         always = [m for m in self.metrics() if self.passes(m) == 0]
         line = f"{self.id}, seeds {_spec(self.seeds)}: {counts} of {total} checks pass"
