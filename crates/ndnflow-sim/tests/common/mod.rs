@@ -1,8 +1,69 @@
 //! Helpers shared by the scenario-level tests.
 #![allow(dead_code)] // each test crate uses its own subset
 
-use ndnflow_sim::scenario::toml::parse_scenario;
+use std::path::{Path, PathBuf};
+
+use ndnflow_sim::scenario::model::{NodeId, Scenario};
+use ndnflow_sim::scenario::toml::{parse_scenario, ScenarioError};
 use ndnflow_sim::{Results, Simulation};
+
+/// The repository's `examples/` directory.
+pub fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+/// Parses a scenario text, naming it `quickstart.toml` in errors.
+pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    parse_scenario(text, "quickstart.toml", None)
+}
+
+/// The id of the node called `name`.
+pub fn node(s: &Scenario, name: &str) -> NodeId {
+    s.nodes.iter().position(|n| n.name == name).unwrap_or_else(|| panic!("no node {name}"))
+}
+
+/// The quick-start example's text.
+pub fn quickstart_text() -> String {
+    std::fs::read_to_string(examples().join("quickstart.toml")).unwrap()
+}
+
+/// The quick-start with line `line` (1-based) replaced by `new` (which may hold several lines).
+pub fn quickstart_with_line(line: usize, new: &str) -> String {
+    let text = quickstart_text();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[line - 1] = new;
+    lines.join("\n") + "\n"
+}
+
+/// A three-node line a - b - c with a producer of /p on c, for tests that add to it.
+pub const SMALL: &str = r#"
+[simulation]
+duration = "10s"
+
+[nodes]
+a = {}
+b = {}
+c = {}
+
+[[links]]
+between   = ["a", "b"]
+bandwidth = "10Mbps"
+delay     = "1ms"
+
+[[links]]
+between   = ["b", "c"]
+bandwidth = "10Mbps"
+delay     = "1ms"
+
+[[producers]]
+node   = "c"
+prefix = "/p"
+"#;
+
+/// `SMALL` followed by `extra`, parsed.
+pub fn small_with(extra: &str) -> Result<Scenario, ScenarioError> {
+    parse(&format!("{SMALL}{extra}"))
+}
 
 /// Parses and runs a scenario to its end.
 pub fn run(text: &str) -> Results {

@@ -1,0 +1,388 @@
+//! Scenario errors: every validation error names the file, line, field and reason.
+
+mod common;
+
+use ndnflow_core::Time;
+use ndnflow_sim::scenario::model::*;
+
+use common::{parse, quickstart_with_line, small_with};
+
+/// One validation error: the text, then the line, the field and message fragments it must show.
+struct Case {
+    text: String,
+    line: Option<usize>,
+    field: Option<&'static str>,
+    says: &'static [&'static str],
+}
+
+fn case(text: String, line: usize, field: &'static str, says: &'static [&'static str]) -> Case {
+    Case { text, line: Some(line), field: Some(field), says }
+}
+
+fn check(c: &Case) {
+    let e = parse(&c.text).expect_err("should be rejected");
+    let shown = e.to_string();
+    assert_eq!(e.source_name, "quickstart.toml", "{shown}");
+    assert_eq!(e.line, c.line, "{shown}");
+    assert_eq!(e.field.as_deref(), c.field, "{shown}");
+    for s in c.says {
+        assert!(shown.contains(s), "{shown:?} lacks {s:?}");
+    }
+    if let (Some(line), Some(field)) = (c.line, c.field) {
+        let prefix = format!("quickstart.toml:{line}:");
+        assert!(shown.starts_with(&prefix), "{shown}");
+        assert!(shown.contains(&format!(": {field}: ")), "{shown}");
+    }
+}
+
+#[test]
+fn unknown_node_message_is_exact() {
+    let e = parse(&quickstart_with_line(22, r#"between   = ["r", "q"]"#)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        r#"quickstart.toml:22:19: links[2].between: unknown node "q" (known nodes: c1, c2, r, p)"#
+    );
+    assert_eq!((e.line, e.column), (Some(22), Some(19)));
+}
+
+#[test]
+fn validation_errors_name_line_field_and_reason() {
+    let q = quickstart_with_line;
+    let cases = [
+        // unknown keys and fields, anywhere
+        case(
+            q(1, "[simulaton]"),
+            1,
+            "simulaton",
+            &["unknown top-level key \"simulaton\"", "did you mean \"simulation\"?"],
+        ),
+        case(
+            q(13, r#"bandwdith = "100Mbps""#),
+            13,
+            "links[0].bandwdith",
+            &["unknown field", "did you mean \"bandwidth\"?"],
+        ),
+        case(
+            q(8, r#"r  = { cs = { policy = "lru", capasity = 10000 } }"#),
+            8,
+            "nodes.r.cs.capasity",
+            &["unknown field", "policy, capacity"],
+        ),
+        case(
+            q(35, r#"cc   = { algorithm = "fixed-window", windw = 40 }"#),
+            35,
+            "consumers[0].cc.windw",
+            &["unknown field", "did you mean \"window\"?"],
+        ),
+        case(
+            q(25, r#"queue     = { discipline = "droptail", pakets = 100 }"#),
+            25,
+            "links[2].queue.pakets",
+            &["unknown field"],
+        ),
+        case(q(3, "seed = 1\nverbose = true"), 4, "simulation.verbose", &["unknown field \"verbose\""]),
+        // units
+        case(
+            q(23, r#"bandwidth = "10Mbsp""#),
+            23,
+            "links[2].bandwidth",
+            &["invalid bandwidth \"10Mbsp\"", "unknown unit \"Mbsp\"", "Mbps"],
+        ),
+        case(q(23, r#"bandwidth = "0Mbps""#), 23, "links[2].bandwidth", &["bandwidth must be positive"]),
+        case(q(23, r#"bandwidth = "-10Mbps""#), 23, "links[2].bandwidth", &["bandwidth must be positive"]),
+        case(
+            q(23, "bandwidth = 10000000"),
+            23,
+            "links[2].bandwidth",
+            &["expected a bandwidth string such as \"10Mbps\", found integer 10000000"],
+        ),
+        case(q(24, r#"delay     = "-20ms""#), 24, "links[2].delay", &["must not be negative"]),
+        case(q(24, r#"delay     = "20""#), 24, "links[2].delay", &["missing unit", "ms"]),
+        case(
+            q(24, "delay     = 20"),
+            24,
+            "links[2].delay",
+            &["expected a duration string such as \"5ms\", found integer 20"],
+        ),
+        case(
+            q(2, r#"duration = "30 seconds""#),
+            2,
+            "simulation.duration",
+            &["unknown unit \"seconds\"", "ns, us, ms, s, min, h"],
+        ),
+        case(q(2, r#"duration = "0s""#), 2, "simulation.duration", &["must be longer than 0"]),
+        // nodes and links
+        case(
+            q(17, r#"between   = ["c2", "x"]"#),
+            17,
+            "links[1].between",
+            &["unknown node \"x\" (known nodes: c1, c2, r, p)"],
+        ),
+        case(q(22, r#"between   = ["r", "r"]"#), 22, "links[2].between", &["link from \"r\" to itself"]),
+        case(
+            q(17, r#"between   = ["r", "c1"]"#),
+            17,
+            "links[1].between",
+            &["duplicate link r - c1", "links[0] at line 12"],
+        ),
+        case(q(17, r#"between   = ["c2"]"#), 17, "links[1].between", &["expected two node names", "found 1 element"]),
+        case(q(14, ""), 11, "links[0].delay", &["missing required field \"delay\""]),
+        case(q(13, ""), 11, "links[0].bandwidth", &["missing required field \"bandwidth\""]),
+        case(q(12, ""), 11, "links[0].between", &["missing required field \"between\""]),
+        case(q(9, "\"p/q\" = {}"), 9, "nodes.p/q", &["contains '/'"]),
+        case(
+            q(8, r#"r  = { cs = { policy = "lfu", capacity = 10 } }"#),
+            8,
+            "nodes.r.cs.policy",
+            &["unknown value \"lfu\"", "\"lru\", \"fifo\", \"off\""],
+        ),
+        case(
+            q(8, r#"r  = { cs = { policy = "lru" } }"#),
+            8,
+            "nodes.r.cs.capacity",
+            &["missing required field \"capacity\""],
+        ),
+        case(q(8, r#"r  = { strategy = "ncc" }"#), 8, "nodes.r.strategy", &["\"best-route\", \"multicast\""]),
+        case(
+            q(8, r#"r  = { strategies = { "video" = "multicast" } }"#),
+            8,
+            "nodes.r.strategies.\"video\"",
+            &["must start with '/'"],
+        ),
+        case(q(8, "r  = 5"), 8, "nodes.r", &["expected a table", "found integer 5"]),
+        // queues and loss
+        case(
+            q(25, r#"queue     = { discipline = "droptail", packets = 0 }"#),
+            25,
+            "links[2].queue.packets",
+            &["must be at least 1"],
+        ),
+        case(
+            q(25, r#"queue     = { discipline = "droptail", packets = 10, bytes = "15KB" }"#),
+            25,
+            "links[2].queue.bytes",
+            &["either packets or bytes"],
+        ),
+        case(
+            q(25, r#"queue     = { discipline = "droptail", target = "5ms" }"#),
+            25,
+            "links[2].queue.target",
+            &["only applies to discipline = \"codel\""],
+        ),
+        case(
+            q(25, r#"queue     = { discipline = "red" }"#),
+            25,
+            "links[2].queue.discipline",
+            &["\"droptail\", \"codel\""],
+        ),
+        case(q(25, r#"queue     = { discipline = "codel", bytes = "10Kb" }"#), 25, "links[2].queue.bytes", &["bits"]),
+        case(
+            q(25, r#"loss      = { model = "bernoulli", p = 1.5 }"#),
+            25,
+            "links[2].loss.p",
+            &["probability must be between 0 and 1, found 1.5"],
+        ),
+        case(q(25, r#"loss      = { model = "bernoulli", p = -0.1 }"#), 25, "links[2].loss.p", &["between 0 and 1"]),
+        case(q(25, r#"loss      = { model = "bernoulli", p = nan }"#), 25, "links[2].loss.p", &["finite number"]),
+        case(
+            q(25, r#"loss      = { model = "gilbert-elliott", p = 0.1, r = 2 }"#),
+            25,
+            "links[2].loss.r",
+            &["between 0 and 1"],
+        ),
+        case(
+            q(25, r#"loss      = { model = "gilbert-elliott", p = 0.1 }"#),
+            25,
+            "links[2].loss.r",
+            &["missing required field \"r\""],
+        ),
+        case(
+            q(25, r#"loss      = { model = "bernoulli", p = 0.1, r = 0.5 }"#),
+            25,
+            "links[2].loss.r",
+            &["does not apply to model = \"bernoulli\""],
+        ),
+        case(
+            q(25, r#"forward   = { bandwidth = "1Mbps", metric = 3 }"#),
+            25,
+            "links[2].forward.metric",
+            &["unknown field \"metric\""],
+        ),
+        case(q(25, r#"metric    = 0"#), 25, "links[2].metric", &["must be at least 1"]),
+        // producers and consumers
+        case(q(29, r#"prefix  = "video""#), 29, "producers[0].prefix", &["must start with '/'"]),
+        case(q(30, "payload = -5"), 30, "producers[0].payload", &["must not be negative"]),
+        case(q(30, "payload = 1.5"), 30, "producers[0].payload", &["expected a number of bytes"]),
+        case(q(28, r#"node    = "r2""#), 28, "producers[0].node", &["unknown node \"r2\"", "did you mean \"r\"?"]),
+        case(
+            q(39, r#"name  = "/audio/b""#),
+            39,
+            "consumers[1].name",
+            &["no producer serves /audio/b (producer prefixes: /video)"],
+        ),
+        case(q(39, r#"name  = "/vide/b""#), 39, "consumers[1].name", &["no producer serves /vide/b"]),
+        case(
+            q(35, r#"cc   = { algorithm = "fixed-window", window = 0 }"#),
+            35,
+            "consumers[0].cc.window",
+            &["window must be at least 1"],
+        ),
+        case(
+            q(35, r#"cc   = { algorithm = "fixed-window" }"#),
+            35,
+            "consumers[0].cc.window",
+            &["missing required field \"window\""],
+        ),
+        case(
+            q(35, r#"cc   = { algorithm = "constant-rate", rate = 0 }"#),
+            35,
+            "consumers[0].cc.rate",
+            &["rate must be positive"],
+        ),
+        case(
+            q(35, r#"cc   = { algorithm = "constant-rate", rate = -3.5 }"#),
+            35,
+            "consumers[0].cc.rate",
+            &["rate must be positive"],
+        ),
+        case(
+            q(35, r#"cc   = { algorithm = "constant-rate", window = 3 }"#),
+            35,
+            "consumers[0].cc.window",
+            &["does not apply to algorithm = \"constant-rate\""],
+        ),
+        case(
+            q(35, r#"cc   = { algorithm = "reno", window = 3 }"#),
+            35,
+            "consumers[0].cc.algorithm",
+            &["\"fixed-window\", \"constant-rate\""],
+        ),
+        case(q(35, ""), 32, "consumers[0].cc", &["missing required field \"cc\""]),
+        case(
+            q(
+                40,
+                r#"start = "10s"
+stop  = "5s""#,
+            ),
+            41,
+            "consumers[1].stop",
+            &["stop (5s) must be after start (10s)"],
+        ),
+        case(q(40, r#"lifetime = "0s""#), 40, "consumers[1].lifetime", &["must be longer than 0"]),
+        case(q(40, r#"rto = { min = "2s", max = "1s" }"#), 40, "consumers[1].rto.min", &["must not exceed max"]),
+        case(q(40, r#"rto = { timer = "ns3" }"#), 40, "consumers[1].rto.timer", &["\"per-segment\", \"ndnsim\""]),
+        case(q(40, r#"rto = { check = "50ms" }"#), 40, "consumers[1].rto.check", &["only with timer = \"ndnsim\""]),
+        case(
+            q(40, r#"rto = { timer = "ndnsim", max_multiplier = 0 }"#),
+            40,
+            "consumers[1].rto.max_multiplier",
+            &["at least 1"],
+        ),
+        case(q(40, "max_retries = -1"), 40, "consumers[1].max_retries", &["must not be negative"]),
+        case(q(40, r#"in_flight = "ndnsim""#), 40, "consumers[1].in_flight", &["\"outstanding\", \"consumer-cc\""]),
+        case(q(40, "segments = 0"), 40, "consumers[1].segments", &["must be at least 1"]),
+        // TOML syntax
+        case(q(13, r#"bandwidth = "100Mbps"#), 13, "", &["quickstart.toml:13:", "TOML syntax error"]).no_field(),
+        case(
+            q(
+                13,
+                r#"bandwidth = "100Mbps"
+bandwidth = "1Mbps""#,
+            ),
+            14,
+            "",
+            &["TOML syntax error", "duplicate key"],
+        )
+        .no_field(),
+    ];
+    for c in &cases {
+        check(c);
+    }
+}
+
+impl Case {
+    fn no_field(mut self) -> Case {
+        self.field = None;
+        self
+    }
+}
+
+#[test]
+fn routes_and_events_are_checked() {
+    // SMALL has 22 lines (it starts with an empty line); the extra text starts at line 23.
+    let e = small_with("\n[[routes]]\nnode = \"a\"\nprefix = \"/p\"\nnexthop = \"c\"\n").unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(27), Some("routes[0].nexthop")), "{e}");
+    assert!(e.message.contains("\"c\" is not a neighbour of \"a\": no link joins them (neighbours of a: b)"), "{e}");
+    let e = small_with("\n[[routes]]\nnode = \"a\"\nprefix = \"/p\"\nnexthop = \"a\"\n").unwrap_err();
+    assert!(e.message.contains("not the node itself"), "{e}");
+
+    let s = small_with("\n[[routes]]\nnode = \"a\"\nprefix = \"/p\"\nnexthop = \"b\"\n").unwrap();
+    assert_eq!(s.routes[0].cost, 1);
+
+    let e = small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"c\"]\ndown = true\n").unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(26), Some("events[0].link")), "{e}");
+    assert!(e.message.contains("no link between \"a\" and \"c\" (links of a: to b)"), "{e}");
+
+    let e = small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"b\"]\ndown = true\nbandwidth = \"1Mbps\"\n")
+        .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("events[0].down"), "{e}");
+    assert!(e.message.contains("give only one of bandwidth, down"), "{e}");
+
+    let e = small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"b\"]\n").unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(24), Some("events[0]")), "{e}");
+    assert!(e.message.contains("missing the change"), "{e}");
+
+    let e = small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"b\"]\ndown = false\n").unwrap_err();
+    assert!(e.message.contains("write up = true instead"), "{e}");
+
+    let e =
+        small_with("\n[[events]]\nat = \"1s\"\nlink = [\"a\", \"b\"]\ndirection = \"up\"\nup = true\n").unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("events[0].direction"), "{e}");
+
+    // Events after the end are fine; "forward" follows the link's `between` order, not the event's.
+    let s = small_with(
+        "\n[[events]]\nat = \"99s\"\nlink = [\"b\", \"a\"]\ndirection = \"forward\"\nbandwidth = \"1Mbps\"\n",
+    )
+    .unwrap();
+    assert_eq!(
+        s.events[0],
+        LinkEvent {
+            at: Time::from_secs(99),
+            link: 0,
+            direction: LinkDirection::AtoB,
+            change: LinkChange::Bandwidth(1_000_000)
+        }
+    );
+}
+
+#[test]
+fn payload_forms_and_zero() {
+    let s = small_with("payload = 0\n").unwrap();
+    assert_eq!(s.producers[0].payload, 0);
+    let s = small_with("payload = \"1.5KB\"\n").unwrap();
+    assert_eq!(s.producers[0].payload, 1500);
+    assert_eq!(small_with("").unwrap().producers[0].payload, 1024);
+}
+
+#[test]
+fn structural_errors() {
+    let e = parse("").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "quickstart.toml: simulation: missing required table [simulation] (it needs at least duration = \"30s\")"
+    );
+    let e = parse("[simulation]\nseed = 3\n").unwrap_err();
+    assert_eq!(e.to_string(), "quickstart.toml:1:1: simulation.duration: missing required field \"duration\" (how long to simulate, e.g. duration = \"30s\")");
+    let e = parse("[simulation]\nduration = \"1s\"\n[links]\nbetween = [\"a\", \"b\"]\n").unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(3), Some("links")), "{e}");
+    assert!(e.message.contains("write [[links]] (double brackets)"), "{e}");
+    let e = parse("[simulation]\nduration = \"1s\"\nseed = -1\n").unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(3), Some("simulation.seed")), "{e}");
+    let e = parse("[simulation]\nduration = \"1s\"\n[[links]]\nbetween = [\"a\", \"b\"]\n").unwrap_err();
+    assert!(e.message.contains("no nodes are defined"), "{e}");
+    let e = parse("[simulation]\nduration = \"1s\"\n[nodes]\na = {}\n[[consumers]]\nnode = \"a\"\nname = \"/x\"\ncc = { algorithm = \"fixed-window\", window = 1 }\n").unwrap_err();
+    assert!(e.message.contains("no producer serves /x: there are no [[producers]]"), "{e}");
+    let e = parse("[simulation]\nduration = \"1s\"\nrouting = \"ospf\"\n").unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("simulation.routing"), "{e}");
+    assert!(e.message.contains("\"hop-count\", \"delay\", \"none\""), "{e}");
+}
