@@ -2,7 +2,7 @@
 
 use ndnflow_core::app::cc::CcConfig;
 use ndnflow_core::app::{Consumer, ConsumerConfig, Producer, ProducerConfig, RttOptions};
-use ndnflow_core::fw::{FaceKind, Forwarder, ForwarderConfig};
+use ndnflow_core::fw::{FaceKind, Forwarder};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::{Name, Time};
 use rustc_hash::FxHashMap;
@@ -72,16 +72,7 @@ fn queue_limit(spec: &LinkDirSpec) -> ndnflow_core::link::Limit {
 }
 
 fn forwarder(spec: &NodeSpec, seed: u64) -> Forwarder {
-    let config = ForwarderConfig {
-        cs_policy: spec.cs.policy,
-        cs_capacity: spec.cs.capacity,
-        default_strategy: spec.strategy,
-        strategy_choices: spec.strategy_choices.clone(),
-        interest_marks: spec.interest_marks,
-        route_labels: spec.route_labels,
-        straggler: spec.straggler,
-    };
-    Forwarder::new(config, seed)
+    Forwarder::new(spec.forwarder.clone(), seed)
 }
 
 pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {

@@ -18,7 +18,8 @@ fn ndnsim_grid_example_imports() {
     assert_eq!(s.nodes.len(), 9);
     assert_eq!(s.links.len(), 12);
     assert_eq!(s.nodes[0].name, "Node0");
-    assert_eq!(s.nodes[node(&s, "Node4")].cs, CsSpec { policy: CsPolicy::Lru, capacity: 1000 });
+    let node4 = &s.nodes[node(&s, "Node4")].forwarder;
+    assert_eq!((node4.cs_policy, node4.cs_capacity), (CsPolicy::Lru, 1000));
     let l = &s.links[0];
     assert_eq!((s.nodes[l.a].name.as_str(), s.nodes[l.b].name.as_str(), l.metric), ("Node0", "Node1", 1));
     let dir = LinkDirSpec {
@@ -95,7 +96,7 @@ fn topology_and_toml_are_merged() {
     let s = load_scenario(&dir.join("s.toml")).unwrap();
     let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_str()).collect();
     assert_eq!(names, ["a", "b", "extra"]);
-    assert_eq!(s.nodes[1].strategy, StrategyKind::Multicast);
+    assert_eq!(s.nodes[1].forwarder.default_strategy, StrategyKind::Multicast);
     assert_eq!(s.links.len(), 2);
     // No delay column: ns-3's default of 0 s.
     assert_eq!(s.links[0].ab.delay, Time::ZERO);

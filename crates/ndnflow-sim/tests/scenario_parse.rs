@@ -21,9 +21,9 @@ fn quickstart_parses_to_the_expected_model() {
     let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_str()).collect();
     assert_eq!(names, ["c1", "c2", "r", "p"]);
     let r = &s.nodes[2];
-    assert_eq!(r.cs, CsSpec { policy: CsPolicy::Lru, capacity: 10_000 });
-    assert_eq!(r.strategy, StrategyKind::BestRoute);
-    assert_eq!(s.nodes[0].cs, CsSpec::default());
+    assert_eq!((r.forwarder.cs_policy, r.forwarder.cs_capacity), (CsPolicy::Lru, 10_000));
+    assert_eq!(r.forwarder.default_strategy, StrategyKind::BestRoute);
+    assert_eq!(s.nodes[0].forwarder, ForwarderConfig::default());
 
     assert_eq!(s.links.len(), 3);
     let rp = &s.links[2];
@@ -62,8 +62,8 @@ fn dumbbell_example_uses_every_feature() {
     let s = load_scenario(&examples().join("dumbbell.toml")).unwrap();
     assert_eq!((s.seed, s.bin, s.routing), (42, Time::from_millis(50), RoutingMetric::Delay));
     let r1 = &s.nodes[node(&s, "r1")];
-    assert_eq!(r1.cs, CsSpec { policy: CsPolicy::Fifo, capacity: 5000 });
-    assert_eq!(r1.strategy_choices, vec![(Name::parse("/live").unwrap(), StrategyKind::Multicast)]);
+    assert_eq!((r1.forwarder.cs_policy, r1.forwarder.cs_capacity), (CsPolicy::Fifo, 5000));
+    assert_eq!(r1.forwarder.strategy_choices, vec![(Name::parse("/live").unwrap(), StrategyKind::Multicast)]);
 
     let access = &s.links[0];
     let ge = LossSpec::GilbertElliott { p: 0.01, r: 0.3, loss_good: 0.0, loss_bad: 1.0 };
@@ -224,13 +224,13 @@ fn queue_signal_placement_is_departure_unless_arrival_is_asked_for_on_a_marking_
 fn pcon_strategy_by_name_or_with_parameters() {
     let text = quickstart_with_line(8, r#"r  = { strategy = "pcon", interest_marks = "ignore" }"#);
     let s = parse(&text).unwrap();
-    assert_eq!(s.nodes[2].strategy, StrategyKind::Pcon(PconConfig::default()));
-    assert_eq!(s.nodes[2].interest_marks, InterestMarks::Ignore);
+    assert_eq!(s.nodes[2].forwarder.default_strategy, StrategyKind::Pcon(PconConfig::default()));
+    assert_eq!(s.nodes[2].forwarder.interest_marks, InterestMarks::Ignore);
     let text =
         quickstart_with_line(8, r#"r  = { strategy = { name = "pcon", change_perc = 0.01, lower_threshold = 0.05 } }"#);
     let s = parse(&text).unwrap();
     let want = PconConfig { change_perc: 0.01, lower_threshold: 0.05, ..PconConfig::default() };
-    assert_eq!(s.nodes[2].strategy, StrategyKind::Pcon(want));
+    assert_eq!(s.nodes[2].forwarder.default_strategy, StrategyKind::Pcon(want));
     for (line, field) in [
         (r#"r  = { strategy = { name = "pcon", change_perc = 1.5 } }"#, "nodes.r.strategy.change_perc"),
         (r#"r  = { strategy = { name = "pi" } }"#, "nodes.r.strategy.name"),
@@ -245,8 +245,8 @@ fn pcon_strategy_by_name_or_with_parameters() {
 #[test]
 fn route_labels_are_off_unless_a_node_asks() {
     let s = parse(&quickstart_with_line(8, r#"r  = { route_labels = true }"#)).unwrap();
-    assert!(s.nodes[2].route_labels);
-    assert!(!s.nodes[0].route_labels && !s.nodes[1].route_labels);
+    assert!(s.nodes[2].forwarder.route_labels);
+    assert!(!s.nodes[0].forwarder.route_labels && !s.nodes[1].forwarder.route_labels);
     let e = parse(&quickstart_with_line(8, r#"r  = { route_labels = "yes" }"#)).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("nodes.r.route_labels"), "{e}");
 }
@@ -254,8 +254,8 @@ fn route_labels_are_off_unless_a_node_asks() {
 #[test]
 fn the_straggler_time_is_zero_unless_a_node_sets_one() {
     let s = parse(&quickstart_with_line(8, r#"r  = { straggler = "100ms" }"#)).unwrap();
-    assert_eq!(s.nodes[2].straggler, Time::from_millis(100));
-    assert_eq!((s.nodes[0].straggler, s.nodes[1].straggler), (Time::ZERO, Time::ZERO));
+    assert_eq!(s.nodes[2].forwarder.straggler, Time::from_millis(100));
+    assert_eq!((s.nodes[0].forwarder.straggler, s.nodes[1].forwarder.straggler), (Time::ZERO, Time::ZERO));
     let e = parse(&quickstart_with_line(8, r#"r  = { straggler = 100 }"#)).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("nodes.r.straggler"), "{e}");
 }

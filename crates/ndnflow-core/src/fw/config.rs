@@ -56,7 +56,7 @@ pub enum InterestMarks {
     Ignore,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ForwarderConfig {
     pub cs_policy: CsPolicy,
     /// Content Store capacity in Data packets; 0 turns it off.
@@ -79,6 +79,10 @@ pub struct ForwarderConfig {
 }
 
 impl Default for ForwarderConfig {
+    /// No Content Store: ndnSIM's default is an LRU store of 100 packets and NFD's holds 65536, but
+    /// a router here caches only when its scenario says so, so that no result depends on a cache
+    /// nobody asked for. Best-route for "/", Interest marks noted in the PIT, no route labels, no
+    /// straggler time.
     fn default() -> Self {
         ForwarderConfig {
             cs_policy: CsPolicy::Lru,

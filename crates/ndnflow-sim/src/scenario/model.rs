@@ -45,37 +45,15 @@ pub enum RoutingMetric {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeSpec {
     pub name: String,
-    pub cs: CsSpec,
-    /// Strategy for "/" on this node.
-    pub strategy: StrategyKind,
-    /// Strategy choices for longer prefixes (NFD's strategy choice table).
-    pub strategy_choices: Vec<(Name, StrategyKind)>,
-    /// What the forwarder does with congestion marks on Interests (PCON §3.1).
-    pub interest_marks: InterestMarks,
-    /// Fold route labels into the Data this node forwards (RAAQM's per-route state).
-    pub route_labels: bool,
-    /// How long a satisfied PIT entry stays (NFD's straggler timer); 0: it goes at once.
-    pub straggler: Time,
+    /// What the node's forwarder is built from: Content Store, strategies, what it does with
+    /// Interest marks, route labels and the straggler time. The defaults are the forwarder's own
+    /// (`ForwarderConfig::default`: no cache, best-route, marks noted in the PIT).
+    pub forwarder: ForwarderConfig,
 }
 
-/// The Content Store's replacement policy, as the forwarder takes it.
+/// The Content Store's replacement policy and the forwarder's configuration, as the core takes them.
+pub use ndnflow_core::fw::ForwarderConfig;
 pub use ndnflow_core::table::CsPolicy;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CsSpec {
-    pub policy: CsPolicy,
-    /// Capacity in Data packets; 0 turns the Content Store off.
-    pub capacity: usize,
-}
-
-impl Default for CsSpec {
-    /// Off. ndnSIM's default is an LRU store of 100 packets and NFD's holds 65536; we default to no
-    /// cache so that a router caches only when the scenario says so (experiments that need caching
-    /// state it, and results never depend on a cache nobody asked for).
-    fn default() -> Self {
-        CsSpec { policy: CsPolicy::Lru, capacity: 0 }
-    }
-}
 
 /// A node's strategy choice: the forwarder's own names, so a scenario holds what the forwarder
 /// builds ("pi", "rfa" alias "cf", "drf", "pcon", "fpf", ...; see the TOML reader).

@@ -85,15 +85,7 @@ struct LinkOrigin {
 impl Reader<'_, '_> {
     fn add_node(&mut self, name: &str) -> NodeId {
         let id = self.nodes.len();
-        self.nodes.push(NodeSpec {
-            name: name.to_string(),
-            cs: CsSpec::default(),
-            strategy: StrategyKind::default(),
-            strategy_choices: Vec::new(),
-            interest_marks: InterestMarks::default(),
-            route_labels: false,
-            straggler: Time::ZERO,
-        });
+        self.nodes.push(NodeSpec { name: name.to_string(), forwarder: ForwarderConfig::default() });
         self.node_index.insert(name.to_string(), id);
         id
     }
@@ -178,9 +170,9 @@ impl Reader<'_, '_> {
                     Some(&id) => id,
                     None => self.add_node(name),
                 };
-                let mut node = self.nodes[id].clone();
-                self.node_attributes(v, &path, &mut node)?;
-                self.nodes[id] = node;
+                let mut forwarder = self.nodes[id].forwarder.clone();
+                self.node_attributes(v, &path, &mut forwarder)?;
+                self.nodes[id].forwarder = forwarder;
             }
         }
 

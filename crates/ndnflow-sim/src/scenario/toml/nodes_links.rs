@@ -35,7 +35,7 @@ const DIR_FIELDS: [&str; 9] =
     ["bandwidth", "delay", "queue", "loss", "underlay", "loss_detection", "shaper", "mtu", "marking"];
 
 impl Reader<'_, '_> {
-    pub(super) fn node_attributes(&self, v: &Val<'_>, path: &str, node: &mut NodeSpec) -> Res<()> {
+    pub(super) fn node_attributes(&self, v: &Val<'_>, path: &str, node: &mut ForwarderConfig) -> Res<()> {
         let t = self.table(
             v,
             path,
@@ -54,7 +54,7 @@ impl Reader<'_, '_> {
                 Some(p) => self.choice(p, &cs.field("policy"), &["lru", "fifo", "off"])?,
                 None => "lru",
             };
-            node.cs = match policy {
+            (node.cs_policy, node.cs_capacity) = match policy {
                 "off" => {
                     if let Some(c) = cs.get("capacity") {
                         return Err(self.ctx.err(
@@ -63,19 +63,19 @@ impl Reader<'_, '_> {
                             "a capacity has no effect with policy = \"off\"; remove one of them",
                         ));
                     }
-                    CsSpec { policy: CsPolicy::Lru, capacity: 0 }
+                    (CsPolicy::Lru, 0)
                 }
                 p => {
                     let c = self.required(&cs, "capacity", "number of Data packets the Content Store holds")?;
                     let capacity = self.uint(c, &cs.field("capacity"))?;
                     let capacity = usize::try_from(capacity)
                         .map_err(|_| self.ctx.err(c.span(), &cs.field("capacity"), "too large"))?;
-                    CsSpec { policy: if p == "fifo" { CsPolicy::Fifo } else { CsPolicy::Lru }, capacity }
+                    (if p == "fifo" { CsPolicy::Fifo } else { CsPolicy::Lru }, capacity)
                 }
             };
         }
         if let Some(s) = t.get("strategy") {
-            node.strategy = self.strategy(s, &t.field("strategy"))?;
+            node.default_strategy = self.strategy(s, &t.field("strategy"))?;
         }
         if let Some(m) = t.get("interest_marks") {
             node.interest_marks = match self.choice(m, &t.field("interest_marks"), &["pit", "ignore"])? {
