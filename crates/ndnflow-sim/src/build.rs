@@ -1,7 +1,6 @@
 //! Turns a validated `Scenario` into the simulator's nodes, link directions and applications.
 
-use ndnflow_core::app::cc::CcConfig;
-use ndnflow_core::app::{Consumer, ConsumerConfig, Producer, ProducerConfig, RttOptions};
+use ndnflow_core::app::{Consumer, ConsumerConfig, Producer, ProducerConfig};
 use ndnflow_core::fw::{FaceKind, Forwarder};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::{Name, Time};
@@ -81,25 +80,9 @@ pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {
         start: c.start,
         stop: c.stop,
         segments: c.segments,
-        cc: match c.cc {
-            CcSpec::FixedWindow { window } => CcConfig::FixedWindow { window },
-            CcSpec::ConstantRate { rate } => CcConfig::ConstantRate { rate },
-            CcSpec::Aimd(c) => CcConfig::Aimd(c),
-            CcSpec::Bic(c) => CcConfig::Bic(c),
-            CcSpec::Cubic(c) => CcConfig::Cubic(c),
-            CcSpec::Icp(c) => CcConfig::Icp(c),
-            CcSpec::Raaqm(c) => CcConfig::Raaqm(c),
-        },
+        cc: c.cc,
         lifetime: c.lifetime,
-        rtt: RttOptions {
-            initial_rto: c.rto.initial,
-            min_rto: c.rto.min,
-            max_rto: c.rto.max,
-            alpha: c.rto.alpha,
-            beta: c.rto.beta,
-            k: c.rto.k,
-            timer: c.rto.timer,
-        },
+        rtt: c.rto,
         max_retries: c.max_retries,
         in_flight: c.in_flight,
     }

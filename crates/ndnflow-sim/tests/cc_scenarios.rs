@@ -158,16 +158,16 @@ fn pcon_with_codel_marks_keeps_the_queue_short_without_losses() {
 #[test]
 fn algorithms_parse_with_defaults_and_overrides() {
     use ndnflow_core::app::cc::{AimdConfig, BicConfig, CubicConfig};
-    use ndnflow_sim::scenario::model::CcSpec;
+    use ndnflow_sim::scenario::model::CcConfig;
     let parse = |cc: &str| {
         parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, cc), "t.toml", None)
             .map(|s| s.consumers[0].cc)
             .map_err(|e| e.to_string())
     };
-    assert_eq!(parse(r#"{ algorithm = "aimd" }"#), Ok(CcSpec::Aimd(AimdConfig::default())));
-    assert_eq!(parse(r#"{ algorithm = "pcon" }"#), Ok(CcSpec::Bic(BicConfig::pcon())));
-    assert_eq!(parse(r#"{ algorithm = "bic" }"#), Ok(CcSpec::Bic(BicConfig::pcon())));
-    assert_eq!(parse(r#"{ algorithm = "cubic" }"#), Ok(CcSpec::Cubic(CubicConfig::default())));
+    assert_eq!(parse(r#"{ algorithm = "aimd" }"#), Ok(CcConfig::Aimd(AimdConfig::default())));
+    assert_eq!(parse(r#"{ algorithm = "pcon" }"#), Ok(CcConfig::Bic(BicConfig::pcon())));
+    assert_eq!(parse(r#"{ algorithm = "bic" }"#), Ok(CcConfig::Bic(BicConfig::pcon())));
+    assert_eq!(parse(r#"{ algorithm = "cubic" }"#), Ok(CcConfig::Cubic(CubicConfig::default())));
 
     let mut aimd = AimdConfig { initial_window: 2.0, beta: 0.7, initial_ssthresh: 64.0, ..AimdConfig::default() };
     aimd.signals.cwa = false;
@@ -177,18 +177,18 @@ fn algorithms_parse_with_defaults_and_overrides() {
         parse(
             r#"{ algorithm = "aimd", initial_window = 2, beta = 0.7, initial_ssthresh = 64, cwa = false, react_to_marks = false, rtt_suppress = 0.5 }"#
         ),
-        Ok(CcSpec::Aimd(aimd))
+        Ok(CcConfig::Aimd(aimd))
     );
     let cubic =
         CubicConfig { beta: 0.7, c: 0.5, reno_friendly: true, fast_convergence: true, ..CubicConfig::default() };
     assert_eq!(
         parse(r#"{ algorithm = "cubic", beta = 0.7, c = 0.5, reno_friendly = true, fast_convergence = true }"#),
-        Ok(CcSpec::Cubic(cubic))
+        Ok(CcConfig::Cubic(cubic))
     );
     let bic = BicConfig { low_window: 10.0, max_increment: 32.0, fast_convergence: false, ..BicConfig::pcon() };
     assert_eq!(
         parse(r#"{ algorithm = "pcon", low_window = 10, max_increment = 32, fast_convergence = false }"#),
-        Ok(CcSpec::Bic(bic))
+        Ok(CcConfig::Bic(bic))
     );
 }
 
@@ -324,19 +324,19 @@ fn raaqm_keeps_the_rtt_below_aimd() {
 #[test]
 fn icp_and_raaqm_parse_with_defaults_overrides_and_checks() {
     use ndnflow_core::app::cc::{IcpConfig, IcpRto, RaaqmConfig};
-    use ndnflow_sim::scenario::model::CcSpec;
+    use ndnflow_sim::scenario::model::CcConfig;
     let parse = |cc: &str| {
         parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, cc), "t.toml", None)
             .map(|s| s.consumers[0].cc)
             .map_err(|e| e.to_string())
     };
-    assert_eq!(parse(r#"{ algorithm = "icp" }"#), Ok(CcSpec::Icp(IcpConfig::default())));
-    assert_eq!(parse(r#"{ algorithm = "raaqm" }"#), Ok(CcSpec::Raaqm(RaaqmConfig::default())));
+    assert_eq!(parse(r#"{ algorithm = "icp" }"#), Ok(CcConfig::Icp(IcpConfig::default())));
+    assert_eq!(parse(r#"{ algorithm = "raaqm" }"#), Ok(CcConfig::Raaqm(RaaqmConfig::default())));
     let mut icp = IcpConfig { beta: 0.6, rto: IcpRto::Rfc6298, rto_window: 30, ..IcpConfig::default() };
     icp.signals.cwa = false;
     assert_eq!(
         parse(r#"{ algorithm = "icp", beta = 0.6, rto = "rfc6298", rto_window = 30, cwa = false }"#),
-        Ok(CcSpec::Icp(icp))
+        Ok(CcConfig::Icp(icp))
     );
     let raaqm = RaaqmConfig {
         initial_window: 4.0,
@@ -352,7 +352,7 @@ fn icp_and_raaqm_parse_with_defaults_overrides_and_checks() {
         parse(
             r#"{ algorithm = "raaqm", initial_window = 4, min_window = 2, max_window = 100, beta = 0.9, gamma = 2, p_min = 0.001, p_max = 0.1, samples = 20 }"#
         ),
-        Ok(CcSpec::Raaqm(raaqm))
+        Ok(CcConfig::Raaqm(raaqm))
     );
 
     // The consumer's cc is on line 27 of the generated file.

@@ -50,9 +50,9 @@ fn quickstart_parses_to_the_expected_model() {
     let c2 = &s.consumers[1];
     assert_eq!(c2.node, 1);
     assert_eq!(c2.start, Time::from_secs(10));
-    assert_eq!(c2.cc, CcSpec::FixedWindow { window: 40 });
+    assert_eq!(c2.cc, CcConfig::FixedWindow { window: 40 });
     assert_eq!(c2.lifetime, Time::from_secs(2));
-    assert_eq!(c2.rto, RtoSpec::default());
+    assert_eq!(c2.rto, RttOptions::default());
     assert_eq!((c2.segments, c2.max_retries), (None, None));
     assert!(s.routes.is_empty() && s.events.is_empty());
 }
@@ -96,12 +96,12 @@ fn dumbbell_example_uses_every_feature() {
     let c1 = &s.consumers[0];
     assert_eq!((c1.segments, c1.max_retries, c1.lifetime), (Some(20_000), Some(5), Time::from_secs(1)));
     assert_eq!(
-        (c1.rto.initial, c1.rto.min, c1.rto.max),
+        (c1.rto.initial_rto, c1.rto.min_rto, c1.rto.max_rto),
         (Time::from_millis(500), Time::from_millis(100), Time::from_secs(10))
     );
-    assert_eq!(c1.rto.alpha, RtoSpec::default().alpha);
+    assert_eq!(c1.rto.alpha, RttOptions::default().alpha);
     let c2 = &s.consumers[1];
-    assert_eq!(c2.cc, CcSpec::ConstantRate { rate: 500.0 });
+    assert_eq!(c2.cc, CcConfig::ConstantRate { rate: 500.0 });
     assert_eq!((c2.start, c2.stop), (Time::from_secs(5), Some(Time::from_secs(55))));
 
     assert_eq!(
@@ -412,7 +412,7 @@ fn rto_timer_is_per_segment_unless_ndnsim_is_asked_for() {
     assert_eq!(rto(r#"rto = { min = "10ms" }"#).timer, TimerModel::PerSegment);
     // The PCON authors' fork: checks every 10 ms, multiplier at most 8.
     let r = rto(r#"rto = { min = "10ms", timer = "ndnsim" }"#);
-    assert_eq!((r.min, r.timer), (Time::from_millis(10), TimerModel::NDNSIM_PCON));
+    assert_eq!((r.min_rto, r.timer), (Time::from_millis(10), TimerModel::NDNSIM_PCON));
     assert_eq!(
         rto(r#"rto = { timer = "ndnsim", check = "50ms", max_multiplier = 64 }"#).timer,
         TimerModel::NdnSim { check: Time::from_millis(50), max_multiplier: 64 }

@@ -260,63 +260,20 @@ pub struct ConsumerSpec {
     pub stop: Option<Time>,
     /// Segments to fetch; `None` fetches until the producer's FinalBlockId or the stop time.
     pub segments: Option<u64>,
-    pub cc: CcSpec,
+    pub cc: CcConfig,
     /// InterestLifetime (ndnSIM Consumer `LifeTime` default 2 s).
     pub lifetime: Time,
-    pub rto: RtoSpec,
+    pub rto: RttOptions,
     /// Retransmissions allowed per segment before the consumer gives up (None = unlimited).
     pub max_retries: Option<u32>,
     /// How the Interests in flight are counted against the window (`in_flight`).
     pub in_flight: ndnflow_core::app::InFlightRule,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum CcSpec {
-    /// At most `window` Interests outstanding (ndnSIM ConsumerWindow without adaptation, ndnget
-    /// `--pipeline-type fixed`).
-    FixedWindow { window: u32 },
-    /// `rate` Interests per second regardless of feedback (ndnSIM ConsumerCbr `Frequency`).
-    ConstantRate { rate: f64 },
-    /// AIMD window (ICP; ndnSIM ConsumerPcon `CcAlgorithm = AIMD`; ndnget `aimd`).
-    Aimd(ndnflow_core::app::cc::AimdConfig),
-    /// BIC window (ndnSIM ConsumerPcon `CcAlgorithm = BIC`); `algorithm = "pcon"` is this with
-    /// `BicConfig::pcon()`, PCON-CS.
-    Bic(ndnflow_core::app::cc::BicConfig),
-    /// CUBIC window (ndnSIM ConsumerPcon `CcAlgorithm = CUBIC`; ndnget `cubic`).
-    Cubic(ndnflow_core::app::cc::CubicConfig),
-    /// ICP (AIMD, +1 per RTT, halve on timeout, RTO = (RTT_min + RTT_max) / 2 or RFC 6298).
-    Icp(ndnflow_core::app::cc::IcpConfig),
-    /// RAAQM, single route (delay-based probabilistic decrease; hICN defaults).
-    Raaqm(ndnflow_core::app::cc::RaaqmConfig),
-}
-
-/// Retransmission timer (RFC 6298 shape, ndn-cxx RttEstimator defaults).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RtoSpec {
-    pub initial: Time,
-    pub min: Time,
-    pub max: Time,
-    pub alpha: f64,
-    pub beta: f64,
-    pub k: f64,
-    /// Per-Interest timers (default) or ndnSIM's periodic check (`timer = "ndnsim"`).
-    pub timer: ndnflow_core::app::TimerModel,
-}
-
-impl Default for RtoSpec {
-    /// ndn-cxx `RttEstimator::Options`: initial 1 s, min 200 ms, max 1 min, alpha 1/8, beta 1/4, k 4.
-    fn default() -> Self {
-        RtoSpec {
-            initial: Time::from_secs(1),
-            min: Time::from_millis(200),
-            max: Time::from_secs(60),
-            alpha: 0.125,
-            beta: 0.25,
-            k: 4.0,
-            timer: ndnflow_core::app::TimerModel::PerSegment,
-        }
-    }
-}
+/// The consumer's window or rate algorithm and the retransmission timer, as the core takes them
+/// (`RttOptions::default()` is ndn-cxx's RttEstimator: initial 1 s, min 200 ms, max 1 min).
+pub use ndnflow_core::app::cc::CcConfig;
+pub use ndnflow_core::app::RttOptions;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct RouteSpec {

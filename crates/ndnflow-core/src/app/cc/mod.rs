@@ -64,20 +64,21 @@ pub trait CongestionController {
 /// The algorithms and their parameters; `build` makes the controller.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CcConfig {
-    FixedWindow {
-        window: u32,
-    },
-    /// Interests per second.
-    ConstantRate {
-        rate: f64,
-    },
-    /// AIMD (ICP; ndnSIM ConsumerPcon AIMD; ndnget aimd), `AimdConfig::default()` for the defaults.
+    /// At most `window` Interests outstanding (ndnSIM ConsumerWindow without adaptation, ndnget
+    /// `--pipeline-type fixed`).
+    FixedWindow { window: u32 },
+    /// `rate` Interests per second regardless of feedback (ndnSIM ConsumerCbr `Frequency`).
+    ConstantRate { rate: f64 },
+    /// AIMD (ndnSIM ConsumerPcon `CcAlgorithm = AIMD`; ndnget `aimd`), `AimdConfig::default()` for
+    /// the defaults.
     Aimd(AimdConfig),
-    /// BIC (PCON-CS; ndnSIM ConsumerPcon BIC), `BicConfig::pcon()` for the defaults.
+    /// BIC (ndnSIM ConsumerPcon `CcAlgorithm = BIC`); `BicConfig::pcon()`, PCON-CS's, is the
+    /// default.
     Bic(BicConfig),
-    /// CUBIC (ndnSIM ConsumerPcon CUBIC; ndnget cubic), `CubicConfig::default()` for the defaults.
+    /// CUBIC (ndnSIM ConsumerPcon `CcAlgorithm = CUBIC`; ndnget `cubic`), `CubicConfig::default()`.
     Cubic(CubicConfig),
-    /// ICP (AIMD with its own (RTT_min + RTT_max) / 2 timer), `IcpConfig::default()`.
+    /// ICP (AIMD, +1 per RTT, halve on timeout, RTO = (RTT_min + RTT_max) / 2 or RFC 6298),
+    /// `IcpConfig::default()`.
     Icp(IcpConfig),
     /// RAAQM (delay-based, probabilistic decrease), `RaaqmConfig::default()` (hICN's values).
     Raaqm(RaaqmConfig),

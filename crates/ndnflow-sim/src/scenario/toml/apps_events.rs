@@ -121,7 +121,7 @@ impl Reader<'_, '_> {
             None => Time::from_secs(2),
         };
         let max_retries = t.get("max_retries").map(|m| self.u32_value(m, &t.field("max_retries"), 0)).transpose()?;
-        let mut rto = RtoSpec::default();
+        let mut rto = RttOptions::default();
         if let Some(r) = t.get("rto") {
             let rt = self.table(
                 r,
@@ -129,21 +129,22 @@ impl Reader<'_, '_> {
                 &["initial", "min", "max", "timer", "check", "max_multiplier"],
                 "a table such as { initial = \"1s\", min = \"200ms\", max = \"60s\" }",
             )?;
-            for (key, slot) in [("initial", &mut rto.initial), ("min", &mut rto.min), ("max", &mut rto.max)] {
+            for (key, slot) in [("initial", &mut rto.initial_rto), ("min", &mut rto.min_rto), ("max", &mut rto.max_rto)]
+            {
                 if let Some(x) = rt.get(key) {
                     *slot = self.positive_duration(x, &rt.field(key))?;
                 }
             }
             rto.timer = self.rto_timer(&rt)?;
-            if rto.min > rto.max {
+            if rto.min_rto > rto.max_rto {
                 let span = rt.get("min").or(rt.get("max")).map_or(rt.span.clone(), |v| v.span());
                 return Err(self.ctx.err(
                     span,
                     &rt.field("min"),
                     format!(
                         "min ({}) must not exceed max ({})",
-                        crate::scenario::units::format_duration(rto.min),
-                        crate::scenario::units::format_duration(rto.max)
+                        crate::scenario::units::format_duration(rto.min_rto),
+                        crate::scenario::units::format_duration(rto.max_rto)
                     ),
                 ));
             }
@@ -188,7 +189,7 @@ impl Reader<'_, '_> {
         Ok(TimerModel::NdnSim { check, max_multiplier })
     }
 
-    fn cc(&self, v: &Val<'_>, path: &str) -> Res<CcSpec> {
+    fn cc(&self, v: &Val<'_>, path: &str) -> Res<CcConfig> {
         const ALGORITHMS: &[&str] = &["fixed-window", "constant-rate", "aimd", "bic", "cubic", "pcon", "icp", "raaqm"];
         // Keys every window controller (aimd, bic, cubic) takes; "pcon" fixes cwa and
         // react_to_marks.
@@ -256,7 +257,7 @@ impl Reader<'_, '_> {
                 }
                 let window = u32::try_from(n)
                     .map_err(|_| self.ctx.err(w.span(), &t.field("window"), format!("{n} is too large")))?;
-                Ok(CcSpec::FixedWindow { window })
+                Ok(CcConfig::FixedWindow { window })
             }
             "constant-rate" => {
                 let r = self.required(&t, "rate", "Interests per second, e.g. rate = 100.0")?;
@@ -268,13 +269,13 @@ impl Reader<'_, '_> {
                         format!("rate must be positive (Interests per second), found {rate}"),
                     ));
                 }
-                Ok(CcSpec::ConstantRate { rate })
+                Ok(CcConfig::ConstantRate { rate })
             }
             "aimd" => {
                 let mut c = AimdConfig::default();
                 self.cc_window(&t, &mut c.initial_window, &mut c.initial_ssthresh, &mut c.beta)?;
                 self.cc_signals(&t, &mut c.signals)?;
-                Ok(CcSpec::Aimd(c))
+                Ok(CcConfig::Aimd(c))
             }
             "cubic" => {
                 let mut c = CubicConfig::default();
@@ -285,7 +286,7 @@ impl Reader<'_, '_> {
                 }
                 self.cc_flag(&t, "fast_convergence", &mut c.fast_convergence)?;
                 self.cc_flag(&t, "reno_friendly", &mut c.reno_friendly)?;
-                Ok(CcSpec::Cubic(c))
+                Ok(CcConfig::Cubic(c))
             }
             "icp" => {
                 let mut c = IcpConfig::default();
@@ -300,9 +301,9 @@ impl Reader<'_, '_> {
                 if let Some(x) = t.get("rto_window") {
                     c.rto_window = self.u32_value(x, &t.field("rto_window"), 0)?;
                 }
-                Ok(CcSpec::Icp(c))
+                Ok(CcConfig::Icp(c))
             }
-            "raaqm" => Ok(CcSpec::Raaqm(self.cc_raaqm(&t)?)),
+            "raaqm" => Ok(CcConfig::Raaqm(self.cc_raaqm(&t)?)),
             // "bic" and its PCON-CS preset "pcon" (which rejected cwa and react_to_marks above).
             _ => {
                 let mut c = BicConfig::pcon();
@@ -322,7 +323,7 @@ impl Reader<'_, '_> {
                     )?;
                 }
                 self.cc_flag(&t, "fast_convergence", &mut c.fast_convergence)?;
-                Ok(CcSpec::Bic(c))
+                Ok(CcConfig::Bic(c))
             }
         }
     }
