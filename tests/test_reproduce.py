@@ -51,7 +51,8 @@ def test_unknown_id_is_one_line_and_exit_2(capsys, tmp_path):
     assert not (tmp_path / "x").exists()
 
 
-@pytest.mark.parametrize("argv", [["reproduce"], ["reproduce", "--all", "pcon-4.1"], ["reproduce", "--list", "--all"]])
+@pytest.mark.parametrize("argv", [["reproduce"], ["reproduce", "--all", "pcon-4.1"], ["reproduce", "--list", "--all"],
+                                  ["reproduce", "pcon-4.1", "--jobs", "0"]])
 def test_usage_errors_exit_2(capsys, argv):
     assert main(argv) == 2
     out, err = capsys.readouterr()

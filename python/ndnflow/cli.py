@@ -141,6 +141,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         raise UsageError("give --seed or --seeds, not both")
     if args.seed is not None and args.seed < 0:
         raise UsageError(f"--seed {args.seed}: a seed is an integer >= 0")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: give at least 1")
     try:
         seeds = None if args.seeds is None else seed_sweep.parse_seeds(args.seeds)
     except seed_sweep.SeedSpecError as exc:
@@ -160,10 +162,10 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         else:
             out = Path(args.out) / module.ID if args.all else Path(args.out)
         if seeds is None:
-            outcome = experiments.run_experiment(module, out, seed=args.seed, progress=progress)
+            outcome = experiments.run_experiment(module, out, seed=args.seed, progress=progress, jobs=args.jobs)
             timing = f"{outcome.elapsed_s:.1f} s"
         else:
-            outcome = seed_sweep.run_seeds(module, seeds, out, progress=progress)
+            outcome = seed_sweep.run_seeds(module, seeds, out, progress=progress, jobs=args.jobs)
             timing = f"{sum(report.elapsed_s for report in outcome.reports):.1f} s for {len(seeds)} seeds"
         outcomes.append(outcome)
         sys.stdout.write(outcome.table() + "\n")
@@ -240,6 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--seeds", metavar="LIST",
                      help="run once per seed, e.g. 1-4 or 1,3,7: each run in DIR/seed-N, and a table of every "
                           "row across the seeds (DIR/seeds.csv, DIR/seeds.json)")
+    rep.add_argument("--jobs", type=int, metavar="N",
+                     help="run N of an experiment's simulations at once (default: one per usable processor); "
+                          "the results do not depend on it")
     rep.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     rep.set_defaults(handler=cmd_reproduce)
     return parser

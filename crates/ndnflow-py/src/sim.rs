@@ -2,6 +2,7 @@
 //! stop early without losing what was computed.
 
 use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard};
 
 use ndnflow_core::Time;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
@@ -20,9 +21,20 @@ create_exception!(
     "A scenario that cannot be run; the message names file, line, field and reason."
 );
 
-#[pyclass(unsendable, module = "ndnflow._core")]
+/// The engine holds no thread-bound state (it is `Send`), so `run_until` lets go of the GIL and
+/// several simulations run at once on Python threads (an experiment's variants do). The mutex only
+/// makes the class `Sync`, as PyO3 asks of a class that may be reached from any thread: PyO3's own
+/// borrow flag already keeps two threads out of one simulation, so the lock is never contended.
+#[pyclass(module = "ndnflow._core")]
 pub struct Simulation {
-    engine: Engine,
+    engine: Mutex<Engine>,
+}
+
+impl Simulation {
+    fn engine(&self) -> MutexGuard<'_, Engine> {
+        // A panic inside the engine would poison the lock; what it computed is still readable.
+        self.engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 #[pymethods]
@@ -32,38 +44,40 @@ impl Simulation {
     fn new(text: &str, source: &str, base_dir: Option<PathBuf>) -> PyResult<Self> {
         let scenario =
             parse_scenario(text, source, base_dir.as_deref()).map_err(|e| ScenarioError::new_err(e.to_string()))?;
-        Ok(Simulation { engine: Engine::new(scenario) })
+        Ok(Simulation { engine: Mutex::new(Engine::new(scenario)) })
     }
 
     #[getter]
     fn duration_ns(&self) -> u64 {
-        self.engine.duration().as_nanos()
+        self.engine().duration().as_nanos()
     }
 
     #[getter]
     fn now_ns(&self) -> u64 {
-        self.engine.now().as_nanos()
+        self.engine().now().as_nanos()
     }
 
     #[getter]
     fn finished(&self) -> bool {
-        self.engine.is_finished()
+        self.engine().is_finished()
     }
 
     #[getter]
     fn packet_hops(&self) -> u64 {
-        self.engine.packet_hops()
+        self.engine().packet_hops()
     }
 
-    /// Advances to `t_ns` (at most the duration); True when the run is over.
-    fn run_until(&mut self, t_ns: u64) -> bool {
-        self.engine.run_until(Time::from_nanos(t_ns))
+    /// Advances to `t_ns` (at most the duration); True when the run is over. The GIL is released
+    /// meanwhile, so other Python threads (and other simulations) run.
+    fn run_until(&mut self, py: Python<'_>, t_ns: u64) -> bool {
+        let engine = self.engine.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner());
+        py.detach(move || engine.run_until(Time::from_nanos(t_ns)))
     }
 
     /// {"summary": dict, "links": columns, "consumers": columns} up to now. Numeric columns are
     /// numpy arrays; label columns are lists sharing one str object per distinct label.
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let r = self.engine.results();
+        let r = self.engine().results();
         let out = PyDict::new(py);
         out.set_item("summary", summary_dict(py, &r.summary)?)?;
         let columns = Columns::new(py)?;
@@ -74,7 +88,7 @@ impl Simulation {
 
     /// `results()["summary"]` alone, without copying the time series.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        summary_dict(py, &self.engine.summary())
+        summary_dict(py, &self.engine().summary())
     }
 }
 

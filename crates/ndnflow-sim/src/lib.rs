@@ -15,3 +15,10 @@ pub mod trace;
 
 pub use engine::Simulation;
 pub use trace::Results;
+
+/// The Python front runs several simulations at once, one per thread, so nothing in a simulation
+/// may be tied to a thread (this is why `Strategy` and `CongestionController` are `Send`).
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<Simulation>();
+};

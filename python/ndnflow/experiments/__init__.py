@@ -45,7 +45,7 @@ def get(experiment_id: str) -> ModuleType:
 
 
 def run(experiment_id: str, out_dir: Optional[Any] = None, **options: Any) -> Report:
-    """Run one experiment by id; `options` are `run_experiment`'s (duration, seed, progress)."""
+    """Run one experiment by id; `options` are `run_experiment`'s (duration, seed, progress, jobs)."""
     return run_experiment(get(experiment_id), out_dir, **options)
 
 

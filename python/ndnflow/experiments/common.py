@@ -32,7 +32,7 @@ from matplotlib.figure import Figure
 
 from ndnflow.report import render
 from ndnflow.results import Results, json_ready
-from ndnflow.runner import _progress_bar, advance_on
+from ndnflow.runner import _progress_bar, advance_all, usable_cpus
 from ndnflow.scenario import Scenario
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -215,22 +215,20 @@ def weighted_sojourn_ms(results: Any, link: str) -> float:
 
 
 def run_variants(scenarios: Mapping[str, Scenario], progress: Optional[bool] = None,
-                 desc: str = "simulating") -> Dict[str, Results]:
-    """Run every scenario under one progress bar (simulated seconds of all runs together).
+                 desc: str = "simulating", jobs: Optional[int] = None) -> Dict[str, Results]:
+    """Run every scenario under one progress bar (simulated seconds of all runs together), `jobs`
+    at a time (default: one per usable processor). The results do not depend on `jobs`.
 
     Ctrl-C raises KeyboardInterrupt: half an experiment has no verdict.
     """
     simulations = {name: scenario.build_simulation() for name, scenario in scenarios.items()}
     total_s = sum(int(sim.duration_ns) for sim in simulations.values()) / 1e9
-    results: Dict[str, Results] = {}
     with _progress_bar(total_s, progress, desc) as bar:
-        for name, simulation in simulations.items():
-            bar.set_postfix_str(name, refresh=False)
-            before = bar.n
-            advance_on(simulation, bar)
-            bar.update(before + int(simulation.duration_ns) / 1e9 - bar.n)  # a run that ended early
-            text, _source, _base = scenarios[name].compiled()
-            results[name] = Results.from_core(simulation.results(), scenario_toml=text)
+        advance_all(list(simulations.values()), bar, usable_cpus() if jobs is None else jobs)
+    results: Dict[str, Results] = {}
+    for name, simulation in simulations.items():
+        text, _source, _base = scenarios[name].compiled()
+        results[name] = Results.from_core(simulation.results(), scenario_toml=text)
     return results
 
 
@@ -308,9 +306,11 @@ def write_report(report: Report, out_dir: PathLike) -> List[Path]:
 
 
 def run_experiment(module: ModuleType, out_dir: Optional[PathLike] = None, *, duration: Any = None,
-                   seed: Optional[int] = None, progress: Optional[bool] = None) -> Report:
-    """Run an experiment module's scenarios, check its metrics, and (with `out_dir`) write the
-    figures, results.json, results.csv and the scenarios there."""
+                   seed: Optional[int] = None, progress: Optional[bool] = None,
+                   jobs: Optional[int] = None) -> Report:
+    """Run an experiment module's scenarios (`jobs` at a time, default one per usable processor),
+    check its metrics, and (with `out_dir`) write the figures, results.json, results.csv and the
+    scenarios there."""
     started = time.perf_counter()
     kwargs: Dict[str, Any] = {}
     if duration is not None:
@@ -318,7 +318,7 @@ def run_experiment(module: ModuleType, out_dir: Optional[PathLike] = None, *, du
     if seed is not None:
         kwargs["seed"] = seed
     scenarios = module.scenarios(**kwargs)
-    results = run_variants(scenarios, progress, desc=module.ID)
+    results = run_variants(scenarios, progress, desc=module.ID, jobs=jobs)
     first = next(iter(scenarios.values()))
     report = Report(module.ID, module.TITLE, module.PAPER, module.SECTION, module.metrics(results), results,
                     seed=first.seed, duration=first.duration)

@@ -160,13 +160,13 @@ def write_sweep(sweep: SeedSweep, out_dir: Path) -> List[Path]:
 
 
 def run_seeds(module: ModuleType, seeds: List[int], out_dir: Optional[Path] = None, *,
-              duration: Any = None, progress: Optional[bool] = None) -> SeedSweep:
+              duration: Any = None, progress: Optional[bool] = None, jobs: Optional[int] = None) -> SeedSweep:
     """Run `module` once per seed (each saved to out_dir/seed-N, as `run_experiment` saves one
-    run) and collect the reports."""
+    run, its variants `jobs` at a time) and collect the reports."""
     if not seeds:
         raise SeedSpecError("no seeds given")
     reports = [run_experiment(module, None if out_dir is None else out_dir / f"seed-{seed}",
-                              duration=duration, seed=seed, progress=progress)
+                              duration=duration, seed=seed, progress=progress, jobs=jobs)
                for seed in seeds]
     sweep = SeedSweep(module.ID, list(seeds), reports)
     if out_dir is not None:

@@ -277,7 +277,7 @@ fn a_nack_for_a_lingering_entry_changes_nothing() {
 }
 
 /// Multicast, noting the face of every Data its before-satisfy trigger sees.
-struct Recording(MulticastStrategy, std::rc::Rc<std::cell::RefCell<Vec<u32>>>);
+struct Recording(MulticastStrategy, std::sync::Arc<std::sync::Mutex<Vec<u32>>>);
 
 impl Strategy for Recording {
     fn name(&self) -> &'static str {
@@ -293,7 +293,7 @@ impl Strategy for Recording {
         self.0.after_receive_interest(ctx, in_face, entry, fib)
     }
     fn before_satisfy_interest(&mut self, _: &StrategyCtx, _: &PitEntry, in_face: FaceId, _: &Data, _: &LpHeader) {
-        self.1.borrow_mut().push(in_face.0);
+        self.1.lock().unwrap().push(in_face.0);
     }
 }
 
@@ -301,12 +301,12 @@ impl Strategy for Recording {
 fn the_strategy_sees_a_late_copy_only_within_the_straggler_time() {
     for (straggler, seen) in [(0, vec![1]), (100, vec![1, 2]), (40, vec![1])] {
         let mut fw = two_upstreams(Time::from_millis(straggler));
-        let faces = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let faces = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         fw.set_strategy(&Name::root(), Box::new(Recording(MulticastStrategy::new(), faces.clone())));
         fw.handle(Time::ZERO, FaceId(0), interest(1, None), &mut Vec::new());
         fw.handle(Time::from_millis(10), FaceId(1), data(1), &mut Vec::new());
         fw.handle_timeout(Time::from_millis(50)); // a 40 ms straggler time is over at 50 ms
         fw.handle(Time::from_millis(60), FaceId(2), data(1), &mut Vec::new());
-        assert_eq!(*faces.borrow(), seen, "straggler {straggler} ms");
+        assert_eq!(*faces.lock().unwrap(), seen, "straggler {straggler} ms");
     }
 }

@@ -232,7 +232,7 @@ fn react<L: WindowLaw>(law: &mut L, now: Time, reaction: Reaction) {
     }
 }
 
-impl<L: WindowLaw> CongestionController for L {
+impl<L: WindowLaw + Send> CongestionController for L {
     fn name(&self) -> &'static str {
         L::NAME
     }

@@ -39,7 +39,8 @@ pub struct DataSample<'a> {
     pub lp: &'a LpHeader,
 }
 
-pub trait CongestionController {
+/// `Send` for the same reason as `Strategy`: a simulation may run on any thread.
+pub trait CongestionController: Send {
     fn name(&self) -> &'static str;
     fn on_interest_sent(&mut self, _now: Time, _segment: u64, _retransmission: bool) {}
     fn on_data(&mut self, now: Time, sample: &DataSample);

@@ -90,7 +90,9 @@ pub enum NackDecision {
     Wait,
 }
 
-pub trait Strategy {
+/// `Send`: a simulation is a value that moves between threads (the Python front runs one per
+/// thread, outside the GIL), so nothing a strategy holds may be tied to one thread.
+pub trait Strategy: Send {
     /// NFD-style strategy name, e.g. "best-route".
     fn name(&self) -> &'static str;
 

@@ -217,7 +217,7 @@ impl<C: NextHopChoice> PendingStrategy<C> {
     }
 }
 
-impl<C: NextHopChoice> Strategy for PendingStrategy<C> {
+impl<C: NextHopChoice + Send> Strategy for PendingStrategy<C> {
     fn name(&self) -> &'static str {
         C::NAME
     }
