@@ -14,17 +14,6 @@ use ndnflow_core::packet::lp::{decode_frame, encode_frame, LpExtensions, LpHeade
 use ndnflow_core::packet::tlv;
 use ndnflow_core::{Data, Frame, Interest, Nack, NackReason, Name, NetPacket, Time};
 
-/// The frame that carries `packet` under the link header `lp`.
-fn frame_of(lp: LpHeader, packet: NetPacket) -> Frame {
-    let mut f = match packet {
-        NetPacket::Interest(i) => Frame::interest(i),
-        NetPacket::Data(d) => Frame::data(d),
-        NetPacket::Nack(n) => Frame::nack(n),
-    };
-    f.lp = lp;
-    f
-}
-
 /// Largest millisecond count that fits `Time` (u64 nanoseconds).
 const MAX_MS: u64 = u64::MAX / 1_000_000;
 
@@ -167,7 +156,7 @@ fn net_packet() -> impl Strategy<Value = NetPacket> {
 }
 
 fn frame() -> impl Strategy<Value = Frame> {
-    (prop_oneof![Just(LpHeader::default()), lp_header()], net_packet()).prop_map(|(lp, p)| frame_of(lp, p))
+    (prop_oneof![Just(LpHeader::default()), lp_header()], net_packet()).prop_map(|(lp, p)| Frame::new(lp, p))
 }
 
 /// Random TLV trees over the types the decoders know, so that fuzzing reaches deep code paths

@@ -285,18 +285,8 @@ pub fn decode_frame(wire: &[u8]) -> Result<Frame, DecodeError> {
     }
     match el.typ {
         tlv_type::LP_PACKET => decode_lp_packet(&el),
-        _ => decode_net_packet(&el, None).map(|packet| make_frame(LpHeader::default(), packet)),
+        _ => decode_net_packet(&el, None).map(|packet| Frame::new(LpHeader::default(), packet)),
     }
-}
-
-fn make_frame(lp: LpHeader, packet: NetPacket) -> Frame {
-    let mut frame = match packet {
-        NetPacket::Interest(i) => Frame::interest(i),
-        NetPacket::Data(d) => Frame::data(d),
-        NetPacket::Nack(n) => Frame::nack(n),
-    };
-    frame.lp = lp;
-    frame
 }
 
 /// The network packet in a Fragment (or a bare frame): exactly one Interest or Data; with a Nack
@@ -372,7 +362,7 @@ fn decode_lp_packet(el: &Element<'_>) -> Result<Frame, DecodeError> {
     if !fr.is_empty() {
         return Err(DecodeError::Trailing(fr.remaining()));
     }
-    Ok(make_frame(lp, decode_net_packet(&inner, nack)?))
+    Ok(Frame::new(lp, decode_net_packet(&inner, nack)?))
 }
 
 /// Nack { NackReason? }: absent or unknown reason codes mean None (ndn-cxx); other content follows

@@ -73,6 +73,16 @@ pub struct Frame {
 pub const NO_PIT_HINT: u32 = u32::MAX;
 
 impl Frame {
+    /// The frame that carries `packet` under the link header `lp`.
+    pub fn new(lp: LpHeader, packet: NetPacket) -> Frame {
+        let mut frame = match packet {
+            NetPacket::Interest(i) => Frame::interest(i),
+            NetPacket::Data(d) => Frame::data(d),
+            NetPacket::Nack(n) => Frame::nack(n),
+        };
+        frame.lp = lp;
+        frame
+    }
     pub fn interest(interest: Arc<Interest>) -> Frame {
         let net_size = interest.wire_size() as u32;
         Frame { lp: LpHeader::default(), packet: NetPacket::Interest(interest), net_size, pit_hint: NO_PIT_HINT }
