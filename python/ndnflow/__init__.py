@@ -13,6 +13,7 @@ from ndnflow._native import ScenarioError
 from ndnflow.results import Results
 from ndnflow.runner import load_scenario, run
 from ndnflow.scenario import Scenario
+from ndnflow.sweeps import SweepResults, sweep
 
 
 def __getattr__(name: str) -> Any:
@@ -41,4 +42,6 @@ def _version() -> str:
 
 __version__ = _version()
 
-__all__ = ["Scenario", "Results", "load_scenario", "run", "ScenarioError", "plot_results", "__version__"]
+__all__ = [
+    "Scenario", "Results", "SweepResults", "load_scenario", "run", "sweep", "ScenarioError", "plot_results", "__version__",
+]

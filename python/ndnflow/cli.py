@@ -1,4 +1,4 @@
-"""The `ndnflow` command: run, plot, bench, import-ndnsim, reproduce.
+"""The `ndnflow` command: run, sweep, plot, bench, import-ndnsim, reproduce.
 
 Every mistake of the user (bad scenario, missing file, bad option) ends with one line
 "error: ..." on stderr and exit status 2; an unexpected failure with exit status 1 and a one-line
@@ -73,6 +73,60 @@ def cmd_run(args: argparse.Namespace) -> int:
     if results.interrupted:
         end_s = results.summary.get("simulation", {}).get("end_s")
         _say(f"interrupted: results cover the first {end_s} s of simulated time")
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from ndnflow.experiments.seeds import SeedSpecError, parse_seeds
+    from ndnflow.scenario import Scenario
+    from ndnflow.sweep_grid import GridError, parse_assignment
+    from ndnflow.sweeps import DEFAULT_METRICS, SweepError, sweep
+
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: give at least 1")
+    if args.jobs is not None and args.scheduler is not None:
+        raise UsageError("give --jobs or --scheduler, not both (the cluster decides how many run at once)")
+    grid = {}
+    for text in args.set or []:
+        try:
+            key, values = parse_assignment(text)
+        except GridError as exc:
+            raise UsageError(str(exc)) from None
+        if key in grid:
+            raise UsageError(f"--set {key}: given twice; list every value in one --set")
+        grid[key] = values
+    try:
+        seeds = None if args.seeds is None else parse_seeds(args.seeds)
+    except SeedSpecError as exc:
+        raise UsageError(str(exc)) from None
+    scenario = Scenario.from_file(args.scenario)
+    if args.duration is not None:
+        try:
+            scenario = scenario.with_duration(units.normalize_duration(args.duration))
+        except ValueError as exc:
+            raise UsageError(f"--duration: {exc}") from None
+    try:
+        result = sweep(scenario, grid, seeds=seeds, jobs=args.jobs, progress=False if args.quiet else None,
+                       scheduler=args.scheduler)
+    except SweepError as exc:
+        raise UsageError(str(exc)) from None
+    patterns = args.metric or list(DEFAULT_METRICS)
+    if not result.metrics(patterns) and len(result.table):
+        raise UsageError(f"--metric {' '.join(patterns)}: no such number in the summaries "
+                         f"(e.g. consumers.*.goodput_bps, links.*.drops, nodes.r.cs_hits)")
+    sys.stdout.write(result.text(patterns))
+    out = Path(args.out) if args.out is not None else None
+    if out is not None:
+        written = result.save(out)
+        if not args.no_plot and len(result.table):
+            from ndnflow.plot import plot_sweep
+
+            written.append(plot_sweep(result, out / "sweep.png", patterns))
+        if not args.quiet:
+            _say(f"wrote {len(written)} files to {out}")
+    if result.interrupted:
+        _say(f"interrupted: {len(result.table)} of {len(result.runs)} runs done")
         return EXIT_INTERRUPTED
     return EXIT_OK
 
@@ -208,6 +262,26 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--details", action="store_true", help="also print ndnget-style statistics per consumer")
     run.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     run.set_defaults(handler=cmd_run)
+
+    swp = commands.add_parser("sweep", help="run a scenario over a grid of parameter values and seeds")
+    swp.add_argument("scenario", metavar="SCENARIO.toml", help="scenario file")
+    swp.add_argument("--set", action="append", metavar="KEY=V1,V2,...",
+                     help="values of one field, e.g. links[r,p].delay=10ms,20ms or consumers[0].cc.window=8,16 "
+                          "(repeat for a grid over several fields; values are TOML, or words)")
+    swp.add_argument("--seeds", metavar="LIST", help="run every point once per seed, e.g. 1-4 or 1,3,7 "
+                     "(default: the scenario's seed)")
+    swp.add_argument("--duration", metavar="TIME", help="override [simulation] duration, e.g. 10s")
+    swp.add_argument("--metric", action="append", metavar="PATTERN",
+                     help="columns of the printed table, glob patterns over the summary's numbers "
+                          "(default consumers.*.goodput_bps; e.g. links.*.drops); the files have them all")
+    swp.add_argument("--out", metavar="DIR", help="write sweep.csv, sweep.parquet, sweep.json, sweep.png and "
+                     "each run's scenario (scenarios/) here")
+    swp.add_argument("--jobs", type=int, metavar="N", help="runs at once (default: one per usable processor)")
+    swp.add_argument("--scheduler", metavar="ADDRESS",
+                     help="run on this Dask scheduler (e.g. tcp://10.0.0.1:8786) instead of this machine")
+    swp.add_argument("--no-plot", action="store_true", help="with --out: write no figure")
+    swp.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
+    swp.set_defaults(handler=cmd_sweep)
 
     plot = commands.add_parser("plot", help="draw the figures of saved results")
     plot.add_argument("results", metavar="DIR", help="folder written by 'ndnflow run --out'")

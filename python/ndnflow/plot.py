@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence, Union
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
@@ -173,3 +173,53 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
     if unknown:
         raise ValueError(f"unknown figure(s) {', '.join(unknown)}; known: {', '.join(FIGURES)}")
     return [_figure(FIGURES[name], results, out / name) for name in selected]
+
+
+#: At most this many metrics get a panel in a sweep's figure.
+MAX_SWEEP_PANELS = 6
+
+
+def _sweep_x(values: pd.Series) -> Tuple[np.ndarray, Optional[List[str]]]:
+    """(x positions, tick labels or None): numbers stay on a numeric axis, anything else is
+    placed at 0, 1, 2, ... in the order of first appearance."""
+    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        return values.to_numpy(dtype=float), None
+    order = list(dict.fromkeys(values.astype(str)))
+    return values.astype(str).map(order.index).to_numpy(dtype=float), order
+
+
+def plot_sweep(sweep: Any, path: PathLike, patterns: Sequence[str]) -> Path:
+    """One panel per metric matching `patterns` (at most `MAX_SWEEP_PANELS`): the metric's mean
+    over the seeds against the first grid key, one line per value of the other keys, the standard
+    deviation over the seeds as error bars. Rates (``*_bps``) in Mbit/s."""
+    means = sweep.mean(patterns)
+    metrics = sweep.metrics(patterns)[:MAX_SWEEP_PANELS]
+    keys = list(sweep.keys)
+    x_key = keys[0] if keys else "point"
+    figure = Figure(figsize=(7, 2.8 * max(1, len(metrics))), dpi=DPI)
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(max(1, len(metrics)), 1, squeeze=False)[:, 0]
+    groups = means.groupby([means[key].astype(str) for key in keys[1:]], sort=False) if keys[1:] else [((), means)]
+    for ax, metric in zip(axes, metrics):
+        scale, unit = (1e6, " [Mbit/s]") if metric.endswith("_bps") else (1.0, "")
+        for group_values, frame in groups:
+            group_values = group_values if isinstance(group_values, tuple) else (group_values,)
+            label = ", ".join(f"{key}={value}" for key, value in zip(keys[1:], group_values)) or None
+            x, ticks = _sweep_x(frame[x_key])
+            error = frame[f"{metric}.std"].to_numpy(dtype=float) / scale
+            ax.errorbar(x, frame[metric].to_numpy(dtype=float) / scale,
+                        yerr=None if np.isnan(error).all() else error, marker="o", capsize=3, label=label)
+            if ticks is not None:
+                ax.set_xticks(range(len(ticks)), ticks)
+        ax.set_ylabel((metric[: -len("_bps")] if metric.endswith("_bps") else metric) + unit, fontsize=8)
+        ax.set_xlabel(x_key)
+        ax.grid(True, alpha=0.3)
+        if len(keys) > 1:
+            ax.legend(fontsize=7)
+    seeds = ", ".join(str(seed) for seed in sweep.seeds)
+    axes[0].set_title(f"{sweep.source}: mean over seeds {seeds}" if len(sweep.seeds) > 1 else f"{sweep.source} (seed {seeds})",
+                      fontsize=9)
+    figure.tight_layout()
+    path = Path(path)
+    figure.savefig(path, dpi=DPI, format="png")
+    return path

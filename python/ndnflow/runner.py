@@ -1,5 +1,5 @@
 """`run`: drive a `_core.Simulation` to its end in steps, with a progress bar and Ctrl-C handling;
-`advance_all`: several at once on threads."""
+`run_tasks` and `advance_all`: several at once on threads."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import sys
 import threading
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
-from typing import Any, Iterator, List, Optional, Sequence, Union
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Union
 
 from tqdm import tqdm
 
@@ -58,7 +59,7 @@ def advance(simulation: Any, progress: Optional[bool] = None, steps: int = STEPS
     """Run `simulation` to its end in `steps` steps; returns False if Ctrl-C stopped it first."""
     with _progress_bar(int(simulation.duration_ns) / 1e9, progress) as bar:
         try:
-            advance_on(simulation, bar, steps)
+            run_tasks([partial(drive, simulation, steps=steps)], bar)
         except KeyboardInterrupt:
             return False
     return True
@@ -78,18 +79,6 @@ def _steps(simulation: Any, steps: int = STEPS) -> Iterator[int]:
             break
 
 
-def advance_on(simulation: Any, bar: tqdm, steps: int = STEPS) -> None:
-    """Run `simulation` to its end in `steps` steps, adding the simulated seconds to `bar`.
-
-    A run that ends early (every consumer finished) stops short of its duration on the bar. Ctrl-C
-    propagates (KeyboardInterrupt) from the current step.
-    """
-    shown_ns = int(simulation.now_ns)
-    for now_ns in _steps(simulation, steps):
-        bar.update((now_ns - shown_ns) / 1e9)
-        shown_ns = now_ns
-
-
 def usable_cpus() -> int:
     """The processors this process may run on (its affinity, where the OS tells it); at least 1."""
     try:
@@ -98,51 +87,94 @@ def usable_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def advance_all(simulations: Sequence[Any], bar: tqdm, jobs: int = 1, steps: int = STEPS) -> None:
-    """Run every simulation to its end, `jobs` of them at once, adding the simulated seconds to
-    `bar` (a run that ends early counts as its whole duration).
+class RunSlot:
+    """What one task of `run_tasks` sees: where to report its simulated seconds, and whether the
+    others want it to stop."""
 
-    With `jobs` > 1 each run steps on a thread of its own; a step lets go of the GIL, so runs
-    proceed side by side on as many processors. What each run computes does not depend on `jobs`:
-    the runs share nothing. Ctrl-C stops every run at its next step and propagates
-    (KeyboardInterrupt); so does the first error of a run.
+    def __init__(self, done_s: List[float], k: int, stop: threading.Event, show: Optional[Callable[[], None]]) -> None:
+        self._done_s = done_s
+        self._k = k
+        self._stop = stop
+        self._show = show
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def report(self, seconds: float) -> None:
+        """This task has simulated `seconds` so far."""
+        self._done_s[self._k] = seconds
+        if self._show is not None:
+            self._show()
+
+
+def drive(simulation: Any, slot: RunSlot, steps: int = STEPS) -> bool:
+    """Step `simulation` to its end, reporting to `slot`; False if asked to stop before the end.
+
+    A run that ends early (every consumer finished) reports its whole duration."""
+    for now_ns in _steps(simulation, steps):
+        slot.report(now_ns / 1e9)
+        if slot.stopping:
+            return False
+    slot.report(int(simulation.duration_ns) / 1e9)
+    return True
+
+
+def run_tasks(tasks: Sequence[Callable[[RunSlot], Any]], bar: tqdm, jobs: int = 1,
+              results: Optional[List[Any]] = None) -> List[Any]:
+    """Call every task with a `RunSlot`, `jobs` of them at once, adding the simulated seconds they
+    report to `bar`; returns their values in task order.
+
+    With `jobs` > 1 each task runs on a thread of its own; a simulation step lets go of the GIL, so
+    runs proceed side by side on as many processors. Ctrl-C, or the first error of a task, asks
+    every task to stop at its next step and propagates. Pass `results` (a list of len(tasks)) to
+    keep, after such a stop, the values of the tasks that had returned.
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
-    if jobs == 1 or len(simulations) < 2:
-        for simulation in simulations:
-            before = bar.n
-            advance_on(simulation, bar, steps)
-            bar.update(before + int(simulation.duration_ns) / 1e9 - bar.n)
-        return
+    results = [None] * len(tasks) if results is None else results
     stop = threading.Event()
-    # Simulated seconds of each run so far; slot k is written by run k's thread only, and the bar
-    # is touched by this thread only.
-    done_s: List[float] = [0.0] * len(simulations)
-
-    def drive(k: int, simulation: Any) -> None:
-        if stop.is_set():
-            return
-        for now_ns in _steps(simulation, steps):
-            done_s[k] = now_ns / 1e9
-            if stop.is_set():
-                return
-        done_s[k] = int(simulation.duration_ns) / 1e9
-
+    # Simulated seconds of each task so far; slot k is written by task k only, and the bar is
+    # touched by this thread only.
+    done_s: List[float] = [0.0] * len(tasks)
     start_s = bar.n
-    pool = ThreadPoolExecutor(max_workers=min(jobs, len(simulations)), thread_name_prefix="ndnflow-run")
+
+    def show() -> None:
+        bar.update(start_s + sum(done_s) - bar.n)
+
+    if jobs == 1 or len(tasks) < 2:
+        for k, task in enumerate(tasks):
+            results[k] = task(RunSlot(done_s, k, stop, show))
+        return results
+
+    def call(k: int, task: Callable[[RunSlot], Any]) -> None:
+        if not stop.is_set():
+            results[k] = task(RunSlot(done_s, k, stop, None))
+
+    pool = ThreadPoolExecutor(max_workers=min(jobs, len(tasks)), thread_name_prefix="ndnflow-run")
     try:
-        pending = {pool.submit(drive, k, simulation) for k, simulation in enumerate(simulations)}
+        pending = {pool.submit(call, k, task) for k, task in enumerate(tasks)}
         while pending:
             finished, pending = wait(pending, timeout=0.2, return_when=FIRST_EXCEPTION)
-            bar.update(start_s + sum(done_s) - bar.n)
+            show()
             for future in finished:
-                future.result()  # a run's error surfaces here
+                future.result()  # a task's error surfaces here
     except BaseException:
         stop.set()
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+    return results
+
+
+def advance_all(simulations: Sequence[Any], bar: tqdm, jobs: int = 1, steps: int = STEPS) -> None:
+    """Run every simulation to its end, `jobs` of them at once, adding the simulated seconds to
+    `bar` (a run that ends early counts as its whole duration).
+
+    What each run computes does not depend on `jobs`: the runs share nothing. Ctrl-C stops every
+    run at its next step and propagates (KeyboardInterrupt); so does the first error of a run.
+    """
+    run_tasks([partial(drive, simulation, steps=steps) for simulation in simulations], bar, jobs)
 
 
 def run(scenario_or_path: Union[Scenario, PathLike], *, progress: Optional[bool] = None) -> Results:
