@@ -236,7 +236,8 @@ def test_the_command_prints_a_row_per_point_and_writes_the_files(tmp_path, line_
     status = main(["sweep", str(line_file), "--set", "consumers[0].cc.window=1,2", "--out", str(out), "--quiet"])
     printed = capsys.readouterr().out.splitlines()
     assert status == 0
-    assert printed[0].split() == ["consumers[0].cc.window", "seed", "consumers.c.goodput", "[Mbit/s]"]
+    assert printed[0].split() == ["consumers[0].cc.window", "seed", "c.goodput", "[Mbit/s]"]
+    assert [line.split()[:2] for line in printed[2:]] == [["1", "1"], ["2", "1"]]  # window, seed as given
     goodputs = [float(line.split()[-1]) for line in printed[2:]]
     assert goodputs == pytest.approx([0.4, 0.8], rel=0.02)
     names = sorted(path.name for path in out.iterdir())

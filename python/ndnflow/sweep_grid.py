@@ -188,6 +188,8 @@ def points(grid: Mapping[str, Sequence[Any]]) -> List[Dict[str, Any]]:
 
 def value_text(value: Any) -> str:
     """A value as the command line would give it (strings bare)."""
+    if hasattr(value, "item") and not isinstance(value, (str, dict, list)):
+        value = value.item()  # a numpy scalar from a DataFrame
     if isinstance(value, str):
         return value
     if isinstance(value, bool):

@@ -145,10 +145,11 @@ class SweepResults:
         several = len(self.seeds) > 1
         headers = [*self.grid, "runs" if several else "seed", *(_header(metric) for metric in metrics)]
         rows = []
-        for _, row in means.iterrows():
-            cells = [value_text(row[key]) for key in self.grid]
-            cells.append(str(int(row["runs"])) if several else str(self.seeds[0]))
-            cells += [_cell(row[metric], row[f"{metric}.std"], metric, several) for metric in metrics]
+        for i in range(len(means)):
+            # Column by column: a row of mixed columns would turn the grid's integers into floats.
+            cells = [value_text(means[key].iloc[i]) for key in self.grid]
+            cells.append(str(int(means["runs"].iloc[i])) if several else str(self.seeds[0]))
+            cells += [_cell(means[metric].iloc[i], means[f"{metric}.std"].iloc[i], metric, several) for metric in metrics]
             rows.append(cells)
         align = "l" * len(self.grid) + "r" * (len(headers) - len(self.grid))
         return render(headers, rows, align) + "\n"
@@ -192,7 +193,11 @@ def _frame(rows: List[Dict[str, Any]], first: List[str]) -> pd.DataFrame:
 
 
 def _header(metric: str) -> str:
-    return metric[: -len("_bps")] + " [Mbit/s]" if metric.endswith("_bps") else metric
+    """"consumers.c1.goodput_bps" -> "c1.goodput [Mbit/s]": the section is left out to keep the
+    table narrow (its field names tell consumers, links and nodes apart)."""
+    section, _, rest = metric.partition(".")
+    name = rest if section in ("consumers", "links", "nodes") and rest else metric
+    return name[: -len("_bps")] + " [Mbit/s]" if name.endswith("_bps") else name
 
 
 def _cell(mean: Any, std: Any, metric: str, several: bool) -> str:
