@@ -116,8 +116,10 @@ def test_keys_that_name_nothing_are_refused_with_the_reason(key, message):
 
 
 def test_a_field_named_twice_or_the_seed_or_no_values_is_refused():
-    with pytest.raises(GridError, match="name the same field"):
+    with pytest.raises(GridError, match=r"both set links\[0\]\.delay"):
         check_grid({"links[0].delay": ["1ms"], "links[ 0 ].delay": ["2ms"]})
+    with pytest.raises(GridError, match=r"both set links\[1\]\.delay"):
+        check_grid({"links[0].delay+links[1].delay": ["1ms"], "links[1].delay": ["2ms"]})
     with pytest.raises(GridError, match="seeds"):
         check_grid({"simulation.seed": [1, 2]})
     with pytest.raises(GridError, match="no values"):
@@ -126,12 +128,27 @@ def test_a_field_named_twice_or_the_seed_or_no_values_is_refused():
         check_grid({"links[0].delay": "5ms"})
 
 
+def test_fields_joined_by_plus_take_the_same_value():
+    doc = ndnflow.Scenario.from_toml(LINE).to_dict()
+    set_field(doc, "links[c,r].delay + links[r,p].delay", "9ms")
+    assert [link["delay"] for link in doc["links"]] == ["9ms", "9ms"]
+    with pytest.raises(GridError, match="links has 2 entries"):
+        set_field(doc, "links[0].delay+links[7].delay", "1ms")
+
+
 def test_points_are_every_combination_with_the_last_key_fastest():
     grid = {"a": [1, 2], "b": ["x", "y", "z"]}
     assert points(grid) == [{"a": a, "b": b} for a in (1, 2) for b in ("x", "y", "z")]
 
 
 # ------------------------------------------------------------------------------------ sweeping
+
+
+def test_both_links_slower_together_halve_the_rate(line_file):
+    result = ndnflow.sweep(line_file, {"links[c,r].delay+links[r,p].delay": ["5ms", "10ms"]}, progress=False)
+    fast, slow = result.table["consumers.c.goodput_bps"]
+    assert fast == pytest.approx(8000 / 0.020, rel=0.02)  # window 1 over a 20 ms RTT
+    assert slow == pytest.approx(8000 / 0.040, rel=0.02)  # and over 40 ms
 
 
 def test_each_point_gets_its_own_values(line_file):

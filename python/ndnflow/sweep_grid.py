@@ -8,6 +8,9 @@ A key is a path into the scenario document, in the names the scenario file uses:
     links[r,p].queue.packets       the link between r and p (either order)
     consumers[0].cc.window         the first [[consumers]] entry
 
+Fields joined by ``+`` take the same value together: ``links[a,r].delay+links[b,r].delay`` moves
+both links' delays in one column of the grid.
+
 Setting a field that the entry does not have yet adds it (a link without `queue` gets one); the
 scenario reader then checks the result as it checks a file, unknown fields included.
 
@@ -94,9 +97,19 @@ def _child(container: Any, step: Step, path: Sequence[Step], key: str) -> Tuple[
     return container, found[0]
 
 
+def fields(key: str) -> List[str]:
+    """The fields a key sets: ``"a.x + b.y"`` -> ``["a.x", "b.y"]``."""
+    return [part.strip() for part in key.split("+")]
+
+
 def set_field(doc: Dict[str, Any], key: str, value: Any) -> None:
-    """Set the field that `key` names in the scenario document `doc` (in place); tables on the way
-    that do not exist yet are added."""
+    """Set the field (or the ``+``-joined fields) that `key` names in the scenario document `doc`
+    (in place); tables on the way that do not exist yet are added."""
+    for field in fields(key):
+        _set_one(doc, field, value)
+
+
+def _set_one(doc: Dict[str, Any], key: str, value: Any) -> None:
     steps = parse_key(key)
     container: Any = doc
     for depth, step in enumerate(steps):
@@ -153,7 +166,8 @@ def parse_assignment(text: str) -> Tuple[str, List[Any]]:
     key = key.strip()
     if not equals or not key:
         raise GridError(f"--set {text!r}: expected KEY=VALUE[,VALUE...], e.g. links[0].delay=10ms,20ms")
-    parse_key(key)
+    for field in fields(key):
+        parse_key(field)
     try:
         return key, [parse_value(value) for value in split_values(values)]
     except GridError as exc:
@@ -169,13 +183,14 @@ def check_grid(grid: Mapping[str, Sequence[Any]]) -> Dict[str, List[Any]]:
             raise GridError(f"key {key!r}: give a list of values, not {values!r}")
         if not values:
             raise GridError(f"key {key!r}: no values")
-        canonical = _step_text(parse_key(key))
-        if canonical == "simulation.seed":
-            raise GridError(f"key {key!r}: give the seeds as seeds (--seeds on the command line), "
-                            "which every point is run with")
-        if canonical in seen:
-            raise GridError(f"keys {seen[canonical]!r} and {key!r} name the same field")
-        seen[canonical] = key
+        for field in fields(key):
+            canonical = _step_text(parse_key(field))
+            if canonical == "simulation.seed":
+                raise GridError(f"key {key!r}: give the seeds as seeds (--seeds on the command line), "
+                                "which every point is run with")
+            if canonical in seen:
+                raise GridError(f"keys {seen[canonical]!r} and {key!r} both set {canonical}")
+            seen[canonical] = key
         checked[key] = list(values)
     return checked
 
