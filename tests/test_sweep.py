@@ -218,6 +218,17 @@ def test_a_bad_point_is_named_before_anything_runs(line_file, monkeypatch):
     assert started == []
 
 
+def test_a_metric_that_matches_nothing_is_refused_before_anything_runs(line_file, monkeypatch):
+    started = []
+    monkeypatch.setattr(sweeps, "_run_local", lambda run, slot: started.append(run))
+    with pytest.raises(SweepError, match="'consumers.c.goodput' matches no number"):
+        ndnflow.sweep(line_file, {"consumers[0].cc.window": [1]}, metrics="consumers.c.goodput", progress=False)
+    assert started == []
+    # A number that exists only once the run has data (no RTT before the first sample) is known too.
+    ndnflow.sweep(line_file, {"consumers[0].cc.window": [1]}, metrics=["consumers.*.rtt_avg_ms"], progress=False)
+    assert len(started) == 1
+
+
 def test_ctrl_c_keeps_the_runs_that_were_done(line_file, monkeypatch):
     real = sweeps._run_local
 
@@ -283,7 +294,7 @@ def test_the_command_stops_on_ctrl_c_with_status_130_and_keeps_what_was_done(tmp
         (["--jobs", "0"], "give at least 1"),
         (["--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "--jobs or --scheduler"),
         (["--scheduler", "nowhere"], "cannot reach the Dask scheduler at nowhere"),
-        (["--metric", "links.*.nonsense"], "no such number"),
+        (["--metric", "links.*.drops", "--metric", "links.*.nonsense"], "--metric 'links.*.nonsense' matches no number"),
         (["--duration", "soon"], "--duration"),
     ],
 )

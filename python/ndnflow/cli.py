@@ -106,15 +106,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             scenario = scenario.with_duration(units.normalize_duration(args.duration))
         except ValueError as exc:
             raise UsageError(f"--duration: {exc}") from None
+    patterns = args.metric or list(DEFAULT_METRICS)
     try:
         result = sweep(scenario, grid, seeds=seeds, jobs=args.jobs, progress=False if args.quiet else None,
-                       scheduler=args.scheduler)
+                       scheduler=args.scheduler, metrics=args.metric)
     except SweepError as exc:
-        raise UsageError(str(exc)) from None
-    patterns = args.metric or list(DEFAULT_METRICS)
-    if not result.metrics(patterns) and len(result.table):
-        raise UsageError(f"--metric {' '.join(patterns)}: no such number in the summaries "
-                         f"(e.g. consumers.*.goodput_bps, links.*.drops, nodes.r.cs_hits)")
+        raise UsageError(f"--{exc}" if str(exc).startswith("metric ") else str(exc)) from None
     sys.stdout.write(result.text(patterns))
     out = Path(args.out) if args.out is not None else None
     if out is not None:

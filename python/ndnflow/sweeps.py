@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -70,8 +71,9 @@ def _label(point: int, values: Mapping[str, Any], seed: int) -> str:
 
 
 def flatten(summary: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
-    """The summary's numbers as one level: ``{"consumers.c1.goodput_bps": 5.2e6, ...}`` (strings and
-    missing values are left out; booleans become 0/1)."""
+    """The summary's numbers as one level: ``{"consumers.c1.goodput_bps": 5.2e6, ...}`` (strings are
+    left out, booleans become 0/1, a missing value, such as the RTT of a consumer that got no Data,
+    becomes NaN)."""
     flat: Dict[str, Any] = {}
     for key, value in summary.items():
         name = f"{prefix}{key}"
@@ -81,6 +83,8 @@ def flatten(summary: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
             flat[name] = int(value)
         elif isinstance(value, (int, float)):
             flat[name] = value
+        elif value is None:
+            flat[name] = math.nan
     return flat
 
 
@@ -211,8 +215,9 @@ def _cell(mean: Any, std: Any, metric: str, several: bool) -> str:
 
 
 def plan(scenario: Union[Scenario, PathLike], grid: Mapping[str, Sequence[Any]],
-         seeds: Optional[Sequence[int]] = None) -> Tuple[Scenario, Dict[str, List[Any]], List[int], List[SweepRun]]:
-    """Every run of the sweep, each point's scenario built and checked by the Rust reader.
+         seeds: Optional[Sequence[int]] = None) -> Tuple[Scenario, Dict[str, List[Any]], List[int], List[SweepRun], List[str]]:
+    """Every run of the sweep, each point's scenario built and checked by the Rust reader, and the
+    metric columns its table will have.
 
     Raises `SweepError` naming the key, or the point and what the reader said of it."""
     base = _scenario(scenario)
@@ -225,6 +230,7 @@ def plan(scenario: Union[Scenario, PathLike], grid: Mapping[str, Sequence[Any]],
         raise SweepError("no seeds")
     base.validate()  # a mistake in the file itself is reported with its line in that file
     runs: List[SweepRun] = []
+    columns: List[str] = []
     for point, values in enumerate(points(checked)):
         doc = base.to_dict()
         try:
@@ -238,9 +244,12 @@ def plan(scenario: Union[Scenario, PathLike], grid: Mapping[str, Sequence[Any]],
                 simulation = variant.build_simulation()
             except _native.ScenarioError as exc:
                 raise SweepError(f"{_label(point, values, seed)}: {_without_position(str(exc))}") from None
+            if not runs:
+                # The summary of a run not yet started has every key a finished one has.
+                columns = list(flatten(simulation.summary()))
             runs.append(SweepRun(point, values, seed, Scenario.from_dict(variant.to_dict(), base.source, base.base_dir),
                                  int(simulation.duration_ns) / 1e9))
-    return base, checked, seed_list, runs
+    return base, checked, seed_list, runs, columns
 
 
 #: The name a point's document has while it is checked; the reader's "name:line:column: " prefix
@@ -266,7 +275,8 @@ def run_summary(text: str, source: str, base_dir: Optional[str]) -> Dict[str, An
 
 def sweep(scenario: Union[Scenario, PathLike], grid: Mapping[str, Sequence[Any]], *,
           seeds: Optional[Sequence[int]] = None, jobs: Optional[int] = None,
-          progress: Optional[bool] = None, scheduler: Any = None) -> SweepResults:
+          progress: Optional[bool] = None, scheduler: Any = None,
+          metrics: Optional[Union[str, Sequence[str]]] = None) -> SweepResults:
     """Run `scenario` (a `Scenario` or a file) for every combination of `grid`'s values and every
     seed (default: the scenario's own).
 
@@ -275,10 +285,16 @@ def sweep(scenario: Union[Scenario, PathLike], grid: Mapping[str, Sequence[Any]]
     `scheduler` (a Dask scheduler address such as ``"tcp://10.0.0.1:8786"``, or a
     `distributed.Client`), on that cluster, whose workers need ndnflow installed. The results do not
     depend on either. Ctrl-C stops the sweep and returns what was done (``interrupted=True``).
+    `metrics`, glob patterns the caller means to read (``"links.*.drops"``), are checked against
+    the summary's numbers before anything runs: a pattern matching none is a `SweepError`.
     """
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
-    base, checked, seed_list, runs = plan(scenario, grid, seeds)
+    base, checked, seed_list, runs, columns = plan(scenario, grid, seeds)
+    for pattern in [metrics] if isinstance(metrics, str) else metrics or []:
+        if not any(fnmatch.fnmatchcase(column, pattern) for column in columns):
+            raise SweepError(f"metric {pattern!r} matches no number of the summary "
+                             f"(e.g. consumers.*.goodput_bps, links.*.drops, nodes.*.cs_hits)")
     summaries: List[Optional[Dict[str, Any]]] = [None] * len(runs)
     interrupted = False
     total_s = sum(run.duration_s for run in runs)
