@@ -309,3 +309,15 @@ def test_metrics_take_one_pattern_or_several(line_file):
     assert result.metrics("consumers.*.goodput_bps") == ["consumers.c.goodput_bps"]
     assert result.metrics(["links.c->r.packets", "links.r->c.packets"]) == ["links.c->r.packets", "links.r->c.packets"]
     assert result.metrics("nothing.*") == []
+
+
+def test_the_figure_places_a_word_at_the_same_x_on_every_line():
+    import pandas as pd
+
+    from ndnflow.plot import _sweep_x
+
+    every = pd.Series(["10ms", "20ms", "40ms", "10ms", "20ms"])  # the second line was cut short
+    x, ticks = _sweep_x(every[3:], every)
+    assert ticks == ["10ms", "20ms", "40ms"] and list(x) == [0.0, 1.0]
+    numbers, none = _sweep_x(pd.Series([8, 16]), pd.Series([8, 16, 32]))
+    assert none is None and list(numbers) == [8.0, 16.0]

@@ -179,12 +179,13 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
 MAX_SWEEP_PANELS = 6
 
 
-def _sweep_x(values: pd.Series) -> Tuple[np.ndarray, Optional[List[str]]]:
-    """(x positions, tick labels or None): numbers stay on a numeric axis, anything else is
-    placed at 0, 1, 2, ... in the order of first appearance."""
-    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+def _sweep_x(values: pd.Series, every: pd.Series) -> Tuple[np.ndarray, Optional[List[str]]]:
+    """(x positions of `values`, tick labels or None): numbers stay on a numeric axis; anything
+    else is placed at 0, 1, 2, ... in the order `every` (the whole column) first has them, so that
+    every line puts a value at the same place even when a sweep was cut short."""
+    if pd.api.types.is_numeric_dtype(every) and not pd.api.types.is_bool_dtype(every):
         return values.to_numpy(dtype=float), None
-    order = list(dict.fromkeys(values.astype(str)))
+    order = list(dict.fromkeys(every.astype(str)))
     return values.astype(str).map(order.index).to_numpy(dtype=float), order
 
 
@@ -205,7 +206,7 @@ def plot_sweep(sweep: Any, path: PathLike, patterns: Sequence[str]) -> Path:
         for group_values, frame in groups:
             group_values = group_values if isinstance(group_values, tuple) else (group_values,)
             label = ", ".join(f"{key}={value}" for key, value in zip(keys[1:], group_values)) or None
-            x, ticks = _sweep_x(frame[x_key])
+            x, ticks = _sweep_x(frame[x_key], means[x_key])
             error = frame[f"{metric}.std"].to_numpy(dtype=float) / scale
             ax.errorbar(x, frame[metric].to_numpy(dtype=float) / scale,
                         yerr=None if np.isnan(error).all() else error, marker="o", capsize=3, label=label)
