@@ -81,7 +81,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from ndnflow.experiments.seeds import SeedSpecError, parse_seeds
     from ndnflow.scenario import Scenario
     from ndnflow.sweep_grid import GridError, parse_assignment
-    from ndnflow.sweeps import DEFAULT_METRICS, SweepError, sweep
+    from ndnflow.sweeps import DEFAULT_METRICS, SweepError, UnknownMetric, sweep
 
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs {args.jobs}: give at least 1")
@@ -110,8 +110,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     try:
         result = sweep(scenario, grid, seeds=seeds, jobs=args.jobs, progress=False if args.quiet else None,
                        scheduler=args.scheduler, metrics=args.metric)
+    except UnknownMetric as exc:
+        raise UsageError(f"--{exc}") from None
     except SweepError as exc:
-        raise UsageError(f"--{exc}" if str(exc).startswith("metric ") else str(exc)) from None
+        raise UsageError(str(exc)) from None
     sys.stdout.write(result.text(patterns))
     out = Path(args.out) if args.out is not None else None
     if out is not None:

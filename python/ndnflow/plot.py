@@ -193,6 +193,8 @@ def plot_sweep(sweep: Any, path: PathLike, patterns: Sequence[str]) -> Path:
     """One panel per metric matching `patterns` (at most `MAX_SWEEP_PANELS`): the metric's mean
     over the seeds against the first grid key, one line per value of the other keys, the standard
     deviation over the seeds as error bars. Rates (``*_bps``) in Mbit/s."""
+    from ndnflow.sweeps import display
+
     means = sweep.mean(patterns)
     metrics = sweep.metrics(patterns)[:MAX_SWEEP_PANELS]
     keys = list(sweep.keys)
@@ -202,7 +204,7 @@ def plot_sweep(sweep: Any, path: PathLike, patterns: Sequence[str]) -> Path:
     axes = figure.subplots(max(1, len(metrics)), 1, squeeze=False)[:, 0]
     groups = means.groupby([means[key].astype(str) for key in keys[1:]], sort=False) if keys[1:] else [((), means)]
     for ax, metric in zip(axes, metrics):
-        scale, unit = (1e6, " [Mbit/s]") if metric.endswith("_bps") else (1.0, "")
+        name, scale, unit = display(metric)
         for group_values, frame in groups:
             group_values = group_values if isinstance(group_values, tuple) else (group_values,)
             label = ", ".join(f"{key}={value}" for key, value in zip(keys[1:], group_values)) or None
@@ -212,7 +214,7 @@ def plot_sweep(sweep: Any, path: PathLike, patterns: Sequence[str]) -> Path:
                         yerr=None if np.isnan(error).all() else error, marker="o", capsize=3, label=label)
             if ticks is not None:
                 ax.set_xticks(range(len(ticks)), ticks)
-        ax.set_ylabel((metric[: -len("_bps")] if metric.endswith("_bps") else metric) + unit, fontsize=8)
+        ax.set_ylabel(f"{name} [{unit}]" if unit else name, fontsize=8)
         ax.set_xlabel(x_key)
         ax.grid(True, alpha=0.3)
         if len(keys) > 1:

@@ -8,6 +8,7 @@ like any other.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Dict, List, Optional, Sequence
 
 from tqdm import tqdm
@@ -64,6 +65,4 @@ def run_on_cluster(scheduler: Any, runs: Sequence[SweepRun], bar: tqdm,
 
 
 def _digest(text: str) -> str:
-    import hashlib
-
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

@@ -45,6 +45,23 @@ class SweepError(ValueError):
     """A sweep that cannot start (bad grid, a point the scenario reader refuses); names the point."""
 
 
+class UnknownMetric(SweepError):
+    """A metric pattern that matches no number of the summary."""
+
+
+def matching(columns: Sequence[str], patterns: Union[str, Sequence[str]]) -> List[str]:
+    """The `columns` matching any of the glob `patterns` (one pattern or several), in order."""
+    patterns = [patterns] if isinstance(patterns, str) else list(patterns)
+    return [column for column in columns if any(fnmatch.fnmatchcase(column, pattern) for pattern in patterns)]
+
+
+def display(metric: str) -> Tuple[str, float, str]:
+    """How tables and figures show a metric: (name, divisor, unit); rates (``*_bps``) in Mbit/s."""
+    if metric.endswith("_bps"):
+        return metric[: -len("_bps")], 1e6, "Mbit/s"
+    return metric, 1.0, ""
+
+
 @dataclass(frozen=True)
 class SweepRun:
     """One run of a sweep: grid point `point` (0-based) with `values`, and `seed`."""
@@ -120,10 +137,8 @@ class SweepResults:
     def metrics(self, patterns: Union[str, Sequence[str]] = DEFAULT_METRICS) -> List[str]:
         """The metric columns matching any of the glob `patterns` (one pattern or several), in
         table order."""
-        patterns = [patterns] if isinstance(patterns, str) else list(patterns)
         fixed = {"point", "seed", *self.grid}
-        columns = [column for column in self.table.columns if column not in fixed]
-        return [column for column in columns if any(fnmatch.fnmatchcase(column, pattern) for pattern in patterns)]
+        return matching([column for column in self.table.columns if column not in fixed], patterns)
 
     def mean(self, patterns: Union[str, Sequence[str]] = DEFAULT_METRICS) -> pd.DataFrame:
         """Per grid point: the grid values, ``runs`` (seeds completed), and each matching metric's
@@ -199,15 +214,16 @@ def _frame(rows: List[Dict[str, Any]], first: List[str]) -> pd.DataFrame:
 def _header(metric: str) -> str:
     """"consumers.c1.goodput_bps" -> "c1.goodput [Mbit/s]": the section is left out to keep the
     table narrow (its field names tell consumers, links and nodes apart)."""
-    section, _, rest = metric.partition(".")
-    name = rest if section in ("consumers", "links", "nodes") and rest else metric
-    return name[: -len("_bps")] + " [Mbit/s]" if name.endswith("_bps") else name
+    name, _, unit = display(metric)
+    section, _, rest = name.partition(".")
+    name = rest if section in ("consumers", "links", "nodes") and rest else name
+    return f"{name} [{unit}]" if unit else name
 
 
 def _cell(mean: Any, std: Any, metric: str, several: bool) -> str:
     if pd.isna(mean):
         return "-"
-    scale = 1e6 if metric.endswith("_bps") else 1.0
+    _, scale, _ = display(metric)
     text = f"{mean / scale:.4g}"
     if several and not pd.isna(std):
         text += f" ± {std / scale:.2g}"
@@ -239,16 +255,15 @@ def plan(scenario: Union[Scenario, PathLike], grid: Mapping[str, Sequence[Any]],
         except GridError as exc:
             raise SweepError(str(exc)) from None
         for seed in seed_list:
-            variant = Scenario.from_dict(doc, _POINT_SOURCE, base.base_dir).with_seed(seed)
+            variant = Scenario.from_dict(doc, base.source, base.base_dir).with_seed(seed)
             try:
-                simulation = variant.build_simulation()
+                simulation = _native.require("Simulation")(variant.to_toml(), _POINT_SOURCE, base.base_dir)
             except _native.ScenarioError as exc:
                 raise SweepError(f"{_label(point, values, seed)}: {_without_position(str(exc))}") from None
             if not runs:
                 # The summary of a run not yet started has every key a finished one has.
                 columns = list(flatten(simulation.summary()))
-            runs.append(SweepRun(point, values, seed, Scenario.from_dict(variant.to_dict(), base.source, base.base_dir),
-                                 int(simulation.duration_ns) / 1e9))
+            runs.append(SweepRun(point, values, seed, variant, int(simulation.duration_ns) / 1e9))
     return base, checked, seed_list, runs, columns
 
 
@@ -292,9 +307,9 @@ def sweep(scenario: Union[Scenario, PathLike], grid: Mapping[str, Sequence[Any]]
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     base, checked, seed_list, runs, columns = plan(scenario, grid, seeds)
     for pattern in [metrics] if isinstance(metrics, str) else metrics or []:
-        if not any(fnmatch.fnmatchcase(column, pattern) for column in columns):
-            raise SweepError(f"metric {pattern!r} matches no number of the summary "
-                             f"(e.g. consumers.*.goodput_bps, links.*.drops, nodes.*.cs_hits)")
+        if not matching(columns, pattern):
+            raise UnknownMetric(f"metric {pattern!r} matches no number of the summary "
+                                f"(e.g. consumers.*.goodput_bps, links.*.drops, nodes.*.cs_hits)")
     summaries: List[Optional[Dict[str, Any]]] = [None] * len(runs)
     interrupted = False
     total_s = sum(run.duration_s for run in runs)
