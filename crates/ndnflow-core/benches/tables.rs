@@ -12,7 +12,7 @@ use std::sync::Arc;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ndnflow_core::packet::data::zero_payload;
 use ndnflow_core::packet::NO_PIT_HINT;
-use ndnflow_core::table::{ContentStore, CsPolicy, FaceId, Fib, PendingInterestTable, PitId};
+use ndnflow_core::table::{ContentStore, CsPolicy, Fab, FaceId, Fib, PendingInterestTable, PitId};
 use ndnflow_core::{Data, Interest, Name, Time};
 use smallvec::SmallVec;
 
@@ -88,6 +88,87 @@ fn bench_fib(c: &mut Criterion) {
                 let n = &pool[k & (LOOKUPS - 1)];
                 k = k.wrapping_add(1);
                 black_box(fib.longest_prefix_match(black_box(n)).map(|(i, _)| i))
+            })
+        });
+    }
+    group.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// FAB (PTP §4-B)
+// ---------------------------------------------------------------------------------------------
+
+const FAB_PREFIXES: usize = 10_000;
+const FAB_FLOWS: usize = 1_000;
+/// Interest pool: every flow about eight times, in random order (a power of two, for the mask).
+const FAB_LOOKUPS: usize = 8_192;
+
+/// 10,000 prefixes of 2, 3 or 4 components: `/net{i}/app`, `/net{i}/app/c{i}`, `/net{i}/app/c{i}/v=1`.
+fn fab_prefix(i: usize) -> Name {
+    match i % 3 {
+        0 => name(&format!("/net{i}/app")),
+        1 => name(&format!("/net{i}/app/c{i}")),
+        _ => name(&format!("/net{i}/app/c{i}/v=1")),
+    }
+}
+
+/// LPM on every Interest against the FAB in front of the same FIB, when the 1,000 active flows
+/// fit in it and when only a tenth do. Flows are picked uniformly, which is the FAB's worst case:
+/// the paper counts on Zipf popularity to keep the busy flows in a small table.
+fn bench_fab(c: &mut Criterion) {
+    let mut fib = Fib::new();
+    for i in 0..FAB_PREFIXES {
+        fib.add_nexthop(&fab_prefix(i), FaceId((i % 8) as u32), 10);
+    }
+    let mut rng = XorShift(0x243F_6A88_85A3_08D3);
+    // A flow is a registered prefix and one or two more components; its Interests add a segment,
+    // for names of 5 or 6 components.
+    let flows: Vec<Name> = (0..FAB_FLOWS)
+        .map(|f| {
+            let prefix = fab_prefix((rng.next() % FAB_PREFIXES as u64) as usize);
+            let object = prefix.append(8, format!("obj{f}").as_bytes());
+            if prefix.len() < 4 {
+                object.append(8, b"hd")
+            } else {
+                object
+            }
+        })
+        .collect();
+    let interests: Vec<Name> =
+        (0..FAB_LOOKUPS).map(|k| flows[(rng.next() % FAB_FLOWS as u64) as usize].append_segment(k as u64)).collect();
+    for n in &interests {
+        assert!(matches!(n.len(), 5 | 6), "{n} should have 5 or 6 components");
+        assert!(fib.longest_prefix_match(n).is_some(), "{n} should hit");
+    }
+
+    let mut group = c.benchmark_group("fab_10000_prefixes_1000_flows");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("lpm", |b| {
+        let mut k = 0usize;
+        b.iter(|| {
+            let n = &interests[k & (FAB_LOOKUPS - 1)];
+            k = k.wrapping_add(1);
+            black_box(fib.longest_prefix_match(black_box(n)).map(|(i, _)| i))
+        })
+    });
+    for capacity in [1_000, 100] {
+        let mut fab = Fab::new(capacity);
+        // Warm up, then count one pass: the hit ratio the timed loop runs at.
+        for n in interests.iter().chain(&interests) {
+            fab.lookup(n, &fib);
+        }
+        let before = fab.counters;
+        for n in &interests {
+            assert_eq!(fab.lookup(n, &fib), fib.longest_prefix_match(n).map(|(i, _)| i));
+        }
+        let hits = fab.counters.hits - before.hits;
+        eprintln!("fab capacity {capacity}: hit ratio {:.3}", hits as f64 / FAB_LOOKUPS as f64);
+        group.bench_function(format!("fab_capacity_{capacity}"), |b| {
+            let mut k = 0usize;
+            b.iter(|| {
+                let n = &interests[k & (FAB_LOOKUPS - 1)];
+                k = k.wrapping_add(1);
+                black_box(fab.lookup(black_box(n), &fib))
             })
         });
     }
@@ -253,5 +334,5 @@ fn bench_name(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_fib, bench_pit, bench_cs, bench_name);
+criterion_group!(benches, bench_fib, bench_fab, bench_pit, bench_cs, bench_name);
 criterion_main!(benches);

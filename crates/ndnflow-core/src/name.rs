@@ -340,6 +340,13 @@ impl Name {
         Self::assemble(self.prefix_hash(len), head, [&wire[..end], &[], ends, &[], hashes, &[]])
     }
 
+    /// The encoded first `len` components (clamped to the name's length): compares prefixes of two
+    /// names without building either as a name.
+    #[inline]
+    pub fn prefix_wire(&self, len: usize) -> &[u8] {
+        &self.component_wire()[..self.prefix_end(len.min(self.len()))]
+    }
+
     /// Whether `self` is a prefix of (or equal to) `other`.
     pub fn is_prefix_of(&self, other: &Name) -> bool {
         self.len() <= other.len() && other.component_wire().starts_with(self.component_wire())

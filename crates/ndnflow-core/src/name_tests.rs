@@ -47,6 +47,15 @@ fn prefixes_share_hashes_with_their_own_names() {
 }
 
 #[test]
+fn prefix_wire_is_the_encoding_of_the_prefix() {
+    let n = Name::parse("/video/a/seg=3").unwrap();
+    for len in 0..=5 {
+        assert_eq!(n.prefix_wire(len), n.prefix(len).component_wire(), "prefix of {len}");
+    }
+    assert_eq!(Name::root().prefix_wire(1), b"");
+}
+
+#[test]
 fn segment_components_take_the_shortest_nonneg_encoding() {
     let p = Name::parse("/a").unwrap();
     // value bytes: 1 for 0..=255, 2 up to 65535, 4 up to 2^32 - 1, else 8

@@ -29,7 +29,8 @@ use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, LossDetection, Scenario};
 use crate::trace::{
-    ConsumerName, ConsumerSample, ConsumerSummary, NodeSummary, Recorder, Results, SimulationSummary, Summary,
+    ConsumerName, ConsumerSample, ConsumerSummary, NodeSummary, PtpNodeSummary, Recorder, Results, SimulationSummary,
+    Summary,
 };
 
 pub struct Simulation {
@@ -532,6 +533,17 @@ impl Simulation {
                     no_route: c.no_route,
                     hop_limit_exceeded: c.hop_limit_exceeded,
                     pit_entries_at_end: n.fw.pit.len() as u64,
+                    ptp: n.fw.mpfp().map(|m| {
+                        let fab = m.fab().counters;
+                        PtpNodeSummary {
+                            probes: m.counters.probes,
+                            tag_switched: m.counters.tag_switched,
+                            tag_fallbacks: m.counters.tag_fallbacks,
+                            fab_hits: fab.hits,
+                            fab_misses: fab.misses,
+                            fab_evictions: fab.evictions,
+                        }
+                    }),
                 };
                 (spec.name.clone(), summary)
             })

@@ -180,6 +180,20 @@ pub struct NodeSummary {
     pub no_route: u64,
     pub hop_limit_exceeded: u64,
     pub pit_entries_at_end: u64,
+    /// PTP's router counters, on a node with `ptp = true` (absent elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ptp: Option<PtpNodeSummary>,
+}
+
+/// What a PTP router did (MPFP, PTP §4): Interests it steered, and its FAB's lookups.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct PtpNodeSummary {
+    pub probes: u64,
+    pub tag_switched: u64,
+    pub tag_fallbacks: u64,
+    pub fab_hits: u64,
+    pub fab_misses: u64,
+    pub fab_evictions: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -121,7 +121,7 @@ pub struct Consumer {
 
 impl Consumer {
     pub fn new(config: ConsumerConfig, seed: u64) -> Consumer {
-        let cc = config.cc.build(seed ^ 0x5241_4151_4d00);
+        let cc = config.cc.build(seed ^ 0x5241_4151_4d00, config.rtt);
         let final_segment = config.segments.map(|n| n.saturating_sub(1));
         let finished_at = (config.segments == Some(0)).then_some(config.start);
         Consumer {
@@ -247,6 +247,23 @@ impl Consumer {
             lp: &frame.lp,
         };
         self.cc.on_data(now, &sample);
+        self.resend_lost();
+    }
+
+    /// Segments the controller found lost (PTP): resent first, before the ones already waiting,
+    /// as retransmissions; they do not count as timeouts.
+    fn resend_lost(&mut self) {
+        let mut lost = Vec::new();
+        self.cc.take_lost(&mut lost);
+        for seg in lost.into_iter().rev() {
+            let Some(o) = self.outstanding.remove(&seg) else { continue };
+            self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
+            if self.config.max_retries.is_some_and(|max| o.retries >= max) {
+                self.stats.abandoned += 1;
+            } else {
+                self.retx_queue.push_front((seg, o.retries + 1));
+            }
+        }
     }
 
     fn on_nack(&mut self, now: Time, seg: u64, reason: NackReason, marked: bool) {
@@ -290,6 +307,9 @@ impl Consumer {
         if self.cc.interval().is_some() && self.has_segment_to_send() {
             next = Some(next.map_or(self.next_send_at, |n| n.min(self.next_send_at)));
         }
+        if let Some(t) = self.cc.poll_timeout().filter(|_| self.has_segment_to_send()) {
+            next = Some(next.map_or(t, |n| n.min(t)));
+        }
         next
     }
 
@@ -314,6 +334,7 @@ impl Consumer {
                 self.next_check = next_tick(now, every);
             }
         }
+        self.cc.handle_timeout(now);
         self.check_finished(now);
         self.send_allowed(now, out);
     }
@@ -393,7 +414,11 @@ impl Consumer {
             return;
         }
         loop {
-            if let Some(w) = self.cc.window() {
+            if self.cc.per_path() {
+                if !self.cc.can_send(now) {
+                    return;
+                }
+            } else if let Some(w) = self.cc.window() {
                 if !self.window_has_room(w) {
                     return;
                 }
@@ -436,7 +461,9 @@ impl Consumer {
     fn send(&mut self, now: Time, seg: u64, retries: u32, out: &mut Vec<Frame>) {
         // A controller's own timer (ICP) is bounded like the estimator's, by the [min, max] RTO.
         let (lo, hi) = (self.config.rtt.min_rto, self.config.rtt.max_rto);
-        let deadline = now + self.cc.rto().map_or_else(|| self.rtt.rto(), |r| r.clamp(lo, hi));
+        let path = self.cc.path_for(now, seg, retries > 0).unwrap_or_default();
+        let rto = path.rto.or_else(|| self.cc.rto().map(|r| r.clamp(lo, hi))).unwrap_or_else(|| self.rtt.rto());
+        let deadline = now + rto;
         self.outstanding.insert(seg, Outstanding { sent_at: now, deadline, retries, nacked: false });
         self.counted_in_flight += 1;
         match self.check_interval() {
@@ -454,7 +481,9 @@ impl Consumer {
         self.cc.on_interest_sent(now, seg, retries > 0);
         let name = self.config.name.append_segment(seg);
         let interest = Interest::new(name, self.rng.next_u32(), self.config.lifetime);
-        out.push(Frame::interest(Arc::new(interest)));
+        let mut frame = Frame::interest(Arc::new(interest));
+        frame.lp = path.lp;
+        out.push(frame);
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod cc;
 pub mod consumer;
+pub mod multipath;
 pub mod producer;
 pub mod rtt;
 

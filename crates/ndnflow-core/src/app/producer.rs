@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::packet::data::zero_payload;
+use crate::packet::lp::flags;
 use crate::packet::{Data, Frame, NetPacket};
 use crate::{Name, Time};
 
@@ -74,6 +75,9 @@ impl Producer {
         // Like NDNLPv2's PitToken, the Data echoes the Interest's hint to the forwarder.
         let mut reply = Frame::data(Arc::new(data));
         reply.pit_hint = frame.pit_hint;
+        // PTP §3-A: a probing Interest gets a probing Data, with an empty tag stack for the
+        // routers on the way back to fill.
+        reply.lp.flags |= frame.lp.flags & flags::PTP_PROBE;
         Some(reply)
     }
 }

@@ -76,6 +76,12 @@ pub struct ForwarderConfig {
     /// strategy and the Content Store instead of being dropped as unsolicited; it goes nowhere
     /// else. 0 (the default): the entry goes at once.
     pub straggler: Time,
+    /// PTP's path-specified forwarding (MPFP, Ye et al. §4): probing, tag switching, the
+    /// from-cache flag. Off by default: a stock forwarder ignores PTP's link-header fields.
+    pub ptp: bool,
+    /// Flows the Forwarding Acceleration Base keeps (PTP §4-B), when `ptp` is on; 0 = none, every
+    /// tag check then runs a longest-prefix match.
+    pub fab_capacity: usize,
 }
 
 impl Default for ForwarderConfig {
@@ -92,6 +98,8 @@ impl Default for ForwarderConfig {
             interest_marks: InterestMarks::Pit,
             route_labels: false,
             straggler: Time::ZERO,
+            ptp: false,
+            fab_capacity: crate::table::Fab::DEFAULT_CAPACITY,
         }
     }
 }

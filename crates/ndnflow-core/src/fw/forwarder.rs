@@ -68,6 +68,8 @@ pub struct Forwarder {
     interest_marks: InterestMarks,
     route_labels: bool,
     straggler: Time,
+    /// PTP's path-specified forwarding (MPFP), on when `ForwarderConfig::ptp` is.
+    mpfp: Option<Mpfp>,
 }
 
 /// Frames to send, as (face, frame).
@@ -95,6 +97,7 @@ impl Forwarder {
             interest_marks: config.interest_marks,
             route_labels: config.route_labels,
             straggler: config.straggler,
+            mpfp: config.ptp.then(|| Mpfp::new(config.fab_capacity)),
         }
     }
 
@@ -120,6 +123,11 @@ impl Forwarder {
 
     pub fn faces(&self) -> &[FaceInfo] {
         &self.faces
+    }
+
+    /// PTP's router state (its counters and FAB), on a forwarder with `ptp` set.
+    pub fn mpfp(&self) -> Option<&Mpfp> {
+        self.mpfp.as_ref()
     }
 
     /// Replaces a strategy instance (lets other crates plug in strategies of their own).
@@ -154,9 +162,7 @@ impl Forwarder {
     /// Runs the pipelines for one frame received on `face`.
     pub fn handle(&mut self, now: Time, face: FaceId, frame: Frame, out: &mut Outbox) {
         match frame.packet {
-            NetPacket::Interest(i) => {
-                self.on_incoming_interest(now, face, i, frame.lp.congestion_mark, frame.pit_hint, out)
-            }
+            NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, &frame.lp, frame.pit_hint, out),
             NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, (frame.net_size, frame.pit_hint), out),
             NetPacket::Nack(n) => self.on_incoming_nack(now, face, n, &frame.lp, out),
         }
@@ -214,11 +220,13 @@ impl Forwarder {
         now: Time,
         in_face: FaceId,
         mut interest: Arc<Interest>,
-        mark: u64,
+        lp: &LpHeader,
         pit_hint: u32,
         out: &mut Outbox,
     ) {
         self.counters.in_interests += 1;
+        let mark = lp.congestion_mark;
+        let ptp = self.mpfp.as_ref().map(|_| PtpInterest::from_lp(lp)).filter(|p| !p.is_plain());
         let from_link = self.faces.get(in_face.index()).map(|f| f.kind) == Some(FaceKind::Link);
         if interest.nonce.is_none() {
             let nonce = self.next_nonce();
@@ -251,13 +259,17 @@ impl Forwarder {
             id = self.pit.find_or_insert(&interest).0;
         }
         let has_in_records = self.pit.get(id).is_some_and(|e| !e.in_records.is_empty());
-        if !has_in_records && self.cs.is_enabled() {
+        let probe = ptp.as_ref().is_some_and(|p| p.probe);
+        if !has_in_records && !probe && self.cs.is_enabled() {
             if let Some(data) = self.cs.find(now, &interest) {
                 self.counters.cs_hits += 1;
                 self.pit.remove(id);
                 self.counters.out_data += 1;
                 let mut frame = Frame::data(data);
                 frame.lp.congestion_mark = congested as u64;
+                if self.mpfp.is_some() {
+                    frame.lp.flags |= flags::FROM_CACHE;
+                }
                 if self.route_labels {
                     // The route ends in this Content Store.
                     frame.lp.ext_mut().trajectory_id = Some(route_label(0, CONTENT_STORE_HOP));
@@ -268,7 +280,7 @@ impl Forwarder {
             }
             self.counters.cs_misses += 1;
         }
-        self.on_content_store_miss(now, in_face, id, &interest, (congested, pit_hint), out);
+        self.on_content_store_miss(now, in_face, id, &interest, (congested, pit_hint, ptp.as_ref()), out);
     }
 
     /// A nonce already in this entry from another downstream, or sent upstream, means a loop.
@@ -290,13 +302,18 @@ impl Forwarder {
         in_face: FaceId,
         id: PitId,
         interest: &Arc<Interest>,
-        (congested, pit_hint): (bool, u32),
+        (congested, pit_hint, ptp): (bool, u32, Option<&PtpInterest>),
         out: &mut Outbox,
     ) {
         let Some(entry) = self.pit.get_mut(id) else { return };
         entry.insert_or_update_in_record(now, in_face, interest, congested, pit_hint);
         let expiry = entry.in_records_expiry();
         self.pit.set_expiry(id, expiry);
+        if let Some(ptp) = ptp {
+            if self.mpfp_forward(now, in_face, id, interest, ptp, out) {
+                return;
+            }
+        }
 
         let si = self.strategy_index(&interest.name);
         let fib = self.fib.longest_prefix_match(&interest.name).map(|(_, e)| e);
@@ -338,6 +355,11 @@ impl Forwarder {
     /// Outgoing Interest pipeline: record the upstream and send (unmarked: only the next link's
     /// queue may mark it).
     fn send_interest(&mut self, now: Time, id: PitId, face: FaceId, out: &mut Outbox) {
+        self.send_interest_lp(now, id, face, LpHeader::default(), out)
+    }
+
+    /// The same, with a link header of the forwarder's own (PTP's tags).
+    fn send_interest_lp(&mut self, now: Time, id: PitId, face: FaceId, lp: LpHeader, out: &mut Outbox) {
         let to_link = self.faces.get(face.index()).map(|f| f.kind) == Some(FaceKind::Link);
         let Some(entry) = self.pit.get_mut(id) else { return };
         // NFD's outgoing Interest pipeline: an exhausted HopLimit never leaves the node.
@@ -350,6 +372,7 @@ impl Forwarder {
         entry.insert_or_update_out_record(now, face, interest.nonce.unwrap_or(0), lifetime);
         self.counters.out_interests += 1;
         let mut frame = Frame::interest(interest);
+        frame.lp = lp;
         frame.pit_hint = id.hint();
         out.push((face, frame));
     }
@@ -423,6 +446,9 @@ impl Forwarder {
             let mut lp_out = outgoing_data_lp(lp, congested, high_cong);
             if let Some(label) = label {
                 set_route_label(&mut lp_out, label);
+            }
+            if self.mpfp.is_some() {
+                carry_ptp_fields(lp, in_face, &mut lp_out);
             }
             out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size, pit_hint }));
         }
@@ -515,6 +541,14 @@ fn outgoing_data_lp(lp: &LpHeader, congested_downstream: bool, high_cong: bool) 
         LpHeader { flags, ..Default::default() }
     }
 }
+
+#[path = "forwarder_mpfp.rs"]
+mod mpfp;
+#[cfg(test)]
+#[path = "forwarder_mpfp_tests.rs"]
+mod mpfp_tests;
+use mpfp::{carry_ptp_fields, PtpInterest};
+pub use mpfp::{Mpfp, MpfpCounters};
 
 #[cfg(test)]
 #[path = "forwarder_tests.rs"]

@@ -53,6 +53,9 @@ pub mod flags {
     pub const HIGH_CONG: u64 = 1 << 2;
     /// PCON §3.6: the highly congested link is the last hop's own (local) link.
     pub const HIGH_CONG_LOCAL: u64 = 1 << 3;
+    /// PTP §3-A: a path-probing Interest, and the probing Data that answers it (routers push
+    /// their tags into it).
+    pub const PTP_PROBE: u64 = 1 << 4;
 }
 
 /// Link-layer header fields. All absent by default; absent fields cost no bytes.

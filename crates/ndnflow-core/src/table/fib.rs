@@ -29,6 +29,9 @@ pub struct Fib {
     /// Prefix hash -> entry indices (a vector for the rare hash collision).
     index: NameMap<u64, SmallVec<[u32; 1]>>,
     max_len: usize,
+    /// Bumped by every `add_nexthop`: entries are only appended, so an index stays valid, but a new
+    /// longer prefix can change what a name matches, and caches of lookups (the FAB) must know.
+    version: u64,
 }
 
 impl Fib {
@@ -43,12 +46,18 @@ impl Fib {
         self.entries.is_empty()
     }
 
+    /// Changes whenever the table does, so a cache of lookups knows its answers may be stale.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
     fn find_exact(&self, prefix: &Name) -> Option<usize> {
         self.index.get(&prefix.hash64())?.iter().map(|&i| i as usize).find(|&i| self.entries[i].prefix == *prefix)
     }
 
     /// Adds a next hop, or updates its cost if the face is already one (NFD `fib::Entry::addOrUpdateNextHop`).
     pub fn add_nexthop(&mut self, prefix: &Name, face: FaceId, cost: u64) {
+        self.version = self.version.wrapping_add(1);
         let i = match self.find_exact(prefix) {
             Some(i) => i,
             None => {
@@ -67,7 +76,13 @@ impl Fib {
 
     /// Longest-prefix match; `None` when not even "/" has an entry.
     pub fn longest_prefix_match(&self, name: &Name) -> Option<(usize, &FibEntry)> {
-        for len in (0..=name.len().min(self.max_len)).rev() {
+        self.longest_prefix_match_within(name, name.len())
+    }
+
+    /// Longest-prefix match of the first `len` components of `name`, without building that prefix
+    /// as a name (the FAB matches an Interest's flow, its name without the segment).
+    pub fn longest_prefix_match_within(&self, name: &Name, len: usize) -> Option<(usize, &FibEntry)> {
+        for len in (0..=len.min(name.len()).min(self.max_len)).rev() {
             if let Some(bucket) = self.index.get(&name.prefix_hash(len)) {
                 for &i in bucket {
                     let e = &self.entries[i as usize];
@@ -113,6 +128,20 @@ mod tests {
         let mut fib = Fib::new();
         fib.add_nexthop(&n("/vid"), FaceId(1), 1);
         assert!(fib.longest_prefix_match(&n("/video")).is_none());
+    }
+
+    #[test]
+    fn matching_within_a_prefix_ignores_the_rest_and_changes_bump_the_version() {
+        let mut fib = Fib::new();
+        let before = fib.version();
+        fib.add_nexthop(&n("/video"), FaceId(1), 1);
+        fib.add_nexthop(&n("/video/a/seg=1"), FaceId(2), 1);
+        assert_eq!(fib.version(), before + 2);
+        let name = n("/video/a/seg=1");
+        assert_eq!(fib.longest_prefix_match_within(&name, 2).unwrap().1.prefix, n("/video"));
+        assert_eq!(fib.longest_prefix_match_within(&name, 3).unwrap().1.prefix, name);
+        assert_eq!(fib.longest_prefix_match_within(&name, 9).unwrap().1.prefix, name);
+        assert!(fib.longest_prefix_match_within(&name, 0).is_none());
     }
 
     #[test]

@@ -1,14 +1,17 @@
 //! Forwarding tables after NFD's daemon/table: Content Store, Pending Interest Table,
-//! Forwarding Information Base, Dead Nonce List, and per-prefix strategy measurements.
+//! Forwarding Information Base, Dead Nonce List, and per-prefix strategy measurements; and PTP's
+//! Forwarding Acceleration Base, a per-flow cache of FIB lookups.
 
 pub mod cs;
 pub mod dnl;
+pub mod fab;
 pub mod fib;
 pub mod measurements;
 pub mod pit;
 
 pub use cs::{ContentStore, CsPolicy};
 pub use dnl::DeadNonceList;
+pub use fab::{Fab, FabCounters, ForwardingAccelerationBase};
 pub use fib::{Fib, FibEntry, NextHop};
 pub use measurements::Measurements;
 pub use pit::{InRecord, OutRecord, PendingInterestTable, PitEntry, PitId};

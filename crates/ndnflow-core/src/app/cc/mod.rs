@@ -20,8 +20,18 @@ pub use fixed_window::FixedWindow;
 pub use icp::{Icp, IcpConfig, IcpRto};
 pub use raaqm::{Raaqm, RaaqmConfig};
 
+use super::multipath::{Ptp, PtpConfig};
+use super::rtt::RttOptions;
 use crate::packet::{LpHeader, NackReason};
 use crate::Time;
+
+/// How one Interest of a multipath transport leaves: the link header that names its path, and
+/// the path's retransmission timeout (`None`: the consumer's own).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathSend {
+    pub lp: LpHeader,
+    pub rto: Option<Time>,
+}
 
 /// What the consumer learned from one Data packet.
 #[derive(Clone, Copy, Debug)]
@@ -60,6 +70,32 @@ pub trait CongestionController: Send {
     fn rto(&self) -> Option<Time> {
         None
     }
+
+    // Multipath transports (PTP) own one window per path and choose each Interest's path; the
+    // single-path controllers keep these defaults.
+
+    /// Whether the windows are per path: the consumer then asks `can_send` instead of applying
+    /// `window` (their sum, for traces) to all its Interests.
+    fn per_path(&self) -> bool {
+        false
+    }
+    /// With per-path windows: whether an Interest may leave now.
+    fn can_send(&self, _now: Time) -> bool {
+        true
+    }
+    /// The path of the Interest for `segment` that is about to leave; `None`: no link header, the
+    /// consumer's RTO.
+    fn path_for(&mut self, _now: Time, _segment: u64, _retransmission: bool) -> Option<PathSend> {
+        None
+    }
+    /// Segments the controller has found lost by itself (PTP's order-based detection), which the
+    /// consumer resends at once.
+    fn take_lost(&mut self, _out: &mut Vec<u64>) {}
+    /// The controller's own timers (PTP's probing and path reselection).
+    fn poll_timeout(&self) -> Option<Time> {
+        None
+    }
+    fn handle_timeout(&mut self, _now: Time) {}
 }
 
 /// The algorithms and their parameters; `build` makes the controller.
@@ -83,11 +119,15 @@ pub enum CcConfig {
     Icp(IcpConfig),
     /// RAAQM (delay-based, probabilistic decrease), `RaaqmConfig::default()` (hICN's values).
     Raaqm(RaaqmConfig),
+    /// PTP's multipath transport: probing, in-use paths, MPCCP with Linked Increase per path
+    /// (`PtpConfig::default()`: the paper's values).
+    Ptp(PtpConfig),
 }
 
 impl CcConfig {
-    /// `seed` feeds the controllers that draw random numbers (RAAQM).
-    pub fn build(&self, seed: u64) -> Box<dyn CongestionController> {
+    /// `seed` feeds the controllers that draw random numbers (RAAQM, PTP); `rto` is the consumer's
+    /// timer, which PTP runs once per path.
+    pub fn build(&self, seed: u64, rto: RttOptions) -> Box<dyn CongestionController> {
         match *self {
             CcConfig::FixedWindow { window } => Box::new(FixedWindow::new(window)),
             CcConfig::ConstantRate { rate } => Box::new(ConstantRate::new(rate)),
@@ -96,6 +136,7 @@ impl CcConfig {
             CcConfig::Cubic(c) => Box::new(Cubic::new(c)),
             CcConfig::Icp(c) => Box::new(Icp::new(c)),
             CcConfig::Raaqm(c) => Box::new(Raaqm::new(c, seed)),
+            CcConfig::Ptp(c) => Box::new(Ptp::new(c, rto, seed)),
         }
     }
 }

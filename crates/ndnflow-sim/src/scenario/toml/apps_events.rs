@@ -8,6 +8,7 @@ use ndnflow_core::Time;
 use rustc_hash::FxHashMap;
 
 use super::error::name_list;
+use super::multipath::PTP_KEYS;
 use super::values::Tbl;
 use super::{LinkOrigin, Reader, Res, Val};
 use crate::scenario::model::*;
@@ -190,7 +191,8 @@ impl Reader<'_, '_> {
     }
 
     fn cc(&self, v: &Val<'_>, path: &str) -> Res<CcConfig> {
-        const ALGORITHMS: &[&str] = &["fixed-window", "constant-rate", "aimd", "bic", "cubic", "pcon", "icp", "raaqm"];
+        const ALGORITHMS: &[&str] =
+            &["fixed-window", "constant-rate", "aimd", "bic", "cubic", "pcon", "icp", "raaqm", "ptp"];
         // Keys every window controller (aimd, bic, cubic) takes; "pcon" fixes cwa and
         // react_to_marks.
         const SIGNALS: &[&str] =
@@ -217,13 +219,14 @@ impl Reader<'_, '_> {
                 "p_max",
                 "samples",
             ])
+            .chain(PTP_KEYS)
             .copied()
             .collect();
         let t = self.table(v, path, &all, "a table such as { algorithm = \"fixed-window\", window = 10 }")?;
         let av = self.required(
             &t,
             "algorithm",
-            "\"fixed-window\", \"constant-rate\", \"aimd\", \"bic\", \"cubic\", \"pcon\", \"icp\" or \"raaqm\"",
+            "\"fixed-window\", \"constant-rate\", \"aimd\", \"bic\", \"cubic\", \"pcon\", \"icp\", \"raaqm\" or \"ptp\"",
         )?;
         let algorithm = self.choice(av, &t.field("algorithm"), ALGORITHMS)?;
         let mut takes: Vec<&str> = match algorithm {
@@ -234,6 +237,7 @@ impl Reader<'_, '_> {
             "cubic" => [WINDOW, SIGNALS, &["c", "fast_convergence", "reno_friendly"]].concat(),
             "icp" => [WINDOW, SIGNALS, &["rto", "rto_window"]].concat(),
             "raaqm" => RAAQM.to_vec(),
+            "ptp" => PTP_KEYS.to_vec(),
             _ => [WINDOW, &["rtt_suppress", "per_window", "low_window", "max_increment", "fast_convergence"]].concat(),
         };
         takes.insert(0, "algorithm");
@@ -304,6 +308,7 @@ impl Reader<'_, '_> {
                 Ok(CcConfig::Icp(c))
             }
             "raaqm" => Ok(CcConfig::Raaqm(self.cc_raaqm(&t)?)),
+            "ptp" => Ok(CcConfig::Ptp(self.cc_ptp(&t)?)),
             // "bic" and its PCON-CS preset "pcon" (which rejected cwa and react_to_marks above).
             _ => {
                 let mut c = BicConfig::pcon();
@@ -372,7 +377,7 @@ impl Reader<'_, '_> {
     }
 
     /// A number above `min` (or equal to it when `inclusive`).
-    fn cc_number(&self, v: &Val<'_>, field: &str, min: f64, inclusive: bool, what: &str) -> Res<f64> {
+    pub(super) fn cc_number(&self, v: &Val<'_>, field: &str, min: f64, inclusive: bool, what: &str) -> Res<f64> {
         let x = self.number(v, field)?;
         if x < min || (!inclusive && x == min) {
             return Err(self.ctx.err(v.span(), field, format!("{what}, found {x}")));
@@ -387,7 +392,7 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
-    fn cc_window(&self, t: &Tbl<'_, '_>, initial: &mut f64, ssthresh: &mut f64, beta: &mut f64) -> Res<()> {
+    pub(super) fn cc_window(&self, t: &Tbl<'_, '_>, initial: &mut f64, ssthresh: &mut f64, beta: &mut f64) -> Res<()> {
         if let Some(x) = t.get("initial_window") {
             *initial = self.cc_number(x, &t.field("initial_window"), 1.0, true, "must be at least 1 (Interests)")?;
         }

@@ -14,6 +14,7 @@
 mod apps_events;
 mod error;
 mod marking;
+mod multipath;
 mod nodes_links;
 mod values;
 

@@ -39,7 +39,7 @@ impl Reader<'_, '_> {
         let t = self.table(
             v,
             path,
-            &["cs", "strategy", "strategies", "interest_marks", "route_labels", "straggler"],
+            &["cs", "strategy", "strategies", "interest_marks", "route_labels", "straggler", "ptp", "fab"],
             "a table such as {} or { cs = { policy = \"lru\", capacity = 1000 } }",
         )?;
         if let Some(cs) = t.get("cs") {
@@ -88,6 +88,12 @@ impl Reader<'_, '_> {
         }
         if let Some(s) = t.get("straggler") {
             node.straggler = self.duration(s, &t.field("straggler"))?;
+        }
+        if let Some(p) = t.get("ptp") {
+            node.ptp = self.boolean(p, &t.field("ptp"))?;
+        }
+        if let Some(f) = t.get("fab") {
+            node.fab_capacity = self.uint(f, &t.field("fab"))?.try_into().unwrap_or(usize::MAX);
         }
         if let Some(s) = t.get("strategies") {
             let path = t.field("strategies");

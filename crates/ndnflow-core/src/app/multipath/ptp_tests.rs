@@ -1,0 +1,179 @@
+use super::*;
+
+const MS: u64 = 1_000_000;
+
+fn t(ms: u64) -> Time {
+    Time::from_nanos(ms * MS)
+}
+
+fn ptp(max_paths: usize) -> Ptp {
+    Ptp::new(PtpConfig { max_paths, ..PtpConfig::default() }, RttOptions::default(), 7)
+}
+
+fn probe_data(tags: &[u64]) -> LpHeader {
+    let mut lp = LpHeader { flags: flags::PTP_PROBE, ..Default::default() };
+    lp.ext_mut().tags = Tags::from_slice(tags);
+    lp
+}
+
+fn data(p: &mut Ptp, now: Time, segment: u64, rtt_ms: u64, lp: &LpHeader) {
+    let sample = DataSample { segment, rtt: Some(t(rtt_ms)), congestion_mark: 0, highest_sent: 0, in_flight: 0, lp };
+    p.on_data(now, &sample);
+}
+
+fn tags_of(send: &PathSend) -> Vec<u64> {
+    send.lp.ext.as_ref().map(|e| e.tags.to_vec()).unwrap_or_default()
+}
+
+#[test]
+fn probes_leave_ten_a_second_until_a_path_is_known() {
+    let mut p = ptp(10);
+    assert!(p.can_send(t(0)));
+    let first = p.path_for(t(0), 0, false).unwrap();
+    assert_eq!(first.lp.flags, flags::PTP_PROBE);
+    assert!(tags_of(&first).is_empty());
+    assert_eq!(first.rto, None, "a probe runs on the consumer's own timer");
+    // 10 probes per second: the next one 100 ms later, nothing in between (no path yet).
+    assert!(!p.can_send(t(99)));
+    assert_eq!(p.poll_timeout(), Some(t(100)));
+    assert!(p.can_send(t(100)));
+    assert_eq!(p.window(), Some(0.0));
+}
+
+#[test]
+fn a_probe_brings_back_a_path_and_interests_then_carry_its_tags() {
+    let mut p = ptp(10);
+    p.path_for(t(0), 0, false);
+    data(&mut p, t(80), 0, 80, &probe_data(&[5, 2]));
+    // The path starts in slow start with the initial window; Interests carry its stack.
+    assert_eq!(p.window(), Some(PtpConfig::default().mpccp.initial_window));
+    assert!(p.can_send(t(80)));
+    let send = p.path_for(t(80), 1, false).unwrap();
+    assert_eq!(tags_of(&send), vec![5, 2]);
+    assert_eq!(send.lp.flags, 0);
+    // The path's own RFC 6298 timer after one 80 ms sample: 80 + 4 x 40 = 240 ms.
+    assert_eq!(send.rto, Some(t(240)));
+    // The same stack from another probe is the same path.
+    p.path_for(t(100), 2, false);
+    data(&mut p, t(180), 2, 80, &probe_data(&[5, 2]));
+    assert_eq!(p.paths().count(), 1);
+}
+
+#[test]
+fn at_most_max_paths_are_in_use_and_the_weakest_gives_way_every_period() {
+    let mut p = ptp(2);
+    for (seg, tags) in [(0, [1u64, 9]), (1, [2, 9]), (2, [3, 9])] {
+        p.path_for(t(100 * seg), seg, false);
+        data(&mut p, t(100 * seg + 50), seg, 50, &probe_data(&tags));
+    }
+    let in_use: Vec<bool> = p.paths().map(|(_, u, _)| u).collect();
+    assert_eq!(in_use, vec![true, true, false]);
+    // Path [1, 9] delivers two Data in the period, path [2, 9] none: at T it gives its slot to
+    // the only unused path, [3, 9].
+    for (seg, at) in [(10, 250), (11, 260)] {
+        let send = p.path_for(t(at), seg, false).unwrap();
+        assert_eq!(tags_of(&send), vec![1, 9], "the emptiest path first, ties to the first found");
+        data(&mut p, t(at + 5), seg, 5, &LpHeader::default());
+    }
+    assert_eq!(p.poll_timeout(), Some(t(300)), "the next probe");
+    p.handle_timeout(t(10_000));
+    let in_use: Vec<(Vec<u64>, bool)> = p.paths().map(|(tags, u, _)| (tags.to_vec(), u)).collect();
+    assert_eq!(in_use, vec![(vec![1, 9], true), (vec![2, 9], false), (vec![3, 9], true)]);
+}
+
+/// One path [4] found by a probe, then segments 1 (answered: window 2) and 2, 3 in flight on it.
+fn two_in_flight_on_one_path() -> Ptp {
+    let mut p = ptp(10);
+    p.path_for(t(0), 0, false);
+    data(&mut p, t(50), 0, 50, &probe_data(&[4]));
+    // Slow start from 1: a producer Data adds one, so after seg 1 the window is 2.
+    p.path_for(t(50), 1, false);
+    data(&mut p, t(60), 1, 10, &LpHeader::default());
+    p.path_for(t(60), 2, false);
+    p.path_for(t(60), 3, false);
+    p
+}
+
+#[test]
+fn a_reordered_producer_data_declares_the_earlier_interests_of_its_path_lost() {
+    let mut p = two_in_flight_on_one_path();
+    let mut lost = Vec::new();
+    data(&mut p, t(90), 3, 30, &LpHeader::default());
+    p.take_lost(&mut lost);
+    assert_eq!(lost, vec![2]);
+    // The resend of 2 goes back to the path that lost it (before the next probe, due at 100 ms).
+    let send = p.path_for(t(90), 2, true).unwrap();
+    assert_eq!(tags_of(&send), vec![4]);
+}
+
+#[test]
+fn a_data_from_a_cache_does_not_declare_losses() {
+    let mut p = two_in_flight_on_one_path();
+    let cached = LpHeader { flags: flags::FROM_CACHE, ..Default::default() };
+    data(&mut p, t(70), 3, 10, &cached);
+    let mut lost = Vec::new();
+    p.take_lost(&mut lost);
+    assert!(lost.is_empty());
+}
+
+#[test]
+fn the_data_of_a_resent_segment_declares_nothing() {
+    let mut p = two_in_flight_on_one_path();
+    let mut lost = Vec::new();
+    data(&mut p, t(90), 3, 30, &LpHeader::default());
+    p.take_lost(&mut lost);
+    // The window is 2 x 0.75 = 1.5 after the loss: one slot, for segment 4. Its Data adds LIA's
+    // 1/cwnd on a single path (2.17: two slots), for segment 5 and the resend of 2.
+    assert_eq!(tags_of(&p.path_for(t(91), 4, false).unwrap()), vec![4]);
+    assert!(!p.can_send(t(91)), "the path is full and no probe is due");
+    assert!(p.path_for(t(91), 9, false).is_none(), "no room, no probe: nothing to steer");
+    data(&mut p, t(92), 4, 1, &LpHeader::default());
+    assert_eq!(tags_of(&p.path_for(t(93), 5, false).unwrap()), vec![4]);
+    assert_eq!(tags_of(&p.path_for(t(93), 2, true).unwrap()), vec![4]);
+    // The first copy of 2 answers now (no RTT sample: the consumer cannot tell which copy). Read
+    // as the resend, it would overtake 5 and declare it lost; it declares nothing.
+    let ambiguous = DataSample {
+        segment: 2,
+        rtt: None,
+        congestion_mark: 0,
+        highest_sent: 5,
+        in_flight: 1,
+        lp: &LpHeader::default(),
+    };
+    p.on_data(t(95), &ambiguous);
+    p.take_lost(&mut lost);
+    assert_eq!(lost, vec![2], "only the first loss");
+}
+
+#[test]
+fn a_no_route_nack_retires_the_path_and_an_unused_one_takes_its_slot() {
+    let mut p = ptp(1);
+    for (seg, tags) in [(0, [1u64]), (1, [2])] {
+        p.path_for(t(100 * seg), seg, false);
+        data(&mut p, t(100 * seg + 50), seg, 50, &probe_data(&tags));
+    }
+    let send = p.path_for(t(160), 5, false).unwrap();
+    assert_eq!(tags_of(&send), vec![1]);
+    p.on_nack(t(170), 5, NackReason::NoRoute, false);
+    let in_use: Vec<bool> = p.paths().map(|(_, u, _)| u).collect();
+    assert_eq!(in_use, vec![false, true]);
+    let send = p.path_for(t(170), 5, true).unwrap();
+    assert_eq!(tags_of(&send), vec![2]);
+}
+
+#[test]
+fn windows_are_per_path_and_their_sum_is_reported() {
+    let mut p = ptp(10);
+    assert!(p.per_path());
+    for (seg, tags) in [(0, [1u64]), (1, [2])] {
+        p.path_for(t(100 * seg), seg, false);
+        data(&mut p, t(100 * seg + 50), seg, 50, &probe_data(&tags));
+    }
+    let w0 = PtpConfig::default().mpccp.initial_window;
+    assert_eq!(p.window(), Some(2.0 * w0));
+    // One Interest per path fills both initial windows of 1; the next probe is due at 200 ms.
+    assert_eq!(tags_of(&p.path_for(t(150), 10, false).unwrap()), vec![1]);
+    assert_eq!(tags_of(&p.path_for(t(150), 11, false).unwrap()), vec![2]);
+    assert!(!p.can_send(t(150)));
+    assert!(p.can_send(t(200)));
+}

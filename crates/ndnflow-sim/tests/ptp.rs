@@ -1,0 +1,71 @@
+//! PTP end to end (Ye et al., §3-§5) on a tree: c - r - {a: 10 Mbit/s, b: 5 Mbit/s} - p, every
+//! node a PTP router. The consumer finds both paths by probing and fills each with its own window,
+//! where best-route keeps to one. PTP's tree experiment (§6-B, Case I) reports ~97.8 % of the
+//! max flow; here the max flow is 10 + 5 = 15 Mbit/s of link bits.
+
+mod common;
+
+use common::run;
+use ndnflow_sim::Results;
+
+fn tree(cc: &str, ptp: bool, duration: &str) -> String {
+    let node = if ptp { "{ ptp = true }" } else { "{}" };
+    let link = |a: &str, b: &str, bw: &str, delay: &str| {
+        format!(
+            "[[links]]\nbetween = [\"{a}\", \"{b}\"]\nbandwidth = \"{bw}\"\ndelay = \"{delay}\"\n\
+             queue = {{ discipline = \"droptail\", packets = 100 }}\n"
+        )
+    };
+    let route = |n: &str, h: &str| format!("[[routes]]\nnode = \"{n}\"\nprefix = \"/p\"\nnexthop = \"{h}\"\n");
+    format!(
+        "[simulation]\nduration = \"{duration}\"\nrouting = \"none\"\n[nodes]\nc = {node}\nr = {node}\n\
+         a = {node}\nb = {node}\np = {node}\n{}{}{}{}{}{}{}{}{}{}\
+         [[producers]]\nnode = \"p\"\nprefix = \"/p\"\n[[consumers]]\nnode = \"c\"\nname = \"/p/obj\"\ncc = {cc}\n",
+        link("c", "r", "100Mbps", "5ms"),
+        link("r", "a", "10Mbps", "10ms"),
+        link("r", "b", "5Mbps", "10ms"),
+        link("a", "p", "100Mbps", "5ms"),
+        link("b", "p", "100Mbps", "5ms"),
+        route("c", "r"),
+        route("r", "a"),
+        route("r", "b"),
+        route("a", "p"),
+        route("b", "p"),
+    )
+}
+
+/// Link bits per second a direction carried over the run.
+fn rate(r: &Results, dir: &str) -> f64 {
+    r.summary.links[dir].bytes as f64 * 8.0 / r.summary.simulation.end_s
+}
+
+#[test]
+fn ptp_fills_both_paths_of_the_tree() {
+    let r = run(&tree("{ algorithm = \"ptp\" }", true, "20s"));
+    // Each bottleneck carries at least 95 % of its bandwidth over the whole run, start-up
+    // included (the paper: 97.78 % of the max flow).
+    let (a, b) = (rate(&r, "a->r"), rate(&r, "b->r"));
+    assert!(a >= 0.95 * 10e6, "path via a: {a}");
+    assert!(b >= 0.95 * 5e6, "path via b: {b}");
+    let ptp = r.summary.nodes["r"].ptp.expect("r runs PTP");
+    // r sent every probe and every tagged Interest on by its tag; none fell back to the strategy.
+    assert!(ptp.probes > 0 && ptp.tag_switched > 0 && ptp.tag_fallbacks == 0, "{ptp:?}");
+    // One flow, one LPM: every later Interest found its FIB entry in the FAB.
+    assert_eq!(ptp.fab_misses, 1);
+}
+
+#[test]
+fn without_ptp_routers_best_route_keeps_to_one_path() {
+    let r = run(&tree("{ algorithm = \"aimd\" }", false, "5s"));
+    // Only retransmissions take b (NFD's best-route sends them to an unused next hop).
+    let (a, b) = (r.summary.links["a->r"].data, r.summary.links["b->r"].data);
+    assert!(b * 20 < a, "best-route split {a}/{b}");
+    assert!(r.summary.nodes["r"].ptp.is_none());
+}
+
+#[test]
+fn ptp_runs_are_deterministic() {
+    let text = tree("{ algorithm = \"ptp\" }", true, "3s");
+    let (x, y) = (run(&text), run(&text));
+    assert_eq!(x.summary, y.summary);
+}
