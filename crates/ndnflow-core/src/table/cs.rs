@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use super::slot_list::{Linked, Links, SlotList, NIL};
 use crate::name::NameMap;
 use crate::packet::{Data, Interest};
 use crate::{Name, Time};
@@ -19,15 +20,18 @@ pub enum CsPolicy {
     Fifo,
 }
 
-const NIL: u32 = u32::MAX;
-
 #[derive(Debug)]
 struct Entry {
     data: Arc<Data>,
     /// Instant after which the Data no longer satisfies MustBeFresh Interests.
     fresh_until: Time,
-    prev: u32,
-    next: u32,
+    links: Links,
+}
+
+impl Linked for Entry {
+    fn links(&mut self) -> &mut Links {
+        &mut self.links
+    }
 }
 
 #[derive(Debug)]
@@ -37,8 +41,8 @@ pub struct ContentStore {
     index: NameMap<Name, u32>,
     slots: Vec<Entry>,
     free: Vec<u32>,
-    head: u32,
-    tail: u32,
+    /// Head: the next victim.
+    order: SlotList,
 }
 
 impl ContentStore {
@@ -50,8 +54,7 @@ impl ContentStore {
             index: NameMap::default(),
             slots: Vec::new(),
             free: Vec::new(),
-            head: NIL,
-            tail: NIL,
+            order: SlotList::EMPTY,
         }
     }
 
@@ -68,26 +71,10 @@ impl ContentStore {
         self.capacity
     }
 
-    fn unlink(&mut self, i: u32) {
-        let (prev, next) = (self.slots[i as usize].prev, self.slots[i as usize].next);
-        match prev {
-            NIL => self.head = next,
-            p => self.slots[p as usize].next = next,
-        }
-        match next {
-            NIL => self.tail = prev,
-            n => self.slots[n as usize].prev = prev,
-        }
-    }
-
-    fn push_back(&mut self, i: u32) {
-        self.slots[i as usize].prev = self.tail;
-        self.slots[i as usize].next = NIL;
-        match self.tail {
-            NIL => self.head = i,
-            t => self.slots[t as usize].next = i,
-        }
-        self.tail = i;
+    /// A hit or a refreshed insert: the entry goes to the back, last to be evicted.
+    fn touch(&mut self, i: u32) {
+        self.order.unlink(&mut self.slots, i);
+        self.order.push_back(&mut self.slots, i);
     }
 
     /// Stores a Data packet (replacing an older copy of the same name), evicting as the policy says.
@@ -101,15 +88,14 @@ impl ContentStore {
             e.data = data;
             e.fresh_until = fresh_until;
             if self.policy == CsPolicy::Lru {
-                self.unlink(i);
-                self.push_back(i);
+                self.touch(i);
             }
             return;
         }
         if self.index.len() >= self.capacity {
             self.evict_one();
         }
-        let entry = Entry { data: data.clone(), fresh_until, prev: NIL, next: NIL };
+        let entry = Entry { data: data.clone(), fresh_until, links: Links::DETACHED };
         let i = match self.free.pop() {
             Some(i) => {
                 self.slots[i as usize] = entry;
@@ -121,15 +107,15 @@ impl ContentStore {
             }
         };
         self.index.insert(data.name.clone(), i);
-        self.push_back(i);
+        self.order.push_back(&mut self.slots, i);
     }
 
     fn evict_one(&mut self) {
-        let victim = self.head;
+        let victim = self.order.head;
         if victim == NIL {
             return;
         }
-        self.unlink(victim);
+        self.order.unlink(&mut self.slots, victim);
         let name = self.slots[victim as usize].data.name.clone();
         self.index.remove(&name);
         self.free.push(victim);
@@ -147,8 +133,7 @@ impl ContentStore {
         }
         let data = e.data.clone();
         if self.policy == CsPolicy::Lru {
-            self.unlink(i);
-            self.push_back(i);
+            self.touch(i);
         }
         Some(data)
     }

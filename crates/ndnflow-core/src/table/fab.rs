@@ -14,11 +14,10 @@
 //! The FIB only appends entries, so a cached index stays valid, but a new longer prefix can change
 //! what a flow matches: the FAB drops every tuple when `Fib::version` moves. One FAB serves one FIB.
 
+use super::slot_list::{Linked, Links, SlotList, NIL};
 use super::Fib;
 use crate::name::NameMap;
 use crate::Name;
-
-const NIL: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FabCounters {
@@ -39,8 +38,7 @@ struct Tuple {
     flow_hash: u64,
     /// What `Fib::longest_prefix_match` returned for the flow.
     entry: u32,
-    prev: u32,
-    next: u32,
+    links: Links,
     /// Next tuple whose flow has the same hash (§4-B-1 keeps every tuple of a hashed key).
     chain: u32,
 }
@@ -55,11 +53,17 @@ pub struct ForwardingAccelerationBase {
     /// No free list: a tuple leaves only by eviction, which hands its slot straight to the
     /// newcomer, or by `clear`, which empties the arena.
     tuples: Vec<Tuple>,
-    head: u32,
-    tail: u32,
+    /// Newest at the head (the paper's list head), the next to evict at the tail.
+    order: SlotList,
     /// `Fib::version` when the tuples were computed.
     fib_version: u64,
     pub counters: FabCounters,
+}
+
+impl Linked for Tuple {
+    fn links(&mut self) -> &mut Links {
+        &mut self.links
+    }
 }
 
 pub type Fab = ForwardingAccelerationBase;
@@ -81,8 +85,7 @@ impl ForwardingAccelerationBase {
             capacity: capacity.min(NIL as usize),
             index: NameMap::default(),
             tuples: Vec::new(),
-            head: NIL,
-            tail: NIL,
+            order: SlotList::EMPTY,
             fib_version: 0,
             counters: FabCounters::default(),
         }
@@ -102,8 +105,7 @@ impl ForwardingAccelerationBase {
     pub fn clear(&mut self) {
         self.index.clear();
         self.tuples.clear();
-        self.head = NIL;
-        self.tail = NIL;
+        self.order = SlotList::EMPTY;
     }
 
     /// The index (as in `Fib::entry`) of the FIB entry for `name`'s flow, `None` when nothing
@@ -125,9 +127,9 @@ impl ForwardingAccelerationBase {
         }
         if let Some(t) = self.find(name, len, hash) {
             self.counters.hits += 1;
-            if t != self.head {
-                self.unlink(t);
-                self.push_front(t);
+            if t != self.order.head {
+                self.order.unlink(&mut self.tuples, t);
+                self.order.push_front(&mut self.tuples, t);
             }
             return Some(self.tuples[t as usize].entry as usize);
         }
@@ -158,9 +160,9 @@ impl ForwardingAccelerationBase {
     }
 
     fn insert(&mut self, name: &Name, hash: u64, entry: u32) {
-        let t = if self.tuples.len() >= self.capacity && self.tail != NIL {
-            let t = self.tail;
-            self.unlink(t);
+        let t = if self.tuples.len() >= self.capacity && self.order.tail != NIL {
+            let t = self.order.tail;
+            self.order.unlink(&mut self.tuples, t);
             self.unchain(t);
             self.counters.evictions += 1;
             let tuple = &mut self.tuples[t as usize];
@@ -168,7 +170,7 @@ impl ForwardingAccelerationBase {
             tuple.entry = entry;
             t
         } else {
-            let tuple = Tuple { name: name.clone(), flow_hash: hash, entry, prev: NIL, next: NIL, chain: NIL };
+            let tuple = Tuple { name: name.clone(), flow_hash: hash, entry, links: Links::DETACHED, chain: NIL };
             self.tuples.push(tuple);
             (self.tuples.len() - 1) as u32
         };
@@ -176,7 +178,7 @@ impl ForwardingAccelerationBase {
         let tuple = &mut self.tuples[t as usize];
         tuple.flow_hash = hash;
         tuple.chain = chain;
-        self.push_front(t);
+        self.order.push_front(&mut self.tuples, t);
     }
 
     /// Takes `t` out of its hash bucket's chain.
@@ -203,28 +205,6 @@ impl ForwardingAccelerationBase {
             }
             at = next;
         }
-    }
-
-    fn unlink(&mut self, t: u32) {
-        let (prev, next) = (self.tuples[t as usize].prev, self.tuples[t as usize].next);
-        match prev {
-            NIL => self.head = next,
-            p => self.tuples[p as usize].next = next,
-        }
-        match next {
-            NIL => self.tail = prev,
-            n => self.tuples[n as usize].prev = prev,
-        }
-    }
-
-    fn push_front(&mut self, t: u32) {
-        self.tuples[t as usize].prev = NIL;
-        self.tuples[t as usize].next = self.head;
-        match self.head {
-            NIL => self.tail = t,
-            h => self.tuples[h as usize].prev = t,
-        }
-        self.head = t;
     }
 }
 
@@ -259,11 +239,11 @@ mod tests {
     /// Flow names, front to back (newest first), read off the list.
     fn order(fab: &Fab) -> Vec<String> {
         let mut out = Vec::new();
-        let mut t = fab.head;
+        let mut t = fab.order.head;
         while t != NIL {
             let tuple = &fab.tuples[t as usize];
             out.push(tuple.name.prefix(flow_len(&tuple.name)).to_string());
-            t = tuple.next;
+            t = tuple.links.next;
         }
         out
     }

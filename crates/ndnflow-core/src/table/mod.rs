@@ -8,6 +8,7 @@ pub mod fab;
 pub mod fib;
 pub mod measurements;
 pub mod pit;
+mod slot_list;
 
 pub use cs::{ContentStore, CsPolicy};
 pub use dnl::DeadNonceList;
