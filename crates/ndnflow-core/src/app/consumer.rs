@@ -258,11 +258,19 @@ impl Consumer {
         for seg in lost.into_iter().rev() {
             let Some(o) = self.outstanding.remove(&seg) else { continue };
             self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
-            if self.config.max_retries.is_some_and(|max| o.retries >= max) {
-                self.stats.abandoned += 1;
-            } else {
-                self.retx_queue.push_front((seg, o.retries + 1));
-            }
+            self.retry(seg, o.retries, true);
+        }
+    }
+
+    /// Queues `seg` to go again as attempt `retries + 1` (`first`: before the others waiting),
+    /// unless it has used up `max_retries`: then it is given up.
+    fn retry(&mut self, seg: u64, retries: u32, first: bool) {
+        if self.config.max_retries.is_some_and(|max| retries >= max) {
+            self.stats.abandoned += 1;
+        } else if first {
+            self.retx_queue.push_front((seg, retries + 1));
+        } else {
+            self.retx_queue.push_back((seg, retries + 1));
         }
     }
 
@@ -279,11 +287,7 @@ impl Consumer {
             // Its timer dies with the outstanding record; the resend goes before new segments.
             self.outstanding.remove(&seg);
             self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
-            if self.config.max_retries.is_some_and(|max| o.retries >= max) {
-                self.stats.abandoned += 1;
-            } else {
-                self.retx_queue.push_back((seg, o.retries + 1));
-            }
+            self.retry(seg, o.retries, false);
         }
     }
 
@@ -384,11 +388,7 @@ impl Consumer {
             }
             self.cc.on_timeout(now, seg);
         }
-        if self.config.max_retries.is_some_and(|max| o.retries >= max) {
-            self.stats.abandoned += 1;
-            return;
-        }
-        self.retx_queue.push_back((seg, o.retries + 1));
+        self.retry(seg, o.retries, false);
     }
 
     fn has_segment_to_send(&self) -> bool {

@@ -176,13 +176,19 @@ impl Ptp {
         p.delivered = 0;
     }
 
-    /// §4-C-1: the in-use path that delivered least gives its slot to a random unused path.
+    /// A random known path not in use.
+    fn random_idle(&mut self) -> Option<usize> {
+        let idle: SmallVec<[usize; 16]> = (0..self.paths.len()).filter(|&i| self.paths[i].state == Use::Idle).collect();
+        (!idle.is_empty()).then(|| idle[self.rng.random_range(0..idle.len())])
+    }
+
+    /// §4-C-1: when every slot is taken, the in-use path that delivered least gives its slot to a
+    /// random unused path.
     fn reselect(&mut self) {
-        let unused: Vec<usize> = (0..self.paths.len()).filter(|&i| self.paths[i].state == Use::Idle).collect();
-        if !unused.is_empty() && self.in_use().count() >= self.config.max_paths {
-            if let Some((worst, _)) = self.in_use().min_by_key(|(i, p)| (p.delivered, *i)) {
+        if self.in_use().count() >= self.config.max_paths {
+            let worst = self.in_use().min_by_key(|(i, p)| (p.delivered, *i)).map(|(i, _)| i);
+            if let (Some(worst), Some(pick)) = (worst, self.random_idle()) {
                 self.paths[worst].state = Use::Idle;
-                let pick = unused[self.rng.random_range(0..unused.len())];
                 self.put_in_use(pick);
             }
         }
@@ -193,10 +199,10 @@ impl Ptp {
 
     /// Fills a freed slot with a random known path not in use.
     fn replace_failed(&mut self) {
-        let unused: Vec<usize> = (0..self.paths.len()).filter(|&i| self.paths[i].state == Use::Idle).collect();
-        if !unused.is_empty() && self.in_use().count() < self.config.max_paths {
-            let pick = unused[self.rng.random_range(0..unused.len())];
-            self.put_in_use(pick);
+        if self.in_use().count() < self.config.max_paths {
+            if let Some(pick) = self.random_idle() {
+                self.put_in_use(pick);
+            }
         }
     }
 
