@@ -26,7 +26,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
-use super::cc::{CcConfig, CongestionController, DataSample};
+use super::cc::{CcConfig, Controller, DataSample};
+use super::multipath::PathSend;
 use super::rtt::{RttEstimator, RttOptions, TimerModel};
 use crate::packet::{Frame, Interest, NackReason, NetPacket};
 use crate::timers::Timers;
@@ -94,7 +95,7 @@ struct Outstanding {
 
 pub struct Consumer {
     config: ConsumerConfig,
-    cc: Box<dyn CongestionController>,
+    cc: Controller,
     rtt: RttEstimator,
     rng: ChaCha8Rng,
     started: bool,
@@ -247,14 +248,16 @@ impl Consumer {
             lp: &frame.lp,
         };
         self.cc.on_data(now, &sample);
-        self.resend_lost();
+        if let Controller::Multipath(m) = &mut self.cc {
+            let mut lost = Vec::new();
+            m.take_lost(&mut lost);
+            self.resend_lost(lost);
+        }
     }
 
-    /// Segments the controller found lost (PTP): resent first, before the ones already waiting,
-    /// as retransmissions; they do not count as timeouts.
-    fn resend_lost(&mut self) {
-        let mut lost = Vec::new();
-        self.cc.take_lost(&mut lost);
+    /// Segments a multipath transport found lost on its paths: resent first, before the ones
+    /// already waiting, as retransmissions; they do not count as timeouts.
+    fn resend_lost(&mut self, lost: Vec<u64>) {
         for seg in lost.into_iter().rev() {
             let Some(o) = self.outstanding.remove(&seg) else { continue };
             self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
@@ -311,8 +314,10 @@ impl Consumer {
         if self.cc.interval().is_some() && self.has_segment_to_send() {
             next = Some(next.map_or(self.next_send_at, |n| n.min(self.next_send_at)));
         }
-        if let Some(t) = self.cc.poll_timeout().filter(|_| self.has_segment_to_send()) {
-            next = Some(next.map_or(t, |n| n.min(t)));
+        if let Controller::Multipath(m) = &self.cc {
+            if let Some(t) = m.poll_timeout().filter(|_| self.has_segment_to_send()) {
+                next = Some(next.map_or(t, |n| n.min(t)));
+            }
         }
         next
     }
@@ -338,7 +343,9 @@ impl Consumer {
                 self.next_check = next_tick(now, every);
             }
         }
-        self.cc.handle_timeout(now);
+        if let Controller::Multipath(m) = &mut self.cc {
+            m.handle_timeout(now);
+        }
         self.check_finished(now);
         self.send_allowed(now, out);
     }
@@ -414,14 +421,12 @@ impl Consumer {
             return;
         }
         loop {
-            if self.cc.per_path() {
-                if !self.cc.can_send(now) {
-                    return;
-                }
-            } else if let Some(w) = self.cc.window() {
-                if !self.window_has_room(w) {
-                    return;
-                }
+            let room = match &self.cc {
+                Controller::Multipath(m) => m.can_send(now),
+                Controller::Single(c) => c.window().is_none_or(|w| self.window_has_room(w)),
+            };
+            if !room {
+                return;
             }
             let interval = self.cc.interval();
             if interval.is_some() && now < self.next_send_at {
@@ -461,8 +466,11 @@ impl Consumer {
     fn send(&mut self, now: Time, seg: u64, retries: u32, out: &mut Vec<Frame>) {
         // A controller's own timer (ICP) is bounded like the estimator's, by the [min, max] RTO.
         let (lo, hi) = (self.config.rtt.min_rto, self.config.rtt.max_rto);
-        let path = self.cc.path_for(now, seg, retries > 0).unwrap_or_default();
-        let rto = path.rto.or_else(|| self.cc.rto().map(|r| r.clamp(lo, hi))).unwrap_or_else(|| self.rtt.rto());
+        let (path, own_rto) = match &mut self.cc {
+            Controller::Multipath(m) => (m.path_for(now, seg, retries > 0).unwrap_or_default(), None),
+            Controller::Single(c) => (PathSend::default(), c.rto().map(|r| r.clamp(lo, hi))),
+        };
+        let rto = path.rto.or(own_rto).unwrap_or_else(|| self.rtt.rto());
         let deadline = now + rto;
         self.outstanding.insert(seg, Outstanding { sent_at: now, deadline, retries, nacked: false });
         self.counted_in_flight += 1;
@@ -478,7 +486,9 @@ impl Consumer {
             self.stats.retransmissions += 1;
         }
         self.highest_sent = self.highest_sent.max(seg);
-        self.cc.on_interest_sent(now, seg, retries > 0);
+        if let Controller::Single(c) = &mut self.cc {
+            c.on_interest_sent(now, seg, retries > 0);
+        }
         let name = self.config.name.append_segment(seg);
         let interest = Interest::new(name, self.rng.next_u32(), self.config.lifetime);
         let mut frame = Frame::interest(Arc::new(interest));

@@ -20,18 +20,10 @@ pub use fixed_window::FixedWindow;
 pub use icp::{Icp, IcpConfig, IcpRto};
 pub use raaqm::{Raaqm, RaaqmConfig};
 
-use super::multipath::{Ptp, PtpConfig};
+use super::multipath::{mptcp, MptcpConfig, Ptp, PtpConfig, SubflowManager};
 use super::rtt::RttOptions;
 use crate::packet::{LpHeader, NackReason};
 use crate::Time;
-
-/// How one Interest of a multipath transport leaves: the link header that names its path, and
-/// the path's retransmission timeout (`None`: the consumer's own).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PathSend {
-    pub lp: LpHeader,
-    pub rto: Option<Time>,
-}
 
 /// What the consumer learned from one Data packet.
 #[derive(Clone, Copy, Debug)]
@@ -70,32 +62,6 @@ pub trait CongestionController: Send {
     fn rto(&self) -> Option<Time> {
         None
     }
-
-    // Multipath transports (PTP) own one window per path and choose each Interest's path; the
-    // single-path controllers keep these defaults.
-
-    /// Whether the windows are per path: the consumer then asks `can_send` instead of applying
-    /// `window` (their sum, for traces) to all its Interests.
-    fn per_path(&self) -> bool {
-        false
-    }
-    /// With per-path windows: whether an Interest may leave now.
-    fn can_send(&self, _now: Time) -> bool {
-        true
-    }
-    /// The path of the Interest for `segment` that is about to leave; `None`: no link header, the
-    /// consumer's RTO.
-    fn path_for(&mut self, _now: Time, _segment: u64, _retransmission: bool) -> Option<PathSend> {
-        None
-    }
-    /// Segments the controller has found lost by itself (PTP's order-based detection), which the
-    /// consumer resends at once.
-    fn take_lost(&mut self, _out: &mut Vec<u64>) {}
-    /// The controller's own timers (PTP's probing and path reselection).
-    fn poll_timeout(&self) -> Option<Time> {
-        None
-    }
-    fn handle_timeout(&mut self, _now: Time) {}
 }
 
 /// The algorithms and their parameters; `build` makes the controller.
@@ -122,13 +88,69 @@ pub enum CcConfig {
     /// PTP's multipath transport: probing, in-use paths, MPCCP with Linked Increase per path
     /// (`PtpConfig::default()`: the paper's values).
     Ptp(PtpConfig),
+    /// MPTCP's congestion control over PTP's probed paths: Reno per subflow and a coupling (LIA,
+    /// OLIA, ...), `MptcpConfig::default()`.
+    Mptcp(MptcpConfig),
+}
+
+/// What a consumer runs: one controller for all its Interests, or a subflow manager that keeps
+/// one congestion state per path.
+pub enum Controller {
+    Single(Box<dyn CongestionController>),
+    Multipath(Box<dyn SubflowManager>),
+}
+
+impl Controller {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Controller::Single(c) => c.name(),
+            Controller::Multipath(m) => m.name(),
+        }
+    }
+
+    /// The window for traces: a multipath transport's is the sum of its paths'.
+    pub fn window(&self) -> Option<f64> {
+        match self {
+            Controller::Single(c) => c.window(),
+            Controller::Multipath(m) => Some(m.window()),
+        }
+    }
+
+    pub fn on_data(&mut self, now: Time, sample: &DataSample) {
+        match self {
+            Controller::Single(c) => c.on_data(now, sample),
+            Controller::Multipath(m) => m.on_data(now, sample),
+        }
+    }
+
+    pub fn on_timeout(&mut self, now: Time, segment: u64) {
+        match self {
+            Controller::Single(c) => c.on_timeout(now, segment),
+            Controller::Multipath(m) => m.on_timeout(now, segment),
+        }
+    }
+
+    pub fn on_nack(&mut self, now: Time, segment: u64, reason: NackReason, marked: bool) {
+        match self {
+            Controller::Single(c) => c.on_nack(now, segment, reason, marked),
+            Controller::Multipath(m) => m.on_nack(now, segment, reason, marked),
+        }
+    }
+
+    /// The single-path controller's Interest spacing (rate-based controllers).
+    pub fn interval(&self) -> Option<Time> {
+        match self {
+            Controller::Single(c) => c.interval(),
+            Controller::Multipath(_) => None,
+        }
+    }
 }
 
 impl CcConfig {
     /// `seed` feeds the controllers that draw random numbers (RAAQM, PTP); `rto` is the consumer's
-    /// timer, which PTP runs once per path.
-    pub fn build(&self, seed: u64, rto: RttOptions) -> Box<dyn CongestionController> {
-        match *self {
+    /// timer, which multipath transports run once per path.
+    pub fn build(&self, seed: u64, rto: RttOptions) -> Controller {
+        let single: Box<dyn CongestionController> = match *self {
             CcConfig::FixedWindow { window } => Box::new(FixedWindow::new(window)),
             CcConfig::ConstantRate { rate } => Box::new(ConstantRate::new(rate)),
             CcConfig::Aimd(c) => Box::new(Aimd::new(c)),
@@ -136,7 +158,9 @@ impl CcConfig {
             CcConfig::Cubic(c) => Box::new(Cubic::new(c)),
             CcConfig::Icp(c) => Box::new(Icp::new(c)),
             CcConfig::Raaqm(c) => Box::new(Raaqm::new(c, seed)),
-            CcConfig::Ptp(c) => Box::new(Ptp::new(c, rto, seed)),
-        }
+            CcConfig::Ptp(c) => return Controller::Multipath(Box::new(Ptp::new(c, rto, seed))),
+            CcConfig::Mptcp(c) => return Controller::Multipath(Box::new(mptcp::mptcp(c, rto, seed))),
+        };
+        Controller::Single(single)
     }
 }

@@ -1,15 +1,66 @@
 //! Multipath transports: subflow managers that own one congestion state per path and a coupling
-//! rule. PTP's consumer (`ptp`, the Path-specified Transport Protocol) runs MPCCP (§5): one
-//! congestion state machine per in-use path (`mpccp`) and the coupled window increase that links
-//! them (`lia`, RFC 6356).
+//! rule, in the shape of quinn-proto's `connection/paths.rs` (each path owns its controller and
+//! RTT estimator).
 //!
-//! All sans-IO: the consumer engine owns the timers and the segments; `Ptp` maps segments to
-//! paths and feeds each path's `PathCongestion` what happened to the Interests it sent there.
+//! * `SubflowManager`: what the consumer engine asks of a multipath transport (which path an
+//!   Interest takes and whether one may leave, what came back, its own timers). The consumer
+//!   keeps the segments, retransmissions and the overall timer; the manager keeps the paths.
+//! * `paths::PathSet`: the paths, each with its congestion state (`mpccp`), RTT estimator and
+//!   counts, and the map from outstanding segments to paths.
+//! * `coupling::Coupling`: how per-path increases are linked, one file each (`uncoupled`,
+//!   `ewtcp`, `semicoupled`, `lia`, `olia`), registered in `coupling::COUPLINGS`.
+//! * Transports: PTP (`ptp`: probing, in-use paths and reselection, MPCCP + LIA) and MPTCP
+//!   (`mptcp`: the same probed paths, Reno per subflow, a chosen coupling).
+//!
+//! All sans-IO: handed `now` and events, returning decisions and deadlines.
 
+pub mod coupling;
+pub mod ewtcp;
 pub mod lia;
 pub mod mpccp;
+pub mod mptcp;
+pub mod olia;
+pub mod paths;
 pub mod ptp;
+pub mod semicoupled;
+pub mod uncoupled;
 
+pub use coupling::{Coupling, CouplingName, PathView};
 pub use lia::{lia_alpha, lia_increase};
-pub use mpccp::{MpccpConfig, PathCongestion, PathCounters, PathPhase};
-pub use ptp::{Ptp, PtpConfig};
+pub use mpccp::{MpccpConfig, PathCongestion, PathCounters, PathPhase, Recovery};
+pub use mptcp::MptcpConfig;
+pub use ptp::{PathSpecified, PathSpecifiedConfig, Ptp, PtpConfig};
+
+use super::cc::DataSample;
+use crate::packet::{LpHeader, NackReason};
+use crate::Time;
+
+/// How one Interest of a multipath transport leaves: the link header that names its path, and
+/// the path's retransmission timeout (`None`: the consumer's own).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathSend {
+    pub lp: LpHeader,
+    pub rto: Option<Time>,
+}
+
+/// A multipath transport as the consumer engine drives it. `Send` for the same reason as
+/// `CongestionController`: a simulation may run on any thread.
+pub trait SubflowManager: Send {
+    fn name(&self) -> &'static str;
+    /// Whether an Interest may leave now (a path has room, or a probe is due).
+    fn can_send(&self, now: Time) -> bool;
+    /// The Interest for `segment` is about to leave: the path it takes. `None` (only when
+    /// `can_send` said no): no link header, the consumer's RTO.
+    fn path_for(&mut self, now: Time, segment: u64, retransmission: bool) -> Option<PathSend>;
+    fn on_data(&mut self, now: Time, sample: &DataSample);
+    fn on_timeout(&mut self, now: Time, segment: u64);
+    /// A Nack for `segment`; `marked` is its congestion mark.
+    fn on_nack(&mut self, now: Time, segment: u64, reason: NackReason, marked: bool);
+    /// Segments found lost by the paths' own detection, which the consumer resends at once.
+    fn take_lost(&mut self, out: &mut Vec<u64>);
+    /// The manager's own timers (probing, reselection).
+    fn poll_timeout(&self) -> Option<Time>;
+    fn handle_timeout(&mut self, now: Time);
+    /// The sum of the in-use windows, for traces (each path applies its own).
+    fn window(&self) -> f64;
+}

@@ -14,8 +14,9 @@
 //! * Slow start (initial): +1 per producer Data, +1/cwnd per cache Data (§5-D-3: a cache burst
 //!   must not blow the window up before the producer's slower Data arrive); to congestion
 //!   avoidance once `cwnd >= ssthresh` (Condition III).
-//! * Congestion avoidance and fast recovery: + the coupled LIA increase per Data (eq. (2)-(3); the
-//!   consumer computes it over all paths with `lia::lia_increase`, this path cannot see the others).
+//! * Congestion avoidance and fast recovery: + the coupled increase per Data (eq. (2)-(3), LIA; the
+//!   subflow manager computes it over all paths with its `Coupling`, this path cannot see the
+//!   others). OLIA's increase may be negative; the window never goes below `min_window`.
 //! * Loss from slow start or congestion avoidance (Condition I/IV): `cwnd = max(beta * cwnd,
 //!   min_window)` (eq. (4)), `ssthresh = cwnd`, fast recovery with `cwnd_bk = cwnd`.
 //! * Loss in fast recovery: if fewer than `cwnd_bk` Data have come back since entering it, the loss
@@ -53,6 +54,21 @@
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
+/// Which losses belong to the congestion event that put a path in fast recovery.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Recovery {
+    /// PTP §5-D-2: a loss before `cwnd_bk` Data have come back since entering fast recovery is the
+    /// same event (the window goes back to `cwnd_bk`); a later one decreases again. Fast
+    /// recovery ends after `cwnd_bk` Data in a row without a loss (Condition II).
+    #[default]
+    Counted,
+    /// TCP NewReno (RFC 6582 §3.2, "recover"): a loss of an Interest sent before the decrease is
+    /// the same event, whenever it is found; fast recovery ends when the Data of an Interest sent
+    /// after the decrease arrives. At most one decrease per window of data, as MPTCP's subflows
+    /// (TCP) have.
+    NewReno,
+}
+
 /// MPCCP's per-path parameters. Windows count Interests (one Data packet each, §5-B).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MpccpConfig {
@@ -72,6 +88,8 @@ pub struct MpccpConfig {
     /// Floor of the threshold after a timeout, in Interests. Default 2.0, TCP's `2 * SMSS`
     /// (RFC 5681 eq. (4)); the paper only says "cut in half" (§5-D-3).
     pub min_ssthresh: f64,
+    /// Which losses belong to one congestion event: PTP's counted rule by default.
+    pub recovery: Recovery,
 }
 
 impl MpccpConfig {
@@ -82,6 +100,7 @@ impl MpccpConfig {
         min_window: 1.0,
         initial_ssthresh: f64::INFINITY,
         min_ssthresh: 2.0,
+        recovery: Recovery::Counted,
     };
 
     /// Out-of-range values replaced so that every window stays finite and at least the minimum:
@@ -95,7 +114,7 @@ impl MpccpConfig {
         let initial_window = positive(self.initial_window, d.initial_window).max(min_window);
         let initial_ssthresh = if self.initial_ssthresh.is_nan() { f64::INFINITY } else { self.initial_ssthresh };
         let min_ssthresh = positive(self.min_ssthresh, d.min_ssthresh);
-        MpccpConfig { beta, initial_window, min_window, initial_ssthresh, min_ssthresh }
+        MpccpConfig { beta, initial_window, min_window, initial_ssthresh, min_ssthresh, recovery: self.recovery }
     }
 }
 
@@ -154,6 +173,9 @@ pub struct PathCongestion {
     /// Sending index of the first Interest sent after the last timeout reaction; congestion
     /// signals about earlier Interests belong to that timeout's event.
     timeout_gate: u64,
+    /// Sending index of the first Interest sent after the last decrease (`Recovery::NewReno`'s
+    /// "recover" point).
+    recovery_gate: u64,
     counters: PathCounters,
 }
 
@@ -177,6 +199,7 @@ impl PathCongestion {
             base: 0,
             pending: FxHashMap::default(),
             timeout_gate: 0,
+            recovery_gate: 0,
             counters: PathCounters::default(),
             config,
         }
@@ -237,8 +260,8 @@ impl PathCongestion {
     }
 
     /// The Data of `seg` arrived on this path, from the producer or from a cache/aggregation point.
-    /// `coupled_increase` is this path's LIA increase (`lia::lia_increase`) for congestion
-    /// avoidance and fast recovery. Interests found lost are appended to `lost` in sending order.
+    /// `coupled_increase` is this path's increase by the manager's coupling (`Coupling::increase`)
+    /// for congestion avoidance and fast recovery. Interests found lost are appended to `lost` in sending order.
     /// A Data for an Interest not in flight here (late, duplicate, or never sent here) is ignored.
     pub fn on_data(&mut self, seg: u64, from_producer: bool, coupled_increase: f64, lost: &mut Vec<u64>) {
         let Some(index) = self.take(seg) else {
@@ -248,8 +271,10 @@ impl PathCongestion {
         let newest_lost = if from_producer { self.declare_lost_before(index, lost) } else { None };
         self.drop_answered_front();
         match newest_lost {
-            Some(newest) if newest >= self.timeout_gate => self.on_loss_event(),
-            _ => self.on_received(from_producer, coupled_increase),
+            Some(newest) if newest >= self.timeout_gate && !self.same_recovery(newest) => self.on_loss_event(),
+            // NewReno: one more loss of the event being recovered; neither a reaction nor growth.
+            Some(newest) if self.same_recovery(newest) => {}
+            _ => self.on_received(index, from_producer, coupled_increase),
         }
     }
 
@@ -321,7 +346,14 @@ impl PathCongestion {
     }
 
     /// A Data that revealed no (new) loss: grow the window and advance the state.
-    fn on_received(&mut self, from_producer: bool, coupled_increase: f64) {
+    /// NewReno: a loss of an Interest sent before the last decrease, while in fast recovery.
+    fn same_recovery(&self, newest_lost: u64) -> bool {
+        self.config.recovery == Recovery::NewReno
+            && self.phase == PathPhase::FastRecovery
+            && newest_lost < self.recovery_gate
+    }
+
+    fn on_received(&mut self, index: u64, from_producer: bool, coupled_increase: f64) {
         match self.phase {
             PathPhase::SlowStart => {
                 // §5-D-3: multiplicative (+1 per Data) from the producer, additive from a cache.
@@ -330,32 +362,35 @@ impl PathCongestion {
                     self.phase = PathPhase::CongestionAvoidance; // Condition III
                 }
             }
-            PathPhase::CongestionAvoidance => self.cwnd += self.additive(coupled_increase),
+            PathPhase::CongestionAvoidance => self.grow(coupled_increase),
             PathPhase::FastRecovery => {
-                self.cwnd += self.additive(coupled_increase);
+                self.grow(coupled_increase);
                 self.since_recovery += 1;
                 self.since_loss += 1;
-                if self.since_loss as f64 >= self.cwnd_bk {
-                    self.phase = PathPhase::CongestionAvoidance; // Condition II
+                let done = match self.config.recovery {
+                    Recovery::Counted => self.since_loss as f64 >= self.cwnd_bk, // Condition II
+                    Recovery::NewReno => index >= self.recovery_gate,
+                };
+                if done {
+                    self.phase = PathPhase::CongestionAvoidance;
                 }
             }
         }
     }
 
-    /// The increase of eq. (2) as the consumer computed it, at most slow start's 1 per Data (LIA
-    /// never gives more than `1 / cwnd`); a NaN or negative value (a caller bug) falls back to the
-    /// uncoupled `1 / cwnd`, so the window stays finite whatever the caller passes.
-    fn additive(&self, coupled_increase: f64) -> f64 {
-        if coupled_increase >= 0.0 {
-            coupled_increase.min(1.0)
-        } else {
-            1.0 / self.cwnd
-        }
+    /// Adds the increase of eq. (2) as the consumer's coupling computed it, at most slow start's 1
+    /// per Data (LIA never gives more than `1 / cwnd`). A negative increase (OLIA takes window
+    /// from the largest paths) may shrink the window, never below its minimum; a NaN (a caller
+    /// bug) falls back to the uncoupled `1 / cwnd`, so the window stays finite whatever is passed.
+    fn grow(&mut self, coupled_increase: f64) {
+        let inc = if coupled_increase.is_nan() { 1.0 / self.cwnd } else { coupled_increase.min(1.0) };
+        self.cwnd = (self.cwnd + inc).max(self.config.min_window);
     }
 
     /// Condition I fired (and not for Interests of an already handled timeout).
     fn on_loss_event(&mut self) {
-        if self.phase == PathPhase::FastRecovery && (self.since_recovery as f64) < self.cwnd_bk {
+        let counted = self.config.recovery == Recovery::Counted;
+        if counted && self.phase == PathPhase::FastRecovery && (self.since_recovery as f64) < self.cwnd_bk {
             // The same congestion event: back to the memorised window, no further decrease.
             self.cwnd = self.cwnd_bk;
             self.since_loss = 0;
@@ -365,6 +400,7 @@ impl PathCongestion {
         self.cwnd = (self.cwnd * self.config.beta).max(self.config.min_window);
         self.ssthresh = self.cwnd;
         self.cwnd_bk = self.cwnd;
+        self.recovery_gate = self.next_index();
         self.since_recovery = 0;
         self.since_loss = 0;
         self.phase = PathPhase::FastRecovery;

@@ -185,13 +185,20 @@ fn avoidance_and_recovery_use_the_coupled_increase() {
     assert_eq!(p.cwnd(), 10.125);
     p.on_data(2, false, 0.0625, &mut lost); // cache Data too
     assert_eq!(p.cwnd(), 10.1875);
-    // A NaN or negative increase (a caller bug) is plain TCP's 1/cwnd; a huge one is capped at 1.
+    // A NaN increase (a caller bug) is plain TCP's 1/cwnd; a huge one is capped at 1.
     p.on_data(3, true, f64::NAN, &mut lost);
     assert!(close(p.cwnd(), 10.1875 + 1.0 / 10.1875));
     let before = p.cwnd();
     p.on_data(4, true, f64::INFINITY, &mut lost);
     assert!(close(p.cwnd(), before + 1.0));
     assert!(lost.is_empty());
+    // A negative one (OLIA's largest path) shrinks the window, down to its minimum and no further.
+    send(&mut p, 5..=6);
+    let before = p.cwnd();
+    p.on_data(5, true, -0.25, &mut lost);
+    assert!(close(p.cwnd(), before - 0.25));
+    p.on_data(6, true, -1e9, &mut lost);
+    assert_eq!(p.cwnd(), MpccpConfig::PTP.min_window);
 }
 
 #[test]
@@ -312,6 +319,7 @@ fn odd_configs_are_sanitized() {
         min_window: f64::INFINITY,
         initial_ssthresh: f64::NAN,
         min_ssthresh: 0.0,
+        recovery: Recovery::Counted,
     };
     assert_eq!(PathCongestion::new(odd).config(), &MpccpConfig::PTP);
     let c = PathCongestion::new(MpccpConfig { beta: 1.5, initial_window: 0.5, min_window: 2.0, ..MpccpConfig::PTP });

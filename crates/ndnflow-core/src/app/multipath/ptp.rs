@@ -1,6 +1,7 @@
 //! PTP's consumer (Ye et al., "PTP: Path-specified Transport Protocol"): path probing (§3-A),
 //! in-use path selection and management (§4-C), and MPCCP's per-path congestion control coupled by
-//! Linked Increase (§5), as a congestion controller with multipath hooks.
+//! Linked Increase (§5), as a subflow manager (`PathSpecified`). MPTCP's consumer (`mptcp`) is the
+//! same manager over the same probed paths with its own per-path parameters and coupling.
 //!
 //! * **Probing.** Every `1 / probe_rate` one Interest leaves as a probe (link-header flag
 //!   `PTP_PROBE`, no tag), whatever the windows; the routers spread probes over their next hops
@@ -14,10 +15,8 @@
 //!   gives its slot to a random unused one (§4-C-1, the bandwidth-greedy rule). A Nack(NoRoute) on
 //!   a path disables it at once (§4-C-2: "the consumer disables this failed in-use path and
 //!   replaces it with one unused path").
-//! * **Sending.** A retransmission goes back to the path that lost it if that path has room (§5-C-1:
-//!   "the lost packets are prioritized for re-transmission on the same in-use path"); otherwise,
-//!   and for new segments, the in-use path with the most room relative to its window (ties: the
-//!   path seen first). The Interest carries the path's tag stack.
+//! * **Sending.** `PathSet::choose` (paths.rs): the path that lost a segment resends it, others go
+//!   to the path with the most room. The Interest carries the path's tag stack.
 //! * **Losses.** A producer Data that overtakes earlier Interests of its path declares them lost
 //!   (MPCCP Condition I); the consumer resends them at once (`take_lost`). Our addition: the Data
 //!   of a resent segment declares nothing, since it may answer the first copy (see `on_data`);
@@ -25,13 +24,14 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use super::lia::lia_increase;
-use super::mpccp::{MpccpConfig, PathCongestion};
-use crate::app::cc::{CongestionController, DataSample, PathSend};
-use crate::app::rtt::{RttEstimator, RttOptions};
+use super::coupling::CouplingName;
+use super::mpccp::MpccpConfig;
+use super::paths::{PathSet, Sent, Tags, Use};
+use super::{PathSend, SubflowManager};
+use crate::app::cc::DataSample;
+use crate::app::rtt::RttOptions;
 use crate::packet::lp::flags;
 use crate::packet::{LpHeader, NackReason};
 use crate::Time;
@@ -47,6 +47,8 @@ pub struct PtpConfig {
     pub probe_rate: f64,
     /// Each path's MPCCP parameters (beta 0.75, §6-A).
     pub mpccp: MpccpConfig,
+    /// How the paths' increases are linked: Linked Increase (§5-D-5).
+    pub coupling: CouplingName,
 }
 
 impl Default for PtpConfig {
@@ -56,59 +58,62 @@ impl Default for PtpConfig {
             reselect_every: Time::from_secs(10),
             probe_rate: 10.0,
             mpccp: MpccpConfig::default(),
+            coupling: CouplingName::LIA,
         }
     }
 }
 
-type Tags = SmallVec<[u64; 4]>;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Use {
-    /// In use: Interests go on it.
-    Active,
-    /// Known, not in use: a candidate for the next reselection.
-    Idle,
-    /// Nacked as broken (NoRoute): never used again.
-    Failed,
+/// What a path-specified subflow manager does, whichever transport configures it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PathSpecifiedConfig {
+    /// Most paths in use at once.
+    pub max_paths: usize,
+    /// The bandwidth-greedy reselection period; `None`: paths stay in use until they fail.
+    pub reselect_every: Option<Time>,
+    /// Probing Interests per second.
+    pub probe_rate: f64,
+    /// Each path's congestion state machine.
+    pub congestion: MpccpConfig,
+    pub coupling: CouplingName,
 }
 
-/// A path the probes found.
-struct Path {
-    /// The tag stack Interests carry on it (last = top: the consumer's own node's face).
-    tags: Tags,
-    state: Use,
-    congestion: PathCongestion,
-    rtt: RttEstimator,
-    /// Data delivered on it since the last reselection: the bandwidth the greedy rule sorts by.
-    delivered: u64,
+impl From<PtpConfig> for PathSpecifiedConfig {
+    fn from(c: PtpConfig) -> Self {
+        PathSpecifiedConfig {
+            max_paths: c.max_paths,
+            reselect_every: Some(c.reselect_every),
+            probe_rate: c.probe_rate,
+            congestion: c.mpccp,
+            coupling: c.coupling,
+        }
+    }
 }
 
-/// Where an outstanding segment went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Sent {
-    Probe,
-    Path(usize),
-}
-
-pub struct Ptp {
-    config: PtpConfig,
-    rto: RttOptions,
-    paths: Vec<Path>,
-    sent: FxHashMap<u64, Sent>,
-    lost: Vec<u64>,
+/// The subflow manager over PTP's probed, tag-specified paths.
+pub struct PathSpecified {
+    name: &'static str,
+    config: PathSpecifiedConfig,
+    paths: PathSet,
     next_probe: Option<Time>,
     next_reselect: Option<Time>,
     rng: ChaCha8Rng,
 }
 
-impl Ptp {
-    pub fn new(config: PtpConfig, rto: RttOptions, seed: u64) -> Ptp {
-        Ptp {
+/// PTP's consumer.
+pub type Ptp = PathSpecified;
+
+impl PathSpecified {
+    /// PTP's consumer: `rto` is the consumer's timer options, which each path runs on its own.
+    pub fn new(config: PtpConfig, rto: RttOptions, seed: u64) -> PathSpecified {
+        PathSpecified::with_config("ptp", config.into(), rto, seed)
+    }
+
+    /// The manager of transport `name` (for traces) with `config`.
+    pub fn with_config(name: &'static str, config: PathSpecifiedConfig, rto: RttOptions, seed: u64) -> PathSpecified {
+        PathSpecified {
+            name,
+            paths: PathSet::new(config.coupling.coupling(), config.congestion, rto),
             config,
-            rto,
-            paths: Vec::new(),
-            sent: FxHashMap::default(),
-            lost: Vec::new(),
             next_probe: None,
             next_reselect: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -120,10 +125,6 @@ impl Ptp {
         self.paths.iter().map(|p| (p.tags.as_slice(), p.state == Use::Active, p.congestion.cwnd()))
     }
 
-    fn in_use(&self) -> impl Iterator<Item = (usize, &Path)> {
-        self.paths.iter().enumerate().filter(|(_, p)| p.state == Use::Active)
-    }
-
     fn probe_due(&self, now: Time) -> bool {
         self.next_probe.is_none_or(|t| now >= t)
     }
@@ -132,189 +133,107 @@ impl Ptp {
         Time::from_secs_f64(1.0 / self.config.probe_rate.max(1e-9))
     }
 
-    /// The path for a segment, or `None` when no in-use path has room.
-    fn choose(&self, segment: u64) -> Option<usize> {
-        if let Some(&Sent::Path(i)) = self.sent.get(&segment) {
-            let p = &self.paths[i];
-            if p.state == Use::Active && p.congestion.has_room() {
-                return Some(i);
-            }
-        }
-        let load = |p: &Path| p.congestion.in_flight() as f64 / p.congestion.cwnd().max(1.0);
-        self.in_use()
-            .filter(|(_, p)| p.congestion.has_room())
-            .min_by(|a, b| load(a.1).total_cmp(&load(b.1)).then(a.0.cmp(&b.0)))
-            .map(|(i, _)| i)
-    }
-
     /// A probe brought back a path: note it, and use it if a slot is free.
     fn learn_path(&mut self, tags: &[u64], rtt: Option<Time>) {
-        if tags.is_empty() || self.paths.iter().any(|p| p.tags.as_slice() == tags) {
-            return;
+        if let Some(i) = self.paths.learn(tags, rtt) {
+            if self.paths.in_use_count() < self.config.max_paths {
+                self.paths.put_in_use(i);
+            }
         }
-        let mut rtt_estimator = RttEstimator::new(self.rto);
-        if let Some(r) = rtt {
-            rtt_estimator.add_sample(r);
-        }
-        self.paths.push(Path {
-            tags: Tags::from_slice(tags),
-            state: Use::Idle,
-            congestion: PathCongestion::new(self.config.mpccp),
-            rtt: rtt_estimator,
-            delivered: 0,
-        });
-        if self.in_use().count() < self.config.max_paths {
-            self.put_in_use(self.paths.len() - 1);
-        }
-    }
-
-    /// Starts a path afresh: a path out of use for a while has nothing to carry over (slow start).
-    fn put_in_use(&mut self, i: usize) {
-        let p = &mut self.paths[i];
-        p.state = Use::Active;
-        p.congestion = PathCongestion::new(self.config.mpccp);
-        p.delivered = 0;
     }
 
     /// A random known path not in use.
     fn random_idle(&mut self) -> Option<usize> {
-        let idle: SmallVec<[usize; 16]> = (0..self.paths.len()).filter(|&i| self.paths[i].state == Use::Idle).collect();
+        let idle: SmallVec<[usize; 16]> =
+            (0..self.paths.len()).filter(|&i| self.paths.get(i).state == Use::Idle).collect();
         (!idle.is_empty()).then(|| idle[self.rng.random_range(0..idle.len())])
     }
 
     /// §4-C-1: when every slot is taken, the in-use path that delivered least gives its slot to a
     /// random unused path.
     fn reselect(&mut self) {
-        if self.in_use().count() >= self.config.max_paths {
-            let worst = self.in_use().min_by_key(|(i, p)| (p.delivered, *i)).map(|(i, _)| i);
+        if self.paths.in_use_count() >= self.config.max_paths {
+            let worst = self.paths.in_use().min_by_key(|(i, p)| (p.delivered, *i)).map(|(i, _)| i);
             if let (Some(worst), Some(pick)) = (worst, self.random_idle()) {
-                self.paths[worst].state = Use::Idle;
-                self.put_in_use(pick);
+                self.paths.set_state(worst, Use::Idle);
+                self.paths.put_in_use(pick);
             }
         }
-        for p in &mut self.paths {
-            p.delivered = 0;
-        }
+        self.paths.reset_delivered();
     }
 
     /// Fills a freed slot with a random known path not in use.
     fn replace_failed(&mut self) {
-        if self.in_use().count() < self.config.max_paths {
+        if self.paths.in_use_count() < self.config.max_paths {
             if let Some(pick) = self.random_idle() {
-                self.put_in_use(pick);
+                self.paths.put_in_use(pick);
             }
         }
     }
 
-    fn coupled_increase(&self, i: usize) -> f64 {
-        let mut windows: SmallVec<[(f64, f64); 10]> = SmallVec::new();
-        let mut at = 0;
-        for (k, p) in self.in_use() {
-            if k == i {
-                at = windows.len();
-            }
-            let srtt = p.rtt.srtt().map_or(0.0, |t| t.as_secs_f64());
-            windows.push((p.congestion.cwnd(), srtt));
-        }
-        lia_increase(&windows, at)
+    /// `segment` leaves as a probe; probes keep their grid while there is traffic, and after a
+    /// pause restart now.
+    fn send_probe(&mut self, now: Time, segment: u64) -> PathSend {
+        self.paths.send_probe(segment);
+        let step = self.probe_interval();
+        self.next_probe = Some(self.next_probe.map_or(now, |t| t.max(now.saturating_sub(step))) + step);
+        PathSend { lp: LpHeader { flags: flags::PTP_PROBE, ..Default::default() }, rto: None }
     }
 }
 
-impl CongestionController for Ptp {
+impl SubflowManager for PathSpecified {
     fn name(&self) -> &'static str {
-        "ptp"
+        self.name
     }
 
     fn on_data(&mut self, _now: Time, sample: &DataSample) {
-        match self.sent.remove(&sample.segment) {
+        match self.paths.take_sent(sample.segment) {
             Some(Sent::Probe) if sample.lp.flags & flags::PTP_PROBE != 0 => {
                 let tags: Tags = sample.lp.ext.as_ref().map(|e| e.tags.clone()).unwrap_or_default();
                 self.learn_path(&tags, sample.rtt);
             }
-            Some(Sent::Path(i)) => {
-                // Only the Data of a segment sent once can show the order of its path: for a
-                // resent one, the Data may answer the first copy, sent earlier and maybe on
-                // another path (Karn's rule, which the consumer applies to RTT samples, shows
-                // as `rtt: None`). It counts as a Data from a cache does: received, no verdict.
-                let from_producer = sample.lp.flags & flags::FROM_CACHE == 0 && sample.rtt.is_some();
-                let increase = self.coupled_increase(i);
-                let p = &mut self.paths[i];
-                p.delivered += 1;
-                if from_producer {
-                    if let Some(rtt) = sample.rtt {
-                        p.rtt.add_sample(rtt);
-                    }
-                }
-                p.congestion.on_data(sample.segment, from_producer, increase, &mut self.lost);
-            }
+            Some(Sent::Path(i)) => self.paths.on_data(i, sample),
             Some(Sent::Probe) | None => {}
         }
     }
 
-    // A segment that timed out, was Nacked or was found lost keeps its entry in `sent`, so that
-    // its retransmission can go back to the same path (§5-C-1); the resend overwrites it.
     fn on_timeout(&mut self, _now: Time, segment: u64) {
-        if let Some(&Sent::Path(i)) = self.sent.get(&segment) {
-            let p = &mut self.paths[i];
-            p.congestion.on_timeout(segment);
-            p.rtt.backoff();
-        }
+        self.paths.on_timeout(segment);
     }
 
     fn on_nack(&mut self, _now: Time, segment: u64, reason: NackReason, _marked: bool) {
-        if let Some(&Sent::Path(i)) = self.sent.get(&segment) {
-            self.paths[i].congestion.forget(segment);
-            if reason == NackReason::NoRoute && self.paths[i].state == Use::Active {
-                self.paths[i].state = Use::Failed;
-                self.replace_failed();
-            }
+        let Some(i) = self.paths.forget(segment) else { return };
+        // §4-C-2: "the consumer disables this failed in-use path and replaces it with one unused
+        // path".
+        if reason == NackReason::NoRoute && self.paths.get(i).state == Use::Active {
+            self.paths.set_state(i, Use::Failed);
+            self.replace_failed();
         }
     }
 
-    /// The sum of the in-use windows (for traces; each path applies its own).
-    fn window(&self) -> Option<f64> {
-        Some(self.in_use().map(|(_, p)| p.congestion.cwnd()).sum())
-    }
-
-    fn per_path(&self) -> bool {
-        true
+    fn window(&self) -> f64 {
+        self.paths.window()
     }
 
     fn can_send(&self, now: Time) -> bool {
-        self.probe_due(now) || self.in_use().any(|(_, p)| p.congestion.has_room())
+        self.probe_due(now) || self.paths.has_room()
     }
 
     fn path_for(&mut self, now: Time, segment: u64, _retransmission: bool) -> Option<PathSend> {
         if self.next_reselect.is_none() {
-            self.next_reselect = Some(now + self.config.reselect_every);
+            self.next_reselect = self.config.reselect_every.map(|t| now + t);
         }
-        let probe = self.probe_due(now);
-        let path = if probe { None } else { self.choose(segment) };
-        let mut lp = LpHeader::default();
-        let rto = match path {
-            Some(i) => {
-                let p = &mut self.paths[i];
-                p.congestion.on_sent(segment);
-                lp.ext_mut().tags = p.tags.clone();
-                self.sent.insert(segment, Sent::Path(i));
-                Some(p.rtt.rto())
-            }
-            // Only when `can_send` said no: the Interest leaves untagged, on the consumer's timer.
-            None if !probe => return None,
-            None => {
-                lp.flags = flags::PTP_PROBE;
-                self.sent.insert(segment, Sent::Probe);
-                let step = self.probe_interval();
-                // Probes keep their grid while there is traffic; after a pause they restart now.
-                self.next_probe = Some(self.next_probe.map_or(now, |t| t.max(now.saturating_sub(step))) + step);
-                None
-            }
-        };
-        Some(PathSend { lp, rto })
+        if self.probe_due(now) {
+            return Some(self.send_probe(now, segment));
+        }
+        // `None` only when `can_send` said no: the Interest then leaves untagged, on the
+        // consumer's timer.
+        let i = self.paths.choose(segment)?;
+        Some(self.paths.send_on(i, segment))
     }
 
     fn take_lost(&mut self, out: &mut Vec<u64>) {
-        out.append(&mut self.lost);
+        self.paths.take_lost(out);
     }
 
     fn poll_timeout(&self) -> Option<Time> {
@@ -325,11 +244,10 @@ impl CongestionController for Ptp {
     }
 
     fn handle_timeout(&mut self, now: Time) {
-        if let Some(t) = self.next_reselect {
-            if now >= t {
-                self.reselect();
-                self.next_reselect = Some(t + self.config.reselect_every);
-            }
+        let (Some(t), Some(every)) = (self.next_reselect, self.config.reselect_every) else { return };
+        if now >= t {
+            self.reselect();
+            self.next_reselect = Some(t + every);
         }
     }
 }

@@ -37,7 +37,7 @@ fn probes_leave_ten_a_second_until_a_path_is_known() {
     assert!(!p.can_send(t(99)));
     assert_eq!(p.poll_timeout(), Some(t(100)));
     assert!(p.can_send(t(100)));
-    assert_eq!(p.window(), Some(0.0));
+    assert_eq!(p.window(), 0.0);
 }
 
 #[test]
@@ -46,7 +46,7 @@ fn a_probe_brings_back_a_path_and_interests_then_carry_its_tags() {
     p.path_for(t(0), 0, false);
     data(&mut p, t(80), 0, 80, &probe_data(&[5, 2]));
     // The path starts in slow start with the initial window; Interests carry its stack.
-    assert_eq!(p.window(), Some(PtpConfig::default().mpccp.initial_window));
+    assert_eq!(p.window(), PtpConfig::default().mpccp.initial_window);
     assert!(p.can_send(t(80)));
     let send = p.path_for(t(80), 1, false).unwrap();
     assert_eq!(tags_of(&send), vec![5, 2]);
@@ -164,13 +164,12 @@ fn a_no_route_nack_retires_the_path_and_an_unused_one_takes_its_slot() {
 #[test]
 fn windows_are_per_path_and_their_sum_is_reported() {
     let mut p = ptp(10);
-    assert!(p.per_path());
     for (seg, tags) in [(0, [1u64]), (1, [2])] {
         p.path_for(t(100 * seg), seg, false);
         data(&mut p, t(100 * seg + 50), seg, 50, &probe_data(&tags));
     }
     let w0 = PtpConfig::default().mpccp.initial_window;
-    assert_eq!(p.window(), Some(2.0 * w0));
+    assert_eq!(p.window(), 2.0 * w0);
     // One Interest per path fills both initial windows of 1; the next probe is due at 200 ms.
     assert_eq!(tags_of(&p.path_for(t(150), 10, false).unwrap()), vec![1]);
     assert_eq!(tags_of(&p.path_for(t(150), 11, false).unwrap()), vec![2]);

@@ -8,7 +8,7 @@ use ndnflow_core::Time;
 use rustc_hash::FxHashMap;
 
 use super::error::name_list;
-use super::multipath::PTP_KEYS;
+use super::multipath::{MPTCP_KEYS, PTP_KEYS};
 use super::values::Tbl;
 use super::{LinkOrigin, Reader, Res, Val};
 use crate::scenario::model::*;
@@ -192,7 +192,7 @@ impl Reader<'_, '_> {
 
     fn cc(&self, v: &Val<'_>, path: &str) -> Res<CcConfig> {
         const ALGORITHMS: &[&str] =
-            &["fixed-window", "constant-rate", "aimd", "bic", "cubic", "pcon", "icp", "raaqm", "ptp"];
+            &["fixed-window", "constant-rate", "aimd", "bic", "cubic", "pcon", "icp", "raaqm", "ptp", "mptcp"];
         // Keys every window controller (aimd, bic, cubic) takes; "pcon" fixes cwa and
         // react_to_marks.
         const SIGNALS: &[&str] =
@@ -220,13 +220,14 @@ impl Reader<'_, '_> {
                 "samples",
             ])
             .chain(PTP_KEYS)
+            .chain(MPTCP_KEYS)
             .copied()
             .collect();
         let t = self.table(v, path, &all, "a table such as { algorithm = \"fixed-window\", window = 10 }")?;
         let av = self.required(
             &t,
             "algorithm",
-            "\"fixed-window\", \"constant-rate\", \"aimd\", \"bic\", \"cubic\", \"pcon\", \"icp\", \"raaqm\" or \"ptp\"",
+            "\"fixed-window\", \"constant-rate\", \"aimd\", \"bic\", \"cubic\", \"pcon\", \"icp\", \"raaqm\", \"ptp\" or \"mptcp\"",
         )?;
         let algorithm = self.choice(av, &t.field("algorithm"), ALGORITHMS)?;
         let mut takes: Vec<&str> = match algorithm {
@@ -238,6 +239,7 @@ impl Reader<'_, '_> {
             "icp" => [WINDOW, SIGNALS, &["rto", "rto_window"]].concat(),
             "raaqm" => RAAQM.to_vec(),
             "ptp" => PTP_KEYS.to_vec(),
+            "mptcp" => MPTCP_KEYS.to_vec(),
             _ => [WINDOW, &["rtt_suppress", "per_window", "low_window", "max_increment", "fast_convergence"]].concat(),
         };
         takes.insert(0, "algorithm");
@@ -309,6 +311,7 @@ impl Reader<'_, '_> {
             }
             "raaqm" => Ok(CcConfig::Raaqm(self.cc_raaqm(&t)?)),
             "ptp" => Ok(CcConfig::Ptp(self.cc_ptp(&t)?)),
+            "mptcp" => Ok(CcConfig::Mptcp(self.cc_mptcp(&t)?)),
             // "bic" and its PCON-CS preset "pcon" (which rejected cwa and react_to_marks above).
             _ => {
                 let mut c = BicConfig::pcon();

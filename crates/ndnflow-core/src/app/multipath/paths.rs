@@ -1,0 +1,272 @@
+//! The path set of a subflow manager, in the shape of quinn-proto's `connection/paths.rs`: each
+//! path owns its congestion state (`PathCongestion`, MPCCP's machine, PTP §5-D), its RFC 6298
+//! retransmission timer (PTP §5-C-2: "as in TCP") and its delivery counts; the set maps each
+//! outstanding segment to the path it went on and asks the coupling for each path's increase.
+//!
+//! A path is named by the route its Interests carry, today PTP's tag stack (§4-A). Paths are kept
+//! in the order they were found, which is also the tie-break wherever one path must be chosen.
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::coupling::{Coupling, PathView};
+use super::mpccp::{MpccpConfig, PathCongestion};
+use super::PathSend;
+use crate::app::cc::DataSample;
+use crate::app::rtt::{RttEstimator, RttOptions};
+use crate::packet::lp::flags;
+use crate::packet::LpHeader;
+use crate::Time;
+
+/// A path's route: the tag stack of PTP's path-specified forwarding (last = top).
+pub type Tags = SmallVec<[u64; 4]>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    /// In use: Interests go on it.
+    Active,
+    /// Known, not in use: a candidate for the next reselection.
+    Idle,
+    /// Nacked as broken (NoRoute): not used again.
+    Failed,
+}
+
+/// One path and everything measured on it.
+pub struct Path {
+    pub tags: Tags,
+    pub state: Use,
+    pub congestion: PathCongestion,
+    pub rtt: RttEstimator,
+    /// Data delivered on it since the manager last reset the count (PTP's reselection period).
+    pub delivered: u64,
+    /// Data received since its last loss event, and between its last two (OLIA's l_2r and l_1r).
+    since_loss: u64,
+    between_losses: u64,
+}
+
+impl Path {
+    /// Loss events so far: decreases and timeouts that cut the window.
+    fn loss_events(&self) -> u64 {
+        let c = self.congestion.counters();
+        c.decreases + c.timeout_reactions
+    }
+
+    fn view(&self) -> PathView {
+        PathView {
+            cwnd: self.congestion.cwnd(),
+            rtt: self.rtt.srtt().map_or(0.0, |t| t.as_secs_f64()),
+            since_loss: self.since_loss,
+            between_losses: self.between_losses,
+        }
+    }
+
+    /// Moves OLIA's inter-loss counts on after an event that may have been a loss.
+    fn note_losses(&mut self, before: u64) {
+        if self.loss_events() > before {
+            self.between_losses = self.since_loss;
+            self.since_loss = 0;
+        }
+    }
+}
+
+/// Where an outstanding segment went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sent {
+    /// A probe (no path yet).
+    Probe,
+    Path(usize),
+}
+
+/// The paths of one consumer, the segment-to-path map and the coupling that links the windows.
+pub struct PathSet {
+    paths: Vec<Path>,
+    sent: FxHashMap<u64, Sent>,
+    lost: Vec<u64>,
+    coupling: &'static dyn Coupling,
+    congestion: MpccpConfig,
+    rto: RttOptions,
+}
+
+impl PathSet {
+    pub fn new(coupling: &'static dyn Coupling, congestion: MpccpConfig, rto: RttOptions) -> PathSet {
+        PathSet { paths: Vec::new(), sent: FxHashMap::default(), lost: Vec::new(), coupling, congestion, rto }
+    }
+
+    pub fn len(&self) -> usize {
+        self.paths.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.paths.is_empty()
+    }
+    pub fn get(&self, i: usize) -> &Path {
+        &self.paths[i]
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &Path> {
+        self.paths.iter()
+    }
+    pub fn in_use(&self) -> impl Iterator<Item = (usize, &Path)> {
+        self.paths.iter().enumerate().filter(|(_, p)| p.state == Use::Active)
+    }
+    pub fn in_use_count(&self) -> usize {
+        self.in_use().count()
+    }
+    pub fn coupling(&self) -> &'static dyn Coupling {
+        self.coupling
+    }
+
+    /// Adds a path not seen before (its first RTT sample, if any, seeds its timer); returns its
+    /// index, or `None` when `tags` is empty or already known.
+    pub fn learn(&mut self, tags: &[u64], rtt: Option<Time>) -> Option<usize> {
+        if tags.is_empty() || self.paths.iter().any(|p| p.tags.as_slice() == tags) {
+            return None;
+        }
+        let mut estimator = RttEstimator::new(self.rto);
+        if let Some(r) = rtt {
+            estimator.add_sample(r);
+        }
+        self.paths.push(Path {
+            tags: Tags::from_slice(tags),
+            state: Use::Idle,
+            congestion: PathCongestion::new(self.congestion),
+            rtt: estimator,
+            delivered: 0,
+            since_loss: 0,
+            between_losses: 0,
+        });
+        Some(self.paths.len() - 1)
+    }
+
+    /// Starts path `i` afresh: a path out of use for a while has nothing to carry over (slow start).
+    pub fn put_in_use(&mut self, i: usize) {
+        let p = &mut self.paths[i];
+        p.state = Use::Active;
+        p.congestion = PathCongestion::new(self.congestion);
+        p.delivered = 0;
+        p.since_loss = 0;
+        p.between_losses = 0;
+    }
+
+    pub fn set_state(&mut self, i: usize, state: Use) {
+        self.paths[i].state = state;
+    }
+
+    pub fn reset_delivered(&mut self) {
+        for p in &mut self.paths {
+            p.delivered = 0;
+        }
+    }
+
+    /// The sum of the in-use windows.
+    pub fn window(&self) -> f64 {
+        self.in_use().map(|(_, p)| p.congestion.cwnd()).sum()
+    }
+
+    pub fn has_room(&self) -> bool {
+        self.in_use().any(|(_, p)| p.congestion.has_room())
+    }
+
+    /// The path for a segment, or `None` when no in-use path has room. A retransmission goes back
+    /// to the path that lost it if that path has room (PTP §5-C-1: "the lost packets are
+    /// prioritized for re-transmission on the same in-use path"); otherwise, and for new segments,
+    /// the in-use path with the most room relative to its window (ties: the path found first).
+    pub fn choose(&self, segment: u64) -> Option<usize> {
+        if let Some(&Sent::Path(i)) = self.sent.get(&segment) {
+            let p = &self.paths[i];
+            if p.state == Use::Active && p.congestion.has_room() {
+                return Some(i);
+            }
+        }
+        let load = |p: &Path| p.congestion.in_flight() as f64 / p.congestion.cwnd().max(1.0);
+        self.in_use()
+            .filter(|(_, p)| p.congestion.has_room())
+            .min_by(|a, b| load(a.1).total_cmp(&load(b.1)).then(a.0.cmp(&b.0)))
+            .map(|(i, _)| i)
+    }
+
+    /// `segment` leaves on path `i`: its Interest carries the path's tags and the path's timer.
+    pub fn send_on(&mut self, i: usize, segment: u64) -> PathSend {
+        let p = &mut self.paths[i];
+        p.congestion.on_sent(segment);
+        let mut lp = LpHeader::default();
+        lp.ext_mut().tags = p.tags.clone();
+        self.sent.insert(segment, Sent::Path(i));
+        PathSend { lp, rto: Some(p.rtt.rto()) }
+    }
+
+    /// `segment` leaves as a probe.
+    pub fn send_probe(&mut self, segment: u64) {
+        self.sent.insert(segment, Sent::Probe);
+    }
+
+    /// Where the Data of `segment` was sent, forgetting it.
+    pub fn take_sent(&mut self, segment: u64) -> Option<Sent> {
+        self.sent.remove(&segment)
+    }
+
+    /// Where `segment` went last (kept after a timeout, Nack or loss, so that its resend can go
+    /// back to the same path; the resend overwrites it).
+    pub fn sent_on(&self, segment: u64) -> Option<Sent> {
+        self.sent.get(&segment).copied()
+    }
+
+    /// The Data of `sample.segment` came back on path `i`.
+    pub fn on_data(&mut self, i: usize, sample: &DataSample) {
+        // Only the Data of a segment sent once can show the order of its path: for a resent one,
+        // the Data may answer the first copy, sent earlier and maybe on another path (Karn's rule,
+        // which the consumer applies to RTT samples, shows as `rtt: None`). It counts as a Data
+        // from a cache does: received, no verdict.
+        let from_producer = sample.lp.flags & flags::FROM_CACHE == 0 && sample.rtt.is_some();
+        let increase = self.increase(i);
+        let p = &mut self.paths[i];
+        p.delivered += 1;
+        if from_producer {
+            if let Some(rtt) = sample.rtt {
+                p.rtt.add_sample(rtt);
+            }
+        }
+        let before = p.loss_events();
+        p.congestion.on_data(sample.segment, from_producer, increase, &mut self.lost);
+        p.since_loss += 1;
+        p.note_losses(before);
+    }
+
+    /// The Interest for `segment` timed out on the path it went on.
+    pub fn on_timeout(&mut self, segment: u64) {
+        if let Some(Sent::Path(i)) = self.sent_on(segment) {
+            let p = &mut self.paths[i];
+            let before = p.loss_events();
+            p.congestion.on_timeout(segment);
+            p.rtt.backoff();
+            p.note_losses(before);
+        }
+    }
+
+    /// `segment` left its path without Data or timeout (a Nack); the path it was on.
+    pub fn forget(&mut self, segment: u64) -> Option<usize> {
+        match self.sent_on(segment) {
+            Some(Sent::Path(i)) => {
+                self.paths[i].congestion.forget(segment);
+                Some(i)
+            }
+            _ => None,
+        }
+    }
+
+    /// Segments found lost by the paths' order checks since the last call.
+    pub fn take_lost(&mut self, out: &mut Vec<u64>) {
+        out.append(&mut self.lost);
+    }
+
+    /// The coupled increase of in-use path `i`, over every in-use path.
+    fn increase(&self, i: usize) -> f64 {
+        let mut views: SmallVec<[PathView; 10]> = SmallVec::new();
+        let mut at = 0;
+        for (k, p) in self.in_use() {
+            if k == i {
+                at = views.len();
+            }
+            views.push(p.view());
+        }
+        self.coupling.increase(&views, at)
+    }
+}

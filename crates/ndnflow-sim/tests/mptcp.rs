@@ -1,0 +1,159 @@
+//! MPTCP's fairness goals (RFC 6356 §2: "improve throughput" on disjoint paths, "do no harm" to a
+//! single-path flow at a shared bottleneck), measured on the paths PTP's routers let a consumer
+//! name. Every node is a PTP router; the multipath consumer c finds the paths r1 - a - r2 and
+//! r1 - b - r2 by probing.
+//!
+//! The single-path flow d is TCP Reno: an `mptcp` consumer limited to one path (`max_paths = 1`),
+//! where every coupling is Reno's `1 / w`, with the same loss detection and timers as each
+//! multipath subflow. Readings, fixed before measuring: "about one flow's share" is goodput(c) /
+//! goodput(d) within 10 % of 1, "about two" within 10 % of 2 (medians over seeds 1-4 where the
+//! seed matters), "use both fully" each bottleneck carrying at least 95 % of its bit rate over
+//! the run, start-up included (as the PTP tree test reads "fills").
+//!
+//! RFC 6356 derives its goals with one loss rate for every packet through the shared link; that is
+//! the first shared link below (random loss, no queue). At a queue-limited link the measured
+//! shares differ: see `at_a_congested_bottleneck` and docs/protocols/multipath.md.
+
+mod common;
+
+use common::run;
+use ndnflow_sim::Results;
+
+/// A link of 2 ms; `tail` is the rest of its table (bandwidth, queue, loss).
+fn link(a: &str, b: &str, tail: &str) -> String {
+    format!("[[links]]\nbetween = [\"{a}\", \"{b}\"]\ndelay = \"2ms\"\n{tail}\n")
+}
+
+const FAST: &str = "bandwidth = \"100Mbps\"\nqueue = { discipline = \"droptail\", packets = 100 }";
+/// The shared link of RFC 6356's model: every packet lost with the same probability, 0.5 %, and
+/// capacity to spare (no queue builds).
+const LOSSY: &str = "bandwidth = \"1000Mbps\"\nloss = { model = \"bernoulli\", p = 0.005 }";
+/// A queue-limited shared link: 10 Mbit/s, drop-tail of 25 packets (about one bandwidth-delay
+/// product: 10 Mbit/s x 16 ms of propagation is 20 Data of ~1,050 bytes).
+const BOTTLENECK: &str = "bandwidth = \"10Mbps\"\nqueue = { discipline = \"droptail\", packets = 25 }";
+/// The disjoint paths' own bottlenecks.
+const FIVE: &str = "bandwidth = \"5Mbps\"\nqueue = { discipline = \"droptail\", packets = 100 }";
+
+fn route(node: &str, hop: &str) -> String {
+    format!("[[routes]]\nnode = \"{node}\"\nprefix = \"/p\"\nnexthop = \"{hop}\"\n")
+}
+
+fn consumer(node: &str, cc: &str) -> String {
+    format!("[[consumers]]\nnode = \"{node}\"\nname = \"/p/{node}\"\ncc = {cc}\n")
+}
+
+/// c - r1 - {a, b} - r2 - p, every link 2 ms; `paths` on r1 - a and r1 - b, `shared` on r2 - p.
+/// Both consumers' Data cross r2 - p; c (and d, when given) sit on r1.
+fn diamond(paths: &str, shared: &str, c_cc: &str, d_cc: Option<&str>, duration: &str, seed: u64) -> String {
+    let mut s = format!(
+        "[simulation]\nduration = \"{duration}\"\nseed = {seed}\nrouting = \"none\"\n[nodes]\n\
+         c = {{ ptp = true }}\nd = {{ ptp = true }}\nr1 = {{ ptp = true }}\na = {{ ptp = true }}\n\
+         b = {{ ptp = true }}\nr2 = {{ ptp = true }}\np = {{ ptp = true }}\n"
+    );
+    for (x, y, tail) in [
+        ("c", "r1", FAST),
+        ("d", "r1", FAST),
+        ("r1", "a", paths),
+        ("r1", "b", paths),
+        ("a", "r2", FAST),
+        ("b", "r2", FAST),
+        ("r2", "p", shared),
+    ] {
+        s += &link(x, y, tail);
+    }
+    for (n, h) in [("c", "r1"), ("d", "r1"), ("r1", "a"), ("r1", "b"), ("a", "r2"), ("b", "r2"), ("r2", "p")] {
+        s += &route(n, h);
+    }
+    s += "[[producers]]\nnode = \"p\"\nprefix = \"/p\"\n";
+    s += &consumer("c", c_cc);
+    if let Some(d) = d_cc {
+        s += &consumer("d", d);
+    }
+    s
+}
+
+const RENO: &str = "{ algorithm = \"mptcp\", max_paths = 1 }";
+
+fn mptcp(coupling: &str) -> String {
+    format!("{{ algorithm = \"mptcp\", coupling = \"{coupling}\" }}")
+}
+
+fn goodput(r: &Results, consumer: &str) -> f64 {
+    r.summary.consumers[consumer].goodput_bps
+}
+
+/// Link bits per second a direction carried over the run.
+fn rate(r: &Results, dir: &str) -> f64 {
+    r.summary.links[dir].bytes as f64 * 8.0 / r.summary.simulation.end_s
+}
+
+/// c's goodput over d's, both crossing `shared`, for one seed.
+fn ratio(coupling: &str, shared: &str, seed: u64) -> f64 {
+    let r = run(&diamond(FAST, shared, &mptcp(coupling), Some(RENO), "60s", seed));
+    goodput(&r, "c") / goodput(&r, "d")
+}
+
+/// The median of `ratio` over seeds 1-4 (the mean of the middle two).
+fn median_ratio(coupling: &str, shared: &str) -> f64 {
+    let mut r: Vec<f64> = (1..=4).map(|seed| ratio(coupling, shared, seed)).collect();
+    r.sort_by(f64::total_cmp);
+    (r[1] + r[2]) / 2.0
+}
+
+#[test]
+fn with_one_loss_rate_for_all_lia_takes_one_flows_share() {
+    // LIA's alpha with two equal paths is 1/2 (lia.rs), so the pair grows by 1/2 per RTT and
+    // halves one path (a quarter of the total) per loss: W^2 / 4 * p = 1/2, W = sqrt(2 / p), one
+    // Reno flow's window. Ratio 1. (Measured, seeds 1-4: 1.008, 0.988, 0.967, 0.989.)
+    let m = median_ratio("lia", LOSSY);
+    assert!((m - 1.0).abs() <= 0.10, "LIA / Reno = {m}");
+}
+
+#[test]
+fn with_one_loss_rate_for_all_olia_takes_one_flows_share() {
+    // OLIA's alphas sum to 0 and its first term sums to sum w_r^2 / W^2 per RTT, at most LIA's
+    // max w / W: at most one flow's share. (Measured: 0.860, 1.007, 0.893, 0.982.)
+    let m = median_ratio("olia", LOSSY);
+    assert!((m - 1.0).abs() <= 0.10, "OLIA / Reno = {m}");
+}
+
+#[test]
+fn with_one_loss_rate_for_all_uncoupled_takes_two_flows_shares() {
+    // Three Reno flows with one loss rate have one window each: c has two. Ratio 2.
+    let m = median_ratio("uncoupled", LOSSY);
+    assert!((m - 2.0).abs() <= 0.20, "uncoupled / Reno = {m}");
+}
+
+#[test]
+fn at_a_congested_bottleneck() {
+    // Uncoupled: three Reno flows share the queue, c takes two shares.
+    let uncoupled = ratio("uncoupled", BOTTLENECK, 1);
+    assert!((uncoupled - 2.0).abs() <= 0.20, "uncoupled / Reno = {uncoupled}");
+    // LIA and OLIA take more than one share here (measured 1.265 and 1.164; the run has no random
+    // element, so every seed gives the same): RFC 6356's "do no harm" does not hold within 10 %
+    // at a drop-tail queue, where the Reno flow sees a loss event every ~170 Data against every
+    // ~200-260 for each LIA subflow. Coupling still takes back most of uncoupled's extra share.
+    for coupling in ["lia", "olia"] {
+        let r = ratio(coupling, BOTTLENECK, 1);
+        assert!(r > 1.0 && r < 1.5, "{coupling} / Reno = {r}");
+        assert!(r - 1.0 < (uncoupled - 1.0) / 2.0, "{coupling} / Reno = {r}, uncoupled {uncoupled}");
+    }
+}
+
+#[test]
+fn on_disjoint_paths_lia_and_olia_fill_both() {
+    // Alone on r1 - a and r1 - b (5 Mbit/s each, the rest 100 Mbit/s): each subflow is limited by
+    // its own bottleneck only, so both fill (100-packet queues are above each path's
+    // bandwidth-delay product of ~10 Data, so a halving does not empty them).
+    for coupling in ["lia", "olia"] {
+        let r = run(&diamond(FIVE, FAST, &mptcp(coupling), None, "20s", 1));
+        let (a, b) = (rate(&r, "a->r1"), rate(&r, "b->r1"));
+        assert!(a >= 0.95 * 5e6 && b >= 0.95 * 5e6, "{coupling}: a {a}, b {b}");
+    }
+}
+
+#[test]
+fn mptcp_runs_are_deterministic() {
+    let text = diamond(FAST, LOSSY, &mptcp("olia"), Some(RENO), "3s", 2);
+    assert_eq!(run(&text).summary, run(&text).summary);
+}
