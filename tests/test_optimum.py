@@ -174,6 +174,25 @@ def test_underlay_hop_limits_its_direction():
     assert result.link_flows["p->c"] == result.link_flows["p->c/u1"] == result.link_flows["p->c/u2"] == 4 * MBPS
 
 
+def test_the_core_hands_over_the_network_as_plain_data():
+    # The underlay scenario above as `_core.flow_network` gives it: links[0] is between p and c,
+    # so its forward direction p->c comes first, 10 Mbit/s then hops of 8 and 4 Mbit/s, 1 ms each.
+    sc = (Scenario(duration="1s").nodes("c", "p")
+          .link("p", "c", bandwidth="10Mbps", delay="1ms",
+                forward={"underlay": [{"bandwidth": "8Mbps", "delay": "1ms"}, {"bandwidth": "4Mbps", "delay": "2ms"}]})
+          .producer("p", "/x").consumer("c", "/x/y", window=1))
+    network = _native.core.flow_network(*sc.compiled())
+    assert network["nodes"] == ["c", "p"]
+    forward, reverse = network["directions"]
+    assert (forward["src"], forward["dst"], forward["link"], forward["bottleneck"]) == ("p", "c", 0, "p->c/u2")
+    assert forward["chain"] == [{"name": "p->c", "bandwidth_bps": 10_000_000, "delay_ns": 1_000_000},
+                                {"name": "p->c/u1", "bandwidth_bps": 8_000_000, "delay_ns": 1_000_000},
+                                {"name": "p->c/u2", "bandwidth_bps": 4_000_000, "delay_ns": 2_000_000}]
+    assert reverse["chain"] == [{"name": "c->p", "bandwidth_bps": 10_000_000, "delay_ns": 1_000_000}]
+    assert network["producers"] == [{"node": "p", "prefix": "/x"}]
+    assert network["consumers"] == [{"id": "c", "node": "c", "name": "/x/y", "producers": [0]}]
+
+
 def test_parallel_links_are_rejected_as_a_run_would_reject_them():
     # Two links between one pair, even in a hand-built document: the simulator's reader refuses
     # them, so the optimum is never computed over a network no run can have.
