@@ -74,9 +74,9 @@ class FakeSimulation:
         end_s = self.now_ns / 1e9
         bins = self._bins()
         per_bin_bytes = int(1e6 / 8 * self.bin_ns / 1e9)
-        links = {key: [] for key in ("time_s", "link", "src", "dst", "bytes", "packets", "interests", "data", "nacks",
-                                     "drops", "marks", "losses", "throughput_bps", "queue_packets", "queue_bytes",
-                                     "sojourn_ms")}
+        # Columns come in the order the rows below give them, which is the schema's (test_api
+        # checks the frames against `LINK_COLUMNS` and `CONSUMER_COLUMNS`, read from the real core).
+        links = {}
         for src, dst, scale in (("a", "b", 1), ("b", "a", 0)):
             for k, t in enumerate(bins):
                 row = dict(time_s=t, link=f"{src}->{dst}", src=src, dst=dst, bytes=per_bin_bytes * scale,
@@ -85,15 +85,14 @@ class FakeSimulation:
                            queue_packets=(k % 5) * scale, queue_bytes=(k % 5) * 1100 * scale,
                            sojourn_ms=(0.5 * k if scale else float("nan")))
                 for key, value in row.items():
-                    links[key].append(value)
-        consumers = {key: [] for key in ("time_s", "consumer", "node", "goodput_bps", "data", "interests",
-                                         "retransmissions", "timeouts", "nacks", "marks", "window", "rtt_ms")}
+                    links.setdefault(key, []).append(value)
+        consumers = {}
         for k, t in enumerate(bins):
             row = dict(time_s=t, consumer="a", node="a", goodput_bps=0.9e6, data=10, interests=10,
                        retransmissions=k % 3 == 0, timeouts=0, nacks=0, marks=k % 2, window=8.0 + k % 4,
                        rtt_ms=(20.0 + k) if k else float("nan"))
             for key, value in row.items():
-                consumers[key].append(int(value) if isinstance(value, bool) else value)
+                consumers.setdefault(key, []).append(int(value) if isinstance(value, bool) else value)
         n = len(bins)
         summary = {
             "simulation": {"duration_s": self.duration_ns / 1e9, "seed": self.seed, "end_s": end_s,

@@ -498,6 +498,30 @@ def test_real_summary_is_the_results_summary_without_the_series(quickstart):
     assert summary["simulation"]["end_s"] == 2.0 and summary["simulation"]["packet_hops"] > 0
 
 
+def test_trace_columns_are_the_cores_schema(quickstart):
+    # The column lists are read from Rust's schema, not written again in Python...
+    schema = ndnflow._native.core.trace_schema()
+    assert LINK_COLUMNS == {c["name"]: c["dtype"] for c in schema["links"]}
+    assert CONSUMER_COLUMNS == {c["name"]: c["dtype"] for c in schema["consumers"]}
+    assert list(LINK_COLUMNS)[:4] == ["time_s", "link", "src", "dst"] and LINK_COLUMNS["bytes"] == "int64"
+    assert all(c["meaning"] for c in schema["links"] + schema["consumers"])
+    # ...and the core's raw columns come in the schema's order with its types: numpy arrays for
+    # numbers, lists of str for labels.
+    simulation = Scenario.from_file(quickstart).with_duration("300ms").build_simulation()
+    simulation.run_until(simulation.duration_ns)
+    raw = simulation.results()
+    for trace, columns in (("links", LINK_COLUMNS), ("consumers", CONSUMER_COLUMNS)):
+        assert list(raw[trace]) == list(columns)
+        for name, dtype in columns.items():
+            values = raw[trace][name]
+            if dtype == "str":
+                assert isinstance(values, list) and all(isinstance(v, str) for v in values), name
+            else:
+                assert str(values.dtype) == dtype, name
+    # quickstart has 3 links, 6 directions; 300 ms in 100 ms bins: 3 rows each.
+    assert len(raw["links"]["time_s"]) == 18 and raw["links"]["link"][:2] == ["c1->r", "r->c1"]
+
+
 def test_real_quickstart_run(quickstart, tmp_path):
     results = ndnflow.run(quickstart, progress=False)
     summary = results.summary

@@ -1,7 +1,7 @@
 """`ndnflow.optimum.max_flow`: every expected number is derived by hand in the comment above it.
 
-Only the pure-Python front and networkx are needed (no compiled core), except for the ndnSIM
-topology file test, which reads the file through `_core.ndnsim_to_toml`.
+The network comes from the compiled core (`_core.flow_network`): scenarios it rejects raise its
+`ScenarioError`, with the field and the reason.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ import pytest
 
 pytest.importorskip("networkx")
 
-from ndnflow import Scenario, _native  # noqa: E402
+from ndnflow import Scenario, ScenarioError, _native  # noqa: E402
 from ndnflow.optimum import MaxFlow, OptimumError, max_flow  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+if not _native.has("flow_network"):
+    pytest.skip("the compiled core has no flow_network (run `maturin develop --release`)", allow_module_level=True)
 MBPS = 1e6
 KBPS = 1e3
 
@@ -172,16 +174,33 @@ def test_underlay_hop_limits_its_direction():
     assert result.link_flows["p->c"] == result.link_flows["p->c/u1"] == result.link_flows["p->c/u2"] == 4 * MBPS
 
 
-def test_parallel_links_are_summed():
-    # The scenario format rejects two links between one pair, but a hand-built document may hold
-    # them: 3 + 5 = 8 Mbit/s, reported under the one direction name p->c.
+def test_the_core_hands_over_the_network_as_plain_data():
+    # The underlay scenario above as `_core.flow_network` gives it: links[0] is between p and c,
+    # so its forward direction p->c comes first, 10 Mbit/s then hops of 8 and 4 Mbit/s, 1 ms each.
+    sc = (Scenario(duration="1s").nodes("c", "p")
+          .link("p", "c", bandwidth="10Mbps", delay="1ms",
+                forward={"underlay": [{"bandwidth": "8Mbps", "delay": "1ms"}, {"bandwidth": "4Mbps", "delay": "2ms"}]})
+          .producer("p", "/x").consumer("c", "/x/y", window=1))
+    network = _native.core.flow_network(*sc.compiled())
+    assert network["nodes"] == ["c", "p"]
+    forward, reverse = network["directions"]
+    assert (forward["src"], forward["dst"], forward["link"], forward["bottleneck"]) == ("p", "c", 0, "p->c/u2")
+    assert forward["chain"] == [{"name": "p->c", "bandwidth_bps": 10_000_000, "delay_ns": 1_000_000},
+                                {"name": "p->c/u1", "bandwidth_bps": 8_000_000, "delay_ns": 1_000_000},
+                                {"name": "p->c/u2", "bandwidth_bps": 4_000_000, "delay_ns": 2_000_000}]
+    assert reverse["chain"] == [{"name": "c->p", "bandwidth_bps": 10_000_000, "delay_ns": 1_000_000}]
+    assert network["producers"] == [{"node": "p", "prefix": "/x"}]
+    assert network["consumers"] == [{"id": "c", "node": "c", "name": "/x/y", "producers": [0]}]
+
+
+def test_parallel_links_are_rejected_as_a_run_would_reject_them():
+    # Two links between one pair, even in a hand-built document: the simulator's reader refuses
+    # them, so the optimum is never computed over a network no run can have.
     doc = (Scenario(duration="1s").nodes("c", "p")
            .link("c", "p", bandwidth="3Mbps", delay="1ms").link("p", "c", bandwidth="5Mbps", delay="1ms")
            .producer("p", "/x").consumer("c", "/x", window=1)).to_dict()
-    result = max_flow(doc)
-    assert result.value_bps == 8 * MBPS
-    assert result.link_flows["p->c"] == 8 * MBPS
-    assert result.bottlenecks == ["p->c"]
+    with pytest.raises(ScenarioError, match=r"links\[1\]\.between: duplicate link p - c"):
+        max_flow(doc)
 
 
 def test_producers_are_matched_on_name_components():
@@ -218,7 +237,7 @@ def test_errors_name_what_is_wrong():
     with pytest.raises(OptimumError, match="no consumer #-1"):
         max_flow(line(), -1)
     other = line().consumer("r", "/music/a", window=1)
-    with pytest.raises(OptimumError, match=r"no producer serves consumer 'r'.s name '/music/a' \(producer prefixes: /video\)"):
+    with pytest.raises(ScenarioError, match=r"consumers\[1\]\.name: no producer serves /music/a \(producer prefixes: /video\)"):
         max_flow(other, "r")
     assert issubclass(OptimumError, ValueError)
 
@@ -253,18 +272,20 @@ def test_bandwidth_units():
                                                                  forward={"bandwidth": "2_000kbps"})
           .producer("p", "/x").consumer("c", "/x", window=1))
     assert max_flow(sc).value_bps == 1.5 * MBPS
-    bad = line(rp="10MBps")
-    with pytest.raises(OptimumError, match=r"links\[1\].bandwidth: invalid bandwidth '10MBps'"):
-        max_flow(bad)
-    with pytest.raises(OptimumError, match=r"links\[0\].bandwidth: bandwidth '0Mbps' must be positive"):
+    # The simulator's reader judges bandwidths, with the field and the reason.
+    with pytest.raises(ScenarioError, match=r"links\[1\]\.bandwidth: invalid bandwidth \"10MBps\": byte rates"):
+        max_flow(line(rp="10MBps"))
+    with pytest.raises(ScenarioError, match=r"links\[0\]\.bandwidth: invalid bandwidth \"0Mbps\": bandwidth must be positive"):
         max_flow(line(cr="0Mbps"))
+    # 1.0000001 bit/s is no whole number of bit/s: a run refuses it, and so does the optimum
+    # (a Python copy of the parser used to truncate it to 1 bit/s).
+    with pytest.raises(ScenarioError, match=r"links\[1\]\.bandwidth: invalid bandwidth \"1\.0000001bps\": not a whole number"):
+        max_flow(line(rp="1.0000001bps"))
 
 
 def test_reads_files_and_topology_files():
     # quickstart: Data from p cross p->r (10 Mbit/s) then r->c1 (100): 10 Mbit/s for c1 and c2.
     assert max_flow(ROOT / "examples" / "quickstart.toml", "c2").bottlenecks == ["p->r"]
-    if not _native.has("ndnsim_to_toml"):
-        pytest.skip("the compiled core has no ndnsim_to_toml")
     # grid: Node0 in a corner of the 1 Mbit/s 3x3 grid has two links -> 2 Mbit/s, both into Node0.
     result = max_flow(ROOT / "examples" / "grid.toml")
     assert result.value_bps == 2 * MBPS

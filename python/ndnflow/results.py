@@ -18,6 +18,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ndnflow import _native
 from ndnflow.report import consumer_reports, results_table
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -27,41 +28,21 @@ LINKS_FILE = "links.parquet"
 CONSUMERS_FILE = "consumers.parquet"
 SCENARIO_FILE = "scenario.toml"
 
+
+def _trace_columns(trace: str) -> Dict[str, str]:
+    """Column -> dtype of one trace, in order, as the simulator defines it (`_core.trace_schema`,
+    from `ndnflow_sim::trace_schema`). Without the compiled core there is no schema: frames then
+    keep the columns and types they were given or saved with."""
+    if not _native.has("trace_schema"):
+        return {}
+    return {column["name"]: column["dtype"] for column in _native.core.trace_schema()[trace]}
+
+
 #: Column -> dtype of the per-bin link trace (one row per direction and time bin).
-LINK_COLUMNS: Dict[str, str] = {
-    "time_s": "float64",
-    "link": "str",
-    "src": "str",
-    "dst": "str",
-    "bytes": "int64",
-    "packets": "int64",
-    "interests": "int64",
-    "data": "int64",
-    "nacks": "int64",
-    "drops": "int64",
-    "marks": "int64",
-    "losses": "int64",
-    "throughput_bps": "float64",
-    "queue_packets": "int64",
-    "queue_bytes": "int64",
-    "sojourn_ms": "float64",
-}
+LINK_COLUMNS: Dict[str, str] = _trace_columns("links")
 
 #: Column -> dtype of the per-bin consumer trace (one row per consumer and time bin).
-CONSUMER_COLUMNS: Dict[str, str] = {
-    "time_s": "float64",
-    "consumer": "str",
-    "node": "str",
-    "goodput_bps": "float64",
-    "data": "int64",
-    "interests": "int64",
-    "retransmissions": "int64",
-    "timeouts": "int64",
-    "nacks": "int64",
-    "marks": "int64",
-    "window": "float64",
-    "rtt_ms": "float64",
-}
+CONSUMER_COLUMNS: Dict[str, str] = _trace_columns("consumers")
 
 
 def _series(values: Any, dtype: Optional[str]) -> pd.Series:

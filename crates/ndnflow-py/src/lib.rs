@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 mod codec;
+mod facts;
 mod sim;
 
 #[pymodule]

@@ -7,7 +7,8 @@ use std::sync::{Mutex, MutexGuard};
 use ndnflow_core::Time;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
-use ndnflow_sim::trace::{DirName, Results, Summary};
+use ndnflow_sim::trace::Summary;
+use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, LINKS};
 use ndnflow_sim::Simulation as Engine;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -81,8 +82,8 @@ impl Simulation {
         let out = PyDict::new(py);
         out.set_item("summary", summary_dict(py, &r.summary)?)?;
         let columns = Columns::new(py)?;
-        out.set_item("links", link_columns(&columns, &r)?)?;
-        out.set_item("consumers", consumer_columns(&columns, &r)?)?;
+        out.set_item(LINKS.name, trace_columns(&columns, &LINKS, &r.links, &r.link_names)?)?;
+        out.set_item(CONSUMERS.name, trace_columns(&columns, &CONSUMERS, &r.consumers, &r.consumer_names)?)?;
         Ok(out)
     }
 
@@ -126,46 +127,24 @@ impl<'py> Columns<'py> {
     }
 }
 
-fn link_columns<'py>(c: &Columns<'py>, r: &Results) -> PyResult<Bound<'py, PyDict>> {
-    let s = &r.links;
+/// One trace as {column: values}, walking the schema `ndnflow_sim::trace_schema` defines, so the
+/// columns reach Python in its order and with its types.
+fn trace_columns<'py, S, L>(
+    c: &Columns<'py>,
+    table: &Table<S, L>,
+    series: &S,
+    names: &[L],
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(c.py);
-    let names = |f: fn(&DirName) -> &str| r.link_names.iter().map(f).collect::<Vec<_>>();
-    d.set_item("time_s", c.f64s(&s.time_s)?)?;
-    d.set_item("link", c.labels(&s.dir, &names(|n| &n.name))?)?;
-    d.set_item("src", c.labels(&s.dir, &names(|n| &n.src))?)?;
-    d.set_item("dst", c.labels(&s.dir, &names(|n| &n.dst))?)?;
-    d.set_item("bytes", c.i64s(&s.bytes)?)?;
-    d.set_item("packets", c.i64s(&s.packets)?)?;
-    d.set_item("interests", c.i64s(&s.interests)?)?;
-    d.set_item("data", c.i64s(&s.data)?)?;
-    d.set_item("nacks", c.i64s(&s.nacks)?)?;
-    d.set_item("drops", c.i64s(&s.drops)?)?;
-    d.set_item("marks", c.i64s(&s.marks)?)?;
-    d.set_item("losses", c.i64s(&s.losses)?)?;
-    d.set_item("throughput_bps", c.f64s(&s.throughput_bps)?)?;
-    d.set_item("queue_packets", c.i64s(&s.queue_packets)?)?;
-    d.set_item("queue_bytes", c.i64s(&s.queue_bytes)?)?;
-    d.set_item("sojourn_ms", c.f64s(&s.sojourn_ms)?)?;
-    Ok(d)
-}
-
-fn consumer_columns<'py>(c: &Columns<'py>, r: &Results) -> PyResult<Bound<'py, PyDict>> {
-    let s = &r.consumers;
-    let d = PyDict::new(c.py);
-    let ids: Vec<&str> = r.consumer_names.iter().map(|n| n.id.as_str()).collect();
-    let nodes: Vec<&str> = r.consumer_names.iter().map(|n| n.node.as_str()).collect();
-    d.set_item("time_s", c.f64s(&s.time_s)?)?;
-    d.set_item("consumer", c.labels(&s.consumer, &ids)?)?;
-    d.set_item("node", c.labels(&s.consumer, &nodes)?)?;
-    d.set_item("goodput_bps", c.f64s(&s.goodput_bps)?)?;
-    d.set_item("data", c.i64s(&s.data)?)?;
-    d.set_item("interests", c.i64s(&s.interests)?)?;
-    d.set_item("retransmissions", c.i64s(&s.retransmissions)?)?;
-    d.set_item("timeouts", c.i64s(&s.timeouts)?)?;
-    d.set_item("nacks", c.i64s(&s.nacks)?)?;
-    d.set_item("marks", c.i64s(&s.marks)?)?;
-    d.set_item("window", c.f64s(&s.window)?)?;
-    d.set_item("rtt_ms", c.f64s(&s.rtt_ms)?)?;
+    let codes = (table.codes)(series);
+    for column in table.columns {
+        let values = match column.values {
+            Values::Float(f) => c.f64s(f(series))?,
+            Values::Int(f) => c.i64s(f(series))?,
+            Values::Label(f) => c.labels(codes, &names.iter().map(f).collect::<Vec<_>>())?.into_any(),
+        };
+        d.set_item(column.name, values)?;
+    }
     Ok(d)
 }
 
@@ -181,5 +160,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(ndnsim_to_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::facts::flow_network, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::facts::trace_schema, m)?)?;
     Ok(())
 }

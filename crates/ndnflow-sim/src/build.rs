@@ -114,13 +114,13 @@ pub fn build(s: &Scenario) -> Network {
         let mut dir = |from: (usize, FaceId), to: (usize, FaceId), spec: &LinkDirSpec, reverse: &LinkDirSpec| {
             let index = dirs.len();
             let (src, dst) = (s.nodes[from.0].name.clone(), s.nodes[to.0].name.clone());
-            let name = format!("{src}->{dst}");
+            let name = direction_name(&src, &dst);
             let rng = component_rng(s.seed, "link", &name);
             dirs.push(LinkDir::new(index, (from, to), spec, reverse, rng));
             // The underlay hops of an overlay link: "a->b/u1", "a->b/u2", ... chained after it.
             let mut last = index;
             for (k, hop) in spec.underlay.iter().enumerate() {
-                let hop_name = format!("{name}/u{}", k + 1);
+                let hop_name = underlay_name(&name, k);
                 let rng = component_rng(s.seed, "link", &hop_name);
                 let d = LinkDir::underlay(&dirs[index], hop, rng);
                 dirs.push(d);
@@ -218,8 +218,18 @@ fn install_routes(s: &Scenario, nodes: &mut [Node], edge_face: &[FaceId]) {
     }
 }
 
+/// A link direction's name in results: "a->b".
+pub fn direction_name(src: &str, dst: &str) -> String {
+    format!("{src}->{dst}")
+}
+
+/// The name of the `k`-th (from 0) underlay hop of direction `direction`: "a->b/u1" for k = 0.
+pub fn underlay_name(direction: &str, k: usize) -> String {
+    format!("{direction}/u{}", k + 1)
+}
+
 /// Consumer ids: the node's name when it runs one consumer, else "node#k" in file order.
-fn consumer_ids(s: &Scenario) -> Vec<String> {
+pub fn consumer_ids(s: &Scenario) -> Vec<String> {
     let mut per_node = vec![0usize; s.nodes.len()];
     for c in &s.consumers {
         per_node[c.node] += 1;

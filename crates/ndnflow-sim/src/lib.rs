@@ -1,17 +1,20 @@
 //! ndnflow-sim: the discrete-event simulator that runs the ndnflow protocol core over modelled links.
 //!
 //! `scenario` reads and validates scenarios, `build` turns one into forwarders, link directions and
-//! applications, `engine::Simulation` runs it, `trace` holds the time series and summary.
+//! applications, `engine::Simulation` runs it, `trace` holds the time series and summary,
+//! `trace_schema` their columns; `flow_network` describes a scenario's links as a flow problem.
 
 pub mod build;
 pub mod engine;
 pub mod events;
+pub mod flow_network;
 pub mod link;
 mod link_frag;
 pub mod rng;
 pub mod routing;
 pub mod scenario;
 pub mod trace;
+pub mod trace_schema;
 
 pub use engine::Simulation;
 pub use trace::Results;

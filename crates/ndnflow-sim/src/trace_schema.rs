@@ -1,0 +1,127 @@
+//! The columns of the two time series, `links` and `consumers`: name, type, unit and meaning, in
+//! the one place they are defined. The PyO3 layer converts a run's series by walking these tables,
+//! and the Python front reads its column lists and dtypes from them (`_core.trace_schema()`), so a
+//! column added here reaches the DataFrames and the Parquet files with no other edit.
+//! docs/protocols/links.md ("Traces") explains each column at length; a test keeps its tables
+//! listing exactly these columns, in this order.
+
+use crate::trace::{ConsumerName, ConsumerSeries, DirName, LinkSeries};
+
+/// How a column's values are read from its series.
+pub enum Values<S: 'static, L: 'static> {
+    Float(fn(&S) -> &[f64]),
+    /// Counters and gauges; Python stores them as int64 (they never come near 2^63).
+    Int(fn(&S) -> &[u64]),
+    /// A label of the row's link direction or consumer, from the run's name table (rows hold an
+    /// index into it, so a long trace holds no string per row).
+    Label(fn(&L) -> &str),
+}
+
+/// One column of a trace. `S` is the series it is read from, `L` the name-table entry its rows
+/// point to.
+pub struct Column<S: 'static, L: 'static> {
+    pub name: &'static str,
+    /// Unit of the values, "" for labels.
+    pub unit: &'static str,
+    pub meaning: &'static str,
+    pub values: Values<S, L>,
+}
+
+impl<S, L> Column<S, L> {
+    /// The column's type as numpy and pandas name it.
+    pub fn dtype(&self) -> &'static str {
+        match self.values {
+            Values::Float(_) => "float64",
+            Values::Int(_) => "int64",
+            Values::Label(_) => "str",
+        }
+    }
+
+    const fn float(name: &'static str, unit: &'static str, meaning: &'static str, f: fn(&S) -> &[f64]) -> Self {
+        Column { name, unit, meaning, values: Values::Float(f) }
+    }
+
+    const fn int(name: &'static str, unit: &'static str, meaning: &'static str, f: fn(&S) -> &[u64]) -> Self {
+        Column { name, unit, meaning, values: Values::Int(f) }
+    }
+
+    const fn label(name: &'static str, meaning: &'static str, f: fn(&L) -> &str) -> Self {
+        Column { name, unit: "", meaning, values: Values::Label(f) }
+    }
+}
+
+/// A trace: its columns, and where each row's index into the name table is.
+pub struct Table<S: 'static, L: 'static> {
+    /// "links" or "consumers", as `Results` and the Parquet files name the trace.
+    pub name: &'static str,
+    /// What one row is.
+    pub row: &'static str,
+    /// Each row's index into the name table.
+    pub codes: fn(&S) -> &[u32],
+    pub columns: &'static [Column<S, L>],
+}
+
+type LinkColumn = Column<LinkSeries, DirName>;
+type ConsumerColumn = Column<ConsumerSeries, ConsumerName>;
+
+pub static LINKS: Table<LinkSeries, DirName> = Table {
+    name: "links",
+    row: "one link direction (underlay hops included) in one time bin",
+    codes: |s| &s.dir,
+    columns: &[
+        LinkColumn::float("time_s", "s", "start of the bin", |s| &s.time_s),
+        LinkColumn::label("link", "the direction's name: \"src->dst\", underlay hops \"src->dst/uK\"", |n| &n.name),
+        LinkColumn::label("src", "node the direction leaves", |n| &n.src),
+        LinkColumn::label("dst", "node the direction reaches", |n| &n.dst),
+        LinkColumn::int("bytes", "bytes", "wire bytes of the packets whose transmission started in the bin", |s| {
+            &s.bytes
+        }),
+        LinkColumn::int("packets", "packets", "packets whose transmission started in the bin", |s| &s.packets),
+        LinkColumn::int("interests", "packets", "of which Interests", |s| &s.interests),
+        LinkColumn::int("data", "packets", "of which Data", |s| &s.data),
+        LinkColumn::int("nacks", "packets", "of which Nacks", |s| &s.nacks),
+        LinkColumn::int("drops", "packets", "dropped by the direction's queue or while it was down", |s| &s.drops),
+        LinkColumn::int("marks", "packets", "congestion-marked by this direction", |s| &s.marks),
+        LinkColumn::int("losses", "packets", "lost on the wire by the loss model", |s| &s.losses),
+        LinkColumn::float("throughput_bps", "bit/s", "bytes x 8 / bin width", |s| &s.throughput_bps),
+        LinkColumn::int("queue_packets", "packets", "queue length at the end of the bin", |s| &s.queue_packets),
+        LinkColumn::int("queue_bytes", "bytes", "queue length at the end of the bin", |s| &s.queue_bytes),
+        LinkColumn::float(
+            "sojourn_ms",
+            "ms",
+            "mean queueing delay of the packets that started transmission in the bin; NaN if none",
+            |s| &s.sojourn_ms,
+        ),
+    ],
+};
+
+pub static CONSUMERS: Table<ConsumerSeries, ConsumerName> = Table {
+    name: "consumers",
+    row: "one consumer in one time bin",
+    codes: |s| &s.consumer,
+    columns: &[
+        ConsumerColumn::float("time_s", "s", "start of the bin", |s| &s.time_s),
+        ConsumerColumn::label("consumer", "the consumer's id: its node, or \"node#k\" on a node with several", |n| {
+            &n.id
+        }),
+        ConsumerColumn::label("node", "node the consumer runs on", |n| &n.node),
+        ConsumerColumn::float("goodput_bps", "bit/s", "Content bytes accepted x 8 / bin width", |s| &s.goodput_bps),
+        ConsumerColumn::int("data", "packets", "Data accepted", |s| &s.data),
+        ConsumerColumn::int("interests", "packets", "Interests sent, retransmissions included", |s| &s.interests),
+        ConsumerColumn::int("retransmissions", "count", "Interests sent again", |s| &s.retransmissions),
+        ConsumerColumn::int("timeouts", "count", "retransmission timer expiries", |s| &s.timeouts),
+        ConsumerColumn::int("nacks", "count", "Nacks received", |s| &s.nacks),
+        ConsumerColumn::int("marks", "packets", "congestion-marked Data received", |s| &s.marks),
+        ConsumerColumn::float(
+            "window",
+            "Interests",
+            "the controller's window at the end of the bin; NaN for rate-based consumers and while inactive",
+            |s| &s.window,
+        ),
+        ConsumerColumn::float("rtt_ms", "ms", "mean RTT sample of the bin; NaN if none", |s| &s.rtt_ms),
+    ],
+};
+
+#[cfg(test)]
+#[path = "trace_schema_tests.rs"]
+mod tests;

@@ -1,0 +1,125 @@
+use super::*;
+
+/// The column names the table after `heading` in docs/protocols/links.md lists, in order ("| `src`,
+/// `dst` | ..." gives both).
+fn documented(heading: &str) -> Vec<String> {
+    let doc = include_str!("../../../docs/protocols/links.md");
+    let start = doc.find(heading).unwrap_or_else(|| panic!("links.md has no {heading}"));
+    let rows = doc[start..].lines().skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|'));
+    rows.skip(2) // header and rule
+        .flat_map(|row| {
+            let first = row.split('|').nth(1).unwrap_or("");
+            first.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn names<S, L>(table: &Table<S, L>) -> Vec<String> {
+    table.columns.iter().map(|c| c.name.to_string()).collect()
+}
+
+#[test]
+fn the_documentation_lists_exactly_these_columns() {
+    assert_eq!(documented("### `links.parquet`"), names(&LINKS));
+    assert_eq!(documented("### `consumers.parquet`"), names(&CONSUMERS));
+}
+
+/// (name, value) of every numeric column of `table` on row 0 of `series`.
+fn row0<S, L>(table: &Table<S, L>, series: &S) -> Vec<(&'static str, f64)> {
+    let value = |c: &Column<S, L>| match c.values {
+        Values::Float(f) => Some(f(series)[0]),
+        Values::Int(f) => Some(f(series)[0] as f64),
+        Values::Label(_) => None,
+    };
+    table.columns.iter().filter_map(|c| value(c).map(|v| (c.name, v))).collect()
+}
+
+#[test]
+fn each_link_column_reads_its_own_counter() {
+    // Every field holds a different number, so a column wired to the wrong field shows.
+    let s = LinkSeries {
+        time_s: vec![0.5],
+        dir: vec![0],
+        bytes: vec![1],
+        packets: vec![2],
+        interests: vec![3],
+        data: vec![4],
+        nacks: vec![5],
+        drops: vec![6],
+        marks: vec![7],
+        losses: vec![8],
+        throughput_bps: vec![9.0],
+        queue_packets: vec![10],
+        queue_bytes: vec![11],
+        sojourn_ms: vec![12.0],
+    };
+    let expected = [
+        ("time_s", 0.5),
+        ("bytes", 1.0),
+        ("packets", 2.0),
+        ("interests", 3.0),
+        ("data", 4.0),
+        ("nacks", 5.0),
+        ("drops", 6.0),
+        ("marks", 7.0),
+        ("losses", 8.0),
+        ("throughput_bps", 9.0),
+        ("queue_packets", 10.0),
+        ("queue_bytes", 11.0),
+        ("sojourn_ms", 12.0),
+    ];
+    assert_eq!(row0(&LINKS, &s), expected);
+    assert_eq!((LINKS.codes)(&s), [0]);
+}
+
+#[test]
+fn each_consumer_column_reads_its_own_counter() {
+    let s = ConsumerSeries {
+        time_s: vec![0.5],
+        consumer: vec![3],
+        goodput_bps: vec![1.0],
+        data: vec![2],
+        interests: vec![3],
+        retransmissions: vec![4],
+        timeouts: vec![5],
+        nacks: vec![6],
+        marks: vec![7],
+        window: vec![8.0],
+        rtt_ms: vec![9.0],
+    };
+    let expected = [
+        ("time_s", 0.5),
+        ("goodput_bps", 1.0),
+        ("data", 2.0),
+        ("interests", 3.0),
+        ("retransmissions", 4.0),
+        ("timeouts", 5.0),
+        ("nacks", 6.0),
+        ("marks", 7.0),
+        ("window", 8.0),
+        ("rtt_ms", 9.0),
+    ];
+    assert_eq!(row0(&CONSUMERS, &s), expected);
+    assert_eq!((CONSUMERS.codes)(&s), [3]);
+}
+
+#[test]
+fn labels_read_the_name_table() {
+    let dir = DirName { name: "a->b/u1".into(), src: "a".into(), dst: "b".into() };
+    let labels: Vec<(&str, &str)> = LINKS
+        .columns
+        .iter()
+        .filter_map(|c| match c.values {
+            Values::Label(f) => Some((c.name, f(&dir))),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(labels, [("link", "a->b/u1"), ("src", "a"), ("dst", "b")]);
+    let consumer = ConsumerName { id: "c#1".into(), node: "c".into() };
+    let Values::Label(id) = CONSUMERS.columns[1].values else { panic!("consumer is a label") };
+    assert_eq!((CONSUMERS.columns[1].name, id(&consumer)), ("consumer", "c#1"));
+    assert_eq!(
+        [LINKS.columns[0].dtype(), LINKS.columns[1].dtype(), LINKS.columns[4].dtype()],
+        ["float64", "str", "int64"]
+    );
+}
