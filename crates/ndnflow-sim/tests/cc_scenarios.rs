@@ -230,6 +230,30 @@ fn algorithm_keys_are_checked() {
         e.contains("cc.algorithm") && e.contains("\"fixed-window\", \"constant-rate\"") && e.contains("\"pcon\""),
         "{e}"
     );
+    // The multipath transports: couplings from the registry, PTP's reselection not MPTCP's.
+    let e = err(r#"{ algorithm = "mptcp", coupling = "balia" }"#);
+    assert!(e.contains("cc.coupling") && e.contains("\"lia\"") && e.contains("\"olia\""), "{e}");
+    let e = err(r#"{ algorithm = "mptcp", reselect_every = "10s" }"#);
+    assert!(e.contains("cc.reselect_every") && e.contains("does not apply to algorithm = \"mptcp\""), "{e}");
+    let e = err(r#"{ algorithm = "ptp", coupling = "olia", window = 3 }"#);
+    assert!(e.contains("cc.window") && e.contains("does not apply to algorithm = \"ptp\""), "{e}");
+}
+
+#[test]
+fn multipath_transports_read_their_couplings() {
+    use ndnflow_core::app::cc::CcConfig;
+    use ndnflow_core::app::multipath::{CouplingName, MptcpConfig, PtpConfig};
+    let cc = |text: &str| {
+        let s = parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, text), "t.toml", None);
+        s.expect("valid").consumers[0].cc
+    };
+    let m = MptcpConfig { coupling: CouplingName::OLIA, max_paths: 3, ..MptcpConfig::default() };
+    assert_eq!(cc(r#"{ algorithm = "mptcp", coupling = "olia", max_paths = 3 }"#), CcConfig::Mptcp(m));
+    // MPTCP's subflows are Reno: beta 0.5 unless given.
+    let CcConfig::Mptcp(d) = cc(r#"{ algorithm = "mptcp" }"#) else { panic!("mptcp") };
+    assert_eq!((d.coupling, d.subflow.beta), (CouplingName::LIA, 0.5));
+    let p = PtpConfig { coupling: CouplingName::UNCOUPLED, ..PtpConfig::default() };
+    assert_eq!(cc(r#"{ algorithm = "ptp", coupling = "uncoupled" }"#), CcConfig::Ptp(p));
 }
 
 /// Bins of [from_s, to_s) with a timeout whose window ended below `factor` x the previous bin's.

@@ -8,13 +8,14 @@
 //!
 //! The reader is split by concern: `error` (the error type, line:column and message helpers),
 //! `values` (typed value readers), `nodes_links` and `apps_events` (the readers of each section),
-//! `marking` (a link's congestion-marking option);
+//! `cc` (a consumer's congestion control, one file per algorithm), `marking` (a link's
+//! congestion-marking option);
 //! this module holds the entry points and the assembly of the whole document.
 
 mod apps_events;
+mod cc;
 mod error;
 mod marking;
-mod multipath;
 mod nodes_links;
 mod values;
 

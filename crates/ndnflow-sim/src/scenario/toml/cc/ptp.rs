@@ -1,0 +1,68 @@
+//! `algorithm = "ptp"`: PTP's consumer (`ndnflow_core::app::multipath::ptp`; docs/protocols/ptp.md),
+//! and the keys of a path-specified transport that MPTCP's reader shares.
+
+use ndnflow_core::app::cc::CcConfig;
+use ndnflow_core::app::multipath::{CouplingName, MpccpConfig, PtpConfig};
+
+use super::CcReader;
+use crate::scenario::toml::values::Tbl;
+use crate::scenario::toml::{Reader, Res};
+
+/// Each path's window machine.
+pub(super) const PATH_WINDOW: &[&str] = &["initial_window", "initial_ssthresh", "beta", "min_window"];
+/// The path set: how many, how they are found, how they are coupled.
+pub(super) const PATHS: &[&str] = &["max_paths", "probe_rate", "coupling"];
+
+pub(super) const READER: CcReader = CcReader {
+    name: "ptp",
+    keys: &[&["max_paths", "reselect_every", "probe_rate", "coupling"], PATH_WINDOW],
+    read,
+    hint: None,
+};
+
+fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
+    let mut c = PtpConfig::default();
+    r.path_window(t, &mut c.mpccp)?;
+    r.paths_common(t, &mut c.max_paths, &mut c.probe_rate, &mut c.coupling)?;
+    if let Some(x) = t.get("reselect_every") {
+        c.reselect_every = r.duration(x, &t.field("reselect_every"))?;
+        if c.reselect_every.as_nanos() == 0 {
+            return Err(r.ctx.err(x.span(), &t.field("reselect_every"), "must be longer than 0"));
+        }
+    }
+    Ok(CcConfig::Ptp(c))
+}
+
+impl Reader<'_, '_> {
+    /// Each path's window machine: `PATH_WINDOW`.
+    pub(super) fn path_window(&self, t: &Tbl<'_, '_>, m: &mut MpccpConfig) -> Res<()> {
+        self.cc_window(t, &mut m.initial_window, &mut m.initial_ssthresh, &mut m.beta)?;
+        if let Some(x) = t.get("min_window") {
+            m.min_window = self.cc_number(x, &t.field("min_window"), 1.0, true, "must be at least 1 (Interests)")?;
+        }
+        Ok(())
+    }
+
+    /// `PATHS`: max_paths, probe_rate and coupling (any registered name).
+    pub(super) fn paths_common(
+        &self,
+        t: &Tbl<'_, '_>,
+        max_paths: &mut usize,
+        probe_rate: &mut f64,
+        coupling: &mut CouplingName,
+    ) -> Res<()> {
+        if let Some(x) = t.get("max_paths") {
+            *max_paths = self.u32_value(x, &t.field("max_paths"), 1)? as usize;
+        }
+        if let Some(x) = t.get("probe_rate") {
+            let what = "must be positive (probing Interests per second)";
+            *probe_rate = self.cc_number(x, &t.field("probe_rate"), 0.0, false, what)?;
+        }
+        if let Some(x) = t.get("coupling") {
+            let names: Vec<&str> = CouplingName::names().collect();
+            let name = self.choice(x, &t.field("coupling"), &names)?;
+            *coupling = CouplingName::parse(name).unwrap_or(*coupling);
+        }
+        Ok(())
+    }
+}

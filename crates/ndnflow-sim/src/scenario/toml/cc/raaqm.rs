@@ -1,0 +1,57 @@
+//! `algorithm = "raaqm"`: RAAQM, single route (hICN's defaults; docs/protocols/congestion-control.md).
+
+use ndnflow_core::app::cc::{CcConfig, RaaqmConfig};
+
+use super::CcReader;
+use crate::scenario::toml::values::Tbl;
+use crate::scenario::toml::{Reader, Res};
+
+pub(super) const READER: CcReader = CcReader {
+    name: "raaqm",
+    keys: &[&["initial_window", "min_window", "max_window", "beta", "gamma", "p_min", "p_max", "samples"]],
+    read,
+    hint: None,
+};
+
+fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
+    let mut c = RaaqmConfig::default();
+    let mut ssthresh = f64::INFINITY;
+    // initial_window and beta as for the other window controllers.
+    r.cc_window(t, &mut c.initial_window, &mut ssthresh, &mut c.beta)?;
+    for (key, slot) in [("min_window", &mut c.min_window), ("max_window", &mut c.max_window)] {
+        if let Some(x) = t.get(key) {
+            *slot = r.cc_number(x, &t.field(key), 1.0, true, "must be at least 1 (Interests)")?;
+        }
+    }
+    if c.min_window > c.max_window {
+        let span = t.get("min_window").or(t.get("max_window")).map_or(t.span.clone(), |v| v.span());
+        let msg = format!("min_window ({}) must not exceed max_window ({})", c.min_window, c.max_window);
+        return Err(r.ctx.err(span, &t.field("min_window"), msg));
+    }
+    if let Some(x) = t.get("gamma") {
+        c.gamma = r.cc_number(x, &t.field("gamma"), 0.0, false, "must be positive (Interests per RTT)")?;
+    }
+    for key in ["p_min", "p_max"] {
+        if let Some(x) = t.get(key) {
+            let p = r.number(x, &t.field(key))?;
+            if !(0.0..=1.0).contains(&p) {
+                let msg = format!("{key} is a probability: between 0 and 1, found {p}");
+                return Err(r.ctx.err(x.span(), &t.field(key), msg));
+            }
+            if key == "p_min" {
+                c.p_min = p;
+            } else {
+                c.p_max = p;
+            }
+        }
+    }
+    if c.p_min > c.p_max {
+        let span = t.get("p_min").or(t.get("p_max")).map_or(t.span.clone(), |v| v.span());
+        let msg = format!("p_min ({}) must not exceed p_max ({})", c.p_min, c.p_max);
+        return Err(r.ctx.err(span, &t.field("p_min"), msg));
+    }
+    if let Some(x) = t.get("samples") {
+        c.samples = r.u32_value(x, &t.field("samples"), 1)?;
+    }
+    Ok(CcConfig::Raaqm(c))
+}
