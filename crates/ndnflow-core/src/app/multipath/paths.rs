@@ -110,10 +110,6 @@ impl PathSet {
     pub fn in_use_count(&self) -> usize {
         self.in_use().count()
     }
-    pub fn coupling(&self) -> &'static dyn Coupling {
-        self.coupling
-    }
-
     /// Adds a path not seen before (its first RTT sample, if any, seeds its timer); returns its
     /// index, or `None` when `tags` is empty or already known.
     pub fn learn(&mut self, tags: &[u64], rtt: Option<Time>) -> Option<usize> {

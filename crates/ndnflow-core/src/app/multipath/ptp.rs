@@ -19,7 +19,7 @@
 //!   to the path with the most room. The Interest carries the path's tag stack.
 //! * **Losses.** A producer Data that overtakes earlier Interests of its path declares them lost
 //!   (MPCCP Condition I); the consumer resends them at once (`take_lost`). Our addition: the Data
-//!   of a resent segment declares nothing, since it may answer the first copy (see `on_data`);
+//!   of a resent segment declares nothing, since it may answer the first copy (`PathSet::on_data`);
 //!   without that, a late first copy read as the resend overtaking its path's whole queue.
 
 use rand::{RngExt, SeedableRng};
