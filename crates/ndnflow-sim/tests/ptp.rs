@@ -69,3 +69,20 @@ fn ptp_runs_are_deterministic() {
     let (x, y) = (run(&text), run(&text));
     assert_eq!(x.summary, y.summary);
 }
+
+#[test]
+fn a_repaired_path_is_used_again() {
+    // Link a - p is down from 8 to 16 s: Nacks (NoRoute) mark the path via a failed, and the
+    // consumer carries on over b. Once the link is back, probes find the path again (§4-C-2
+    // replaces failed paths; nothing says for good) and it fills again. Runs are deterministic,
+    // so a 16 s run is the first 16 s of the 30 s one: their difference is what [16, 30) s carried.
+    let down = "[[events]]\nat = \"8s\"\nlink = [\"a\", \"p\"]\ndown = true\n\
+                [[events]]\nat = \"16s\"\nlink = [\"a\", \"p\"]\nup = true\n";
+    let text = |duration: &str| tree("{ algorithm = \"ptp\" }", true, duration) + down;
+    let (long, short) = (run(&text("30s")), run(&text("16s")));
+    assert!(long.summary.consumers["c"].nacks > 0, "the failure was seen");
+    let bytes = |r: &Results| r.summary.links["a->r"].bytes as f64;
+    let after = (bytes(&long) - bytes(&short)) * 8.0 / 14.0;
+    // Before the fix the path stayed failed: a->r carried only probes after the repair.
+    assert!(after >= 0.9 * 10e6, "a->r after the repair: {after} bit/s");
+}

@@ -23,8 +23,9 @@
 
 use super::coupling::CouplingName;
 use super::mpccp::{MpccpConfig, Recovery};
-use super::ptp::{PathSpecified, PathSpecifiedConfig};
+use super::ptp::{PathSpecified, PathSpecifiedConfig, TCP_MIN_RTO};
 use crate::app::rtt::RttOptions;
+use crate::Time;
 
 /// MPTCP's consumer parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +38,8 @@ pub struct MptcpConfig {
     pub probe_rate: f64,
     /// Each subflow's window machine: Reno, beta 0.5 (RFC 5681), from one Interest.
     pub subflow: MpccpConfig,
+    /// Floor of each subflow's RTO: RFC 6298 §2.4's 1 s.
+    pub min_rto: Time,
 }
 
 impl MptcpConfig {
@@ -47,7 +50,13 @@ impl MptcpConfig {
 
 impl Default for MptcpConfig {
     fn default() -> Self {
-        MptcpConfig { coupling: CouplingName::LIA, max_paths: 10, probe_rate: 10.0, subflow: MptcpConfig::RENO }
+        MptcpConfig {
+            coupling: CouplingName::LIA,
+            max_paths: 10,
+            probe_rate: 10.0,
+            subflow: MptcpConfig::RENO,
+            min_rto: TCP_MIN_RTO,
+        }
     }
 }
 
@@ -59,6 +68,7 @@ impl From<MptcpConfig> for PathSpecifiedConfig {
             probe_rate: c.probe_rate,
             congestion: c.subflow,
             coupling: c.coupling,
+            min_rto: c.min_rto,
         }
     }
 }
@@ -75,7 +85,6 @@ mod tests {
     use crate::app::multipath::SubflowManager;
     use crate::packet::lp::flags;
     use crate::packet::LpHeader;
-    use crate::Time;
 
     fn t(ms: u64) -> Time {
         Time::from_millis(ms)

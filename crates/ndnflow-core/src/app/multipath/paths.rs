@@ -42,6 +42,8 @@ pub struct Path {
     /// Data received since its last loss event, and between its last two (OLIA's l_2r and l_1r).
     since_loss: u64,
     between_losses: u64,
+    /// When it was last found broken (`Use::Failed`).
+    failed_at: Time,
 }
 
 impl Path {
@@ -128,8 +130,30 @@ impl PathSet {
             delivered: 0,
             since_loss: 0,
             between_losses: 0,
+            failed_at: Time::ZERO,
         });
         Some(self.paths.len() - 1)
+    }
+
+    /// The index of the path with these tags, if known.
+    pub fn find(&self, tags: &[u64]) -> Option<usize> {
+        self.paths.iter().position(|p| p.tags.as_slice() == tags)
+    }
+
+    /// Path `i` was found broken at `now`.
+    pub fn fail(&mut self, i: usize, now: Time) {
+        self.paths[i].state = Use::Failed;
+        self.paths[i].failed_at = now;
+    }
+
+    /// Failed paths found broken at or before `before` go back to the idle set; how many.
+    pub fn restore_failed(&mut self, before: Time) -> usize {
+        let mut n = 0;
+        for p in self.paths.iter_mut().filter(|p| p.state == Use::Failed && p.failed_at <= before) {
+            p.state = Use::Idle;
+            n += 1;
+        }
+        n
     }
 
     /// Starts path `i` afresh: a path out of use for a while has nothing to carry over (slow start).
@@ -253,8 +277,12 @@ impl PathSet {
         out.append(&mut self.lost);
     }
 
-    /// The coupled increase of in-use path `i`, over every in-use path.
-    fn increase(&self, i: usize) -> f64 {
+    /// What the coupling sees of the in-use paths, and where path `i` is among them (0 when it is
+    /// not in use). A path without an RTT sample yet (learnt from the probe of a resent segment,
+    /// which Karn's rule leaves unsampled) takes the largest smoothed RTT of the others: with RTT
+    /// 0 the RTT-based couplings would fall back to uncoupled for every path, and the largest is
+    /// the cautious guess (a longer RTT gives the path a smaller share of the increase).
+    pub fn views(&self, i: usize) -> (SmallVec<[PathView; 10]>, usize) {
         let mut views: SmallVec<[PathView; 10]> = SmallVec::new();
         let mut at = 0;
         for (k, p) in self.in_use() {
@@ -263,6 +291,16 @@ impl PathSet {
             }
             views.push(p.view());
         }
+        let known = views.iter().map(|v| v.rtt).fold(0.0, f64::max);
+        for v in views.iter_mut().filter(|v| v.rtt == 0.0) {
+            v.rtt = known;
+        }
+        (views, at)
+    }
+
+    /// The coupled increase of in-use path `i`, over every in-use path.
+    fn increase(&self, i: usize) -> f64 {
+        let (views, at) = self.views(i);
         self.coupling.increase(&views, at)
     }
 }

@@ -49,7 +49,13 @@ pub struct PtpConfig {
     pub mpccp: MpccpConfig,
     /// How the paths' increases are linked: Linked Increase (§5-D-5).
     pub coupling: CouplingName,
+    /// Floor of each path's RTO. Default 1 s: §5-C-2 uses "RTO timers (as in TCP)", and RFC 6298
+    /// §2.4 rounds an RTO below 1 s up to 1 s (the consumer's own timer keeps ndn-cxx's 200 ms).
+    pub min_rto: Time,
 }
+
+/// RFC 6298 §2.4's floor of a TCP retransmission timer.
+pub const TCP_MIN_RTO: Time = Time::from_secs(1);
 
 impl Default for PtpConfig {
     fn default() -> Self {
@@ -59,6 +65,7 @@ impl Default for PtpConfig {
             probe_rate: 10.0,
             mpccp: MpccpConfig::default(),
             coupling: CouplingName::LIA,
+            min_rto: TCP_MIN_RTO,
         }
     }
 }
@@ -75,6 +82,8 @@ pub struct PathSpecifiedConfig {
     /// Each path's congestion state machine.
     pub congestion: MpccpConfig,
     pub coupling: CouplingName,
+    /// Floor of each path's RTO (at most the consumer's `max_rto`).
+    pub min_rto: Time,
 }
 
 impl From<PtpConfig> for PathSpecifiedConfig {
@@ -85,6 +94,7 @@ impl From<PtpConfig> for PathSpecifiedConfig {
             probe_rate: c.probe_rate,
             congestion: c.mpccp,
             coupling: c.coupling,
+            min_rto: c.min_rto,
         }
     }
 }
@@ -110,9 +120,10 @@ impl PathSpecified {
 
     /// The manager of transport `name` (for traces) with `config`.
     pub fn with_config(name: &'static str, config: PathSpecifiedConfig, rto: RttOptions, seed: u64) -> PathSpecified {
+        let path_rto = RttOptions { min_rto: config.min_rto.min(rto.max_rto), ..rto };
         PathSpecified {
             name,
-            paths: PathSet::new(config.coupling.coupling(), config.congestion, rto),
+            paths: PathSet::new(config.coupling.coupling(), config.congestion, path_rto),
             config,
             next_probe: None,
             next_reselect: None,
@@ -133,8 +144,28 @@ impl PathSpecified {
         Time::from_secs_f64(1.0 / self.config.probe_rate.max(1e-9))
     }
 
-    /// A probe brought back a path: note it, and use it if a slot is free.
+    /// Paths found broken (Nack NoRoute) and not yet back.
+    pub fn failed_paths(&self) -> usize {
+        self.paths.iter().filter(|p| p.state == Use::Failed).count()
+    }
+
+    /// What the coupling sees of the in-use paths (for tests).
+    #[cfg(test)]
+    pub(crate) fn coupled_views(&self) -> Vec<super::PathView> {
+        self.paths.views(usize::MAX).0.to_vec()
+    }
+
+    /// A probe brought back a path: note it, and use it if a slot is free. A failed path that a
+    /// probe finds again works again (§4-C-2 replaces paths that fail; nothing says for good): it
+    /// returns to the idle set.
     fn learn_path(&mut self, tags: &[u64], rtt: Option<Time>) {
+        if let Some(i) = self.paths.find(tags) {
+            if self.paths.get(i).state == Use::Failed {
+                self.paths.set_state(i, Use::Idle);
+                self.replace_failed();
+            }
+            return;
+        }
         if let Some(i) = self.paths.learn(tags, rtt) {
             if self.paths.in_use_count() < self.config.max_paths {
                 self.paths.put_in_use(i);
@@ -150,8 +181,13 @@ impl PathSpecified {
     }
 
     /// §4-C-1: when every slot is taken, the in-use path that delivered least gives its slot to a
-    /// random unused path.
-    fn reselect(&mut self) {
+    /// random unused path. First, paths failed for at least a period T return to the idle set
+    /// (§4-C-2 limits path changes to one per T; a failed link may have been repaired since), and
+    /// fill free slots.
+    fn reselect(&mut self, now: Time, every: Time) {
+        if self.paths.restore_failed(now.saturating_sub(every)) > 0 {
+            self.replace_failed();
+        }
         if self.paths.in_use_count() >= self.config.max_paths {
             let worst = self.paths.in_use().min_by_key(|(i, p)| (p.delivered, *i)).map(|(i, _)| i);
             if let (Some(worst), Some(pick)) = (worst, self.random_idle()) {
@@ -201,12 +237,12 @@ impl SubflowManager for PathSpecified {
         self.paths.on_timeout(segment);
     }
 
-    fn on_nack(&mut self, _now: Time, segment: u64, reason: NackReason, _marked: bool) {
+    fn on_nack(&mut self, now: Time, segment: u64, reason: NackReason, _marked: bool) {
         let Some(i) = self.paths.forget(segment) else { return };
         // §4-C-2: "the consumer disables this failed in-use path and replaces it with one unused
         // path".
         if reason == NackReason::NoRoute && self.paths.get(i).state == Use::Active {
-            self.paths.set_state(i, Use::Failed);
+            self.paths.fail(i, now);
             self.replace_failed();
         }
     }
@@ -246,7 +282,7 @@ impl SubflowManager for PathSpecified {
     fn handle_timeout(&mut self, now: Time) {
         let (Some(t), Some(every)) = (self.next_reselect, self.config.reselect_every) else { return };
         if now >= t {
-            self.reselect();
+            self.reselect(now, every);
             self.next_reselect = Some(t + every);
         }
     }

@@ -51,8 +51,7 @@ fn a_probe_brings_back_a_path_and_interests_then_carry_its_tags() {
     let send = p.path_for(t(80), 1, false).unwrap();
     assert_eq!(tags_of(&send), vec![5, 2]);
     assert_eq!(send.lp.flags, 0);
-    // The path's own RFC 6298 timer after one 80 ms sample: 80 + 4 x 40 = 240 ms.
-    assert_eq!(send.rto, Some(t(240)));
+    assert_eq!(send.rto, Some(t(1000)), "the path's own timer (see path_timers_have_tcps_one_second_floor)");
     // The same stack from another probe is the same path.
     p.path_for(t(100), 2, false);
     data(&mut p, t(180), 2, 80, &probe_data(&[5, 2]));
@@ -175,4 +174,70 @@ fn windows_are_per_path_and_their_sum_is_reported() {
     assert_eq!(tags_of(&p.path_for(t(150), 11, false).unwrap()), vec![2]);
     assert!(!p.can_send(t(150)));
     assert!(p.can_send(t(200)));
+}
+
+#[test]
+fn a_failed_path_comes_back_when_a_probe_finds_it_again() {
+    // Issue: a path Nacked NoRoute stayed failed for good, even after its link was repaired.
+    let mut p = ptp(10);
+    p.path_for(t(0), 0, false);
+    data(&mut p, t(50), 0, 50, &probe_data(&[1]));
+    p.path_for(t(60), 1, false);
+    p.on_nack(t(70), 1, NackReason::NoRoute, false);
+    assert_eq!(p.paths().map(|(_, u, _)| u).collect::<Vec<_>>(), vec![false]);
+    // A later probe brings the same stack back: the path is usable again, and a slot is free.
+    p.path_for(t(100), 2, false);
+    data(&mut p, t(150), 2, 50, &probe_data(&[1]));
+    assert_eq!(p.paths().map(|(_, u, _)| u).collect::<Vec<_>>(), vec![true]);
+}
+
+#[test]
+fn a_failed_path_that_waited_a_period_returns_to_the_idle_set() {
+    // Two slots for three paths; [1] fails at 270 ms and [3] takes its slot. At the reselection
+    // of 10 s (T after the first send, at 0), [1] has waited less than T: still failed. At 20 s
+    // it has waited more than T: idle again, a candidate for reselections.
+    let mut p = ptp(2);
+    for (seg, tag) in [(0u64, 1u64), (1, 2), (2, 3)] {
+        p.path_for(t(100 * seg), seg, false);
+        data(&mut p, t(100 * seg + 50), seg, 50, &probe_data(&[tag]));
+    }
+    let send = p.path_for(t(260), 10, false).unwrap();
+    assert_eq!(tags_of(&send), vec![1]);
+    p.on_nack(t(270), 10, NackReason::NoRoute, false);
+    assert_eq!(p.failed_paths(), 1);
+    p.handle_timeout(t(10_000));
+    assert_eq!(p.failed_paths(), 1, "failed for 9.73 s < T");
+    p.handle_timeout(t(20_000));
+    assert_eq!(p.failed_paths(), 0, "failed for 19.73 s >= T");
+}
+
+#[test]
+fn path_timers_have_tcps_one_second_floor() {
+    // §5-C-2: RTO timers "as in TCP": RFC 6298 §2.4 rounds an RTO below 1 s up to 1 s. One 80 ms
+    // sample gives 80 + 4 x 40 = 240 ms, raised to the floor.
+    let rto_after_one_sample = |min_rto: Time| {
+        let mut p = Ptp::new(PtpConfig { min_rto, ..PtpConfig::default() }, RttOptions::default(), 7);
+        p.path_for(t(0), 0, false);
+        data(&mut p, t(80), 0, 80, &probe_data(&[5, 2]));
+        p.path_for(t(80), 1, false).unwrap().rto
+    };
+    assert_eq!(rto_after_one_sample(PtpConfig::default().min_rto), Some(t(1000)));
+    // With ndn-cxx's 200 ms floor the estimate itself shows.
+    assert_eq!(rto_after_one_sample(t(200)), Some(t(240)));
+}
+
+#[test]
+fn a_path_without_an_rtt_sample_takes_the_largest_known_one() {
+    // A path learnt from the probe of a resent segment (no RTT sample, Karn's rule) would have
+    // RTT 0, and LIA would fall back to uncoupled for every path. It takes the largest smoothed
+    // RTT of the others instead: with [1] at 100 ms and [2] assumed 100 ms, both windows 1,
+    // alpha = 2 * (1 / 0.01) / (10 + 10)^2 = 0.5 and the increase min(0.5 / 2, 1) = 0.25.
+    let mut p = ptp(10);
+    p.path_for(t(0), 0, false);
+    data(&mut p, t(100), 0, 100, &probe_data(&[1]));
+    p.path_for(t(100), 1, true);
+    let resent =
+        DataSample { segment: 1, rtt: None, congestion_mark: 0, highest_sent: 1, in_flight: 0, lp: &probe_data(&[2]) };
+    p.on_data(t(150), &resent);
+    assert_eq!(p.coupled_views().iter().map(|v| v.rtt).collect::<Vec<_>>(), vec![0.1, 0.1]);
 }

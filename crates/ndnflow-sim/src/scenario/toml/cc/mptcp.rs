@@ -14,6 +14,6 @@ pub(super) const READER: CcReader = CcReader { name: "mptcp", keys: &[PATHS, PAT
 fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     let mut c = MptcpConfig::default();
     r.path_window(t, &mut c.subflow)?;
-    r.paths_common(t, &mut c.max_paths, &mut c.probe_rate, &mut c.coupling)?;
+    r.paths_common(t, &mut c.max_paths, &mut c.probe_rate, &mut c.coupling, &mut c.min_rto)?;
     Ok(CcConfig::Mptcp(c))
 }

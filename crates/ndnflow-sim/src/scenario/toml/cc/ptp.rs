@@ -3,6 +3,7 @@
 
 use ndnflow_core::app::cc::CcConfig;
 use ndnflow_core::app::multipath::{CouplingName, MpccpConfig, PtpConfig};
+use ndnflow_core::Time;
 
 use super::CcReader;
 use crate::scenario::toml::values::Tbl;
@@ -11,7 +12,7 @@ use crate::scenario::toml::{Reader, Res};
 /// Each path's window machine.
 pub(super) const PATH_WINDOW: &[&str] = &["initial_window", "initial_ssthresh", "beta", "min_window"];
 /// The path set: how many, how they are found, how they are coupled.
-pub(super) const PATHS: &[&str] = &["max_paths", "probe_rate", "coupling"];
+pub(super) const PATHS: &[&str] = &["max_paths", "probe_rate", "coupling", "min_rto"];
 
 pub(super) const READER: CcReader = CcReader {
     name: "ptp",
@@ -23,7 +24,7 @@ pub(super) const READER: CcReader = CcReader {
 fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     let mut c = PtpConfig::default();
     r.path_window(t, &mut c.mpccp)?;
-    r.paths_common(t, &mut c.max_paths, &mut c.probe_rate, &mut c.coupling)?;
+    r.paths_common(t, &mut c.max_paths, &mut c.probe_rate, &mut c.coupling, &mut c.min_rto)?;
     if let Some(x) = t.get("reselect_every") {
         c.reselect_every = r.duration(x, &t.field("reselect_every"))?;
         if c.reselect_every.as_nanos() == 0 {
@@ -43,14 +44,18 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
-    /// `PATHS`: max_paths, probe_rate and coupling (any registered name).
+    /// `PATHS`: max_paths, probe_rate, coupling (any registered name) and the paths' min_rto.
     pub(super) fn paths_common(
         &self,
         t: &Tbl<'_, '_>,
         max_paths: &mut usize,
         probe_rate: &mut f64,
         coupling: &mut CouplingName,
+        min_rto: &mut Time,
     ) -> Res<()> {
+        if let Some(x) = t.get("min_rto") {
+            *min_rto = self.positive_duration(x, &t.field("min_rto"))?;
+        }
         if let Some(x) = t.get("max_paths") {
             *max_paths = self.u32_value(x, &t.field("max_paths"), 1)? as usize;
         }
