@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use std::sync::Arc;
 
+use ndnflow_core::app::multipath::PathReport;
 use ndnflow_core::fw::forwarder::Outbox;
 use ndnflow_core::packet::{Frame, Interest, Nack, NackReason, NetPacket};
 use ndnflow_core::table::FaceId;
@@ -29,8 +30,8 @@ use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, LossDetection, Scenario};
 use crate::trace::{
-    ConsumerName, ConsumerSample, ConsumerSummary, NodeSummary, PtpNodeSummary, Recorder, Results, SimulationSummary,
-    Summary,
+    ConsumerName, ConsumerSample, ConsumerSummary, NodeSummary, PathSummary, PtpNodeSummary, Recorder, Results,
+    SimulationSummary, Summary,
 };
 
 pub struct Simulation {
@@ -506,6 +507,7 @@ impl Simulation {
                     start_s: spec.start.as_secs_f64(),
                     end_s: stop.as_secs_f64(),
                     finished: c.finished_at().is_some(),
+                    paths: c.paths().map(|paths| paths.into_iter().map(path_summary).collect()),
                 },
             );
         }
@@ -560,5 +562,18 @@ impl Simulation {
             links,
             nodes,
         }
+    }
+}
+
+fn path_summary(p: PathReport) -> PathSummary {
+    PathSummary {
+        tags: p.tags,
+        state: p.state,
+        window: p.window,
+        srtt_ms: p.srtt.map(|t| t.as_millis_f64()),
+        data: p.data,
+        losses: p.losses,
+        decreases: p.decreases,
+        timeouts: p.timeouts,
     }
 }

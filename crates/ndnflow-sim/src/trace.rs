@@ -161,6 +161,9 @@ pub struct ConsumerSummary {
     pub start_s: f64,
     pub end_s: f64,
     pub finished: bool,
+    /// A multipath transport's paths, in the order found (absent for single-path consumers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paths: Option<Vec<PathSummary>>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -183,6 +186,24 @@ pub struct NodeSummary {
     /// PTP's router counters, on a node with `ptp = true` (absent elsewhere).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ptp: Option<PtpNodeSummary>,
+}
+
+/// One path of a multipath consumer at the end of the run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PathSummary {
+    /// The tag stack its Interests carry (last = top: the consumer's own node's face).
+    pub tags: Vec<u64>,
+    /// "in-use", "idle" or "failed".
+    pub state: &'static str,
+    /// Congestion window at the end, in Interests.
+    pub window: f64,
+    pub srtt_ms: Option<f64>,
+    /// Data received on it over the run.
+    pub data: u64,
+    /// Interests found lost by order, window decreases, timeouts.
+    pub losses: u64,
+    pub decreases: u64,
+    pub timeouts: u64,
 }
 
 /// What a PTP router did (MPFP, PTP §4): Interests it steered, and its FAB's lookups.

@@ -52,6 +52,17 @@ fn ptp_fills_both_paths_of_the_tree() {
     assert!(ptp.probes > 0 && ptp.tag_switched > 0 && ptp.tag_fallbacks == 0, "{ptp:?}");
     // One flow, one LPM: every later Interest found its FIB entry in the FAB.
     assert_eq!(ptp.fab_misses, 1);
+    // The consumer reports its two paths, both in use, the one via a (10 Mbit/s) carrying about
+    // twice what the one via b (5 Mbit/s) carries; the rest of its Data answered probes, at most
+    // one per 100 ms of the 20 s.
+    let c = &r.summary.consumers["c"];
+    let paths = c.paths.as_ref().expect("a multipath consumer reports its paths");
+    assert_eq!(paths.len(), 2);
+    assert!(paths.iter().all(|p| p.state == "in-use" && p.srtt_ms.is_some()), "{paths:?}");
+    let (hi, lo) = (paths[0].data.max(paths[1].data) as f64, paths[0].data.min(paths[1].data) as f64);
+    assert!((hi / lo - 2.0).abs() < 0.2, "{hi} / {lo}");
+    let probes = c.data_received - paths.iter().map(|p| p.data).sum::<u64>();
+    assert!(probes > 0 && probes <= 201, "{probes} probe Data");
 }
 
 #[test]
@@ -61,6 +72,7 @@ fn without_ptp_routers_best_route_keeps_to_one_path() {
     let (a, b) = (r.summary.links["a->r"].data, r.summary.links["b->r"].data);
     assert!(b * 20 < a, "best-route split {a}/{b}");
     assert!(r.summary.nodes["r"].ptp.is_none());
+    assert!(r.summary.consumers["c"].paths.is_none(), "a single-path consumer has no paths");
 }
 
 #[test]

@@ -27,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
 use super::cc::{CcConfig, Controller, DataSample};
-use super::multipath::PathSend;
+use super::multipath::{PathReport, PathSend};
 use super::rtt::{RttEstimator, RttOptions, TimerModel};
 use crate::packet::{Frame, Interest, NackReason, NetPacket};
 use crate::timers::Timers;
@@ -171,6 +171,13 @@ impl Consumer {
     }
     pub fn controller_name(&self) -> &'static str {
         self.cc.name()
+    }
+    /// A multipath transport's paths (`None` for a single-path controller).
+    pub fn paths(&self) -> Option<Vec<PathReport>> {
+        match &self.cc {
+            Controller::Multipath(m) => Some(m.paths()),
+            Controller::Single(_) => None,
+        }
     }
 
     /// Handles a Data or Nack from the forwarder and sends what the controller then allows.

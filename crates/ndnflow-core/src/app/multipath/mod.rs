@@ -43,6 +43,25 @@ pub struct PathSend {
     pub rto: Option<Time>,
 }
 
+/// One path as a multipath transport reports it at the end of a run (or at any moment).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathReport {
+    /// The route its Interests carry (PTP's tag stack, last = top).
+    pub tags: Vec<u64>,
+    /// "in-use", "idle" or "failed".
+    pub state: &'static str,
+    /// Congestion window, in Interests.
+    pub window: f64,
+    /// Smoothed RTT of its producer Data, if any was sampled.
+    pub srtt: Option<Time>,
+    /// Data received on it over the run.
+    pub data: u64,
+    /// Interests it found lost by order, window decreases, and timeouts of Interests sent on it.
+    pub losses: u64,
+    pub decreases: u64,
+    pub timeouts: u64,
+}
+
 /// A multipath transport as the consumer engine drives it. `Send` for the same reason as
 /// `CongestionController`: a simulation may run on any thread.
 pub trait SubflowManager: Send {
@@ -63,4 +82,6 @@ pub trait SubflowManager: Send {
     fn handle_timeout(&mut self, now: Time);
     /// The sum of the in-use windows, for traces (each path applies its own).
     fn window(&self) -> f64;
+    /// Every path found so far, in the order found.
+    fn paths(&self) -> Vec<PathReport>;
 }

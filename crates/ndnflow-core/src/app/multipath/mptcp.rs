@@ -116,7 +116,7 @@ mod tests {
             m.path_for(t(150), seg, false);
             data(&mut m, t(160), seg, &LpHeader::default());
         }
-        let w: Vec<f64> = m.paths().map(|(_, _, w)| w).collect();
+        let w: Vec<f64> = m.found_paths().map(|(_, _, w)| w).collect();
         assert_eq!(w, vec![3.0, 1.0], "the emptiest path takes each new segment, path [1] first");
         // Segments 10, 11, 12 go to the path least full relative to its window: 10 on [1] (0/3
         // vs 0/1, tie to the first), 11 on [2] (1/3 vs 0/1), 12 on [1] ([2] is full). The Data of
@@ -127,7 +127,7 @@ mod tests {
         let mut lost = Vec::new();
         m.take_lost(&mut lost);
         assert_eq!(lost, vec![10]);
-        let w: Vec<f64> = m.paths().map(|(_, _, w)| w).collect();
+        let w: Vec<f64> = m.found_paths().map(|(_, _, w)| w).collect();
         assert_eq!(w, vec![1.5, 1.0]);
     }
 

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use super::coupling::{Coupling, PathView};
 use super::mpccp::{MpccpConfig, PathCongestion};
-use super::PathSend;
+use super::{PathReport, PathSend};
 use crate::app::cc::DataSample;
 use crate::app::rtt::{RttEstimator, RttOptions};
 use crate::packet::lp::flags;
@@ -39,6 +39,8 @@ pub struct Path {
     pub rtt: RttEstimator,
     /// Data delivered on it since the manager last reset the count (PTP's reselection period).
     pub delivered: u64,
+    /// Data delivered on it over the run.
+    pub data: u64,
     /// Data received since its last loss event, and between its last two (OLIA's l_2r and l_1r).
     since_loss: u64,
     between_losses: u64,
@@ -128,6 +130,7 @@ impl PathSet {
             congestion: PathCongestion::new(self.congestion),
             rtt: estimator,
             delivered: 0,
+            data: 0,
             since_loss: 0,
             between_losses: 0,
             failed_at: Time::ZERO,
@@ -239,6 +242,7 @@ impl PathSet {
         let increase = self.increase(i);
         let p = &mut self.paths[i];
         p.delivered += 1;
+        p.data += 1;
         if from_producer {
             if let Some(rtt) = sample.rtt {
                 p.rtt.add_sample(rtt);
@@ -270,6 +274,30 @@ impl PathSet {
             }
             _ => None,
         }
+    }
+
+    /// Every path as reported at the end of a run.
+    pub fn reports(&self) -> Vec<PathReport> {
+        self.paths
+            .iter()
+            .map(|p| {
+                let c = p.congestion.counters();
+                PathReport {
+                    tags: p.tags.to_vec(),
+                    state: match p.state {
+                        Use::Active => "in-use",
+                        Use::Idle => "idle",
+                        Use::Failed => "failed",
+                    },
+                    window: p.congestion.cwnd(),
+                    srtt: p.rtt.srtt(),
+                    data: p.data,
+                    losses: c.losses_detected,
+                    decreases: c.decreases,
+                    timeouts: c.timeouts,
+                }
+            })
+            .collect()
     }
 
     /// Segments found lost by the paths' order checks since the last call.

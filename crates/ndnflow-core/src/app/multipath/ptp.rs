@@ -29,7 +29,7 @@ use smallvec::SmallVec;
 use super::coupling::CouplingName;
 use super::mpccp::MpccpConfig;
 use super::paths::{PathSet, Sent, Tags, Use};
-use super::{PathSend, SubflowManager};
+use super::{PathReport, PathSend, SubflowManager};
 use crate::app::cc::DataSample;
 use crate::app::rtt::RttOptions;
 use crate::packet::lp::flags;
@@ -132,7 +132,7 @@ impl PathSpecified {
     }
 
     /// The paths found so far, in the order they were found: (tag stack, in use, window).
-    pub fn paths(&self) -> impl Iterator<Item = (&[u64], bool, f64)> {
+    pub fn found_paths(&self) -> impl Iterator<Item = (&[u64], bool, f64)> {
         self.paths.iter().map(|p| (p.tags.as_slice(), p.state == Use::Active, p.congestion.cwnd()))
     }
 
@@ -249,6 +249,10 @@ impl SubflowManager for PathSpecified {
 
     fn window(&self) -> f64 {
         self.paths.window()
+    }
+
+    fn paths(&self) -> Vec<PathReport> {
+        self.paths.reports()
     }
 
     fn can_send(&self, now: Time) -> bool {

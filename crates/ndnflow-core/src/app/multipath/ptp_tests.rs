@@ -55,7 +55,7 @@ fn a_probe_brings_back_a_path_and_interests_then_carry_its_tags() {
     // The same stack from another probe is the same path.
     p.path_for(t(100), 2, false);
     data(&mut p, t(180), 2, 80, &probe_data(&[5, 2]));
-    assert_eq!(p.paths().count(), 1);
+    assert_eq!(p.found_paths().count(), 1);
 }
 
 #[test]
@@ -65,7 +65,7 @@ fn at_most_max_paths_are_in_use_and_the_weakest_gives_way_every_period() {
         p.path_for(t(100 * seg), seg, false);
         data(&mut p, t(100 * seg + 50), seg, 50, &probe_data(&tags));
     }
-    let in_use: Vec<bool> = p.paths().map(|(_, u, _)| u).collect();
+    let in_use: Vec<bool> = p.found_paths().map(|(_, u, _)| u).collect();
     assert_eq!(in_use, vec![true, true, false]);
     // Path [1, 9] delivers two Data in the period, path [2, 9] none: at T it gives its slot to
     // the only unused path, [3, 9].
@@ -76,7 +76,7 @@ fn at_most_max_paths_are_in_use_and_the_weakest_gives_way_every_period() {
     }
     assert_eq!(p.poll_timeout(), Some(t(300)), "the next probe");
     p.handle_timeout(t(10_000));
-    let in_use: Vec<(Vec<u64>, bool)> = p.paths().map(|(tags, u, _)| (tags.to_vec(), u)).collect();
+    let in_use: Vec<(Vec<u64>, bool)> = p.found_paths().map(|(tags, u, _)| (tags.to_vec(), u)).collect();
     assert_eq!(in_use, vec![(vec![1, 9], true), (vec![2, 9], false), (vec![3, 9], true)]);
 }
 
@@ -154,7 +154,7 @@ fn a_no_route_nack_retires_the_path_and_an_unused_one_takes_its_slot() {
     let send = p.path_for(t(160), 5, false).unwrap();
     assert_eq!(tags_of(&send), vec![1]);
     p.on_nack(t(170), 5, NackReason::NoRoute, false);
-    let in_use: Vec<bool> = p.paths().map(|(_, u, _)| u).collect();
+    let in_use: Vec<bool> = p.found_paths().map(|(_, u, _)| u).collect();
     assert_eq!(in_use, vec![false, true]);
     let send = p.path_for(t(170), 5, true).unwrap();
     assert_eq!(tags_of(&send), vec![2]);
@@ -184,11 +184,11 @@ fn a_failed_path_comes_back_when_a_probe_finds_it_again() {
     data(&mut p, t(50), 0, 50, &probe_data(&[1]));
     p.path_for(t(60), 1, false);
     p.on_nack(t(70), 1, NackReason::NoRoute, false);
-    assert_eq!(p.paths().map(|(_, u, _)| u).collect::<Vec<_>>(), vec![false]);
+    assert_eq!(p.found_paths().map(|(_, u, _)| u).collect::<Vec<_>>(), vec![false]);
     // A later probe brings the same stack back: the path is usable again, and a slot is free.
     p.path_for(t(100), 2, false);
     data(&mut p, t(150), 2, 50, &probe_data(&[1]));
-    assert_eq!(p.paths().map(|(_, u, _)| u).collect::<Vec<_>>(), vec![true]);
+    assert_eq!(p.found_paths().map(|(_, u, _)| u).collect::<Vec<_>>(), vec![true]);
 }
 
 #[test]
