@@ -24,6 +24,10 @@
 //! * NFD does not back the RTO off on a retransmission timeout (its current lp-reliability.cpp
 //!   never calls `backoffRto`); neither do we.
 //!
+//! Cost per frame: the copy kept for retransmission shares the network packet (an `Arc`) and
+//! clones the header's extension box, which a numbered frame needs anyway; the window, timer heap,
+//! Ack queue and duplicate set reuse their storage once grown.
+//!
 //! Parameters, defaults and sources: docs/protocols/links.md, "NDNLPv2 link reliability".
 
 use std::cmp::Reverse;
@@ -32,6 +36,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use rustc_hash::FxHashSet;
+use smallvec::SmallVec;
 
 use crate::app::rtt::{RttEstimator, RttOptions};
 use crate::packet::lp::{tlv_type, LpExtensions, LpHeader};
@@ -183,12 +188,7 @@ impl LpReliability {
     /// Processes a frame received on the face: its Acks (which may make frames lost, hence
     /// `out`), then its TxSequence and Sequence. The reliability fields are taken off the frame.
     pub fn on_receive(&mut self, now: Time, frame: &mut Frame, out: &mut Vec<Output>) -> Received {
-        let Some(ext) = frame.lp.ext.as_deref_mut() else { return Received::Deliver };
-        let acks = std::mem::take(&mut ext.acks);
-        let (tx_sequence, sequence) = (ext.tx_sequence.take(), ext.sequence.take());
-        if *ext == LpExtensions::default() {
-            frame.lp.ext = None;
-        }
+        let Some((acks, tx_sequence, sequence)) = take_fields(frame) else { return Received::Deliver };
         self.process_acks(now, &acks, out);
         let Some(tx_sequence) = tx_sequence else { return Received::Deliver };
         self.queue_ack(now, tx_sequence);
@@ -339,7 +339,7 @@ impl LpReliability {
         if u.retx >= self.cfg.max_retx {
             self.counters.gave_up += 1;
             let mut frame = u.frame;
-            strip(&mut frame);
+            take_fields(&mut frame);
             out.push(Output::GaveUp(frame));
             return;
         }
@@ -401,15 +401,15 @@ pub fn data_loss_reported(frame: &Frame) -> Option<Data> {
     }
 }
 
-/// Takes the reliability fields off a frame given up, so that what is reported is the frame as
-/// the layer above sent it.
-fn strip(frame: &mut Frame) {
-    let Some(ext) = frame.lp.ext.as_deref_mut() else { return };
-    (ext.sequence, ext.tx_sequence) = (None, None);
-    ext.acks.clear();
+/// Takes the reliability fields (Acks, TxSequence, Sequence) off a frame, so that the layer above
+/// sees it as the far end's layer above sent it; `None` if it has no extension fields at all.
+fn take_fields(frame: &mut Frame) -> Option<(SmallVec<[u64; 2]>, Option<u64>, Option<u64>)> {
+    let ext = frame.lp.ext.as_deref_mut()?;
+    let fields = (std::mem::take(&mut ext.acks), ext.tx_sequence.take(), ext.sequence.take());
     if *ext == LpExtensions::default() {
         frame.lp.ext = None;
     }
+    Some(fields)
 }
 
 #[cfg(test)]
