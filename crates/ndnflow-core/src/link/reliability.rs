@@ -401,9 +401,12 @@ pub fn data_loss_reported(frame: &Frame) -> Option<Data> {
     }
 }
 
+/// A received frame's Acks, TxSequence and Sequence.
+type TakenFields = (SmallVec<[u64; 2]>, Option<u64>, Option<u64>);
+
 /// Takes the reliability fields (Acks, TxSequence, Sequence) off a frame, so that the layer above
 /// sees it as the far end's layer above sent it; `None` if it has no extension fields at all.
-fn take_fields(frame: &mut Frame) -> Option<(SmallVec<[u64; 2]>, Option<u64>, Option<u64>)> {
+fn take_fields(frame: &mut Frame) -> Option<TakenFields> {
     let ext = frame.lp.ext.as_deref_mut()?;
     let fields = (std::mem::take(&mut ext.acks), ext.tx_sequence.take(), ext.sequence.take());
     if *ext == LpExtensions::default() {
