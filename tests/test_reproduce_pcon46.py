@@ -143,7 +143,9 @@ def test_pcon_4_6_end_to_end(real_core, tmp_path, capsys):
                    "PCON / Shaper_Ideal: r3 queuing delay", "PCON: timeouts / PIT expiries at R1",
                    "PCON: goodput / Shaper_Ideal's"):
         assert by_metric[metric] == "pass", metric
-    # Every Shaper_Overlay timeout is a silent drop in the tunnel: the consumer's timeouts are the
-    # Data that r3 dropped (none within the last RTO of the run).
+    # Every Shaper_Overlay timeout is a silent drop in the tunnel: the consumer times out at most
+    # once per Data that r3 dropped. Not exactly once: the wireless link's false loss reports
+    # (docs/experiments/pcon-4.6.md) make the consumer ask again for segments still on their way,
+    # and r3 also drops such second copies, which nobody waits for.
     overlay = data["variants"]["Shaper_Overlay"]
-    assert overlay["consumers"]["c"]["timeouts"] == overlay["links"][m.R3]["drops"] > 0
+    assert 0 < overlay["consumers"]["c"]["timeouts"] <= overlay["links"][m.R3]["drops"]

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use smallvec::SmallVec;
 
 use ndnflow_core::packet::data::{Signature, SIGNATURE_DIGEST_SHA256};
-use ndnflow_core::packet::lp::{self, decode_frame, flags, LpExtensions, LpHeader};
+use ndnflow_core::packet::lp::{self, decode_frame, decode_link_packet, flags, LinkPacket, LpExtensions, LpHeader};
 use ndnflow_core::packet::tlv::{self, DecodeError};
 use ndnflow_core::{Data, Frame, Interest, Nack, NackReason, Name, NetPacket, Time};
 
@@ -218,6 +218,7 @@ fn every_header_field_in_increasing_type_order_then_fragment() {
         hop_count: Some(3),
         flags: flags::FROM_CACHE | flags::HIGH_CONG,
         ext: Some(Box::new(LpExtensions {
+            sequence: None,
             tx_sequence: Some(5),
             acks: SmallVec::from_slice(&[7]),
             path_id: Some(0x0102_0304_0506_0708),
@@ -374,9 +375,10 @@ fn lp_field_order_and_ignorable_rule() {
     let mark = [0xFD, 0x03, 0x40, 0x01, 0x01];
     let ignorable = [0xFD, 0x03, 0x70, 0x00]; // 880: in 800..=959, low bits 00
     let not_ignorable = [0xFD, 0x03, 0x71, 0x00]; // 881
-    let seq = [0x51, 0x08, 0, 0, 0, 0, 0, 0, 0, 1]; // Sequence (81): recognised, dropped
+    let seq = [0x51, 0x08, 0, 0, 0, 0, 0, 0, 0, 1]; // Sequence (81), fixed 8 octets
     let f = decode_frame(&lp(&[&seq, &mark, &ignorable])).unwrap();
     assert_eq!(f.lp.congestion_mark, 1);
+    assert_eq!(f.lp.ext.as_deref().and_then(|e| e.sequence), Some(1));
     assert!(matches!(decode_frame(&lp(&[&not_ignorable])), Err(DecodeError::UnknownCritical { typ: 881, .. })));
     // 960 is outside the ignorable range even with low bits 00.
     assert!(decode_frame(&lp(&[&[0xFD, 0x03, 0xC0, 0x00]])).is_err());
@@ -393,8 +395,10 @@ fn lp_field_order_and_ignorable_rule() {
     let mut after = Vec::new();
     tlv::write_tlv(&mut after, 100, &concat(&[&frag, &mark]));
     assert!(decode_frame(&after).is_err());
-    // No Fragment.
-    assert_eq!(decode_frame(&[0x64, 0x05, 0xFD, 0x03, 0x40, 0x01, 0x01]), Err(DecodeError::Missing("Fragment")));
+    // No Fragment: not a frame, but a link may receive it as an IDLE packet.
+    let idle = [0x64, 0x05, 0xFD, 0x03, 0x40, 0x01, 0x01];
+    assert_eq!(decode_frame(&idle), Err(DecodeError::Missing("Fragment")));
+    assert!(matches!(decode_link_packet(&idle), Ok(LinkPacket::Idle(h)) if h.congestion_mark == 1));
     // Fragmented packets cannot be decoded alone; index 0 of 1 is a whole packet.
     assert!(decode_frame(&lp(&[&[0x52, 0x01, 0x01], &[0x53, 0x01, 0x02]])).is_err());
     assert!(decode_frame(&lp(&[&[0x52, 0x01, 0x00], &[0x53, 0x01, 0x01]])).is_ok());
@@ -455,4 +459,35 @@ fn worked_size_examples_for_the_docs() {
 #[test]
 fn digest_placeholder_is_digest_sha256() {
     assert_eq!(Signature::digest_placeholder().sig_type, SIGNATURE_DIGEST_SHA256);
+}
+
+#[test]
+fn idle_packet_with_two_acks_is_26_bytes() {
+    // LpPacket (1 + 1) { Ack (3 + 1 + 8) x 2 } = 2 + 24 = 26 bytes, no Fragment.
+    let mut lp = LpHeader::default();
+    lp.ext_mut().acks = SmallVec::from_slice(&[3, 0x0102]);
+    assert_eq!(lp::idle_packet_size(&lp), 26);
+    let mut wire = Vec::new();
+    lp::encode_idle_packet(&lp, &mut wire);
+    #[rustfmt::skip]
+    let expected = [
+        0x64, 0x18,
+        0xFD, 0x03, 0x44, 0x08, 0, 0, 0, 0, 0, 0, 0, 3,
+        0xFD, 0x03, 0x44, 0x08, 0, 0, 0, 0, 0, 0, 0x01, 0x02,
+    ];
+    assert_eq!(wire, expected);
+    assert_eq!(decode_link_packet(&wire), Ok(LinkPacket::Idle(lp)));
+}
+
+#[test]
+fn sequence_is_written_before_the_nack_field() {
+    // Sequence (81) sorts before Nack (800) in ndn-cxx's order; a frame with both round-trips.
+    let nack = Nack { reason: NackReason::Congestion, interest: Arc::new(video_interest()) };
+    let mut f = Frame::nack(Arc::new(nack));
+    f.lp.ext_mut().sequence = Some(9);
+    let wire = f.encode();
+    assert_eq!(wire.len(), f.wire_size() as usize);
+    // LpPacket's TLV-LENGTH fits in one octet here, so Sequence starts at octet 2.
+    assert_eq!(&wire[2..4], &[0x51, 0x08]);
+    assert_eq!(decode_frame(&wire).unwrap(), f);
 }

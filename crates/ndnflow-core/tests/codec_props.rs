@@ -124,7 +124,7 @@ fn lp_header() -> impl Strategy<Value = LpHeader> {
     let sometimes_zero = || prop_oneof![Just(0u64), any::<u64>()];
     (
         sometimes_zero(),
-        any::<Option<u64>>(),
+        (any::<Option<u64>>(), any::<Option<u64>>()),
         prop::collection::vec(any::<u64>(), 0..3),
         any::<Option<u64>>(),
         any::<Option<u64>>(),
@@ -132,18 +132,21 @@ fn lp_header() -> impl Strategy<Value = LpHeader> {
         prop::collection::vec(any::<u64>(), 0..5),
         sometimes_zero(),
     )
-        .prop_map(|(congestion_mark, tx_sequence, acks, hop_count, path_id, trajectory_id, tags, flags)| {
-            let ext = LpExtensions {
-                tx_sequence,
-                acks: SmallVec::from_vec(acks),
-                path_id,
-                trajectory_id,
-                tags: SmallVec::from_vec(tags),
-            };
-            // Decoding creates the box only when an extension field is present.
-            let ext = (ext != LpExtensions::default()).then(|| Box::new(ext));
-            LpHeader { congestion_mark, hop_count, flags, ext }
-        })
+        .prop_map(
+            |(congestion_mark, (sequence, tx_sequence), acks, hop_count, path_id, trajectory_id, tags, flags)| {
+                let ext = LpExtensions {
+                    sequence,
+                    tx_sequence,
+                    acks: SmallVec::from_vec(acks),
+                    path_id,
+                    trajectory_id,
+                    tags: SmallVec::from_vec(tags),
+                };
+                // Decoding creates the box only when an extension field is present.
+                let ext = (ext != LpExtensions::default()).then(|| Box::new(ext));
+                LpHeader { congestion_mark, hop_count, flags, ext }
+            },
+        )
 }
 
 fn net_packet() -> impl Strategy<Value = NetPacket> {

@@ -6,7 +6,7 @@ use ndnflow_core::table::FaceId;
 use ndnflow_core::{Name, Time};
 use rustc_hash::FxHashMap;
 
-use crate::link::LinkDir;
+use crate::link::{DirReliability, LinkDir};
 use crate::rng::{component_rng, component_seed};
 use crate::routing;
 use crate::scenario::model::*;
@@ -139,6 +139,11 @@ pub fn build(s: &Scenario) -> Network {
         }
         if l.ba.shaper.is_some() {
             dirs[ab_last].feeds_shaper = Some(ba as u32);
+        }
+        // Loss detection (PCON §3.5) is NDNLPv2 reliability, which both faces of the link run.
+        if l.ab.loss_detection != LossDetection::None || l.ba.loss_detection != LossDetection::None {
+            dirs[ab].reliability = Some(Box::new(DirReliability::new(ba)));
+            dirs[ba].reliability = Some(Box::new(DirReliability::new(ab)));
         }
         nodes[l.a].faces.push(FaceTarget::Link(ab as u32));
         nodes[l.b].faces.push(FaceTarget::Link(ba as u32));

@@ -4,17 +4,17 @@
 //! A frame a forwarder sends to an application (or an application to its forwarder) is delivered at
 //! the same instant through a local FIFO, so nothing recurses and nothing reorders.
 //!
-//! Link loss detection (PCON §3.5): a frame lost on a direction that detects losses is reported one
-//! propagation round trip of the link later. A lost Interest comes back to its sender as a Nack
-//! from that upstream; a lost Data reaches the receiver one more one-way delay later as a Nack for
-//! what it was waiting for. Overlay links mark these Nacks, wireless links do not.
+//! Link loss detection (PCON §3.5): a link that detects losses runs NDNLPv2 link reliability at both
+//! faces (`reliable.rs`); what a face gives up on comes back as a Nack(Congestion), marked on
+//! overlay links, not on wireless ones.
 //!
 //! Interest shaping (PCON §4.6, docs/protocols/shaper.md): an Interest a forwarder sends on a
 //! shaped direction waits in the direction's shaper, which releases it to the output queue at its
 //! pacing instant (a `ShaperWake` event); Data delivered over the reverse direction update the
 //! shaper's size estimate. An Interest the shaper drops comes back at once, at the same instant,
-//! to the sender as a marked Nack(Congestion), as a detected link loss does one round trip later.
+//! to the sender as a marked Nack(Congestion), as a lost Interest the link gives up on does.
 
+mod reliable;
 mod shaping;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -22,13 +22,14 @@ use std::sync::Arc;
 
 use ndnflow_core::app::multipath::PathReport;
 use ndnflow_core::fw::forwarder::Outbox;
+use ndnflow_core::link::reliability::Output;
 use ndnflow_core::packet::{Frame, Interest, Nack, NackReason, NetPacket};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::Time;
 
 use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
-use crate::scenario::model::{LinkChange, LinkDirection, LossDetection, Scenario};
+use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{
     ConsumerName, ConsumerSample, ConsumerSummary, NodeSummary, PathSummary, PtpNodeSummary, Recorder, Results,
     SimulationSummary, Summary,
@@ -47,11 +48,10 @@ pub struct Simulation {
     app_out: Vec<Frame>,
     recorder: Recorder,
     events_processed: u64,
-    /// Link losses waiting to be reported: (NDN-level direction, lost frame, dropped by a queue);
-    /// `None` once done.
-    loss_reports: Vec<Option<(u32, Frame, bool)>>,
-    /// Free slots of `loss_reports`.
-    free_reports: Vec<u32>,
+    /// Scratch for what a link's reliability asks for.
+    lp_out: Vec<Output>,
+    /// The network packet an IDLE packet's carrier frame holds (never read: see `link.rs`).
+    idle_carrier: NetPacket,
     /// Scratch for the Interests a shaper drops.
     shaper_dropped: Vec<Frame>,
 }
@@ -83,8 +83,8 @@ impl Simulation {
             outbox: Vec::new(),
             app_out: Vec::new(),
             events_processed: 0,
-            loss_reports: Vec::new(),
-            free_reports: Vec::new(),
+            lp_out: Vec::new(),
+            idle_carrier: reliable::idle_carrier(),
             shaper_dropped: Vec::new(),
             scenario,
         }
@@ -176,10 +176,12 @@ impl Simulation {
                 let dir = &mut self.net.dirs[d as usize];
                 let arrived = dir.pop_arrival();
                 let (to, to_face, next_hop, feeds) = (dir.to, dir.to_face, dir.next, dir.feeds_shaper);
+                let origin = dir.chain.origin as usize;
                 if let Some(frame) = arrived {
                     match next_hop {
                         // An overlay link: on to the next underlay hop.
-                        Some(n) => self.put_on(n as usize, frame),
+                        Some(n) => self.transmit(n as usize, frame),
+                        None if self.net.dirs[origin].reliability.is_some() => self.receive_reliably(origin, frame),
                         None => {
                             if let Some(s) = feeds {
                                 self.data_for_shaper(s as usize, &frame);
@@ -207,7 +209,7 @@ impl Simulation {
                 }
             }
             Event::LinkChange(i) => self.apply_link_change(i as usize),
-            Event::LinkLoss(slot) => self.report_loss(slot),
+            Event::LinkWake(d) => self.wake_link(d as usize),
             Event::ShaperWake(d) => {
                 self.release_shaped(d as usize);
                 self.drain_local();
@@ -224,84 +226,28 @@ impl Simulation {
         self.local.push_back((o.from, o.from_face, nack));
     }
 
-    /// Sends on direction `d`: at once when it is idle with nothing queued, else through its queue;
-    /// losses it detects are scheduled for reporting.
-    fn put_on(&mut self, d: usize, frame: Frame) {
+    /// Sends on NDN-level direction `d`, numbered first by its link's reliability if it has one.
+    fn put_on(&mut self, d: usize, mut frame: Frame) {
+        if self.net.dirs[d].reliability.is_some() {
+            self.number(d, &mut frame);
+        }
+        self.transmit(d, frame);
+    }
+
+    /// Puts a frame on direction `d`: at once when it is idle with nothing queued, else through
+    /// its queue.
+    fn transmit(&mut self, d: usize, frame: Frame) {
         let frame = match self.net.dirs[d].send_now(self.now, frame) {
             Ok(tx) => {
                 if let Some(arrival) = tx.arrival {
                     self.events.schedule(arrival, Event::Arrive(d as u32));
                 }
-                self.collect_losses(d);
                 return;
             }
             Err(frame) => frame,
         };
         self.net.dirs[d].enqueue(self.now, frame);
         self.kick(d);
-    }
-
-    /// Schedules the report of each frame direction `d` lost since the last look. Called after
-    /// every transmission, and almost always with nothing lost: the check is inlined, the work not.
-    #[inline]
-    fn collect_losses(&mut self, d: usize) {
-        if !self.net.dirs[d].lost.is_empty() {
-            self.report_later(d);
-        }
-    }
-
-    #[inline(never)]
-    fn report_later(&mut self, d: usize) {
-        let chain = self.net.dirs[d].chain;
-        let origin = chain.origin;
-        let lost = std::mem::take(&mut self.net.dirs[d].lost);
-        let sender_knows = self.now + chain.detection_delay;
-        let receiver_knows = sender_knows + chain.delay;
-        for (frame, by_queue) in lost {
-            let at = match frame.packet {
-                NetPacket::Interest(_) => sender_knows,
-                NetPacket::Data(_) => receiver_knows,
-                // A lost Nack is not reported again: its downstream times out.
-                NetPacket::Nack(_) => continue,
-            };
-            let slot = match self.free_reports.pop() {
-                Some(slot) => {
-                    self.loss_reports[slot as usize] = Some((origin, frame, by_queue));
-                    slot
-                }
-                None => {
-                    self.loss_reports.push(Some((origin, frame, by_queue)));
-                    (self.loss_reports.len() - 1) as u32
-                }
-            };
-            self.events.schedule(at, Event::LinkLoss(slot));
-        }
-    }
-
-    /// PCON §3.5: the loss becomes a Nack(Congestion) at the node that waits for an answer: the
-    /// Interest's sender, or the Data's receiver. Marked on an overlay link (every loss there is
-    /// congestion in the underlay), and on a wireless link when a queue dropped the frame: only
-    /// the radio's random losses are unmarked.
-    fn report_loss(&mut self, slot: u32) {
-        let Some((origin, frame, by_queue)) = self.loss_reports[slot as usize].take() else { return };
-        self.free_reports.push(slot);
-        let o = &self.net.dirs[origin as usize];
-        let mark = (o.chain.loss_detection == LossDetection::Overlay || by_queue) as u64;
-        let (to, to_face) = (o.to, o.to_face);
-        match frame.packet {
-            NetPacket::Interest(interest) => self.nack_to_sender(origin as usize, interest, mark),
-            NetPacket::Data(data) => {
-                let mut out = std::mem::take(&mut self.outbox);
-                self.net.nodes[to].fw.handle_lost_data(self.now, to_face, &data, mark, &mut out);
-                for (face, frame) in out.drain(..) {
-                    self.send_from(to, face, frame);
-                }
-                self.outbox = out;
-                self.reschedule_node(to);
-            }
-            NetPacket::Nack(_) => {}
-        }
-        self.drain_local();
     }
 
     /// Delivers frames queued for forwarders at this instant, and whatever they cause locally.
@@ -412,7 +358,6 @@ impl Simulation {
             dir.tx_pending = true;
             self.events.schedule(dir.busy_until, Event::TxDone(d as u32));
         }
-        self.collect_losses(d);
     }
 
     fn apply_link_change(&mut self, i: usize) {
@@ -428,7 +373,6 @@ impl Simulation {
                 LinkChange::Bandwidth(bps) => self.net.dirs[d].bandwidth_bps = bps,
                 LinkChange::Down => {
                     self.net.dirs[d].set_down(self.now);
-                    self.collect_losses(d);
                     self.set_face_state(d, false);
                 }
                 LinkChange::Up => {

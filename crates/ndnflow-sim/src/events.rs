@@ -24,8 +24,8 @@ pub enum Event {
     Sample,
     /// Scheduled link change `0` (index into the scenario's events).
     LinkChange(u32),
-    /// A link loss report is due (index into the engine's pending reports).
-    LinkLoss(u32),
+    /// The NDNLPv2 reliability of the face sending on link direction `0` may have a timer due.
+    LinkWake(u32),
     /// Link direction `0`'s Interest shaper may release its next Interest.
     ShaperWake(u32),
 }
@@ -36,7 +36,7 @@ pub enum Event {
 const CLASS_SHIFT: u32 = 63;
 const SEQ_SHIFT: u32 = 31;
 const KIND_SHIFT: u32 = 28;
-/// Largest index an event can carry (nodes, apps, link directions, loss reports, link changes):
+/// Largest index an event can carry (nodes, apps, link directions, link changes):
 /// 268 million, beyond what fits in memory (each of those is hundreds of bytes or more).
 pub const MAX_INDEX: u32 = (1 << KIND_SHIFT) - 1;
 
@@ -77,7 +77,7 @@ fn encode(event: Event) -> u64 {
         Event::AppWake(i) => (3, i),
         Event::Sample => (4, 0),
         Event::LinkChange(i) => (5, i),
-        Event::LinkLoss(i) => (6, i),
+        Event::LinkWake(i) => (6, i),
         Event::ShaperWake(i) => (7, i),
     };
     debug_assert!(index <= MAX_INDEX, "event index {index} exceeds {MAX_INDEX}");
@@ -94,7 +94,7 @@ fn decode(tie: u64) -> Event {
         3 => Event::AppWake(index),
         4 => Event::Sample,
         5 => Event::LinkChange(index),
-        6 => Event::LinkLoss(index),
+        6 => Event::LinkWake(index),
         _ => Event::ShaperWake(index),
     }
 }
@@ -208,7 +208,7 @@ mod tests {
             Event::AppWake(MAX_INDEX),
             Event::Sample,
             Event::LinkChange(3),
-            Event::LinkLoss(MAX_INDEX),
+            Event::LinkWake(MAX_INDEX),
             Event::ShaperWake(1),
         ];
         for e in events {

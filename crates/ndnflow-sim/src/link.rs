@@ -5,9 +5,13 @@
 //!
 //! An IP-overlay link (PCON §4.6) is a chain: the NDN-level direction hands what arrives at its end
 //! to the first underlay hop (`next`), and so on; only the last delivers to the node. Underlay hops
-//! are `LinkDir`s of their own (queue, bandwidth, delay), invisible to the forwarders. When the
-//! NDN-level direction detects losses (§3.5), every frame lost anywhere on the chain is kept in
-//! `lost` for the engine to report.
+//! are `LinkDir`s of their own (queue, bandwidth, delay), invisible to the forwarders.
+//!
+//! A link that detects losses (PCON §3.5) runs NDNLPv2 link reliability at both ends
+//! (`reliability`, the engine's side in `engine/reliable.rs`). Its IDLE packets (Acks, no network
+//! packet) travel through the same queues and transmitters as frames: each is carried by a
+//! `Frame` whose `net_size` is 0 (no network packet has that size), which is counted in `packets`,
+//! `bytes`, `drops` and `losses` but in no packet kind, and never reaches a forwarder.
 //!
 //! A direction may shape the Interests it sends (PCON §4.6, after Wang et al.): they wait in its
 //! `shaper` before the output queue, and the last hop of the reverse chain (`feeds_shaper`) tells
@@ -23,9 +27,10 @@ use std::collections::VecDeque;
 
 use ndnflow_core::link::frag::{FragTag, Fragmenter};
 use ndnflow_core::link::{
-    Bernoulli, CodelConfig, GilbertElliott, InterestShaper, Limit, LossModel, NfdMarkConfig, NfdMarker, Queue,
-    QueueDiscipline, Queued, ShaperConfig,
+    Bernoulli, CodelConfig, GilbertElliott, InterestShaper, Limit, LossModel, LpReliability, NfdMarkConfig, NfdMarker,
+    Queue, QueueDiscipline, Queued, ReliabilityConfig, ShaperConfig,
 };
+use ndnflow_core::packet::lp::idle_packet_size;
 use ndnflow_core::packet::{Frame, PacketKind};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::Time;
@@ -58,6 +63,15 @@ pub struct LinkCounters {
     /// `drops` and `interest_drops`. Left out of summary.json for unshaped directions.
     #[serde(skip_serializing_if = "is_zero")]
     pub shaper_drops: u64,
+    /// NDNLPv2 reliability of the sending face (links with loss detection; left out of
+    /// summary.json elsewhere): IDLE packets sent (also in `packets` and `bytes`), frames sent
+    /// again, frames given up (each reported as a loss, PCON §3.5).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lp_idle: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lp_retx: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lp_gave_up: u64,
     /// Sum and count of queue sojourn times, for the per-bin means of the trace.
     #[serde(skip)]
     pub sojourn_sum: Time,
@@ -100,9 +114,9 @@ pub struct LinkDir {
     pub frag: Option<Box<Fragmenter>>,
     /// NFD's congestion marker in front of the queue (`None`: no marking on arrival).
     pub marker: Option<Box<NfdMarker>>,
-    /// Frames lost since the engine last looked (kept only when the chain detects losses), each
-    /// with whether a queue dropped it (congestion) rather than the loss model (random loss).
-    pub lost: Vec<(Frame, bool)>,
+    /// NDNLPv2 reliability of the sending node's face (NDN-level directions of links that detect
+    /// losses; `None` elsewhere).
+    pub reliability: Option<Box<DirReliability>>,
     pub counters: LinkCounters,
     pub queue: Queue,
     pub loss: LossModel,
@@ -125,19 +139,36 @@ pub struct DirShaper {
     pub wake_at: Time,
 }
 
+/// The NDNLPv2 reliability of the face that sends on a direction, which also receives what comes
+/// back on the `reverse` direction, and its wake-up.
+pub struct DirReliability {
+    pub lp: LpReliability,
+    /// The NDN-level direction of the same link the other way.
+    pub reverse: u32,
+    /// The instant of the last LinkWake scheduled (`Time::MAX`: none yet); one at or before `now`
+    /// has fired.
+    pub wake_at: Time,
+}
+
+impl DirReliability {
+    /// NFD's defaults (docs/protocols/links.md) except `max_retx`: PCON §3.5 reports a loss to the
+    /// network layer, and its §4.6 evaluation has the wireless link's losses come back as Nacks
+    /// that "only trigger a [consumer] retransmission", so the link does not retransmit first (the
+    /// paper's optional "addition", §3.5 last paragraph).
+    pub fn new(reverse: usize) -> DirReliability {
+        let cfg = ReliabilityConfig { max_retx: 0, ..ReliabilityConfig::default() };
+        DirReliability { lp: LpReliability::new(cfg), reverse: reverse as u32, wake_at: Time::MAX }
+    }
+}
+
 /// What a direction shares with the rest of its chain (an NDN-level direction and its underlay
 /// hops).
 #[derive(Clone, Copy, Debug)]
 pub struct Chain {
     /// The NDN-level direction (itself, unless this is an underlay hop).
     pub origin: u32,
-    /// How losses anywhere on the chain are reported (PCON §3.5).
+    /// How the link reports the losses its reliability gives up on (PCON §3.5).
     pub loss_detection: LossDetection,
-    /// The link's propagation round trip (both directions, underlay included): how long after a
-    /// loss the sender knows of it (§3.5 "a small multiple of the link propagation delay").
-    pub detection_delay: Time,
-    /// One-way propagation delay of the whole chain.
-    pub delay: Time,
 }
 
 /// What `LinkDir::transmit_next` started, for the engine to schedule.
@@ -159,12 +190,7 @@ impl LinkDir {
         reverse: &LinkDirSpec,
         rng: ChaCha8Rng,
     ) -> LinkDir {
-        let chain = Chain {
-            origin: index as u32,
-            loss_detection: spec.loss_detection,
-            detection_delay: spec.total_delay() + reverse.total_delay(),
-            delay: spec.total_delay(),
-        };
+        let chain = Chain { origin: index as u32, loss_detection: spec.loss_detection };
         let (bandwidth, delay) = (spec.bandwidth_bps, spec.delay);
         let mut dir = LinkDir::idle(ends, chain, (bandwidth, delay), queue(&spec.queue), loss(&spec.loss), rng);
         dir.frag = spec.mtu.map(|mtu| Box::new(Fragmenter::new(mtu)));
@@ -200,7 +226,7 @@ impl LinkDir {
             from_face,
             next: None,
             chain,
-            lost: Vec::new(),
+            reliability: None,
             bandwidth_bps,
             delay,
             queue,
@@ -220,11 +246,12 @@ impl LinkDir {
         }
     }
 
-    /// Counts a frame the queue or the link dropped, and keeps it for the loss report if asked.
+    /// Counts a frame the queue or the link dropped.
     fn dropped(&mut self, frame: Frame) {
-        self.count_drop(frame.packet.kind());
-        if self.chain.loss_detection != LossDetection::None {
-            self.lost.push((frame, true));
+        if is_idle(&frame) {
+            self.counters.drops += 1;
+        } else {
+            self.count_drop(frame.packet.kind());
         }
     }
 
@@ -253,7 +280,7 @@ impl LinkDir {
         if self.frag.is_some() {
             return self.enqueue_fragments(now, frame);
         }
-        let mut size = frame.wire_size();
+        let mut size = wire_size(&frame);
         let mut marked = false;
         if let Some(m) = self.marker.as_deref_mut() {
             if m.on_send(now, self.queue.len_bytes()) {
@@ -289,7 +316,7 @@ impl LinkDir {
         if self.frag.is_some() || !self.up || !self.is_idle(now) || q.len_packets() > 0 {
             return Err(frame);
         }
-        let size = frame.wire_size();
+        let size = wire_size(&frame);
         if !q.limit().admits(0, 0, size) {
             return Err(frame);
         }
@@ -337,6 +364,7 @@ impl LinkDir {
         c.packets += 1;
         c.bytes += size as u64;
         match tag {
+            None if is_idle(&frame) => {}
             None => self.count_sent(frame.packet.kind()),
             Some(tag) => self.settle_fragment(tag, false),
         }
@@ -344,9 +372,6 @@ impl LinkDir {
         self.busy_until = done;
         if self.loss.is_lost(&mut self.rng) {
             self.counters.losses += 1;
-            if self.chain.loss_detection != LossDetection::None {
-                self.lost.push((frame, false));
-            }
             return Transmission { arrival: None, done };
         }
         if let (Some(f), Some(tag)) = (self.frag.as_mut(), tag) {
@@ -390,6 +415,22 @@ impl LinkDir {
             Some(tag) => self.settle_fragment(tag, true),
             None => self.dropped(frame),
         }
+    }
+}
+
+/// Whether `frame` carries an NDNLPv2 IDLE packet (see the module comment).
+#[inline]
+pub fn is_idle(frame: &Frame) -> bool {
+    frame.net_size == 0
+}
+
+/// Bytes `frame` occupies on the wire, IDLE packets included.
+#[inline]
+fn wire_size(frame: &Frame) -> u32 {
+    if is_idle(frame) {
+        idle_packet_size(&frame.lp) as u32
+    } else {
+        frame.wire_size()
     }
 }
 

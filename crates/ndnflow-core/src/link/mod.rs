@@ -1,7 +1,7 @@
 //! Link-layer output queues (DropTail, CoDel in drop or mark mode), NFD's send-queue congestion
 //! marker (`nfd_mark`), random loss models, the hop-by-hop Interest shaper (`shaper`,
-//! docs/protocols/shaper.md), and NDNLPv2 fragmentation on a link with an MTU (`frag`,
-//! docs/protocols/links.md).
+//! docs/protocols/shaper.md), NDNLPv2 fragmentation on a link with an MTU (`frag`,
+//! docs/protocols/links.md), and NDNLPv2 link reliability (`reliability`, docs/protocols/links.md).
 //!
 //! A link direction owns one [`Queue`] and one [`LossModel`]. The queue is handed `now` on every
 //! call and never reads a clock. Sizes are the caller's `Queued::size` (normally
@@ -13,12 +13,14 @@ pub mod droptail;
 pub mod frag;
 pub mod loss;
 pub mod nfd_mark;
+pub mod reliability;
 pub mod shaper;
 
 pub use codel::{CodelConfig, CodelQueue};
 pub use droptail::DropTailQueue;
 pub use loss::{Bernoulli, GilbertElliott, LossModel};
 pub use nfd_mark::{NfdMarkConfig, NfdMarker};
+pub use reliability::{LpReliability, ReliabilityConfig};
 pub use shaper::{InterestShaper, ShaperConfig, ShaperCounters};
 
 use crate::{Frame, Time};

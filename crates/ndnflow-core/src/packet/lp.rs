@@ -7,11 +7,15 @@
 //! (ndn-cxx lp/packet.cpp); the numbers are listed in docs/wire-format.md.
 //!
 //! Field order is ndn-cxx's: header fields in strictly increasing TLV-TYPE (only Ack may repeat),
-//! then Fragment last. So the encoder writes Nack (800), CongestionMark (832), Ack (836)*,
-//! TxSequence (840), the ndnflow fields (856..876), Fragment (80). The decoder enforces the same
-//! order, skips unknown fields that NDNLPv2 marks ignorable, and rejects other unknown fields.
-//! Sequence (81) and PitToken (98) are recognised and dropped; FragIndex/FragCount are accepted
-//! only for an unfragmented packet (index 0 of 1), since ndnflow does not reassemble.
+//! then Fragment last. So the encoder writes Sequence (81), Nack (800), CongestionMark (832),
+//! Ack (836)*, TxSequence (840), the ndnflow fields (856..876), Fragment (80). The decoder enforces
+//! the same order, skips unknown fields that NDNLPv2 marks ignorable, and rejects other unknown
+//! fields. PitToken (98) is recognised and dropped; FragIndex/FragCount are accepted only for an
+//! unfragmented packet (index 0 of 1), since the codec does not reassemble.
+//!
+//! An LpPacket with header fields and no Fragment is an IDLE packet (NDNLPv2 "Link Reliability":
+//! NFD's LpReliability sends its pending Acks in one when it has nothing to piggyback them on);
+//! `encode_idle_packet`, `idle_packet_size` and `decode_link_packet` handle it.
 
 use std::sync::Arc;
 
@@ -77,6 +81,9 @@ pub struct LpHeader {
 /// Header fields that only some protocols set.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LpExtensions {
+    /// NDNLPv2 Sequence (81): NFD's link service numbers every packet when reliability is on, and
+    /// the receiver drops a retransmitted copy it already delivered by it.
+    pub sequence: Option<u64>,
     /// NDNLPv2 TxSequence (840), for link loss detection.
     pub tx_sequence: Option<u64>,
     /// NDNLPv2 Ack (836) fields, for link loss detection.
@@ -93,6 +100,11 @@ impl LpExtensions {
     fn fields_size(&self) -> usize {
         use tlv_type::*;
         let mut n = 0;
+        // Sequence, TxSequence and Ack are fixed 8 octets, as NFD writes them (its piggyback
+        // counts an Ack as 3 + 1 + 8 octets).
+        if self.sequence.is_some() {
+            n += tlv_size(SEQUENCE, 8);
+        }
         if self.tx_sequence.is_some() {
             n += tlv_size(TX_SEQUENCE, 8);
         }
@@ -197,7 +209,8 @@ pub fn encode_frame_into(lp: &LpHeader, packet: &NetPacket, out: &mut Vec<u8>) {
     let net_size = net_packet_size(packet);
     let value = fields + nack.map_or(0, nack_field_size) + tlv_size(tlv_type::FRAGMENT, net_size);
     write_tl(out, tlv_type::LP_PACKET, value);
-    // Nack (800) sorts before every other header field we emit (832 and up).
+    // Sequence (81) sorts first, then Nack (800) before every other header field (832 and up).
+    lp.encode_sequence(out);
     if let Some(reason) = nack {
         encode_nack_field(reason, out);
     }
@@ -241,7 +254,15 @@ fn encode_nack_field(reason: NackReason, out: &mut Vec<u8>) {
 }
 
 impl LpHeader {
-    /// Appends the header fields in increasing TLV-TYPE order; sizes match `fields_size`.
+    /// Sequence (81) sorts before the Nack field, so it is written apart from the others.
+    fn encode_sequence(&self, out: &mut Vec<u8>) {
+        if let Some(seq) = self.ext.as_deref().and_then(|e| e.sequence) {
+            write_fixed_u64_tlv(out, tlv_type::SEQUENCE, seq);
+        }
+    }
+
+    /// Appends the header fields after Sequence and Nack, in increasing TLV-TYPE order; with
+    /// `encode_sequence`, sizes match `fields_size`.
     fn encode_fields(&self, out: &mut Vec<u8>) {
         use tlv_type::*;
         let ext = self.ext.as_deref();
@@ -281,14 +302,9 @@ impl LpHeader {
 /// the decoded network packet (equal to the received Fragment length unless the sender used
 /// non-minimal integer encodings, which are accepted and normalised).
 pub fn decode_frame(wire: &[u8]) -> Result<Frame, DecodeError> {
-    let mut r = Reader::new(wire);
-    let el = r.read_element()?;
-    if !r.is_empty() {
-        return Err(DecodeError::Trailing(r.remaining()));
-    }
-    match el.typ {
-        tlv_type::LP_PACKET => decode_lp_packet(&el),
-        _ => decode_net_packet(&el, None).map(|packet| Frame::new(LpHeader::default(), packet)),
+    match decode_link_packet(wire)? {
+        LinkPacket::Frame(frame) => Ok(frame),
+        LinkPacket::Idle(_) => Err(DecodeError::Missing("Fragment")),
     }
 }
 
@@ -338,7 +354,40 @@ fn check_field_order(prev: Option<u64>, e: &Element<'_>) -> Result<(), DecodeErr
     Ok(())
 }
 
-fn decode_lp_packet(el: &Element<'_>) -> Result<Frame, DecodeError> {
+/// What one LpPacket on a link carries: a frame, or (no Fragment) an IDLE packet's header fields.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinkPacket {
+    Frame(Frame),
+    Idle(LpHeader),
+}
+
+/// Decodes what a link received: a frame as `decode_frame` does, or an IDLE packet (an LpPacket
+/// with header fields and no Fragment; a Nack field needs the Fragment it rejects).
+pub fn decode_link_packet(wire: &[u8]) -> Result<LinkPacket, DecodeError> {
+    let mut r = Reader::new(wire);
+    let el = r.read_element()?;
+    if !r.is_empty() {
+        return Err(DecodeError::Trailing(r.remaining()));
+    }
+    match el.typ {
+        tlv_type::LP_PACKET => decode_lp_fields(&el),
+        _ => decode_net_packet(&el, None).map(|packet| LinkPacket::Frame(Frame::new(LpHeader::default(), packet))),
+    }
+}
+
+/// Exact size of an IDLE packet carrying `lp`'s header fields: LpPacket { fields }.
+pub fn idle_packet_size(lp: &LpHeader) -> usize {
+    tlv_size(tlv_type::LP_PACKET, lp.fields_size())
+}
+
+/// Appends an IDLE packet carrying `lp`'s header fields; its length is `idle_packet_size(lp)`.
+pub fn encode_idle_packet(lp: &LpHeader, out: &mut Vec<u8>) {
+    write_tl(out, tlv_type::LP_PACKET, lp.fields_size());
+    lp.encode_sequence(out);
+    lp.encode_fields(out);
+}
+
+fn decode_lp_fields(el: &Element<'_>) -> Result<LinkPacket, DecodeError> {
     let mut lp = LpHeader::default();
     let mut nack = None;
     let mut fragment = None;
@@ -356,7 +405,12 @@ fn decode_lp_packet(el: &Element<'_>) -> Result<Frame, DecodeError> {
             lp.decode_field(&e)?;
         }
     }
-    let fragment = fragment.ok_or(DecodeError::Missing("Fragment"))?;
+    let Some(fragment) = fragment else {
+        if nack.is_some() {
+            return Err(DecodeError::Missing("Fragment"));
+        }
+        return Ok(LinkPacket::Idle(lp));
+    };
     let mut fr = fragment.reader();
     if fr.is_empty() {
         return Err(DecodeError::Missing("network packet in Fragment"));
@@ -365,7 +419,7 @@ fn decode_lp_packet(el: &Element<'_>) -> Result<Frame, DecodeError> {
     if !fr.is_empty() {
         return Err(DecodeError::Trailing(fr.remaining()));
     }
-    Ok(Frame::new(lp, decode_net_packet(&inner, nack)?))
+    Ok(LinkPacket::Frame(Frame::new(lp, decode_net_packet(&inner, nack)?)))
 }
 
 /// Nack { NackReason? }: absent or unknown reason codes mean None (ndn-cxx); other content follows
@@ -395,6 +449,7 @@ impl LpHeader {
     fn decode_field(&mut self, e: &Element<'_>) -> Result<(), DecodeError> {
         use tlv_type::*;
         match e.typ {
+            SEQUENCE => self.ext_mut().sequence = Some(e.fixed_u64("Sequence")?),
             CONGESTION_MARK => self.congestion_mark = e.nonneg()?,
             ACK => self.ext_mut().acks.push(e.fixed_u64("Ack")?),
             TX_SEQUENCE => self.ext_mut().tx_sequence = Some(e.fixed_u64("TxSequence")?),
@@ -404,7 +459,7 @@ impl LpHeader {
             TAG_STACK => self.ext_mut().tags = decode_tag_stack(e)?,
             FLAGS => self.flags = e.nonneg()?,
             // Known NDNLPv2 fields that carry nothing ndnflow models.
-            SEQUENCE | PIT_TOKEN => {}
+            PIT_TOKEN => {}
             FRAG_INDEX => require_unfragmented(e, 0)?,
             FRAG_COUNT => require_unfragmented(e, 1)?,
             t if is_ignorable_field(t) => {}
