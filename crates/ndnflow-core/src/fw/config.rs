@@ -1,6 +1,8 @@
 //! What a forwarder is built from: its strategies, what it does with Interest marks, route
-//! labels and the straggler time (`ForwarderConfig`), and how the built-in strategies are made.
+//! labels and the straggler time (`ForwarderConfig`), and how the built-in strategies and router
+//! extensions are made.
 
+use super::ext::{ForwarderExtension, Mpfp, RouteLabels};
 use super::strategy::{
     BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PconConfig, PconStrategy, PiStrategy, RfaStrategy,
     Strategy,
@@ -38,6 +40,20 @@ pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> 
         StrategyName::Pcon(config) => Box::new(PconStrategy::new(config, seed)),
         StrategyName::Fpf => Box::new(FpfStrategy::new()),
     }
+}
+
+/// The router extensions a config asks for, in hook order: route labels, then MPFP. Their hooks
+/// write distinct link-header fields (the trajectory id; PTP's flags and tags), so the order
+/// changes no packet; it is fixed so that it never depends on anything else.
+pub(super) fn make_extensions(route_labels: bool, ptp: bool, fab_capacity: usize) -> Vec<Box<dyn ForwarderExtension>> {
+    let mut extensions: Vec<Box<dyn ForwarderExtension>> = Vec::new();
+    if route_labels {
+        extensions.push(Box::new(RouteLabels));
+    }
+    if ptp {
+        extensions.push(Box::new(Mpfp::new(fab_capacity)));
+    }
+    extensions
 }
 
 /// The seed of the `index`-th strategy instance of a forwarder seeded with `nonce_seed`, so
