@@ -84,7 +84,8 @@ pub struct ForwarderConfig {
     pub interest_marks: InterestMarks,
     /// Route labels (Carofiglio et al., INFOCOM NOMEN 2013, as RAAQM uses them): fold the face each
     /// Data arrived on into its trajectory id on the way down, so that a consumer can tell routes
-    /// apart. Off by default: the label costs 12 bytes of link header per Data.
+    /// apart. Off by default: the label costs 12 bytes of link header per Data. Installs the
+    /// `ext::RouteLabels` extension.
     pub route_labels: bool,
     /// How long a satisfied PIT entry stays: the straggler timer of older NFD (100 ms in the NFD
     /// 0.4 of ndnSIM 2.1, which PCON's authors used; current NFD erases the entry at once). While
@@ -94,6 +95,7 @@ pub struct ForwarderConfig {
     pub straggler: Time,
     /// PTP's path-specified forwarding (MPFP, Ye et al. §4): probing, tag switching, the
     /// from-cache flag. Off by default: a stock forwarder ignores PTP's link-header fields.
+    /// Installs the `ext::Mpfp` extension.
     pub ptp: bool,
     /// Flows the Forwarding Acceleration Base keeps (PTP §4-B), when `ptp` is on; 0 = none, every
     /// tag check then runs a longest-prefix match.

@@ -29,7 +29,7 @@ pub use super::config::{ForwarderConfig, InterestMarks, StrategyName};
 use super::ext::{ForwarderExtension, Takeover};
 pub use super::ext::{Mpfp, MpfpCounters};
 use super::face::{FaceInfo, FaceKind};
-use super::strategy::{InterestDecision, NackDecision, Strategy, StrategyAction, StrategyActions, StrategyCtx};
+use super::strategy::{InterestDecision, NackDecision, Strategy, StrategyActions, StrategyCtx};
 use crate::link::Limit;
 use crate::packet::{Data, Frame, Interest, LpHeader, Nack, NackReason, NetPacket};
 use crate::table::{ContentStore, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId};
@@ -82,6 +82,9 @@ pub struct Forwarder {
 
 /// Frames to send, as (face, frame).
 pub type Outbox = Vec<(FaceId, Frame)>;
+
+/// Where a Data goes: (downstream, its Interest came over a congested link, its PIT hint).
+type Downstreams = SmallVec<[(FaceId, bool, u32); 4]>;
 
 impl Forwarder {
     pub fn new(config: ForwarderConfig, nonce_seed: u64) -> Forwarder {
@@ -205,60 +208,9 @@ impl Forwarder {
         }
     }
 
-    /// When to call `handle_timeout` next: never later than the next PIT expiry or strategy timer,
-    /// possibly earlier (an early call finds nothing due and costs nothing).
-    pub fn poll_timeout(&mut self) -> Option<Time> {
-        let pit = self.pit.next_expiry();
-        self.strategies.iter().filter_map(|s| s.next_timer()).chain(pit).min()
-    }
-
-    /// Finalises every PIT entry that has expired by `now` (NFD: Interest finalize, unsatisfied),
-    /// then fires the strategies' timers due by `now`, in strategy-choice order, and carries out
-    /// what they ask. Expiries first: a timer then sees the PIT without the entries that are over.
-    pub fn handle_timeout(&mut self, now: Time, out: &mut Outbox) {
-        self.expire_pit_entries(now);
-        for si in 0..self.strategies.len() {
-            if self.strategies[si].next_timer().is_some_and(|t| t <= now) {
-                self.fire_strategy_timers(now, si, out);
-            }
-        }
-    }
-
-    fn fire_strategy_timers(&mut self, now: Time, si: usize, out: &mut Outbox) {
-        let mut actions = std::mem::take(&mut self.actions);
-        let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
-        self.strategies[si].on_timer(&ctx, &mut actions);
-        for action in actions.drain(..) {
-            match action {
-                StrategyAction::SendInterest { interest, face } => {
-                    let pending =
-                        self.pit.find(&interest).filter(|&id| self.pit.get(id).is_some_and(|e| !e.is_satisfied()));
-                    if let Some(id) = pending {
-                        self.send_interest(now, id, face, out);
-                    }
-                }
-            }
-        }
-        self.actions = actions;
-    }
-
-    fn expire_pit_entries(&mut self, now: Time) {
-        while let Some(id) = self.pit.pop_expired(now) {
-            if let Some(entry) = self.pit.remove(id) {
-                if entry.is_satisfied() {
-                    continue; // its straggler time is over
-                }
-                self.counters.expired += 1;
-                let si = self.strategy_index(entry.name());
-                let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
-                self.strategies[si].on_interest_expired(&ctx, &entry);
-                self.finalize_unsatisfied(now, &entry);
-            }
-        }
-    }
-
-    /// Unsatisfied entries leave their nonces in the Dead Nonce List so that late loops are caught.
-    fn finalize_unsatisfied(&mut self, now: Time, entry: &PitEntry) {
+    /// Interest finalize pipeline, for an entry that goes unsatisfied: its nonces go into the Dead
+    /// Nonce List so that late loops are caught.
+    fn on_interest_finalize(&mut self, now: Time, entry: &PitEntry) {
         for o in &entry.out_records {
             self.dnl.add(now, entry.name(), o.nonce);
         }
@@ -354,7 +306,7 @@ impl Forwarder {
     /// NFD answers a looping Interest on a point-to-point face with Nack(Duplicate).
     fn on_interest_loop(&mut self, in_face: FaceId, interest: Arc<Interest>, out: &mut Outbox) {
         self.counters.duplicates += 1;
-        self.send_nack(in_face, interest, NackReason::Duplicate, 0, out);
+        self.on_outgoing_nack(in_face, interest, NackReason::Duplicate, 0, out);
     }
 
     fn on_content_store_miss(
@@ -404,7 +356,7 @@ impl Forwarder {
         match decision {
             InterestDecision::Forward(faces) => {
                 for face in faces {
-                    self.send_interest_lp(now, id, face, lp.clone(), out);
+                    self.on_outgoing_interest(now, id, face, lp.clone(), out);
                 }
             }
             InterestDecision::Reject(reason) => {
@@ -424,24 +376,20 @@ impl Forwarder {
         let record = entry.in_records.remove(pos);
         if entry.in_records.is_empty() {
             if let Some(entry) = self.pit.remove(id) {
-                self.finalize_unsatisfied(now, &entry);
+                self.on_interest_finalize(now, &entry);
             }
         } else {
             let expiry = entry.in_records_expiry();
             self.pit.set_expiry(id, expiry);
         }
-        self.send_nack(face, record.interest, reason, 0, out);
+        self.on_outgoing_nack(face, record.interest, reason, 0, out);
     }
 
-    /// Outgoing Interest pipeline: record the upstream and send (unmarked: only the next link's
-    /// queue may mark it).
-    fn send_interest(&mut self, now: Time, id: PitId, face: FaceId, out: &mut Outbox) {
-        self.send_interest_lp(now, id, face, LpHeader::default(), out)
-    }
-
-    /// The same, with a link header of the forwarder's own (an extension's: PTP's tags), which the
-    /// extensions' `outgoing_interest` hooks may add to.
-    fn send_interest_lp(&mut self, now: Time, id: PitId, face: FaceId, mut lp: LpHeader, out: &mut Outbox) {
+    /// Outgoing Interest pipeline: record the upstream and send, with a link header of the
+    /// forwarder's own (an extension's: PTP's tags; none from a strategy), which the extensions'
+    /// `outgoing_interest` hooks may add to. Never with the congestion mark it arrived with: only
+    /// the next link's queue may mark it.
+    fn on_outgoing_interest(&mut self, now: Time, id: PitId, face: FaceId, mut lp: LpHeader, out: &mut Outbox) {
         let to_link = self.faces.get(face.index()).map(|f| f.kind) == Some(FaceKind::Link);
         let Some(entry) = self.pit.get_mut(id) else { return };
         // NFD's outgoing Interest pipeline: an exhausted HopLimit never leaves the node.
@@ -462,7 +410,15 @@ impl Forwarder {
         out.push((face, frame));
     }
 
-    fn send_nack(&mut self, face: FaceId, interest: Arc<Interest>, reason: NackReason, mark: u64, out: &mut Outbox) {
+    /// Outgoing Nack pipeline.
+    fn on_outgoing_nack(
+        &mut self,
+        face: FaceId,
+        interest: Arc<Interest>,
+        reason: NackReason,
+        mark: u64,
+        out: &mut Outbox,
+    ) {
         self.counters.out_nacks += 1;
         let mut frame = Frame::nack(Arc::new(Nack { reason, interest }));
         frame.lp.congestion_mark = mark;
@@ -490,8 +446,7 @@ impl Forwarder {
         if self.cs.is_enabled() {
             self.cs.insert(now, data.clone());
         }
-        // (downstream, its Interest came over a congested link, its PIT hint)
-        let mut downstreams: SmallVec<[(FaceId, bool, u32); 4]> = SmallVec::new();
+        let mut downstreams = Downstreams::new();
         // The link-header flags the strategies let the Data take downstream.
         let mut data_flags = 0;
         for id in matches {
@@ -518,6 +473,20 @@ impl Forwarder {
             }
             self.on_satisfied(now, id, in_face);
         }
+        self.on_outgoing_data(in_face, data, (lp, data_flags, net_size), downstreams, out);
+    }
+
+    /// Outgoing Data pipeline: one copy of `data`, which arrived on `in_face` with `lp`, to each
+    /// downstream, carrying the congestion mark (PCON Algorithm 2), the strategies' `flags`, and
+    /// what the extensions write.
+    fn on_outgoing_data(
+        &mut self,
+        in_face: FaceId,
+        data: Arc<Data>,
+        (lp, flags, net_size): (&LpHeader, u64, u32),
+        downstreams: Downstreams,
+        out: &mut Outbox,
+    ) {
         // The last downstream takes the Data itself: no reference-count traffic in the usual case
         // of one downstream.
         let last = downstreams.len().saturating_sub(1);
@@ -526,7 +495,7 @@ impl Forwarder {
             let Some(packet) = (if k == last { data.take() } else { data.clone() }) else { break };
             self.counters.out_data += 1;
             // Same Data, same size: no need to re-measure it.
-            let mut lp_out = outgoing_data_lp(lp, congested, data_flags);
+            let mut lp_out = outgoing_data_lp(lp, congested, flags);
             for ext in &mut self.extensions {
                 ext.outgoing_data(in_face, lp, &mut lp_out);
             }
@@ -568,16 +537,16 @@ impl Forwarder {
             NackDecision::Forward(faces) => {
                 // The retried Interest is new traffic: the Nack's congestion mark stays behind.
                 for face in faces {
-                    self.send_interest(now, id, face, out);
+                    self.on_outgoing_interest(now, id, face, LpHeader::default(), out);
                 }
             }
             // The mark does travel down with the Nack: PCON (§3.5) reacts to marked Nacks.
             NackDecision::NackDownstream(reason) => {
                 let Some(entry) = self.pit.remove(id) else { return };
                 for r in &entry.in_records {
-                    self.send_nack(r.face, r.interest.clone(), reason, lp.congestion_mark, out);
+                    self.on_outgoing_nack(r.face, r.interest.clone(), reason, lp.congestion_mark, out);
                 }
-                self.finalize_unsatisfied(now, &entry);
+                self.on_interest_finalize(now, &entry);
             }
         }
     }
@@ -601,6 +570,9 @@ fn outgoing_data_lp(lp: &LpHeader, congested_downstream: bool, flags: u64) -> Lp
         LpHeader { flags, ..Default::default() }
     }
 }
+
+#[path = "forwarder_timers.rs"]
+mod timers;
 
 #[cfg(test)]
 #[path = "forwarder_tests.rs"]

@@ -5,7 +5,7 @@
 use std::sync::Mutex;
 
 use super::*;
-use crate::fw::strategy::{Faces, StrategyActions};
+use crate::fw::strategy::{Faces, StrategyAction, StrategyActions};
 use crate::fw::testing::interest;
 use crate::table::{FibEntry, Measurements};
 
