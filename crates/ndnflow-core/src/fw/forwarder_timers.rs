@@ -12,8 +12,13 @@ impl Forwarder {
     /// When to call `handle_timeout` next: never later than the next PIT expiry or strategy timer,
     /// possibly earlier (an early call finds nothing due and costs nothing).
     pub fn poll_timeout(&mut self) -> Option<Time> {
-        let pit = self.pit.next_expiry();
-        self.strategies.iter().filter_map(|s| s.next_timer()).chain(pit).min()
+        let mut next = self.pit.next_expiry();
+        for strategy in &self.strategies {
+            if let Some(t) = strategy.next_timer() {
+                next = Some(next.map_or(t, |n| n.min(t)));
+            }
+        }
+        next
     }
 
     /// Finalises every PIT entry that has expired by `now` (NFD: Interest finalize, unsatisfied),
