@@ -37,6 +37,18 @@ fn marks_travel_down_with_the_data_and_count_the_hops_since_the_mark() {
 }
 
 #[test]
+fn a_strategy_that_does_not_steer_passes_the_path_signal_on_but_not_the_local_one() {
+    use crate::packet::lp::flags::{HIGH_CONG, HIGH_CONG_LOCAL};
+    let mut fw = router(); // best-route: the default `after_receive_data`
+    let lp = |flags| LpHeader { flags, ..Default::default() };
+    // The link just crossed is highly congested: the routers below learn of a congested path,
+    // not of a congested link of their own (PCON §3.6 resets the local bit).
+    assert_eq!(round_trip(&mut fw, 1, 0, lp(HIGH_CONG | HIGH_CONG_LOCAL)).lp, lp(HIGH_CONG));
+    assert_eq!(round_trip(&mut fw, 2, 0, lp(HIGH_CONG)).lp, lp(HIGH_CONG));
+    assert_eq!(round_trip(&mut fw, 3, 0, lp(0)).lp, lp(0));
+}
+
+#[test]
 fn interest_marks_can_be_ignored() {
     let mut fw = router_with(ForwarderConfig { interest_marks: InterestMarks::Ignore, ..ForwarderConfig::default() });
     assert_eq!(round_trip(&mut fw, 1, 1, LpHeader::default()).lp.congestion_mark, 0);

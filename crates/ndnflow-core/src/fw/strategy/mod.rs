@@ -181,8 +181,9 @@ pub trait Strategy: Send {
     fn on_interest_expired(&mut self, _ctx: &StrategyCtx, _entry: &PitEntry) {}
 
     /// When the strategy's earliest timer is due, if it has one: the forwarder's `poll_timeout`
-    /// answers no later than that, and its `handle_timeout` then calls `on_timer`. Asked after
-    /// every trigger, so a trigger arms a timer by changing what this returns.
+    /// answers no later than that, and its `handle_timeout` then calls `on_timer`. Asked whenever
+    /// the driver polls (the engine does after every frame a node handles), so a trigger arms a
+    /// timer by changing what this returns.
     fn next_timer(&self) -> Option<Time> {
         None
     }
