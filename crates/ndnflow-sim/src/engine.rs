@@ -22,10 +22,11 @@ use std::sync::Arc;
 
 use ndnflow_core::app::multipath::PathReport;
 use ndnflow_core::fw::forwarder::Outbox;
+use ndnflow_core::fw::Strategy;
 use ndnflow_core::link::reliability::Output;
 use ndnflow_core::packet::{Frame, Interest, Nack, NackReason, NetPacket};
 use ndnflow_core::table::FaceId;
-use ndnflow_core::Time;
+use ndnflow_core::{Name, Time};
 
 use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
@@ -101,6 +102,16 @@ impl Simulation {
     }
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
+    }
+
+    /// Installs `strategy` for `prefix` on the node named `node` (a strategy of another crate's,
+    /// which a scenario cannot name); false when there is no such node. Before the run or
+    /// between steps: the node's wake-up follows whatever timer the strategy has armed.
+    pub fn set_strategy(&mut self, node: &str, prefix: &Name, strategy: Box<dyn Strategy>) -> bool {
+        let Some(n) = self.scenario.nodes.iter().position(|s| s.name == node) else { return false };
+        self.net.nodes[n].fw.set_strategy(prefix, strategy);
+        self.reschedule_node(n);
+        true
     }
 
     /// Runs to completion.
@@ -196,10 +207,7 @@ impl Simulation {
                 self.net.dirs[d as usize].tx_pending = false;
                 self.kick(d as usize);
             }
-            Event::NodeWake(n) => {
-                self.net.nodes[n as usize].fw.handle_timeout(self.now);
-                self.reschedule_node(n as usize);
-            }
+            Event::NodeWake(n) => self.wake_node(n as usize),
             Event::AppWake(a) => self.wake_app(a as usize),
             Event::Sample => {
                 self.sample();
@@ -330,6 +338,18 @@ impl Simulation {
                 self.events.schedule(t, Event::AppWake(a as u32));
             }
         }
+    }
+
+    /// PIT expiries and strategy timers; what the timers send goes out as the pipelines' frames do.
+    fn wake_node(&mut self, n: usize) {
+        let mut out = std::mem::take(&mut self.outbox);
+        self.net.nodes[n].fw.handle_timeout(self.now, &mut out);
+        for (face, frame) in out.drain(..) {
+            self.send_from(n, face, frame);
+        }
+        self.outbox = out;
+        self.reschedule_node(n);
+        self.drain_local();
     }
 
     fn reschedule_node(&mut self, n: usize) {

@@ -1,6 +1,8 @@
 //! What a forwarder is built from: its strategies, what it does with Interest marks, route
-//! labels and the straggler time (`ForwarderConfig`), and how the built-in strategies are made.
+//! labels and the straggler time (`ForwarderConfig`), and how the built-in strategies and router
+//! extensions are made.
 
+use super::ext::{ForwarderExtension, Mpfp, RouteLabels};
 use super::strategy::{
     BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PconConfig, PconStrategy, PiStrategy, RfaStrategy,
     Strategy,
@@ -40,6 +42,20 @@ pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> 
     }
 }
 
+/// The router extensions a config asks for, in hook order: route labels, then MPFP. Their hooks
+/// write distinct link-header fields (the trajectory id; PTP's flags and tags), so the order
+/// changes no packet; it is fixed so that it never depends on anything else.
+pub(super) fn make_extensions(route_labels: bool, ptp: bool, fab_capacity: usize) -> Vec<Box<dyn ForwarderExtension>> {
+    let mut extensions: Vec<Box<dyn ForwarderExtension>> = Vec::new();
+    if route_labels {
+        extensions.push(Box::new(RouteLabels));
+    }
+    if ptp {
+        extensions.push(Box::new(Mpfp::new(fab_capacity)));
+    }
+    extensions
+}
+
 /// The seed of the `index`-th strategy instance of a forwarder seeded with `nonce_seed`, so
 /// instances and nodes draw independent streams.
 pub(super) fn strategy_seed(nonce_seed: u64, index: usize) -> u64 {
@@ -68,7 +84,8 @@ pub struct ForwarderConfig {
     pub interest_marks: InterestMarks,
     /// Route labels (Carofiglio et al., INFOCOM NOMEN 2013, as RAAQM uses them): fold the face each
     /// Data arrived on into its trajectory id on the way down, so that a consumer can tell routes
-    /// apart. Off by default: the label costs 12 bytes of link header per Data.
+    /// apart. Off by default: the label costs 12 bytes of link header per Data. Installs the
+    /// `ext::RouteLabels` extension.
     pub route_labels: bool,
     /// How long a satisfied PIT entry stays: the straggler timer of older NFD (100 ms in the NFD
     /// 0.4 of ndnSIM 2.1, which PCON's authors used; current NFD erases the entry at once). While
@@ -78,6 +95,7 @@ pub struct ForwarderConfig {
     pub straggler: Time,
     /// PTP's path-specified forwarding (MPFP, Ye et al. §4): probing, tag switching, the
     /// from-cache flag. Off by default: a stock forwarder ignores PTP's link-header fields.
+    /// Installs the `ext::Mpfp` extension.
     pub ptp: bool,
     /// Flows the Forwarding Acceleration Base keeps (PTP §4-B), when `ptp` is on; 0 = none, every
     /// tag check then runs a longest-prefix match.

@@ -2,8 +2,13 @@
 //! outgoing Interest, incoming Data, outgoing Data, incoming Nack, outgoing Nack, Interest finalize.
 //!
 //! Sans-IO: `handle(now, face, frame, out)` runs the pipelines for one received frame and appends the
-//! frames to send to `out`; `poll_timeout` says when PIT entries next expire and `handle_timeout`
-//! finalises them.
+//! frames to send to `out`; `poll_timeout` says when a PIT entry next expires or a strategy's timer
+//! is next due, and `handle_timeout(now, out)` finalises the one and fires the other.
+//!
+//! The pipelines are generic, as NFD's are: policy is in the strategies (`strategy::Strategy`, whose
+//! triggers decide forwarding and what a Data takes downstream) and in router extensions
+//! (`ext::ForwarderExtension`: PTP's MPFP, route labels), which see Interests before the strategy
+//! and write the link headers of what leaves. docs/architecture.md says why the two.
 //!
 //! Congestion marks (PCON §3.1-3.2, Algorithm 2): a Data or Nack keeps the mark it arrived with on
 //! its way downstream, so every router and consumer below a congested link hears of it. A marked
@@ -19,12 +24,13 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use super::config::{make_strategy, strategy_seed};
+use super::config::{make_extensions, make_strategy, strategy_seed};
 pub use super::config::{ForwarderConfig, InterestMarks, StrategyName};
+use super::ext::{ForwarderExtension, Takeover};
+pub use super::ext::{Mpfp, MpfpCounters};
 use super::face::{FaceInfo, FaceKind};
-use super::strategy::{InterestDecision, NackDecision, Strategy, StrategyCtx};
+use super::strategy::{InterestDecision, NackDecision, Strategy, StrategyActions, StrategyCtx};
 use crate::link::Limit;
-use crate::packet::lp::flags;
 use crate::packet::{Data, Frame, Interest, LpHeader, Nack, NackReason, NetPacket};
 use crate::table::{ContentStore, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId};
 use crate::{Name, Time};
@@ -66,14 +72,19 @@ pub struct Forwarder {
     /// Source of nonces for Interests that arrive without one (deterministic per forwarder).
     nonce_state: u64,
     interest_marks: InterestMarks,
-    route_labels: bool,
     straggler: Time,
-    /// PTP's path-specified forwarding (MPFP), on when `ForwarderConfig::ptp` is.
-    mpfp: Option<Mpfp>,
+    /// Router extensions, in hook order (route labels, then MPFP, as the config asks; then any
+    /// `add_extension` added).
+    extensions: Vec<Box<dyn ForwarderExtension>>,
+    /// Scratch for the actions of strategy timers, kept to spare an allocation per wake-up.
+    actions: StrategyActions,
 }
 
 /// Frames to send, as (face, frame).
 pub type Outbox = Vec<(FaceId, Frame)>;
+
+/// Where a Data goes: (downstream, its Interest came over a congested link, its PIT hint).
+type Downstreams = SmallVec<[(FaceId, bool, u32); 4]>;
 
 impl Forwarder {
     pub fn new(config: ForwarderConfig, nonce_seed: u64) -> Forwarder {
@@ -95,9 +106,9 @@ impl Forwarder {
             counters: ForwarderCounters::default(),
             nonce_state: nonce_seed | 1,
             interest_marks: config.interest_marks,
-            route_labels: config.route_labels,
             straggler: config.straggler,
-            mpfp: config.ptp.then(|| Mpfp::new(config.fab_capacity)),
+            extensions: make_extensions(config.route_labels, config.ptp, config.fab_capacity),
+            actions: StrategyActions::new(),
         }
     }
 
@@ -127,7 +138,18 @@ impl Forwarder {
 
     /// PTP's router state (its counters and FAB), on a forwarder with `ptp` set.
     pub fn mpfp(&self) -> Option<&Mpfp> {
-        self.mpfp.as_ref()
+        self.extension::<Mpfp>()
+    }
+
+    /// The first extension of type `T`, to read its state back.
+    pub fn extension<T: ForwarderExtension>(&self) -> Option<&T> {
+        self.extensions.iter().find_map(|e| e.as_any().downcast_ref::<T>())
+    }
+
+    /// Adds a router extension after those the config asked for (lets other crates plug in their
+    /// own); its hooks run after theirs.
+    pub fn add_extension(&mut self, extension: Box<dyn ForwarderExtension>) {
+        self.extensions.push(extension);
     }
 
     /// Replaces a strategy instance (lets other crates plug in strategies of their own).
@@ -186,30 +208,9 @@ impl Forwarder {
         }
     }
 
-    /// When to call `handle_timeout` next: never later than the next PIT expiry, possibly earlier
-    /// (an early call finds nothing due and costs nothing).
-    pub fn poll_timeout(&mut self) -> Option<Time> {
-        self.pit.next_expiry()
-    }
-
-    /// Finalises every PIT entry that has expired by `now` (NFD: Interest finalize, unsatisfied).
-    pub fn handle_timeout(&mut self, now: Time) {
-        while let Some(id) = self.pit.pop_expired(now) {
-            if let Some(entry) = self.pit.remove(id) {
-                if entry.is_satisfied() {
-                    continue; // its straggler time is over
-                }
-                self.counters.expired += 1;
-                let si = self.strategy_index(entry.name());
-                let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
-                self.strategies[si].on_interest_expired(&ctx, &entry);
-                self.finalize_unsatisfied(now, &entry);
-            }
-        }
-    }
-
-    /// Unsatisfied entries leave their nonces in the Dead Nonce List so that late loops are caught.
-    fn finalize_unsatisfied(&mut self, now: Time, entry: &PitEntry) {
+    /// Interest finalize pipeline, for an entry that goes unsatisfied: its nonces go into the Dead
+    /// Nonce List so that late loops are caught.
+    fn on_interest_finalize(&mut self, now: Time, entry: &PitEntry) {
         for o in &entry.out_records {
             self.dnl.add(now, entry.name(), o.nonce);
         }
@@ -226,7 +227,6 @@ impl Forwarder {
     ) {
         self.counters.in_interests += 1;
         let mark = lp.congestion_mark;
-        let ptp = self.mpfp.as_ref().map(|_| PtpInterest::from_lp(lp)).filter(|p| !p.is_plain());
         let from_link = self.faces.get(in_face.index()).map(|f| f.kind) == Some(FaceKind::Link);
         if interest.nonce.is_none() {
             let nonce = self.next_nonce();
@@ -259,28 +259,41 @@ impl Forwarder {
             id = self.pit.find_or_insert(&interest).0;
         }
         let has_in_records = self.pit.get(id).is_some_and(|e| !e.in_records.is_empty());
-        let probe = ptp.as_ref().is_some_and(|p| p.probe);
-        if !has_in_records && !probe && self.cs.is_enabled() {
+        let skips_cs = self.extensions.iter().any(|e| e.skips_content_store(lp));
+        if !has_in_records && !skips_cs && self.cs.is_enabled() {
             if let Some(data) = self.cs.find(now, &interest) {
-                self.counters.cs_hits += 1;
-                self.pit.remove(id);
-                self.counters.out_data += 1;
-                let mut frame = Frame::data(data);
-                frame.lp.congestion_mark = congested as u64;
-                if self.mpfp.is_some() {
-                    frame.lp.flags |= flags::FROM_CACHE;
-                }
-                if self.route_labels {
-                    // The route ends in this Content Store.
-                    frame.lp.ext_mut().trajectory_id = Some(route_label(0, CONTENT_STORE_HOP));
-                }
-                frame.pit_hint = pit_hint;
-                out.push((in_face, frame));
-                return;
+                return self.on_content_store_hit(now, in_face, id, data, (congested, pit_hint), out);
             }
             self.counters.cs_misses += 1;
         }
-        self.on_content_store_miss(now, in_face, id, &interest, (congested, pit_hint, ptp.as_ref()), out);
+        self.on_content_store_miss(now, in_face, id, &interest, (congested, pit_hint, lp), out);
+    }
+
+    /// NFD's ContentStore hit pipeline: the strategy hears of it, the entry goes, and the Data
+    /// goes back to the downstream, marked if its Interest came over a congested link (PCON §3.1).
+    fn on_content_store_hit(
+        &mut self,
+        now: Time,
+        in_face: FaceId,
+        id: PitId,
+        data: Arc<Data>,
+        (congested, pit_hint): (bool, u32),
+        out: &mut Outbox,
+    ) {
+        self.counters.cs_hits += 1;
+        if let Some(entry) = self.pit.remove(id) {
+            let si = self.strategy_index(entry.name());
+            let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
+            self.strategies[si].after_content_store_hit(&ctx, &entry, in_face, &data);
+        }
+        self.counters.out_data += 1;
+        let mut frame = Frame::data(data);
+        frame.lp.congestion_mark = congested as u64;
+        for ext in &mut self.extensions {
+            ext.content_store_hit(&mut frame.lp);
+        }
+        frame.pit_hint = pit_hint;
+        out.push((in_face, frame));
     }
 
     /// A nonce already in this entry from another downstream, or sent upstream, means a loop.
@@ -293,7 +306,7 @@ impl Forwarder {
     /// NFD answers a looping Interest on a point-to-point face with Nack(Duplicate).
     fn on_interest_loop(&mut self, in_face: FaceId, interest: Arc<Interest>, out: &mut Outbox) {
         self.counters.duplicates += 1;
-        self.send_nack(in_face, interest, NackReason::Duplicate, 0, out);
+        self.on_outgoing_nack(in_face, interest, NackReason::Duplicate, 0, out);
     }
 
     fn on_content_store_miss(
@@ -302,28 +315,48 @@ impl Forwarder {
         in_face: FaceId,
         id: PitId,
         interest: &Arc<Interest>,
-        (congested, pit_hint, ptp): (bool, u32, Option<&PtpInterest>),
+        (congested, pit_hint, lp): (bool, u32, &LpHeader),
         out: &mut Outbox,
     ) {
         let Some(entry) = self.pit.get_mut(id) else { return };
         entry.insert_or_update_in_record(now, in_face, interest, congested, pit_hint);
         let expiry = entry.in_records_expiry();
         self.pit.set_expiry(id, expiry);
-        if let Some(ptp) = ptp {
-            if self.mpfp_forward(now, in_face, id, interest, ptp, out) {
-                return;
-            }
+        if let Some(takeover) = self.extension_forwards(now, in_face, id, lp) {
+            return self.carry_out(now, id, in_face, takeover.decision, takeover.lp, out);
         }
-
         let si = self.strategy_index(&interest.name);
         let fib = self.fib.longest_prefix_match(&interest.name).map(|(_, e)| e);
         let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
         let Some(entry) = self.pit.get_mut(id) else { return };
         let decision = self.strategies[si].after_receive_interest(&ctx, in_face, entry, fib);
+        self.carry_out(now, id, in_face, decision, LpHeader::default(), out);
+    }
+
+    /// The first extension that forwards the Interest of entry `id` its own way, if any.
+    fn extension_forwards(&mut self, now: Time, in_face: FaceId, id: PitId, lp: &LpHeader) -> Option<Takeover> {
+        if self.extensions.is_empty() {
+            return None;
+        }
+        let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
+        let entry = self.pit.get_mut(id)?;
+        self.extensions.iter_mut().find_map(|e| e.forward_interest(&ctx, in_face, lp, entry))
+    }
+
+    /// Carries out a decision on the Interest from `in_face`; forwarded Interests carry `lp`.
+    fn carry_out(
+        &mut self,
+        now: Time,
+        id: PitId,
+        in_face: FaceId,
+        decision: InterestDecision,
+        lp: LpHeader,
+        out: &mut Outbox,
+    ) {
         match decision {
             InterestDecision::Forward(faces) => {
                 for face in faces {
-                    self.send_interest(now, id, face, out);
+                    self.on_outgoing_interest(now, id, face, lp.clone(), out);
                 }
             }
             InterestDecision::Reject(reason) => {
@@ -343,23 +376,20 @@ impl Forwarder {
         let record = entry.in_records.remove(pos);
         if entry.in_records.is_empty() {
             if let Some(entry) = self.pit.remove(id) {
-                self.finalize_unsatisfied(now, &entry);
+                self.on_interest_finalize(now, &entry);
             }
         } else {
             let expiry = entry.in_records_expiry();
             self.pit.set_expiry(id, expiry);
         }
-        self.send_nack(face, record.interest, reason, 0, out);
+        self.on_outgoing_nack(face, record.interest, reason, 0, out);
     }
 
-    /// Outgoing Interest pipeline: record the upstream and send (unmarked: only the next link's
-    /// queue may mark it).
-    fn send_interest(&mut self, now: Time, id: PitId, face: FaceId, out: &mut Outbox) {
-        self.send_interest_lp(now, id, face, LpHeader::default(), out)
-    }
-
-    /// The same, with a link header of the forwarder's own (PTP's tags).
-    fn send_interest_lp(&mut self, now: Time, id: PitId, face: FaceId, lp: LpHeader, out: &mut Outbox) {
+    /// Outgoing Interest pipeline: record the upstream and send, with a link header of the
+    /// forwarder's own (an extension's: PTP's tags; none from a strategy), which the extensions'
+    /// `outgoing_interest` hooks may add to. Never with the congestion mark it arrived with: only
+    /// the next link's queue may mark it.
+    fn on_outgoing_interest(&mut self, now: Time, id: PitId, face: FaceId, mut lp: LpHeader, out: &mut Outbox) {
         let to_link = self.faces.get(face.index()).map(|f| f.kind) == Some(FaceKind::Link);
         let Some(entry) = self.pit.get_mut(id) else { return };
         // NFD's outgoing Interest pipeline: an exhausted HopLimit never leaves the node.
@@ -371,13 +401,24 @@ impl Forwarder {
         let lifetime = interest.effective_lifetime();
         entry.insert_or_update_out_record(now, face, interest.nonce.unwrap_or(0), lifetime);
         self.counters.out_interests += 1;
+        for ext in &mut self.extensions {
+            ext.outgoing_interest(face, &mut lp);
+        }
         let mut frame = Frame::interest(interest);
         frame.lp = lp;
         frame.pit_hint = id.hint();
         out.push((face, frame));
     }
 
-    fn send_nack(&mut self, face: FaceId, interest: Arc<Interest>, reason: NackReason, mark: u64, out: &mut Outbox) {
+    /// Outgoing Nack pipeline.
+    fn on_outgoing_nack(
+        &mut self,
+        face: FaceId,
+        interest: Arc<Interest>,
+        reason: NackReason,
+        mark: u64,
+        out: &mut Outbox,
+    ) {
         self.counters.out_nacks += 1;
         let mut frame = Frame::nack(Arc::new(Nack { reason, interest }));
         frame.lp.congestion_mark = mark;
@@ -405,9 +446,9 @@ impl Forwarder {
         if self.cs.is_enabled() {
             self.cs.insert(now, data.clone());
         }
-        // (downstream, its Interest came over a congested link, its PIT hint)
-        let mut downstreams: SmallVec<[(FaceId, bool, u32); 4]> = SmallVec::new();
-        let mut high_cong = false;
+        let mut downstreams = Downstreams::new();
+        // The link-header flags the strategies let the Data take downstream.
+        let mut data_flags = 0;
         for id in matches {
             let Some(entry) = self.pit.get(id) else { continue };
             let si = self.strategy_index(entry.name());
@@ -420,9 +461,7 @@ impl Forwarder {
                 }
                 continue;
             }
-            if lp.flags & flags::HIGH_CONG != 0 {
-                high_cong |= self.strategies[si].passes_high_congestion(&ctx, entry, in_face);
-            }
+            data_flags |= self.strategies[si].after_receive_data(&ctx, entry, in_face, lp).flags;
             for r in &entry.in_records {
                 if r.face == in_face || r.expiry <= now {
                     continue;
@@ -434,21 +473,31 @@ impl Forwarder {
             }
             self.on_satisfied(now, id, in_face);
         }
+        self.on_outgoing_data(in_face, data, (lp, data_flags, net_size), downstreams, out);
+    }
+
+    /// Outgoing Data pipeline: one copy of `data`, which arrived on `in_face` with `lp`, to each
+    /// downstream, carrying the congestion mark (PCON Algorithm 2), the strategies' `flags`, and
+    /// what the extensions write.
+    fn on_outgoing_data(
+        &mut self,
+        in_face: FaceId,
+        data: Arc<Data>,
+        (lp, flags, net_size): (&LpHeader, u64, u32),
+        downstreams: Downstreams,
+        out: &mut Outbox,
+    ) {
         // The last downstream takes the Data itself: no reference-count traffic in the usual case
         // of one downstream.
         let last = downstreams.len().saturating_sub(1);
-        let label = self.route_labels.then(|| route_label(lp.trajectory_id().unwrap_or(0), u64::from(in_face.0)));
         let mut data = Some(data);
         for (k, (face, congested, pit_hint)) in downstreams.into_iter().enumerate() {
             let Some(packet) = (if k == last { data.take() } else { data.clone() }) else { break };
             self.counters.out_data += 1;
             // Same Data, same size: no need to re-measure it.
-            let mut lp_out = outgoing_data_lp(lp, congested, high_cong);
-            if let Some(label) = label {
-                set_route_label(&mut lp_out, label);
-            }
-            if self.mpfp.is_some() {
-                carry_ptp_fields(lp, in_face, &mut lp_out);
+            let mut lp_out = outgoing_data_lp(lp, congested, flags);
+            for ext in &mut self.extensions {
+                ext.outgoing_data(in_face, lp, &mut lp_out);
             }
             out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size, pit_hint }));
         }
@@ -488,46 +537,26 @@ impl Forwarder {
             NackDecision::Forward(faces) => {
                 // The retried Interest is new traffic: the Nack's congestion mark stays behind.
                 for face in faces {
-                    self.send_interest(now, id, face, out);
+                    self.on_outgoing_interest(now, id, face, LpHeader::default(), out);
                 }
             }
             // The mark does travel down with the Nack: PCON (§3.5) reacts to marked Nacks.
             NackDecision::NackDownstream(reason) => {
                 let Some(entry) = self.pit.remove(id) else { return };
                 for r in &entry.in_records {
-                    self.send_nack(r.face, r.interest.clone(), reason, lp.congestion_mark, out);
+                    self.on_outgoing_nack(r.face, r.interest.clone(), reason, lp.congestion_mark, out);
                 }
-                self.finalize_unsatisfied(now, &entry);
+                self.on_interest_finalize(now, &entry);
             }
         }
     }
 }
 
-/// What a Content Store hit folds into a route label in place of an upstream face.
-const CONTENT_STORE_HOP: u64 = u64::MAX;
-
-/// Out of line: most forwarders do not label, and their Data path stays as it was.
-#[cold]
-#[inline(never)]
-fn set_route_label(lp_out: &mut LpHeader, label: u64) {
-    lp_out.ext_mut().trajectory_id = Some(label);
-}
-
-/// The route label after one more hop: the label from upstream (0 at the route's end) with the
-/// face the Data came in on folded in. Given the consumer, the faces chosen hop by hop name the
-/// route, so the fold of their sequence does too (up to 64-bit hash collisions); SplitMix64 is a
-/// bijection, so one hop never maps two labels to one.
-fn route_label(upstream: u64, hop: u64) -> u64 {
-    crate::mix::mix64(upstream.rotate_left(17) ^ hop)
-}
-
 /// The link header of a Data sent downstream (PCON Algorithm 2 lines 5-9): marked if it arrived
 /// marked or the downstream's Interest arrived marked. A mark made here starts the distance count
 /// afresh (no hop count: the next router is one hop from the congested link); a passed-on mark
-/// counts one more forwarder. `high_cong`: the highly congested state goes on downstream (§3.6),
-/// no longer local to the next router.
-fn outgoing_data_lp(lp: &LpHeader, congested_downstream: bool, high_cong: bool) -> LpHeader {
-    let flags = if high_cong { flags::HIGH_CONG } else { 0 };
+/// counts one more forwarder. `flags`: what the strategies let the Data take downstream.
+fn outgoing_data_lp(lp: &LpHeader, congested_downstream: bool, flags: u64) -> LpHeader {
     if congested_downstream {
         LpHeader { congestion_mark: 1, flags, ..Default::default() }
     } else if lp.congestion_mark != 0 {
@@ -542,14 +571,12 @@ fn outgoing_data_lp(lp: &LpHeader, congested_downstream: bool, high_cong: bool) 
     }
 }
 
-#[path = "forwarder_mpfp.rs"]
-mod mpfp;
-#[cfg(test)]
-#[path = "forwarder_mpfp_tests.rs"]
-mod mpfp_tests;
-use mpfp::{carry_ptp_fields, PtpInterest};
-pub use mpfp::{Mpfp, MpfpCounters};
+#[path = "forwarder_timers.rs"]
+mod timers;
 
 #[cfg(test)]
 #[path = "forwarder_tests.rs"]
 mod tests;
+#[cfg(test)]
+#[path = "forwarder_timer_tests.rs"]
+mod timer_tests;

@@ -2,24 +2,8 @@
 
 use super::super::strategy::MulticastStrategy;
 use super::*;
+use crate::fw::testing::{interest, round_trip, router, router_with};
 use crate::packet::NO_PIT_HINT;
-
-/// A router with two link faces (0 downstream, 1 upstream) and a route for /p via face 1.
-fn router() -> Forwarder {
-    let mut fw = Forwarder::new(ForwarderConfig::default(), 1);
-    fw.add_face(FaceKind::Link);
-    fw.add_face(FaceKind::Link);
-    fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(1), 1);
-    fw
-}
-
-/// An Interest for /p/seg=`nonce` (one name per nonce, so none aggregates with another).
-fn interest(nonce: u32, hop_limit: Option<u8>) -> Frame {
-    let name = Name::parse("/p").unwrap().append_segment(nonce as u64);
-    let mut i = Interest::new(name, nonce, Time::from_secs(2));
-    i.hop_limit = hop_limit;
-    Frame::interest(Arc::new(i))
-}
 
 #[test]
 fn hop_limit_is_decremented_on_arrival_and_an_exhausted_one_is_not_sent() {
@@ -38,24 +22,6 @@ fn hop_limit_is_decremented_on_arrival_and_an_exhausted_one_is_not_sent() {
     assert_eq!(fw.counters.hop_limit_exceeded, 2);
 }
 
-/// Sends the Interest for /p/seg=`seg` from face 0 (marked or not) and returns the Data frame
-/// sent back to face 0 when face 1 answers with `data_lp`.
-fn round_trip(fw: &mut Forwarder, seg: u32, interest_mark: u64, data_lp: LpHeader) -> Frame {
-    let mut out = Vec::new();
-    let mut i = interest(seg, None);
-    i.lp.congestion_mark = interest_mark;
-    fw.handle(Time::ZERO, FaceId(0), i, &mut out);
-    let (face, sent) = out.pop().expect("forwarded");
-    assert_eq!((face, sent.lp.congestion_mark), (FaceId(1), 0), "an Interest's mark goes no further");
-    let name = Name::parse("/p").unwrap().append_segment(seg as u64);
-    let mut d = Frame::data(Arc::new(Data::new(name, bytes::Bytes::from_static(b"x"))));
-    d.lp = data_lp;
-    fw.handle(Time::from_millis(1), FaceId(1), d, &mut out);
-    let (face, back) = out.pop().expect("Data sent back");
-    assert_eq!(face, FaceId(0));
-    back
-}
-
 #[test]
 fn marks_travel_down_with_the_data_and_count_the_hops_since_the_mark() {
     let mut fw = router();
@@ -71,12 +37,20 @@ fn marks_travel_down_with_the_data_and_count_the_hops_since_the_mark() {
 }
 
 #[test]
+fn a_strategy_that_does_not_steer_passes_the_path_signal_on_but_not_the_local_one() {
+    use crate::packet::lp::flags::{HIGH_CONG, HIGH_CONG_LOCAL};
+    let mut fw = router(); // best-route: the default `after_receive_data`
+    let lp = |flags| LpHeader { flags, ..Default::default() };
+    // The link just crossed is highly congested: the routers below learn of a congested path,
+    // not of a congested link of their own (PCON §3.6 resets the local bit).
+    assert_eq!(round_trip(&mut fw, 1, 0, lp(HIGH_CONG | HIGH_CONG_LOCAL)).lp, lp(HIGH_CONG));
+    assert_eq!(round_trip(&mut fw, 2, 0, lp(HIGH_CONG)).lp, lp(HIGH_CONG));
+    assert_eq!(round_trip(&mut fw, 3, 0, lp(0)).lp, lp(0));
+}
+
+#[test]
 fn interest_marks_can_be_ignored() {
-    let config = ForwarderConfig { interest_marks: InterestMarks::Ignore, ..ForwarderConfig::default() };
-    let mut fw = Forwarder::new(config, 1);
-    fw.add_face(FaceKind::Link);
-    fw.add_face(FaceKind::Link);
-    fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(1), 1);
+    let mut fw = router_with(ForwarderConfig { interest_marks: InterestMarks::Ignore, ..ForwarderConfig::default() });
     assert_eq!(round_trip(&mut fw, 1, 1, LpHeader::default()).lp.congestion_mark, 0);
 }
 
@@ -127,62 +101,6 @@ fn pit_hints_go_up_with_interests_and_come_back_with_data() {
     }
 }
 
-#[test]
-fn route_labels_fold_the_upstream_face_hop_by_hop() {
-    let config = ForwarderConfig { route_labels: true, ..ForwarderConfig::default() };
-    let mut fw = Forwarder::new(config, 1);
-    fw.add_face(FaceKind::Link);
-    fw.add_face(FaceKind::Link);
-    fw.add_face(FaceKind::Link); // face 2: a second way to /p
-    fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(1), 1);
-    // From the end of the route (no label yet), in on face 1: mix64(rotl(0, 17) ^ 1) = mix64(1).
-    let first = round_trip(&mut fw, 1, 0, LpHeader::default()).lp.trajectory_id();
-    assert_eq!(first, Some(crate::mix::mix64(1)));
-    // A label from upstream is folded further: mix64(rotl(L, 17) ^ 1).
-    let mut lp = LpHeader::default();
-    lp.ext_mut().trajectory_id = Some(0x8000_0000_0000_0001);
-    let folded = round_trip(&mut fw, 2, 0, lp).lp.trajectory_id();
-    // By hand: rotl(L, 17) takes bit 63 to bit 16 and bit 0 to bit 17 (0x3_0000); xor face 1.
-    assert_eq!(folded, Some(crate::mix::mix64(0x3_0001)));
-    // Another upstream face, another route.
-    fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(2), 0); // now the cheaper next hop
-    let mut out = Vec::new();
-    fw.handle(Time::ZERO, FaceId(0), interest(3, None), &mut out);
-    assert_eq!(out.pop().unwrap().0, FaceId(2));
-    let name = Name::parse("/p").unwrap().append_segment(3);
-    let d = Frame::data(Arc::new(Data::new(name, bytes::Bytes::from_static(b"x"))));
-    fw.handle(Time::from_millis(1), FaceId(2), d, &mut out);
-    assert_eq!(out.pop().unwrap().1.lp.trajectory_id(), Some(crate::mix::mix64(2)));
-    // The label is 12 bytes on the wire: TLV-TYPE 864 (3 octets), TLV-LENGTH 8 (1), 8 octets.
-    let mut labelled = LpHeader::default();
-    labelled.ext_mut().trajectory_id = Some(1);
-    assert_eq!(labelled.fields_size(), 12);
-}
-
-#[test]
-fn without_route_labels_no_label_goes_down() {
-    let mut fw = router();
-    let mut lp = LpHeader::default();
-    lp.ext_mut().trajectory_id = Some(5);
-    // Link header fields are per hop: a forwarder that does not label drops the field.
-    assert_eq!(round_trip(&mut fw, 1, 0, lp).lp.trajectory_id(), None);
-}
-
-#[test]
-fn a_content_store_hit_starts_its_own_route() {
-    let config = ForwarderConfig { route_labels: true, cs_capacity: 10, ..ForwarderConfig::default() };
-    let mut fw = Forwarder::new(config, 1);
-    fw.add_face(FaceKind::Link);
-    fw.add_face(FaceKind::Link);
-    fw.fib.add_nexthop(&Name::parse("/p").unwrap(), FaceId(1), 1);
-    round_trip(&mut fw, 1, 0, LpHeader::default()); // fills the Content Store
-    let mut out = Vec::new();
-    fw.handle(Time::from_millis(5), FaceId(0), interest(1, None), &mut out);
-    let (face, hit) = out.pop().expect("answered from the Content Store");
-    assert_eq!(face, FaceId(0));
-    assert_eq!(hit.lp.trajectory_id(), Some(crate::mix::mix64(u64::MAX)));
-}
-
 /// A router whose /p Interests go to faces 1 and 2 at once (multicast), with straggler time `straggler`.
 fn two_upstreams(straggler: Time) -> Forwarder {
     let config = ForwarderConfig { default_strategy: StrategyName::Multicast, straggler, ..ForwarderConfig::default() };
@@ -230,9 +148,9 @@ fn a_satisfied_entry_stays_for_the_straggler_time_and_takes_late_copies_silently
     assert_eq!((fw.counters.unsolicited_data, fw.pit.len()), (0, 1));
     // The entry goes 100 ms after the first Data (at 110 ms), without counting as expired.
     assert_eq!(fw.poll_timeout(), Some(Time::from_millis(110)));
-    fw.handle_timeout(Time::from_millis(109));
+    fw.handle_timeout(Time::from_millis(109), &mut Vec::new());
     assert_eq!(fw.pit.len(), 1);
-    fw.handle_timeout(Time::from_millis(110));
+    fw.handle_timeout(Time::from_millis(110), &mut Vec::new());
     assert_eq!((fw.pit.len(), fw.counters.expired), (0, 0));
     // A copy later than that is unsolicited again.
     fw.handle(Time::from_millis(111), FaceId(1), data(1), &mut Vec::new());
@@ -305,7 +223,7 @@ fn the_strategy_sees_a_late_copy_only_within_the_straggler_time() {
         fw.set_strategy(&Name::root(), Box::new(Recording(MulticastStrategy::new(), faces.clone())));
         fw.handle(Time::ZERO, FaceId(0), interest(1, None), &mut Vec::new());
         fw.handle(Time::from_millis(10), FaceId(1), data(1), &mut Vec::new());
-        fw.handle_timeout(Time::from_millis(50)); // a 40 ms straggler time is over at 50 ms
+        fw.handle_timeout(Time::from_millis(50), &mut Vec::new()); // a 40 ms straggler time is over at 50 ms
         fw.handle(Time::from_millis(60), FaceId(2), data(1), &mut Vec::new());
         assert_eq!(*faces.lock().unwrap(), seen, "straggler {straggler} ms");
     }

@@ -1,10 +1,16 @@
-//! The forwarder (NFD daemon/fw): pipelines and strategies.
+//! The forwarder (NFD daemon/fw): pipelines, strategies and router extensions.
 
 pub mod config;
+pub mod ext;
 pub mod face;
 pub mod forwarder;
 pub mod strategy;
+#[cfg(test)]
+pub(crate) mod testing;
 
+pub use ext::{ForwarderExtension, Takeover};
 pub use face::{FaceInfo, FaceKind};
 pub use forwarder::{Forwarder, ForwarderConfig, ForwarderCounters, InterestMarks};
-pub use strategy::{InterestDecision, NackDecision, Strategy, StrategyCtx};
+pub use strategy::{
+    DataDecision, InterestDecision, NackDecision, Strategy, StrategyAction, StrategyActions, StrategyCtx,
+};

@@ -60,6 +60,10 @@ pub mod flags {
     /// PTP §3-A: a path-probing Interest, and the probing Data that answers it (routers push
     /// their tags into it).
     pub const PTP_PROBE: u64 = 1 << 4;
+    /// The flags that describe the path upstream and so hold for every node below it: what a
+    /// forwarder passes on with a Data unless its strategy says otherwise
+    /// (`Strategy::after_receive_data`). HIGH_CONG_LOCAL is about the last link only.
+    pub const PATH_SIGNALS: u64 = HIGH_CONG;
 }
 
 /// Link-layer header fields. All absent by default; absent fields cost no bytes.

@@ -1,8 +1,13 @@
-//! Forwarding strategies in the shape of NFD's `fw::Strategy` triggers.
+//! Forwarding strategies in the shape of NFD's `fw::Strategy` triggers (NFD daemon/fw/strategy.hpp:
+//! afterReceiveInterest, afterContentStoreHit, beforeSatisfyInterest, afterReceiveData,
+//! afterReceiveNack, and the timers strategies arm through the scheduler).
 //!
 //! A strategy does not send packets itself: each trigger returns a decision that the forwarder's
-//! pipelines carry out (outgoing Interest, Nack downstream, nothing). Strategies keep their own state
-//! per prefix and face in `table::Measurements`, and per PIT entry in `PitEntry`.
+//! pipelines carry out (outgoing Interest, Nack downstream, nothing), and a timer pushes
+//! `StrategyAction`s. Strategies keep their own state per prefix and face in `table::Measurements`,
+//! and per PIT entry in `PitEntry`. The trait speaks of packets, faces and timers only: what a
+//! protocol adds to routers (PCON's highly congested state, PTP's MPFP) lives in the strategy's
+//! own module or in a `fw::ext` extension.
 
 pub mod best_route;
 pub mod drf;
@@ -12,6 +17,8 @@ pub mod pcon;
 pub mod pending;
 pub mod pi;
 pub mod rfa;
+
+use std::sync::Arc;
 
 use smallvec::SmallVec;
 
@@ -24,7 +31,8 @@ pub use pi::PiStrategy;
 pub use rfa::RfaStrategy;
 
 use super::face::{FaceInfo, FaceKind};
-use crate::packet::{Data, LpHeader, Nack, NackReason};
+use crate::packet::lp::flags;
+use crate::packet::{Data, Interest, LpHeader, Nack, NackReason};
 use crate::table::{FaceId, Fib, FibEntry, NextHop, PitEntry};
 use crate::Time;
 
@@ -90,6 +98,27 @@ pub enum NackDecision {
     Wait,
 }
 
+/// What a strategy lets a Data take downstream (NFD's afterReceiveData decides what is sent where;
+/// here the pipeline sends to every downstream and the strategy decides the Data's signals).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DataDecision {
+    /// Link-header flags set on every copy sent downstream, beside the congestion mark the
+    /// pipeline carries (`packet::lp::flags`).
+    pub flags: u64,
+}
+
+/// What a strategy's timer asks of the forwarder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StrategyAction {
+    /// Send the pending Interest to `face` through the outgoing Interest pipeline (NFD
+    /// `Strategy::sendInterest` on a PIT entry): found by name and selectors, dropped when no
+    /// unsatisfied entry is pending, as a strategy may only forward what the PIT holds.
+    SendInterest { interest: Arc<Interest>, face: FaceId },
+}
+
+/// Actions pushed by `Strategy::on_timer`.
+pub type StrategyActions = Vec<StrategyAction>;
+
 /// `Send`: a simulation is a value that moves between threads (the Python front runs one per
 /// thread, outside the GIL), so nothing a strategy holds may be tied to one thread.
 pub trait Strategy: Send {
@@ -130,16 +159,38 @@ pub trait Strategy: Send {
         nack_when_all_upstreams_nacked(entry)
     }
 
+    /// after-receive-Data: Data from `in_face` satisfies `entry` (after `before_satisfy_interest`
+    /// saw it) and goes to the entry's downstreams. `lp` is its link header as it arrived. The
+    /// default passes on the path signals it came with (`flags::PATH_SIGNALS`): a strategy that
+    /// does not steer around a path leaves its downstreams to react.
+    fn after_receive_data(
+        &mut self,
+        _ctx: &StrategyCtx,
+        _entry: &PitEntry,
+        _in_face: FaceId,
+        lp: &LpHeader,
+    ) -> DataDecision {
+        DataDecision { flags: lp.flags & flags::PATH_SIGNALS }
+    }
+
+    /// after-Content-Store-hit: `data` from the Content Store answers the Interest of `entry`
+    /// from `in_face`; the pipeline sends it back there.
+    fn after_content_store_hit(&mut self, _ctx: &StrategyCtx, _entry: &PitEntry, _in_face: FaceId, _data: &Data) {}
+
     /// The entry expired unsatisfied.
     fn on_interest_expired(&mut self, _ctx: &StrategyCtx, _entry: &PitEntry) {}
 
-    /// PCON §3.6: Data from `in_face` for `entry` reported a highly congested path (after
-    /// `before_satisfy_interest` saw it). Whether to pass the state on downstream: yes when the
-    /// strategy has no other way to the content. The default, for strategies that do not steer
-    /// around such paths, is yes.
-    fn passes_high_congestion(&self, _ctx: &StrategyCtx, _entry: &PitEntry, _in_face: FaceId) -> bool {
-        true
+    /// When the strategy's earliest timer is due, if it has one: the forwarder's `poll_timeout`
+    /// answers no later than that, and its `handle_timeout` then calls `on_timer`. Asked whenever
+    /// the driver polls (the engine does after every frame a node handles), so a trigger arms a
+    /// timer by changing what this returns.
+    fn next_timer(&self) -> Option<Time> {
+        None
     }
+
+    /// Fires the timers due at `ctx.now` (an early call finds none due and does nothing); what
+    /// they ask of the forwarder goes into `actions`.
+    fn on_timer(&mut self, _ctx: &StrategyCtx, _actions: &mut StrategyActions) {}
 }
 
 /// NFD's severity order for choosing the Nack reason to pass downstream: Congestion is the least

@@ -17,7 +17,7 @@
 //! * a next hop whose Data report a highly congested path (§3.6) is disabled the same way: for
 //!   every prefix when the congested link is its own (HIGH_CONG_LOCAL), for the FIB prefix
 //!   otherwise, until its Data come without the flag. With no enabled alternative the state is
-//!   passed downstream (`passes_high_congestion`). While a face is closed this way, what marks
+//!   passed downstream (the strategy's `after_receive_data` lets the flag go on). While a face is closed this way, what marks
 //!   take from the other faces is shared among the open ones only, and no shift back goes to it:
 //!   our choice, the paper is silent. A closed link carries nothing, so share given to it would
 //!   only pile up, and land all at once when it opens (pcon-4.5: after the flood, 90 % of the
@@ -31,8 +31,8 @@ use rand_chacha::ChaCha8Rng;
 use smallvec::SmallVec;
 
 use super::{
-    nack_when_all_upstreams_nacked, Faces, InterestDecision, NackDecision, RetxDecision, RetxSuppression, Strategy,
-    StrategyCtx,
+    nack_when_all_upstreams_nacked, DataDecision, Faces, InterestDecision, NackDecision, RetxDecision, RetxSuppression,
+    Strategy, StrategyCtx,
 };
 use crate::fw::face::FaceKind;
 use crate::name::NameMap;
@@ -270,6 +270,16 @@ impl PconStrategy {
         is_enabled(share, self.config.lower_threshold, &self.congested_faces)
     }
 
+    /// Whether `entry`'s FIB prefix has an enabled next hop other than `in_face` that is up.
+    /// Without FIB entry or state, none: the state then goes on downstream.
+    fn has_way_around(&self, ctx: &StrategyCtx, entry: &PitEntry, in_face: FaceId) -> bool {
+        let Some((_, fib)) = ctx.fib.longest_prefix_match(entry.name()) else { return false };
+        let Some(st) = self.prefixes.get(&fib.prefix) else { return false };
+        st.shares
+            .iter()
+            .any(|s| s.face != in_face && self.is_enabled(s) && ctx.faces.get(s.face.index()).is_some_and(|f| f.up))
+    }
+
     /// §3.6: Data from `face` tell whether its link (local) or its path for this prefix is highly
     /// congested; a Data without the flags ends the state.
     fn note_high_congestion(&mut self, ctx: &StrategyCtx, entry: &PitEntry, face: FaceId, lp: &LpHeader) {
@@ -492,13 +502,17 @@ impl Strategy for PconStrategy {
         }
     }
 
-    /// §3.6: pass the highly congested state on only when no other enabled next hop is left.
-    fn passes_high_congestion(&self, ctx: &StrategyCtx, entry: &PitEntry, in_face: FaceId) -> bool {
-        let Some((_, fib)) = ctx.fib.longest_prefix_match(entry.name()) else { return true };
-        let Some(st) = self.prefixes.get(&fib.prefix) else { return true };
-        !st.shares
-            .iter()
-            .any(|s| s.face != in_face && self.is_enabled(s) && ctx.faces.get(s.face.index()).is_some_and(|f| f.up))
+    /// §3.6: a highly congested path's state goes on downstream only when no other enabled next
+    /// hop is left here; the mark travels as the pipeline carries it.
+    fn after_receive_data(
+        &mut self,
+        ctx: &StrategyCtx,
+        entry: &PitEntry,
+        in_face: FaceId,
+        lp: &LpHeader,
+    ) -> DataDecision {
+        let passes = lp.flags & HIGH_CONG != 0 && !self.has_way_around(ctx, entry, in_face);
+        DataDecision { flags: if passes { HIGH_CONG } else { 0 } }
     }
 }
 

@@ -269,7 +269,7 @@ fn a_highly_congested_local_link_is_avoided_for_every_prefix_until_its_data_come
     assert!(s.is_face_highly_congested(FaceId(1)));
     // Face 2 is an alternative: the state stays here, and everything goes to face 2 although
     // its percentage is 0.
-    assert!(!s.passes_high_congestion(&ctx, &e, FaceId(1)));
+    assert_eq!(s.after_receive_data(&ctx, &e, FaceId(1), &high(true)).flags, 0);
     for seg in 1..50 {
         assert_eq!(forwarded(&mut s, &ctx, &f, seg)[..], [FaceId(2)]);
     }
@@ -311,7 +311,9 @@ fn with_no_alternative_the_state_goes_downstream_and_the_path_is_still_used() {
     let e = entry(Time::ZERO, 0);
     forwarded(&mut s, &ctx, &f, 0);
     s.before_satisfy_interest(&ctx, &e, FaceId(1), &data(), &high(true));
-    assert!(s.passes_high_congestion(&ctx, &e, FaceId(1)));
+    // Only the path's state goes on: the next router's own link is not the congested one.
+    use crate::packet::lp::flags::HIGH_CONG;
+    assert_eq!(s.after_receive_data(&ctx, &e, FaceId(1), &high(true)).flags, HIGH_CONG);
     assert_eq!(forwarded(&mut s, &ctx, &f, 1)[..], [FaceId(1)]);
 }
 

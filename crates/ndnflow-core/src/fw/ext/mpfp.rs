@@ -1,6 +1,6 @@
 //! PTP's router side, MPFP (Ye et al., "PTP: Path-specified Transport Protocol", §3, §4-A, §4-B):
-//! path probing, tag switching and the Forwarding Acceleration Base, on a forwarder whose
-//! `ForwarderConfig::ptp` is set.
+//! path probing, tag switching and the Forwarding Acceleration Base, a router extension
+//! (`ForwarderExtension`) that a forwarder whose `ForwarderConfig::ptp` is set holds.
 //!
 //! * A probing Interest (link-header flag `PTP_PROBE`, no tag) skips the Content Store ("the
 //!   probing Interest packet is always forwarded to a producer, while the cache is ignored") and
@@ -22,14 +22,16 @@
 //! counts it among the "intermediate" sources, §5-A); a retransmission from the same downstream
 //! goes out again after NFD's retransmission suppression, on its tag.
 
+use std::any::Any;
+
 use rustc_hash::FxHashMap;
 
-use super::{Forwarder, Outbox};
-use crate::fw::strategy::{RetxDecision, RetxSuppression};
+use super::{ForwarderExtension, Takeover};
+use crate::fw::strategy::{Faces, InterestDecision, RetxDecision, RetxSuppression, StrategyCtx};
 use crate::packet::lp::flags;
-use crate::packet::{Interest, LpHeader};
-use crate::table::{Fab, FaceId, Fib, PitId};
-use crate::{Name, Time};
+use crate::packet::{LpHeader, NackReason};
+use crate::table::{Fab, FaceId, Fib, PitEntry};
+use crate::Name;
 
 /// What MPFP did, for the node summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,26 +51,6 @@ pub struct Mpfp {
     probe_turn: FxHashMap<usize, usize>,
     retx: RetxSuppression,
     pub counters: MpfpCounters,
-}
-
-/// The PTP fields of an arriving Interest.
-pub(super) struct PtpInterest {
-    pub probe: bool,
-    /// The stack as it arrived (last = top).
-    pub tags: smallvec::SmallVec<[u64; 4]>,
-}
-
-impl PtpInterest {
-    pub fn from_lp(lp: &LpHeader) -> PtpInterest {
-        PtpInterest {
-            probe: lp.flags & flags::PTP_PROBE != 0,
-            tags: lp.ext.as_ref().map(|e| e.tags.clone()).unwrap_or_default(),
-        }
-    }
-
-    pub fn is_plain(&self) -> bool {
-        !self.probe && self.tags.is_empty()
-    }
 }
 
 impl Mpfp {
@@ -108,69 +90,86 @@ impl Mpfp {
     }
 }
 
-impl Forwarder {
-    /// Forwards a probing or tagged Interest whose CS lookup missed (its in-record is in place).
-    /// Returns false when it is for the strategy after all (a tag that names no usable next hop).
-    pub(super) fn mpfp_forward(
+impl ForwarderExtension for Mpfp {
+    fn name(&self) -> &'static str {
+        "mpfp"
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    /// "The probing Interest packet is always forwarded to a producer, while the cache is ignored."
+    fn skips_content_store(&self, lp: &LpHeader) -> bool {
+        lp.flags & flags::PTP_PROBE != 0
+    }
+
+    /// A probing or tagged Interest goes MPFP's way; a plain one, or one whose tag names no usable
+    /// next hop, is for the strategy.
+    fn forward_interest(
         &mut self,
-        now: Time,
+        ctx: &StrategyCtx,
         in_face: FaceId,
-        id: PitId,
-        interest: &Interest,
-        ptp: &PtpInterest,
-        out: &mut Outbox,
-    ) -> bool {
-        let Some(mpfp) = self.mpfp.as_mut() else { return false };
-        let faces = &self.faces;
-        let usable = |f: FaceId| f != in_face && faces.get(f.index()).is_some_and(|i| i.up);
-        let mut lp = LpHeader::default();
-        let face = if ptp.probe {
-            lp.flags = flags::PTP_PROBE;
-            mpfp.probe_face(&interest.name, &self.fib, usable)
+        lp: &LpHeader,
+        entry: &mut PitEntry,
+    ) -> Option<Takeover> {
+        let probe = lp.flags & flags::PTP_PROBE != 0;
+        let tags = lp.ext.as_ref().map(|e| &e.tags).filter(|t| !t.is_empty());
+        if !probe && tags.is_none() {
+            return None;
+        }
+        let usable = |f: FaceId| f != in_face && ctx.faces.get(f.index()).is_some_and(|i| i.up);
+        let mut out = LpHeader::default();
+        let face = if probe {
+            out.flags = flags::PTP_PROBE;
+            self.probe_face(entry.name(), ctx.fib, usable)
         } else {
-            let mut rest = ptp.tags.clone();
+            let mut rest = tags.cloned().unwrap_or_default();
             let top = rest.pop().unwrap_or(u64::MAX);
-            let face = mpfp.tagged_face(&interest.name, top, &self.fib, usable);
-            if face.is_none() {
-                mpfp.counters.tag_fallbacks += 1;
-                return false;
-            }
+            let Some(face) = self.tagged_face(entry.name(), top, ctx.fib, usable) else {
+                self.counters.tag_fallbacks += 1;
+                return None;
+            };
             if !rest.is_empty() {
-                lp.ext_mut().tags = rest;
+                out.ext_mut().tags = rest;
             }
-            face
+            Some(face)
         };
+        // A probe with nowhere to go: NFD's answer to an Interest without a route.
         let Some(face) = face else {
-            // A probe with nowhere to go: NFD's answer to an Interest without a route.
-            self.counters.no_route += 1;
-            self.reject_downstream(now, id, in_face, crate::packet::NackReason::NoRoute, out);
-            return true;
+            return Some(Takeover { decision: InterestDecision::Reject(NackReason::NoRoute), lp: out });
         };
-        let Some(entry) = self.pit.get_mut(id) else { return true };
-        if mpfp.retx.decide(now, entry) == RetxDecision::Suppress {
-            self.counters.aggregated += 1;
-            return true;
+        if self.retx.decide(ctx.now, entry) == RetxDecision::Suppress {
+            return Some(Takeover { decision: InterestDecision::Suppress, lp: out });
         }
-        if ptp.probe {
-            mpfp.counters.probes += 1;
+        if probe {
+            self.counters.probes += 1;
         } else {
-            mpfp.counters.tag_switched += 1;
+            self.counters.tag_switched += 1;
         }
-        self.send_interest_lp(now, id, face, lp, out);
-        true
+        Some(Takeover { decision: InterestDecision::Forward(Faces::from_slice(&[face])), lp: out })
+    }
+
+    /// §5-D-1: "the router labels the Data packet using a 1-bit flag".
+    fn content_store_hit(&mut self, lp_out: &mut LpHeader) {
+        lp_out.flags |= flags::FROM_CACHE;
+    }
+
+    /// The from-cache flag as it came, and for a probing Data its tag stack with `in_face` pushed
+    /// on top.
+    fn outgoing_data(&mut self, in_face: FaceId, lp_in: &LpHeader, lp_out: &mut LpHeader) {
+        lp_out.flags |= lp_in.flags & flags::FROM_CACHE;
+        if lp_in.flags & flags::PTP_PROBE != 0 {
+            lp_out.flags |= flags::PTP_PROBE;
+            let mut tags = lp_in.ext.as_ref().map(|e| e.tags.clone()).unwrap_or_default();
+            // Every face counts, the producer's application face too: the tagged Interest pops it
+            // at the producer's node and is handed to the producer through it.
+            tags.push(u64::from(in_face.0));
+            lp_out.ext_mut().tags = tags;
+        }
     }
 }
 
-/// The PTP fields a Data takes downstream from this forwarder: the from-cache flag as it came,
-/// and for a probing Data its tag stack with `in_face` pushed on top.
-pub(super) fn carry_ptp_fields(lp_in: &LpHeader, in_face: FaceId, lp_out: &mut LpHeader) {
-    lp_out.flags |= lp_in.flags & flags::FROM_CACHE;
-    if lp_in.flags & flags::PTP_PROBE != 0 {
-        lp_out.flags |= flags::PTP_PROBE;
-        let mut tags = lp_in.ext.as_ref().map(|e| e.tags.clone()).unwrap_or_default();
-        // Every face counts, the producer's application face too: the tagged Interest pops it at
-        // the producer's node and is handed to the producer through it.
-        tags.push(u64::from(in_face.0));
-        lp_out.ext_mut().tags = tags;
-    }
-}
+#[cfg(test)]
+#[path = "mpfp_tests.rs"]
+mod tests;

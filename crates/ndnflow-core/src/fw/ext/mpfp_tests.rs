@@ -4,8 +4,10 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::fw::{FaceKind, Forwarder, ForwarderConfig};
 use crate::packet::lp::flags;
-use crate::packet::Data;
+use crate::packet::{Data, Frame, Interest, NetPacket};
+use crate::Time;
 
 /// A PTP router: face 0 downstream, faces 1, 2, 3 upstream, /p via 1 and 2 (3 is no next hop).
 fn router(cs_capacity: usize) -> Forwarder {

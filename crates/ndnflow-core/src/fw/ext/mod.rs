@@ -1,0 +1,69 @@
+//! Router extensions: what a protocol adds to every forwarder's pipelines beside the strategy
+//! (PTP's path-specified forwarding, route labels), behind hooks where NFD's pipelines hand a
+//! packet on (daemon/fw/forwarder.cpp: incoming Interest before the Content Store, a Content
+//! Store hit, the outgoing Interest and Data pipelines).
+//!
+//! Why a list of extensions beside the strategies, and not more strategy triggers: a strategy
+//! is chosen per name prefix (NFD's strategy choice), while these behaviours hold for every
+//! Interest and Data a router handles whatever its strategy (a PTP router pops tags under
+//! best-route and pcon alike), and they write link-header fields, which NFD leaves to the face
+//! system and its link service rather than to strategies. Hooks run in the order the extensions
+//! were added; every hook has a default that does nothing, so an extension writes only the hooks
+//! it needs, and a forwarder without extensions pays for none.
+
+pub mod mpfp;
+pub mod route_labels;
+
+use std::any::Any;
+
+use super::strategy::{InterestDecision, StrategyCtx};
+use crate::packet::LpHeader;
+use crate::table::{FaceId, PitEntry};
+
+pub use mpfp::{Mpfp, MpfpCounters};
+pub use route_labels::RouteLabels;
+
+/// An extension's answer for an Interest it forwards itself, in place of the strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Takeover {
+    /// Carried out as a strategy's decision is.
+    pub decision: InterestDecision,
+    /// The link header of the Interests sent (before the other extensions' `outgoing_interest`).
+    pub lp: LpHeader,
+}
+
+/// `Send` as strategies are (a simulation moves between threads); `Any` so that a driver can
+/// read an extension's own state back (`Forwarder::extension`).
+pub trait ForwarderExtension: Send + Any {
+    /// Short name, for messages.
+    fn name(&self) -> &'static str;
+
+    /// Itself, for `Forwarder::extension`'s downcast.
+    fn as_any(&self) -> &dyn Any;
+
+    /// Incoming Interest with link header `lp`: whether it must skip the Content Store lookup.
+    fn skips_content_store(&self, _lp: &LpHeader) -> bool {
+        false
+    }
+
+    /// Incoming Interest after a Content Store miss, its in-record in place, before the strategy:
+    /// `Some` forwards it the extension's way and the strategy never sees it.
+    fn forward_interest(
+        &mut self,
+        _ctx: &StrategyCtx,
+        _in_face: FaceId,
+        _lp: &LpHeader,
+        _entry: &mut PitEntry,
+    ) -> Option<Takeover> {
+        None
+    }
+
+    /// Writes the link header of an Interest about to leave on `face`.
+    fn outgoing_interest(&mut self, _face: FaceId, _lp_out: &mut LpHeader) {}
+
+    /// Writes the link header of a Data answered from this node's Content Store.
+    fn content_store_hit(&mut self, _lp_out: &mut LpHeader) {}
+
+    /// Writes the link header of a Data going downstream, which arrived on `in_face` with `lp_in`.
+    fn outgoing_data(&mut self, _in_face: FaceId, _lp_in: &LpHeader, _lp_out: &mut LpHeader) {}
+}
