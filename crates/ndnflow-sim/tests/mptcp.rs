@@ -104,20 +104,19 @@ fn median_ratio(coupling: &str, shared: &str) -> f64 {
 fn with_one_loss_rate_for_all_lia_takes_one_flows_share() {
     // LIA's alpha with two equal paths is 1/2 (lia.rs), so the pair grows by 1/2 per RTT and
     // halves one path (a quarter of the total) per loss: W^2 / 4 * p = 1/2, W = sqrt(2 / p), one
-    // Reno flow's window. Ratio 1. (Measured, seeds 1-4: 1.008, 0.983, 1.009, 0.974.)
+    // Reno flow's window. Ratio 1. (Measured, seeds 1-4: 0.994, 1.032, 0.955, 1.016.)
     let m = median_ratio("lia", LOSSY);
     assert!((m - 1.0).abs() <= 0.10, "LIA / Reno = {m}");
 }
 
 #[test]
-fn with_one_loss_rate_for_all_olia_does_no_harm() {
+fn with_one_loss_rate_for_all_olia_takes_one_flows_share() {
     // OLIA's alphas sum to 0 and its first term sums to sum w_r^2 / W^2 per RTT, at most LIA's
-    // max w / W: at most one flow's share. It takes less here than "about one" allows (measured,
-    // seeds 1-4: 0.870, 0.947, 0.873, 0.868; 0.938 as median with a 200 ms floor on the subflow
-    // timers instead of RFC 6298's 1 s): RFC 6356's first goal ("at least as well as a single
-    // path flow") misses by 13 %; docs/protocols/multipath.md. Asserted: no harm.
+    // max w / W: at most one flow's share. Measured, seeds 1-4: 0.930, 0.935, 0.888, 0.838, median
+    // 0.909: inside "about one" by a hair (0.871, outside, while routers took probes' next hops
+    // in a turn shared by all consumers).
     let m = median_ratio("olia", LOSSY);
-    assert!(m <= 1.10 && m >= 0.80, "OLIA / Reno = {m}");
+    assert!((m - 1.0).abs() <= 0.10, "OLIA / Reno = {m}");
 }
 
 #[test]
@@ -132,9 +131,9 @@ fn at_a_congested_bottleneck() {
     // Uncoupled: three Reno flows share the queue, c takes two shares.
     let uncoupled = ratio("uncoupled", BOTTLENECK, 1);
     assert!((uncoupled - 2.0).abs() <= 0.20, "uncoupled / Reno = {uncoupled}");
-    // LIA and OLIA take more than one share here (measured 1.265 and 1.164; the run has no random
-    // element, so every seed gives the same): RFC 6356's "do no harm" does not hold within 10 %
-    // at a drop-tail queue, where the Reno flow sees a loss event every ~170 Data against every
+    // LIA and OLIA take more than one share here (seed 1: 1.293 and 1.048; medians over seeds
+    // 1-4: 1.265 and 1.049): RFC 6356's "do no harm" does not hold within 10 % for LIA at a
+    // drop-tail queue, where the Reno flow sees a loss event every ~170 Data against every
     // ~200-260 for each LIA subflow. Coupling still takes back most of uncoupled's extra share.
     for coupling in ["lia", "olia"] {
         let r = ratio(coupling, BOTTLENECK, 1);

@@ -98,3 +98,16 @@ fn a_repaired_path_is_used_again() {
     // Before the fix the path stayed failed: a->r carried only probes after the repair.
     assert!(after >= 0.9 * 10e6, "a->r after the repair: {after} bit/s");
 }
+
+#[test]
+fn two_consumers_probing_in_step_each_find_both_paths() {
+    // Issue: probes took the next hops in a turn shared by every consumer, so two consumers
+    // starting 50 ms apart (probing on one 100 ms grid, alternately) found one path each. Drawn
+    // independently, each consumer's ~30 probes in 3 s reach both branches.
+    let second = "[[consumers]]\nnode = \"c\"\nname = \"/p/other\"\nstart = \"50ms\"\ncc = { algorithm = \"ptp\" }\n";
+    let r = run(&(tree("{ algorithm = \"ptp\" }", true, "3s") + second));
+    for id in ["c#0", "c#1"] {
+        let paths = r.summary.consumers[id].paths.as_ref().expect("multipath");
+        assert_eq!(paths.len(), 2, "{id}: {paths:?}");
+    }
+}

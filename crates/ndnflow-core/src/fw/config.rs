@@ -45,13 +45,20 @@ pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> 
 /// The router extensions a config asks for, in hook order: route labels, then MPFP. Their hooks
 /// write distinct link-header fields (the trajectory id; PTP's flags and tags), so the order
 /// changes no packet; it is fixed so that it never depends on anything else.
-pub(super) fn make_extensions(route_labels: bool, ptp: bool, fab_capacity: usize) -> Vec<Box<dyn ForwarderExtension>> {
+pub(super) fn make_extensions(
+    route_labels: bool,
+    ptp: bool,
+    fab_capacity: usize,
+    nonce_seed: u64,
+) -> Vec<Box<dyn ForwarderExtension>> {
     let mut extensions: Vec<Box<dyn ForwarderExtension>> = Vec::new();
     if route_labels {
         extensions.push(Box::new(RouteLabels));
     }
     if ptp {
-        extensions.push(Box::new(Mpfp::new(fab_capacity)));
+        // Its own stream, apart from the strategies' (`strategy_seed` mixes another constant).
+        let seed = crate::mix::mix64(nonce_seed ^ 0x4D50_4650_5052_4F42);
+        extensions.push(Box::new(Mpfp::new(fab_capacity, seed)));
     }
     extensions
 }

@@ -107,7 +107,7 @@ impl Forwarder {
             nonce_state: nonce_seed | 1,
             interest_marks: config.interest_marks,
             straggler: config.straggler,
-            extensions: make_extensions(config.route_labels, config.ptp, config.fab_capacity),
+            extensions: make_extensions(config.route_labels, config.ptp, config.fab_capacity, nonce_seed),
             actions: StrategyActions::new(),
         }
     }
@@ -497,7 +497,7 @@ impl Forwarder {
             // Same Data, same size: no need to re-measure it.
             let mut lp_out = outgoing_data_lp(lp, congested, flags);
             for ext in &mut self.extensions {
-                ext.outgoing_data(in_face, lp, &mut lp_out);
+                ext.outgoing_data(in_face, lp, k > 0, &mut lp_out);
             }
             out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size, pit_hint }));
         }

@@ -1,4 +1,4 @@
-//! Semi-coupled (Raiciu et al., NSDI 2011, §2.2, "SEMICOUPLED"): per Data on path r the window
+//! Semi-coupled (Raiciu et al., NSDI 2011, §2, "SEMICOUPLED"): per Data on path r the window
 //! grows by `a / w_total`, the sum of all in-use windows; each path halves on its own losses.
 //! PTP names its control law "Linked Increase (Semi-coupled)" (§5-A, footnote 2: "it tries to
 //! maintain a moderate amount of traffic on each path while having a bias in favor of less

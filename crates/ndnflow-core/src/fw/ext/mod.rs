@@ -65,5 +65,7 @@ pub trait ForwarderExtension: Send + Any {
     fn content_store_hit(&mut self, _lp_out: &mut LpHeader) {}
 
     /// Writes the link header of a Data going downstream, which arrived on `in_face` with `lp_in`.
-    fn outgoing_data(&mut self, _in_face: FaceId, _lp_in: &LpHeader, _lp_out: &mut LpHeader) {}
+    /// `aggregated`: this downstream is not the first of the PIT entry's (its Interest joined an
+    /// entry another downstream's had made), so the Data answers it by aggregation.
+    fn outgoing_data(&mut self, _in_face: FaceId, _lp_in: &LpHeader, _aggregated: bool, _lp_out: &mut LpHeader) {}
 }

@@ -15,7 +15,10 @@
 //!   name-based forwarding by the strategy, untagged (§2-D: "the routers' adaptive forwarding is
 //!   also enabled when the specified transmission path of an Interest packet is invalid").
 //! * A Data answered from this node's Content Store carries the one-bit `FROM_CACHE` flag (§5-D-1:
-//!   "the router labels the Data packet using a 1-bit flag"), kept on the way down.
+//!   "the router labels the Data packet using a 1-bit flag"), kept on the way down; so does every
+//!   copy of a Data that answers an aggregated Interest (a downstream that joined a pending entry
+//!   another downstream had made): §5-A counts aggregation among the intermediate sources whose
+//!   Data arrive out of the producer's order.
 //!
 //! Our choice where the paper is silent: a tagged Interest that finds its name already pending
 //! from another downstream is aggregated as any other (PIT aggregation is NDN's, and the paper
@@ -24,7 +27,9 @@
 
 use std::any::Any;
 
-use rustc_hash::FxHashMap;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use smallvec::SmallVec;
 
 use super::{ForwarderExtension, Takeover};
 use crate::fw::strategy::{Faces, InterestDecision, RetxDecision, RetxSuppression, StrategyCtx};
@@ -47,17 +52,18 @@ pub struct MpfpCounters {
 /// MPFP's per-forwarder state.
 pub struct Mpfp {
     fab: Fab,
-    /// Equal-weight probing: the next next-hop index per FIB entry.
-    probe_turn: FxHashMap<usize, usize>,
+    /// Equal-weight probing: each probe's next hop drawn from this router's own stream.
+    rng: ChaCha8Rng,
     retx: RetxSuppression,
     pub counters: MpfpCounters,
 }
 
 impl Mpfp {
-    pub fn new(fab_capacity: usize) -> Mpfp {
+    /// `seed`: this router's stream for the probes' draws.
+    pub fn new(fab_capacity: usize, seed: u64) -> Mpfp {
         Mpfp {
             fab: Fab::new(fab_capacity),
-            probe_turn: FxHashMap::default(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
             retx: RetxSuppression::default(),
             counters: MpfpCounters::default(),
         }
@@ -67,19 +73,18 @@ impl Mpfp {
         &self.fab
     }
 
-    /// The next hop of a probing Interest: the FIB entry's usable next hops taken in turn.
+    /// The next hop of a probing Interest: one of the FIB entry's usable next hops, each with the
+    /// same probability, drawn independently for every probe (the paper's equal-weight strategy,
+    /// §3-A). A turn shared by all consumers would hand consumers probing in step one path each.
     fn probe_face(&mut self, name: &Name, fib: &Fib, usable: impl Fn(FaceId) -> bool) -> Option<FaceId> {
         let index = self.fab.lookup(name, fib)?;
-        let hops = &fib.entry(index).nexthops;
-        let turn = self.probe_turn.entry(index).or_insert(0);
-        for k in 0..hops.len() {
-            let hop = hops[(*turn + k) % hops.len()];
-            if usable(hop.face) {
-                *turn = (*turn + k + 1) % hops.len();
-                return Some(hop.face);
-            }
+        let hops: SmallVec<[FaceId; 8]> =
+            fib.entry(index).nexthops.iter().map(|h| h.face).filter(|&f| usable(f)).collect();
+        match hops.len() {
+            0 => None,
+            1 => Some(hops[0]),
+            n => Some(hops[self.rng.random_range(0..n)]),
         }
-        None
     }
 
     /// The face a tag names, if it is a usable next hop of the name's FIB entry (§4-B).
@@ -155,10 +160,15 @@ impl ForwarderExtension for Mpfp {
         lp_out.flags |= flags::FROM_CACHE;
     }
 
-    /// The from-cache flag as it came, and for a probing Data its tag stack with `in_face` pushed
-    /// on top.
-    fn outgoing_data(&mut self, in_face: FaceId, lp_in: &LpHeader, lp_out: &mut LpHeader) {
+    /// The from-cache flag as it came, set on a copy that answers an aggregated Interest, and for
+    /// a probing Data its tag stack with `in_face` pushed on top.
+    fn outgoing_data(&mut self, in_face: FaceId, lp_in: &LpHeader, aggregated: bool, lp_out: &mut LpHeader) {
         lp_out.flags |= lp_in.flags & flags::FROM_CACHE;
+        if aggregated {
+            // §5-D-1 and §5-A: Data from "cache/aggregation" overtake the producer's order, so
+            // the consumer must not read them as a loss on its path.
+            lp_out.flags |= flags::FROM_CACHE;
+        }
         if lp_in.flags & flags::PTP_PROBE != 0 {
             lp_out.flags |= flags::PTP_PROBE;
             let mut tags = lp_in.ext.as_ref().map(|e| e.tags.clone()).unwrap_or_default();

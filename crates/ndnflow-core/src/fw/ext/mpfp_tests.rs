@@ -51,16 +51,39 @@ fn tags(lp: &LpHeader) -> Vec<u64> {
 }
 
 #[test]
-fn probes_take_the_next_hops_in_turn_and_keep_their_flag() {
+fn probes_draw_their_next_hop_with_equal_weight_and_keep_their_flag() {
+    // 2,000 probes for /p, whose next hops are faces 1 and 2 (face 3 is none): each face is a
+    // Binomial(2000, 1/2) count, mean 1,000 and standard deviation sqrt(2000 / 4) = 22.4; both
+    // within 5 sigma (112) of the mean. The draws are the router's seeded stream: deterministic.
     let mut fw = router(0);
     let mut out = Vec::new();
-    for seg in 0..4 {
+    for seg in 0..2000 {
         fw.handle(Time::ZERO, FaceId(0), interest(seg, probe()), &mut out);
     }
-    let faces: Vec<u32> = out.iter().map(|(f, _)| f.0).collect();
-    assert_eq!(faces, vec![1, 2, 1, 2], "equal weight over /p's two next hops");
+    let on = |face: u32| out.iter().filter(|(f, _)| f.0 == face).count() as i64;
+    assert_eq!(on(1) + on(2), 2000, "only the FIB's next hops");
+    assert!((on(1) - 1000).abs() <= 112, "face 1: {}", on(1));
     assert!(out.iter().all(|(_, fr)| fr.lp.flags == flags::PTP_PROBE));
-    assert_eq!(fw.mpfp().unwrap().counters.probes, 4);
+    assert_eq!(fw.mpfp().unwrap().counters.probes, 2000);
+}
+
+#[test]
+fn consumers_probing_in_step_each_see_every_next_hop() {
+    // Two downstreams (faces 0 and 3) probe alternately, as two consumers on one grid would. A
+    // turn shared by both gave face 0 every odd probe's hop and face 3 every even one's, so each
+    // found one path; drawn independently, each downstream's 20 probes reach both next hops
+    // unless all 20 draws agree: probability 2 x 2^-20 per downstream.
+    let mut fw = router(0);
+    let mut out = Vec::new();
+    let mut seen = [std::collections::BTreeSet::new(), std::collections::BTreeSet::new()];
+    for seg in 0..40u64 {
+        let down = if seg % 2 == 0 { FaceId(0) } else { FaceId(3) };
+        fw.handle(Time::ZERO, down, interest(seg, probe()), &mut out);
+        let (face, _) = out.pop().expect("a probe goes upstream");
+        seen[(seg % 2) as usize].insert(face.0);
+    }
+    assert_eq!(seen[0].iter().copied().collect::<Vec<_>>(), vec![1, 2]);
+    assert_eq!(seen[1].iter().copied().collect::<Vec<_>>(), vec![1, 2]);
 }
 
 #[test]
@@ -133,13 +156,33 @@ fn a_cache_hit_is_flagged_and_probes_skip_the_cache() {
     fw.handle(Time::from_millis(3), FaceId(0), interest(0, probe()), &mut out);
     let (face, sent) = out.pop().unwrap();
     assert!(matches!(sent.packet, NetPacket::Interest(_)));
-    assert_eq!(face, FaceId(1));
+    assert!(face == FaceId(1) || face == FaceId(2), "upstream, to a next hop: {face:?}");
     // The flag set by a cache upstream stays on the way down.
     fw.handle(Time::from_millis(4), FaceId(0), interest(5, LpHeader::default()), &mut out);
     out.clear();
     let cached = LpHeader { flags: flags::FROM_CACHE, ..Default::default() };
     fw.handle(Time::from_millis(5), FaceId(1), data(5, cached), &mut out);
     assert_eq!(out.pop().unwrap().1.lp.flags, flags::FROM_CACHE);
+}
+
+#[test]
+fn a_data_answering_an_aggregated_interest_is_flagged() {
+    // Face 0 asks for /p/seg=5 first; face 3 asks for the same name while it is pending: its
+    // Interest is aggregated. The producer's Data goes to face 0 unflagged (it is in the
+    // producer's order for that requester) and to face 3 with FROM_CACHE (PTP §5-A, §5-D-1).
+    let mut fw = router(0);
+    let mut out = Vec::new();
+    fw.handle(Time::ZERO, FaceId(0), interest(5, LpHeader::default()), &mut out);
+    let mut other = interest(5, LpHeader::default());
+    if let NetPacket::Interest(i) = &mut other.packet {
+        Arc::make_mut(i).nonce = Some(99);
+    }
+    fw.handle(Time::from_millis(1), FaceId(3), other, &mut out);
+    assert_eq!(out.len(), 1, "the second Interest is aggregated");
+    out.clear();
+    fw.handle(Time::from_millis(10), FaceId(1), data(5, LpHeader::default()), &mut out);
+    let flagged: Vec<(u32, bool)> = out.iter().map(|(f, fr)| (f.0, fr.lp.flags & flags::FROM_CACHE != 0)).collect();
+    assert_eq!(flagged, vec![(0, false), (3, true)]);
 }
 
 #[test]

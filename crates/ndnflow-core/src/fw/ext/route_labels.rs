@@ -40,7 +40,7 @@ impl ForwarderExtension for RouteLabels {
         lp_out.ext_mut().trajectory_id = Some(route_label(0, CONTENT_STORE_HOP));
     }
 
-    fn outgoing_data(&mut self, in_face: FaceId, lp_in: &LpHeader, lp_out: &mut LpHeader) {
+    fn outgoing_data(&mut self, in_face: FaceId, lp_in: &LpHeader, _aggregated: bool, lp_out: &mut LpHeader) {
         let label = route_label(lp_in.trajectory_id().unwrap_or(0), u64::from(in_face.0));
         lp_out.ext_mut().trajectory_id = Some(label);
     }
