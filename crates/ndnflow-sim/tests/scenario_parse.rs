@@ -63,6 +63,7 @@ fn dumbbell_example_uses_every_feature() {
     assert_eq!((s.seed, s.bin, s.routing), (42, Time::from_millis(50), RoutingMetric::Delay));
     let r1 = &s.nodes[node(&s, "r1")];
     assert_eq!((r1.forwarder.cs_policy, r1.forwarder.cs_capacity), (CsPolicy::Fifo, 5000));
+    assert_eq!(r1.forwarder.cs_admit, 1.0, "a store admits every Data unless told otherwise");
     assert_eq!(r1.forwarder.strategy_choices, vec![(Name::parse("/live").unwrap(), StrategyKind::Multicast)]);
 
     let access = &s.links[0];

@@ -47,9 +47,19 @@ impl Reader<'_, '_> {
             let cs = self.table(
                 cs,
                 &path,
-                &["policy", "capacity"],
+                &["policy", "capacity", "admit"],
                 "a table such as { policy = \"lru\", capacity = 1000 }",
             )?;
+            if let Some(a) = cs.get("admit") {
+                node.cs_admit = self.probability(a, &cs.field("admit"))?;
+                if node.cs_admit == 0.0 {
+                    return Err(self.ctx.err(
+                        a.span(),
+                        &cs.field("admit"),
+                        "must be above 0; policy = \"off\" stores nothing",
+                    ));
+                }
+            }
             let policy = match cs.get("policy") {
                 Some(p) => self.choice(p, &cs.field("policy"), &["lru", "fifo", "off"])?,
                 None => "lru",
