@@ -56,9 +56,10 @@ class Topology:
     `Scenario` for a solution. Node names are the paper's numbers ("n1", ...)."""
 
     def __init__(self, links: Sequence[Tuple[str, str, str, str]], producers: Iterable[Tuple[str, str]],
-                 consumers: Sequence[Mapping[str, Any]]):
+                 consumers: Sequence[Mapping[str, Any]], queue: Mapping[str, Any] = QUEUE):
         """`producers`: (node, prefix); `consumers`: `Scenario.consumer` keywords with `node` and
-        `name`, the cc coming from the solution."""
+        `name`, the cc coming from the solution; `queue`: every link's."""
+        self.queue = dict(queue)
         self.links = list(links)
         self.producers = list(producers)
         self.consumers = list(consumers)
@@ -77,7 +78,7 @@ class Topology:
         for node in self.nodes():
             sc.node(node, **{**attributes, **dict((node_extra or {}).get(node, {}))})
         for a, b, bandwidth, delay in self.links:
-            sc.link(a, b, bandwidth=bandwidth, delay=delay, queue=QUEUE)
+            sc.link(a, b, bandwidth=bandwidth, delay=delay, queue=self.queue)
         for node, prefix in self.producers:
             sc.producer(node, prefix, payload=PAYLOAD)
         for consumer in self.consumers:
