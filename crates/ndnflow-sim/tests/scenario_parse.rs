@@ -234,7 +234,7 @@ fn pcon_strategy_by_name_or_with_parameters() {
     assert_eq!(s.nodes[2].forwarder.default_strategy, StrategyKind::Pcon(want));
     for (line, field) in [
         (r#"r  = { strategy = { name = "pcon", change_perc = 1.5 } }"#, "nodes.r.strategy.change_perc"),
-        (r#"r  = { strategy = { name = "pi" } }"#, "nodes.r.strategy.name"),
+        (r#"r  = { strategy = { name = "pi", change_perc = 0.1 } }"#, "nodes.r.strategy.change_perc"),
         (r#"r  = { strategy = { change_perc = 0.1 } }"#, "nodes.r.strategy.name"),
         (r#"r  = { interest_marks = "drop" }"#, "nodes.r.interest_marks"),
     ] {
