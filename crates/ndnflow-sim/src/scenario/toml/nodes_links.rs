@@ -214,13 +214,25 @@ impl Reader<'_, '_> {
                 "mark_interval",
                 "high_cong_after",
                 "signal",
+                "min_th",
+                "max_th",
+                "max_p",
+                "weight",
             ],
             "a table such as { discipline = \"droptail\", packets = 100 }",
         )?;
         let discipline = match t.get("discipline") {
-            Some(d) => self.choice(d, &t.field("discipline"), &["droptail", "codel", "pcon"])?,
+            Some(d) => self.choice(d, &t.field("discipline"), &["droptail", "codel", "pcon", "rem"])?,
             None => "droptail",
         };
+        let rem_keys = ["min_th", "max_th", "max_p", "weight"];
+        if let Some(key) = rem_keys.into_iter().find(|k| discipline != "rem" && t.get(k).is_some()) {
+            return Err(self.ctx.err(
+                t.key_span(key),
+                &t.field(key),
+                format!("{key:?} only applies to discipline = \"rem\""),
+            ));
+        }
         let limit = match (t.get("packets"), t.get("bytes")) {
             (Some(_), Some(_)) => {
                 return Err(self.ctx.err(
@@ -243,10 +255,10 @@ impl Reader<'_, '_> {
                 QueueLimit::Bytes(n)
             }
             // ns-3 defaults: DropTailQueue 100 packets, CoDelQueueDisc MaxSize 1500 packets.
-            (None, None) if discipline != "droptail" => QueueLimit::Packets(1500),
+            (None, None) if discipline == "codel" || discipline == "pcon" => QueueLimit::Packets(1500),
             (None, None) => QueueLimit::Packets(100),
         };
-        if discipline == "droptail" {
+        if discipline == "droptail" || discipline == "rem" {
             for key in ["target", "interval", "mode", "mark_interval", "high_cong_after", "signal"] {
                 if t.get(key).is_some() {
                     return Err(self.ctx.err(
@@ -256,7 +268,7 @@ impl Reader<'_, '_> {
                     ));
                 }
             }
-            return Ok(QueueSpec::DropTail { limit });
+            return if discipline == "rem" { self.rem(&t, limit) } else { Ok(QueueSpec::DropTail { limit }) };
         }
         if discipline == "pcon" && t.get("mode").is_some() {
             return Err(self.ctx.err(
@@ -316,6 +328,42 @@ impl Reader<'_, '_> {
             None => false,
         };
         Ok(QueueSpec::Codel { limit, target, interval, mode, law_interval, high_cong_after, signal_on_arrival })
+    }
+
+    /// `discipline = "rem"`'s thresholds (packets), top probability and averaging weight; every
+    /// key optional (defaults in docs/protocols/chopcop.md).
+    fn rem(&self, t: &Tbl<'_, '_>, limit: QueueLimit) -> Res<QueueSpec> {
+        let mut rem = ndnflow_core::link::RemConfig::default();
+        for (key, slot) in [("min_th", &mut rem.min_th), ("max_th", &mut rem.max_th)] {
+            if let Some(x) = t.get(key) {
+                *slot = self.number(x, &t.field(key))?;
+                if !(*slot >= 0.0 && slot.is_finite()) {
+                    return Err(self.ctx.err(
+                        x.span(),
+                        &t.field(key),
+                        format!("a queue length in packets, at least 0, found {slot}"),
+                    ));
+                }
+            }
+        }
+        if rem.max_th <= rem.min_th {
+            let key = if t.get("max_th").is_some() { "max_th" } else { "min_th" };
+            let msg = format!("max_th ({}) must be above min_th ({}) (packets)", rem.max_th, rem.min_th);
+            return Err(self.ctx.err(t.key_span(key), &t.field(key), msg));
+        }
+        for (key, slot) in [("max_p", &mut rem.max_p), ("weight", &mut rem.weight)] {
+            if let Some(x) = t.get(key) {
+                *slot = self.number(x, &t.field(key))?;
+                if !(*slot > 0.0 && *slot <= 1.0) {
+                    return Err(self.ctx.err(
+                        x.span(),
+                        &t.field(key),
+                        format!("must be above 0 and at most 1, found {slot}"),
+                    ));
+                }
+            }
+        }
+        Ok(QueueSpec::Rem { limit, rem })
     }
 
     fn loss(&self, v: &Val<'_>, path: &str) -> Res<LossSpec> {
@@ -414,7 +462,7 @@ impl Reader<'_, '_> {
         if let DeValue::Boolean(on) = v.get_ref() {
             return Ok(on.then(ShaperSpec::default));
         }
-        let t = self.table(v, path, &["capacity", "headroom", "limit", "target", "interval"], WHAT)?;
+        let t = self.table(v, path, &["capacity", "headroom", "limit", "target", "interval", "flows"], WHAT)?;
         let mut s = ShaperSpec::default();
         if let Some(x) = t.get("capacity") {
             s.capacity_bps = Some(self.bandwidth(x, &t.field("capacity"))?);
@@ -441,6 +489,12 @@ impl Reader<'_, '_> {
         }
         if let Some(x) = t.get("interval") {
             s.interval = self.positive_duration(x, &t.field("interval"))?;
+        }
+        // CHoPCoP's per-flow fair share: a flow is this many leading name components.
+        if let Some(x) = t.get("flows") {
+            let n = self.positive_uint(x, &t.field("flows"))?;
+            s.flow_components =
+                Some(usize::try_from(n).map_err(|_| self.ctx.err(x.span(), &t.field("flows"), "too large"))?);
         }
         Ok(Some(s))
     }
