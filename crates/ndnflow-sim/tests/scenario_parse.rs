@@ -330,6 +330,7 @@ fn interest_shapers_are_set_per_direction_with_wang_et_al_defaults() {
         limit: 100,
         target: Time::from_millis(5),
         interval: Time::from_millis(100),
+        flow_components: None,
     };
     assert_eq!(ShaperSpec::default(), defaults);
     // No shaper unless asked for.
@@ -358,6 +359,7 @@ fn interest_shapers_are_set_per_direction_with_wang_et_al_defaults() {
         limit: 50,
         target: Time::from_millis(20),
         interval: Time::from_millis(200),
+        flow_components: None,
     };
     assert_eq!((s.links[2].ab.shaper, s.links[2].ba.shaper), (Some(custom), None));
     let s = parse(&quickstart_with_line(25, "shaper = { headroom = 1 }\nreverse = { shaper = false }")).unwrap();

@@ -237,7 +237,7 @@ impl Reader<'_, '_> {
         if let DeValue::Boolean(on) = v.get_ref() {
             return Ok(on.then(ShaperSpec::default));
         }
-        let t = self.table(v, path, &["capacity", "headroom", "limit", "target", "interval"], WHAT)?;
+        let t = self.table(v, path, &["capacity", "headroom", "limit", "target", "interval", "flows"], WHAT)?;
         let mut s = ShaperSpec::default();
         if let Some(x) = t.get("capacity") {
             s.capacity_bps = Some(self.bandwidth(x, &t.field("capacity"))?);
@@ -264,6 +264,12 @@ impl Reader<'_, '_> {
         }
         if let Some(x) = t.get("interval") {
             s.interval = self.positive_duration(x, &t.field("interval"))?;
+        }
+        // CHoPCoP's per-flow fair share: a flow is this many leading name components.
+        if let Some(x) = t.get("flows") {
+            let n = self.positive_uint(x, &t.field("flows"))?;
+            s.flow_components =
+                Some(usize::try_from(n).map_err(|_| self.ctx.err(x.span(), &t.field("flows"), "too large"))?);
         }
         Ok(Some(s))
     }

@@ -11,6 +11,7 @@
 mod codel;
 mod droptail;
 mod pcon;
+mod rem;
 
 use super::values::Tbl;
 use super::{Reader, Res, Val};
@@ -30,7 +31,7 @@ pub(super) struct QueueReader {
 }
 
 /// Every discipline, in the order error messages list them; the first is the default.
-const QUEUES: &[QueueReader] = &[droptail::READER, codel::READER, pcon::READER];
+const QUEUES: &[QueueReader] = &[droptail::READER, codel::READER, pcon::READER, rem::READER];
 
 /// The limit's keys, which every discipline takes.
 const LIMIT: &[&str] = &["packets", "bytes"];
