@@ -140,7 +140,7 @@ def utilization_bars(results: Mapping[str, Any], cases: Sequence[Optional[str]],
         ax.set_ylabel("utilization [%]")
         ax.set_title(case or "", fontsize="small")
         ax.grid(True, axis="y", alpha=0.3)
-    axes[0, 0].legend(fontsize="x-small", ncol=len(solutions))
+    axes[0, 0].legend(fontsize="x-small", ncol=len(solutions), loc="lower left", framealpha=0.9)
     return common.save_figure(figure, Path(path))
 
 
