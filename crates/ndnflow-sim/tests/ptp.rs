@@ -10,28 +10,7 @@ use ndnflow_sim::Results;
 
 fn tree(cc: &str, ptp: bool, duration: &str) -> String {
     let node = if ptp { "{ ptp = true }" } else { "{}" };
-    let link = |a: &str, b: &str, bw: &str, delay: &str| {
-        format!(
-            "[[links]]\nbetween = [\"{a}\", \"{b}\"]\nbandwidth = \"{bw}\"\ndelay = \"{delay}\"\n\
-             queue = {{ discipline = \"droptail\", packets = 100 }}\n"
-        )
-    };
-    let route = |n: &str, h: &str| format!("[[routes]]\nnode = \"{n}\"\nprefix = \"/p\"\nnexthop = \"{h}\"\n");
-    format!(
-        "[simulation]\nduration = \"{duration}\"\nrouting = \"none\"\n[nodes]\nc = {node}\nr = {node}\n\
-         a = {node}\nb = {node}\np = {node}\n{}{}{}{}{}{}{}{}{}{}\
-         [[producers]]\nnode = \"p\"\nprefix = \"/p\"\n[[consumers]]\nnode = \"c\"\nname = \"/p/obj\"\ncc = {cc}\n",
-        link("c", "r", "100Mbps", "5ms"),
-        link("r", "a", "10Mbps", "10ms"),
-        link("r", "b", "5Mbps", "10ms"),
-        link("a", "p", "100Mbps", "5ms"),
-        link("b", "p", "100Mbps", "5ms"),
-        route("c", "r"),
-        route("r", "a"),
-        route("r", "b"),
-        route("a", "p"),
-        route("b", "p"),
-    )
+    common::ptp_tree(|_| node.to_string(), cc, duration)
 }
 
 /// Link bits per second a direction carried over the run.

@@ -90,3 +90,31 @@ pub fn assert_within(measured: f64, expected: f64, rel: f64, what: &str) {
     let err = (measured - expected).abs() / expected;
     assert!(err <= rel, "{what}: measured {measured:.1}, expected {expected:.1} ({:.3} % off)", err * 100.0);
 }
+
+/// The PTP paper's tree (Ye et al. §6-B): c - r - {a: 10 Mbit/s, b: 5 Mbit/s} - p, 100-packet
+/// drop-tail queues, routes along it, a producer of /p on p and one consumer of /p/obj on c with
+/// controller `cc`. `node(name)` gives each node's attribute table, e.g. "{ ptp = true }".
+pub fn ptp_tree(node: impl Fn(&str) -> String, cc: &str, duration: &str) -> String {
+    let link = |a: &str, b: &str, bw: &str, delay: &str| {
+        format!(
+            "[[links]]\nbetween = [\"{a}\", \"{b}\"]\nbandwidth = \"{bw}\"\ndelay = \"{delay}\"\n\
+             queue = {{ discipline = \"droptail\", packets = 100 }}\n"
+        )
+    };
+    let route = |n: &str, h: &str| format!("[[routes]]\nnode = \"{n}\"\nprefix = \"/p\"\nnexthop = \"{h}\"\n");
+    let nodes: String = ["c", "r", "a", "b", "p"].iter().map(|n| format!("{n} = {}\n", node(n))).collect();
+    format!(
+        "[simulation]\nduration = \"{duration}\"\nrouting = \"none\"\n[nodes]\n{nodes}{}{}{}{}{}{}{}{}{}{}\
+         [[producers]]\nnode = \"p\"\nprefix = \"/p\"\n[[consumers]]\nnode = \"c\"\nname = \"/p/obj\"\ncc = {cc}\n",
+        link("c", "r", "100Mbps", "5ms"),
+        link("r", "a", "10Mbps", "10ms"),
+        link("r", "b", "5Mbps", "10ms"),
+        link("a", "p", "100Mbps", "5ms"),
+        link("b", "p", "100Mbps", "5ms"),
+        route("c", "r"),
+        route("r", "a"),
+        route("r", "b"),
+        route("a", "p"),
+        route("b", "p"),
+    )
+}

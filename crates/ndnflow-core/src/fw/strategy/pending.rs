@@ -1,4 +1,5 @@
-//! Per-face pending-Interest counting shared by the pending-Interest strategies (pi, rfa, drf).
+//! Per-face pending-Interest counting shared by the pending-Interest strategies (pi, rfa, drf), and
+//! the per-entry bookkeeping (which prefix, which faces) that fpf and paf reuse.
 //!
 //! The count of a face is the number of PIT entries the strategy forwarded to that face and that
 //! have not been answered there yet. It is kept per FIB prefix and face in `Measurements`:
@@ -71,6 +72,11 @@ impl PendingTracker {
     /// The FIB prefix `entry` was counted under, while it is counted on some face.
     pub fn prefix_of(&self, entry: &PitEntry) -> Option<&Name> {
         self.entries.get(entry.name()).map(|c| &c.prefix)
+    }
+
+    /// The faces `entry` is counted on, in the order it was forwarded to them (empty when none).
+    pub fn faces_of(&self, entry: &PitEntry) -> &[FaceId] {
+        self.entries.get(entry.name()).map_or(&[], |c| c.faces.as_slice())
     }
 
     /// Counts `entry` as pending on `face` (no-op if it already is).
@@ -270,6 +276,7 @@ pub(crate) mod test_util {
     use std::sync::Arc;
 
     use crate::fw::face::{FaceInfo, FaceKind};
+    use crate::fw::strategy::{InterestDecision, Strategy, StrategyCtx};
     use crate::packet::{Interest, NO_PIT_HINT};
     use crate::table::{FaceId, FibEntry, NextHop, PitEntry};
     use crate::{Name, Time};
@@ -299,6 +306,17 @@ pub(crate) mod test_util {
     pub fn prefix() -> Name {
         Name::parse("/p").unwrap()
     }
+
+    /// Forwards a new entry for segment `seg` with `s` at `ctx.now` and adds the out-record the
+    /// forwarder would (lifetime 1 s).
+    pub fn forward(s: &mut dyn Strategy, ctx: &StrategyCtx, fib: &FibEntry, seg: u64) -> (PitEntry, FaceId) {
+        let mut e = entry(ctx.now, seg);
+        let InterestDecision::Forward(f) = s.after_receive_interest(ctx, FaceId(0), &mut e, Some(fib)) else {
+            panic!("not forwarded")
+        };
+        e.insert_or_update_out_record(ctx.now, f[0], seg as u32 + 1, Time::from_secs(1));
+        (e, f[0])
+    }
 }
 
 #[cfg(test)]
@@ -307,16 +325,6 @@ mod tests {
     use super::*;
     use crate::fw::strategy::{PiStrategy, Strategy};
     use crate::packet::{Data, LpHeader, Nack, NO_PIT_HINT};
-
-    /// Forwards a new entry with `s` and mirrors what the forwarder does (out-record).
-    fn forward(s: &mut PiStrategy, ctx: &StrategyCtx, fib: &FibEntry, seg: u64) -> (PitEntry, FaceId) {
-        let mut e = entry(ctx.now, seg);
-        let InterestDecision::Forward(f) = s.after_receive_interest(ctx, FaceId(0), &mut e, Some(fib)) else {
-            panic!("not forwarded")
-        };
-        e.insert_or_update_out_record(ctx.now, f[0], seg as u32 + 1, Time::from_secs(1));
-        (e, f[0])
-    }
 
     #[test]
     fn counts_go_up_on_forward_and_down_on_data_nack_and_expiry() {

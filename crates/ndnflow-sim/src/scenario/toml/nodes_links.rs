@@ -129,12 +129,14 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
-    /// A strategy: its name, or for pcon optionally a table of parameters
-    /// (`{ name = "pcon", change_perc = 0.01 }`).
+    /// A strategy: its name, or for pcon and paf optionally a table of parameters
+    /// (`{ name = "pcon", change_perc = 0.01 }`, `{ name = "paf", explore = 0.1 }`).
     fn strategy(&self, v: &Val<'_>, field: &str) -> Res<StrategyKind> {
-        const NAMES: [&str; 8] = ["best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon", "fpf"];
-        if let DeValue::Table(_) = v.get_ref() {
-            return self.pcon_strategy(v, field);
+        const NAMES: [&str; 9] = ["best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon", "fpf", "paf"];
+        if let DeValue::Table(t) = v.get_ref() {
+            let paf =
+                t.iter().any(|(k, x)| k.get_ref() == "name" && matches!(x.get_ref(), DeValue::String(s) if s == "paf"));
+            return if paf { self.paf_strategy(v, field) } else { self.pcon_strategy(v, field) };
         }
         Ok(match self.choice(v, field, &NAMES)? {
             "multicast" => StrategyKind::Multicast,
@@ -143,6 +145,7 @@ impl Reader<'_, '_> {
             "drf" => StrategyKind::Drf,
             "pcon" => StrategyKind::Pcon(PconConfig::default()),
             "fpf" => StrategyKind::Fpf,
+            "paf" => StrategyKind::Paf(PafConfig::default()),
             _ => StrategyKind::BestRoute,
         })
     }
@@ -165,8 +168,8 @@ impl Reader<'_, '_> {
             ],
             "a strategy name, or a table such as { name = \"pcon\", change_perc = 0.02 }",
         )?;
-        let name = self.required(&t, "name", "the strategy's name; only \"pcon\" takes parameters")?;
-        self.choice(name, &t.field("name"), &["pcon"])?;
+        let name = self.required(&t, "name", "the strategy's name; only \"pcon\" and \"paf\" take parameters")?;
+        self.choice(name, &t.field("name"), &["pcon", "paf"])?;
         let mut c = PconConfig::default();
         if let Some(x) = t.get("change_perc") {
             c.change_perc = self.probability(x, &t.field("change_perc"))?;
@@ -196,6 +199,23 @@ impl Reader<'_, '_> {
             c.start_equal = self.choice(x, &t.field("initial"), &["shortest", "equal"])? == "equal";
         }
         Ok(StrategyKind::Pcon(c))
+    }
+
+    /// `{ name = "paf", alpha = 0.01, penalty = 0.01, explore = 0.05 }`, each field optional.
+    fn paf_strategy(&self, v: &Val<'_>, path: &str) -> Res<StrategyKind> {
+        let t = self.table(
+            v,
+            path,
+            &["name", "alpha", "penalty", "explore"],
+            "a strategy name, or a table such as { name = \"paf\", explore = 0.1 }",
+        )?;
+        let mut c = PafConfig::default();
+        for (key, slot) in [("alpha", &mut c.alpha), ("penalty", &mut c.penalty), ("explore", &mut c.explore)] {
+            if let Some(x) = t.get(key) {
+                *slot = self.probability(x, &t.field(key))?;
+            }
+        }
+        Ok(StrategyKind::Paf(c))
     }
 
     // ---------------------------------------------------------------- links
