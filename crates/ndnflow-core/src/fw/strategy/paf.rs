@@ -8,8 +8,8 @@
 //! probabilities updated "from feedback from the probe of the performance of the faces".
 //!
 //! The paper's own text was not at hand; the update rule is the one of AntNet (Di Caro and Dorigo,
-//! "AntNet: Distributed Stigmergetic Control for Communications Networks", JAIR 9, 1998, §3), the
-//! ACO routing algorithm PAF follows. Per FIB prefix and face the strategy keeps a selection
+//! "AntNet: Distributed Stigmergetic Control for Communications Networks", JAIR 9, 1998), the
+//! classic ACO routing algorithm (our choice in the paper's absence). Per FIB prefix and face the strategy keeps a selection
 //! probability `p` (the probabilities of a prefix's faces sum to 1) and a smoothed RTT:
 //!
 //! * **Forwarding**: an Interest goes to one eligible next hop, drawn with the probabilities
@@ -19,15 +19,15 @@
 //!   an RTT sample (this node's send time to the Data, as fpf measures it), smoothed with RFC 6298's
 //!   gain 1/8 into srtt(f). The reinforcement is r = alpha x srtt_best / srtt(f), srtt_best the
 //!   smallest srtt among the prefix's faces (AntNet's "W_best / t" term), so 0 < r <= alpha; then
-//!   p(f) += r (1 - p(f)) and p(g) -= r p(g) for every other face g (AntNet eq. 7-8: the sum stays 1).
+//!   p(f) += r (1 - p(f)) and p(g) -= r p(g) for every other face g (AntNet's update: the sum stays 1).
 //! * **Penalty** (the ant that does not come back): a face whose out-record expired unanswered, or
 //!   that answered with a Nack, loses the share `penalty` of its probability, handed to the other
 //!   faces in proportion to theirs.
 //!
-//! Why this balances load: a face's expected change per Interest is p(f) (r(f) - mean r), the
-//! replicator equation, so probability flows to faces whose RTT is below the average until the RTTs
-//! of the faces in use are equal; a face that gets more load than it carries builds a queue, its
-//! RTT rises, and it loses share. Our choices where the sources are silent:
+//! Why this balances load: leaving exploration aside, a face's expected change per Interest is
+//! p(f) (r(f) - mean r), the replicator equation, so probability flows to faces whose RTT is below
+//! the average until the RTTs of the faces in use are equal; a face that gets more load than it
+//! carries builds a queue, its RTT rises, and it loses share. Our choices where the sources are silent:
 //!
 //! * The ants are the Interests themselves and their Data: no probe packet of its own, so PAF adds
 //!   no traffic. Exploration sends a regular Interest to a uniformly drawn next hop.
