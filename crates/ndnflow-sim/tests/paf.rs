@@ -88,3 +88,22 @@ fn paf_by_name_or_with_parameters() {
         assert_eq!(e.field.as_deref(), Some(field), "{line}: {e}");
     }
 }
+
+#[test]
+fn a_failed_path_loses_its_share_and_regains_it() {
+    // Link a - p is down from 5 to 10 s: a Nacks r's Interests (NoRoute), each Nack costs face a
+    // the penalty, and every answer via b reinforces b. A window of 100 fits b alone (pipe 24 +
+    // queue 100 Data), so b loses nothing while a is down (losses on b would hand a share back to
+    // a). Runs are deterministic, so a run of t s is the first t s of a longer one: differences of
+    // runs give what [t1, t2) carried.
+    let down = "[[events]]\nat = \"5s\"\nlink = [\"a\", \"p\"]\ndown = true\n\
+                [[events]]\nat = \"10s\"\nlink = [\"a\", \"p\"]\nup = true\n";
+    let text = |d: &str| tree("\"paf\"", "{ algorithm = \"fixed-window\", window = 100 }", d) + down;
+    let [(a7, b7), (a10, b10), (a12, b12), (a15, b15)] = ["7s", "10s", "12s", "15s"].map(|d| split(&run(&text(d))));
+    // In [7, 10) s a gets little more than exploration's 2.5 %.
+    let down_share = (a10 - a7) / (a10 - a7 + b10 - b7);
+    assert!(down_share < 0.05, "a's share while down: {down_share}");
+    // Exploration finds a again: in [12, 15) s the split is back at the capacities' 2/3.
+    let up_share = (a15 - a12) / (a15 - a12 + b15 - b12);
+    assert!((up_share - 2.0 / 3.0).abs() < 0.03, "a's share after the repair: {up_share}");
+}

@@ -37,14 +37,16 @@
 //! * The smoothed RTT (not the raw sample) enters r, so one delayed packet does not swing the split.
 //! * Records never expire (as the pending-Interest strategies' counts): what a quiet prefix learned
 //!   stays until traffic resumes.
-//! * Retransmissions: NFD's suppression and, once through, an unused eligible next hop drawn by
-//!   the probabilities (best-route's preference for an unused hop), else the one used longest ago.
+//! * Retransmissions: NFD's suppression; one that gets through is drawn like any Interest, among
+//!   all eligible next hops, the one it went to before included. Best-route's preference for an
+//!   unused hop would send every retransmission to the face the split starves, a dead one
+//!   included: on the PTP tree with path a down, a fifth of r's Interests went to a that way.
 //! * Nacks: the penalty, then NFD's processNack.
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::pending::{self, PendingTracker};
+use super::pending::{self, PendingTracker, RetxPlacement};
 use super::{InterestDecision, NackDecision, RetxSuppression, Strategy, StrategyCtx};
 use crate::packet::{Data, LpHeader, Nack};
 use crate::table::{FaceId, FibEntry, Measurements, NextHop, OutRecord, PitEntry};
@@ -232,9 +234,17 @@ impl Strategy for PafStrategy {
             }
         }
         let (faces, rng, explore) = (&self.faces, &mut self.rng, self.config.explore);
-        pending::after_receive_interest(&mut self.pending, &self.retx, ctx, in_face, entry, fib, |_, prefix, hops| {
-            draw(rng, faces, prefix, hops, explore)
-        })
+        let placement = RetxPlacement::AnyEligible;
+        pending::after_receive_interest(
+            &mut self.pending,
+            &self.retx,
+            placement,
+            ctx,
+            in_face,
+            entry,
+            fib,
+            |_, p, h| draw(rng, faces, p, h, explore),
+        )
     }
 
     fn before_satisfy_interest(

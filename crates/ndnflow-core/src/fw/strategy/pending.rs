@@ -147,15 +147,26 @@ impl PendingTracker {
     }
 }
 
-/// after-receive-Interest shared by the pending-Interest strategies.
+/// Where a retransmission that NFD's suppression lets through may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetxPlacement {
+    /// best-route's rule: an unused eligible next hop, else the eligible one used longest ago.
+    PreferUnused,
+    /// As a new Interest: any eligible next hop, the one it went to before included.
+    AnyEligible,
+}
+
+/// after-receive-Interest shared by the strategies that count pending Interests (pi, rfa, drf,
+/// fpf, paf).
 ///
 /// Retransmission suppression as best-route; a new Interest goes to `choose(eligible hops)`, or is
-/// Nacked (NoRoute) when no next hop is eligible; a retransmission goes to `choose(unused eligible
-/// hops)`, else to the eligible hop used longest ago. `choose` gets the hops in FIB order (cost,
-/// then face id) and never an empty slice.
+/// Nacked (NoRoute) when no next hop is eligible; a retransmission is placed by `placement`.
+/// `choose` gets the hops in FIB order (cost, then face id) and never an empty slice.
+#[allow(clippy::too_many_arguments)]
 pub fn after_receive_interest(
     tracker: &mut PendingTracker,
     retx: &RetxSuppression,
+    placement: RetxPlacement,
     ctx: &StrategyCtx,
     in_face: FaceId,
     entry: &mut PitEntry,
@@ -173,7 +184,7 @@ pub fn after_receive_interest(
             _ => InterestDecision::Suppress,
         };
     };
-    let want_unused = decision == RetxDecision::Forward;
+    let want_unused = decision == RetxDecision::Forward && placement == RetxPlacement::PreferUnused;
     let hops: smallvec::SmallVec<[NextHop; 4]> =
         fib.nexthops.iter().filter(|h| ctx.is_eligible(in_face, h, entry, want_unused)).copied().collect();
     let face = if !hops.is_empty() {
@@ -236,7 +247,8 @@ impl<C: NextHopChoice + Send> Strategy for PendingStrategy<C> {
         fib: Option<&FibEntry>,
     ) -> InterestDecision {
         let choice = &mut self.choice;
-        after_receive_interest(&mut self.pending, &self.retx, ctx, in_face, entry, fib, |t, prefix, hops| {
+        let (tracker, placement) = (&mut self.pending, RetxPlacement::PreferUnused);
+        after_receive_interest(tracker, &self.retx, placement, ctx, in_face, entry, fib, |t, prefix, hops| {
             choice.choose(t, prefix, hops)
         })
     }
