@@ -61,12 +61,10 @@ pub struct Network {
 /// capacity is packets x 1500 there).
 fn queue_limit(spec: &LinkDirSpec) -> ndnflow_core::link::Limit {
     use ndnflow_core::link::Limit;
-    match spec.queue {
-        QueueSpec::DropTail { limit } | QueueSpec::Codel { limit, .. } => match (limit, spec.mtu) {
-            (QueueLimit::Packets(n), Some(mtu)) => Limit::Bytes(n.saturating_mul(mtu as usize)),
-            (QueueLimit::Packets(n), None) => Limit::Packets(n),
-            (QueueLimit::Bytes(n), _) => Limit::Bytes(n),
-        },
+    match (spec.queue.limit(), spec.mtu) {
+        (QueueLimit::Packets(n), Some(mtu)) => Limit::Bytes(n.saturating_mul(mtu as usize)),
+        (QueueLimit::Packets(n), None) => Limit::Packets(n),
+        (QueueLimit::Bytes(n), _) => Limit::Bytes(n),
     }
 }
 

@@ -192,7 +192,9 @@ impl LinkDir {
     ) -> LinkDir {
         let chain = Chain { origin: index as u32, loss_detection: spec.loss_detection };
         let (bandwidth, delay) = (spec.bandwidth_bps, spec.delay);
-        let mut dir = LinkDir::idle(ends, chain, (bandwidth, delay), queue(&spec.queue), loss(&spec.loss), rng);
+        let mut rng = rng;
+        let queue = queue(&spec.queue, &mut rng);
+        let mut dir = LinkDir::idle(ends, chain, (bandwidth, delay), queue, loss(&spec.loss), rng);
         dir.frag = spec.mtu.map(|mtu| Box::new(Fragmenter::new(mtu)));
         dir.marker = spec.marking.map(|m| {
             let cfg = NfdMarkConfig { threshold: m.threshold, interval: m.interval };
@@ -208,7 +210,9 @@ impl LinkDir {
     pub fn underlay(origin: &LinkDir, hop: &UnderlayHop, rng: ChaCha8Rng) -> LinkDir {
         let ends = ((origin.from, origin.from_face), (origin.to, origin.to_face));
         let rate = (hop.bandwidth_bps, hop.delay);
-        LinkDir::idle(ends, origin.chain, rate, queue(&hop.queue), LossModel::None, rng)
+        let mut rng = rng;
+        let queue = queue(&hop.queue, &mut rng);
+        LinkDir::idle(ends, origin.chain, rate, queue, LossModel::None, rng)
     }
 
     fn idle(
@@ -434,14 +438,16 @@ fn wire_size(frame: &Frame) -> u32 {
     }
 }
 
-/// The queue discipline a scenario asks for.
-fn queue(spec: &QueueSpec) -> Queue {
+/// The queue discipline a scenario asks for. A REM queue seeds its own stream from the
+/// direction's (one draw, only for REM, so other directions' loss patterns stay as they were).
+fn queue(spec: &QueueSpec, rng: &mut ChaCha8Rng) -> Queue {
     let limit = |l: &QueueLimit| match *l {
         QueueLimit::Packets(n) => Limit::Packets(n),
         QueueLimit::Bytes(n) => Limit::Bytes(n),
     };
     match spec {
         QueueSpec::DropTail { limit: l } => Queue::drop_tail(limit(l)),
+        QueueSpec::Rem { limit: l, rem } => Queue::rem(limit(l), *rem, rand::Rng::next_u64(rng)),
         QueueSpec::Codel { limit: l, target, interval, mode, law_interval, high_cong_after, signal_on_arrival } => {
             Queue::codel(
                 limit(l),
@@ -470,6 +476,7 @@ fn shaper(spec: &ShaperSpec, reverse_bps: u64) -> ShaperConfig {
             law_interval: spec.interval,
             ..CodelConfig::default()
         },
+        flow_components: spec.flow_components,
         ..ShaperConfig::new(spec.capacity_bps.unwrap_or(reverse_bps))
     }
 }

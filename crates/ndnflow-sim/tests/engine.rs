@@ -115,6 +115,20 @@ cc = {{ algorithm = "fixed-window", window = 10 }}
 }
 
 #[test]
+fn a_store_admitting_half_serves_about_half_from_the_cache() {
+    // PTP §6-E's cache: "half of the 2000 Data packets (randomly selected) are cached". c1's 1000
+    // Data each enter r's store with probability 0.5: Binomial(1000, 0.5), 500 +- 4 sigma
+    // (sigma = sqrt(1000 / 4) = 15.8, so +-64). Every one of c2's segments is either a hit or
+    // crosses r-p again, so hits + p->r Data = 2000 exactly.
+    let text = router_scenario(10_000, "10s", 1000).replace("capacity = 10000 }", "capacity = 10000, admit = 0.5 }");
+    let r = run(&text);
+    let hits = r.summary.nodes["r"].cs_hits;
+    assert!((436..=564).contains(&hits), "{hits} hits");
+    assert_eq!(hits + r.summary.links["p->r"].data, 2000);
+    assert_eq!(r.summary.consumers["c2"].data_received, 1000);
+}
+
+#[test]
 fn a_later_consumer_is_served_from_the_router_cache() {
     let r = run(&router_scenario(10_000, "10s", 1000));
     let (c1, c2) = (&r.summary.consumers["c1"], &r.summary.consumers["c2"]);

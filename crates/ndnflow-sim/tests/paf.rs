@@ -18,9 +18,10 @@ use common::{goodput, parse, quickstart_with_line, run};
 use ndnflow_sim::scenario::model::{PafConfig, StrategyKind};
 use ndnflow_sim::Results;
 
-/// The tree with `strategy` on r.
+/// The tree with `strategy` on r and 100-packet drop-tail queues.
 fn tree(strategy: &str, cc: &str, duration: &str) -> String {
-    common::ptp_tree(|n| if n == "r" { format!("{{ strategy = {strategy} }}") } else { "{}".into() }, cc, duration)
+    let node = |n: &str| if n == "r" { format!("{{ strategy = {strategy} }}") } else { "{}".into() };
+    common::ptp_tree(node, "{ discipline = \"droptail\", packets = 100 }", cc, duration)
 }
 
 /// Interests r sent towards a and towards b.

@@ -5,12 +5,12 @@
 
 mod common;
 
-use common::run;
+use common::{ptp_tree, run};
 use ndnflow_sim::Results;
 
 fn tree(cc: &str, ptp: bool, duration: &str) -> String {
     let node = if ptp { "{ ptp = true }" } else { "{}" };
-    common::ptp_tree(|_| node.to_string(), cc, duration)
+    ptp_tree(|_| node.to_string(), "{ discipline = \"droptail\", packets = 100 }", cc, duration)
 }
 
 /// Link bits per second a direction carried over the run.
@@ -89,4 +89,35 @@ fn two_consumers_probing_in_step_each_find_both_paths() {
         let paths = r.summary.consumers[id].paths.as_ref().expect("multipath");
         assert_eq!(paths.len(), 2, "{id}: {paths:?}");
     }
+}
+
+#[test]
+fn a_path_that_keeps_delivering_does_not_time_out() {
+    // One path of four 20 ms hops whose last two run at 200 kbit/s behind 20-packet queues (PTP's
+    // Scenario 5 links). Its window grows the queue and the RTT with it, 44 ms per queued Data;
+    // RFC 6298 §5.3 restarts the path's timer on each Data, so while Data flow it never fires:
+    // the losses are the queue's drops, found by order (§5-C-1). With a deadline fixed when each
+    // Interest left, the same run timed out 25 times, the RTT growth alone doing it.
+    let link = |a: &str, b: &str, bw: &str| {
+        format!(
+            "[[links]]\nbetween = [\"{a}\", \"{b}\"]\nbandwidth = \"{bw}\"\ndelay = \"20ms\"\n\
+             queue = {{ discipline = \"droptail\", packets = 20 }}\n"
+        )
+    };
+    let text = format!(
+        "[simulation]\nduration = \"60s\"\n[nodes]\nc = {{ ptp = true }}\nr1 = {{ ptp = true }}\n\
+         r2 = {{ ptp = true }}\nr3 = {{ ptp = true }}\np = {{ ptp = true }}\n{}{}{}{}\
+         [[producers]]\nnode = \"p\"\nprefix = \"/p\"\n[[consumers]]\nnode = \"c\"\nname = \"/p/obj\"\n\
+         cc = {{ algorithm = \"ptp\" }}\n",
+        link("c", "r1", "1400kbps"),
+        link("r1", "r2", "400kbps"),
+        link("r2", "r3", "200kbps"),
+        link("r3", "p", "200kbps"),
+    );
+    let r = run(&text);
+    let paths = r.summary.consumers["c"].paths.clone().expect("paths");
+    assert_eq!(paths.len(), 1);
+    assert!(r.summary.links["p->r3"].drops > 0, "the queue overflows: there are real losses");
+    assert_eq!(paths[0].timeouts, 0, "{paths:?}");
+    assert!(rate(&r, "p->r3") >= 0.95 * 200e3, "{}", rate(&r, "p->r3"));
 }

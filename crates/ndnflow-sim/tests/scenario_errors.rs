@@ -142,6 +142,13 @@ fn validation_errors_name_line_field_and_reason() {
             "nodes.r.cs.capacity",
             &["missing required field \"capacity\""],
         ),
+        case(
+            q(8, r#"r  = { cs = { capacity = 10, admit = 1.5 } }"#),
+            8,
+            "nodes.r.cs.admit",
+            &["probability must be between 0 and 1, found 1.5"],
+        ),
+        case(q(8, r#"r  = { cs = { capacity = 10, admit = 0 } }"#), 8, "nodes.r.cs.admit", &["must be above 0"]),
         case(q(8, r#"r  = { strategy = "ncc" }"#), 8, "nodes.r.strategy", &["\"best-route\", \"multicast\""]),
         case(
             q(8, r#"r  = { strategies = { "video" = "multicast" } }"#),

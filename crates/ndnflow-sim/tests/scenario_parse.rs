@@ -63,6 +63,7 @@ fn dumbbell_example_uses_every_feature() {
     assert_eq!((s.seed, s.bin, s.routing), (42, Time::from_millis(50), RoutingMetric::Delay));
     let r1 = &s.nodes[node(&s, "r1")];
     assert_eq!((r1.forwarder.cs_policy, r1.forwarder.cs_capacity), (CsPolicy::Fifo, 5000));
+    assert_eq!(r1.forwarder.cs_admit, 1.0, "a store admits every Data unless told otherwise");
     assert_eq!(r1.forwarder.strategy_choices, vec![(Name::parse("/live").unwrap(), StrategyKind::Multicast)]);
 
     let access = &s.links[0];
@@ -233,7 +234,7 @@ fn pcon_strategy_by_name_or_with_parameters() {
     assert_eq!(s.nodes[2].forwarder.default_strategy, StrategyKind::Pcon(want));
     for (line, field) in [
         (r#"r  = { strategy = { name = "pcon", change_perc = 1.5 } }"#, "nodes.r.strategy.change_perc"),
-        (r#"r  = { strategy = { name = "pi" } }"#, "nodes.r.strategy.name"),
+        (r#"r  = { strategy = { name = "pi", change_perc = 0.1 } }"#, "nodes.r.strategy.change_perc"),
         (r#"r  = { strategy = { change_perc = 0.1 } }"#, "nodes.r.strategy.name"),
         (r#"r  = { interest_marks = "drop" }"#, "nodes.r.interest_marks"),
     ] {
@@ -329,6 +330,7 @@ fn interest_shapers_are_set_per_direction_with_wang_et_al_defaults() {
         limit: 100,
         target: Time::from_millis(5),
         interval: Time::from_millis(100),
+        flow_components: None,
     };
     assert_eq!(ShaperSpec::default(), defaults);
     // No shaper unless asked for.
@@ -357,6 +359,7 @@ fn interest_shapers_are_set_per_direction_with_wang_et_al_defaults() {
         limit: 50,
         target: Time::from_millis(20),
         interval: Time::from_millis(200),
+        flow_components: None,
     };
     assert_eq!((s.links[2].ab.shaper, s.links[2].ba.shaper), (Some(custom), None));
     let s = parse(&quickstart_with_line(25, "shaper = { headroom = 1 }\nreverse = { shaper = false }")).unwrap();

@@ -342,6 +342,11 @@ impl Consumer {
             let outstanding = &self.outstanding;
             let Some((_, (seg, _))) = self.timers.pop_due(now, |at, key| is_live(outstanding, at, key)) else { break };
             let Some(o) = self.outstanding.get(&seg).copied() else { continue };
+            if let Some(later) = self.restarted_deadline(now, seg, o) {
+                self.outstanding.insert(seg, Outstanding { deadline: later, ..o });
+                self.timers.push(later, (seg, o.retries));
+                continue;
+            }
             self.on_timer(now, seg, o);
         }
         if let Some(every) = self.check_interval() {
@@ -355,6 +360,13 @@ impl Consumer {
         }
         self.check_finished(now);
         self.send_allowed(now, out);
+    }
+
+    /// A multipath transport's later deadline for a timer that came due (its path's timer
+    /// restarted since the Interest left); `None`: the Interest times out now.
+    fn restarted_deadline(&self, now: Time, seg: u64, o: Outstanding) -> Option<Time> {
+        let Controller::Multipath(m) = &self.cc else { return None };
+        m.restarted_deadline(seg, o.sent_at).filter(|&t| t > now)
     }
 
     /// The check interval of `TimerModel::NdnSim`, `None` for per-Interest timers.

@@ -69,6 +69,11 @@ pub(super) fn make_extensions(
 
 /// The seed of the `index`-th strategy instance of a forwarder seeded with `nonce_seed`, so
 /// instances and nodes draw independent streams.
+/// The Content Store's admission stream, apart from the strategies' and the extensions'.
+pub(super) fn cs_seed(nonce_seed: u64) -> u64 {
+    crate::mix::mix64(nonce_seed ^ 0xC5AD_0A17_C5AD_0A17)
+}
+
 pub(super) fn strategy_seed(nonce_seed: u64, index: usize) -> u64 {
     crate::mix::mix64(crate::mix::mix64(nonce_seed ^ 0x5EED_57A7_E61E_5EED) ^ index as u64)
 }
@@ -88,6 +93,9 @@ pub struct ForwarderConfig {
     pub cs_policy: CsPolicy,
     /// Content Store capacity in Data packets; 0 turns it off.
     pub cs_capacity: usize,
+    /// Probability that the Content Store admits a Data of a new name (PTP §6-E caches half of
+    /// the Data "randomly selected"); 1, the default, admits all, as NFD does.
+    pub cs_admit: f64,
     /// Strategy for "/".
     pub default_strategy: StrategyName,
     /// Strategy choices for longer prefixes.
@@ -122,6 +130,7 @@ impl Default for ForwarderConfig {
         ForwarderConfig {
             cs_policy: CsPolicy::Lru,
             cs_capacity: 0,
+            cs_admit: 1.0,
             default_strategy: StrategyName::BestRoute,
             strategy_choices: Vec::new(),
             interest_marks: InterestMarks::Pit,

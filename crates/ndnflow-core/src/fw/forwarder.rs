@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use super::config::{make_extensions, make_strategy, strategy_seed};
+use super::config::{cs_seed, make_extensions, make_strategy, strategy_seed};
 pub use super::config::{ForwarderConfig, InterestMarks, StrategyName};
 use super::ext::{ForwarderExtension, Takeover};
 pub use super::ext::{Mpfp, MpfpCounters};
@@ -99,7 +99,8 @@ impl Forwarder {
             faces: Vec::new(),
             fib: Fib::new(),
             pit: PendingInterestTable::new(),
-            cs: ContentStore::new(config.cs_policy, config.cs_capacity),
+            cs: ContentStore::new(config.cs_policy, config.cs_capacity)
+                .with_admission(config.cs_admit, cs_seed(nonce_seed)),
             dnl: DeadNonceList::default(),
             strategies,
             choices,

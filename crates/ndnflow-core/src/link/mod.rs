@@ -1,4 +1,5 @@
-//! Link-layer output queues (DropTail, CoDel in drop or mark mode), NFD's send-queue congestion
+//! Link-layer output queues (DropTail, CoDel in drop or mark mode, CHoPCoP's random early marking
+//! `rem`), NFD's send-queue congestion
 //! marker (`nfd_mark`), random loss models, the hop-by-hop Interest shaper (`shaper`,
 //! docs/protocols/shaper.md), NDNLPv2 fragmentation on a link with an MTU (`frag`,
 //! docs/protocols/links.md), and NDNLPv2 link reliability (`reliability`, docs/protocols/links.md).
@@ -14,6 +15,7 @@ pub mod frag;
 pub mod loss;
 pub mod nfd_mark;
 pub mod reliability;
+pub mod rem;
 pub mod shaper;
 
 pub use codel::{CodelConfig, CodelQueue};
@@ -21,6 +23,7 @@ pub use droptail::DropTailQueue;
 pub use loss::{Bernoulli, GilbertElliott, LossModel};
 pub use nfd_mark::{NfdMarkConfig, NfdMarker};
 pub use reliability::{LpReliability, ReliabilityConfig};
+pub use rem::{RemConfig, RemQueue};
 pub use shaper::{InterestShaper, ShaperConfig, ShaperCounters};
 
 use crate::{Frame, Time};
@@ -95,6 +98,8 @@ pub trait QueueDiscipline {
 pub enum Queue {
     DropTail(DropTailQueue),
     Codel(CodelQueue),
+    /// Boxed: its random stream would otherwise grow every direction's queue.
+    Rem(Box<RemQueue>),
 }
 
 impl Queue {
@@ -103,6 +108,9 @@ impl Queue {
     }
     pub fn codel(limit: Limit, cfg: CodelConfig) -> Queue {
         Queue::Codel(CodelQueue::new(limit, cfg))
+    }
+    pub fn rem(limit: Limit, cfg: RemConfig, seed: u64) -> Queue {
+        Queue::Rem(Box::new(RemQueue::new(limit, cfg, seed)))
     }
 }
 
@@ -124,6 +132,7 @@ impl QueueDiscipline for Queue {
         match self {
             Queue::DropTail(q) => q.enqueue(now, item),
             Queue::Codel(q) => q.enqueue(now, item),
+            Queue::Rem(q) => q.enqueue(now, item),
         }
     }
     #[inline]
@@ -131,6 +140,7 @@ impl QueueDiscipline for Queue {
         match self {
             Queue::DropTail(q) => q.dequeue(now, dropped),
             Queue::Codel(q) => q.dequeue(now, dropped),
+            Queue::Rem(q) => q.dequeue(now, dropped),
         }
     }
     #[inline]
@@ -138,6 +148,7 @@ impl QueueDiscipline for Queue {
         match self {
             Queue::DropTail(q) => q.len_packets(),
             Queue::Codel(q) => q.len_packets(),
+            Queue::Rem(q) => q.len_packets(),
         }
     }
     #[inline]
@@ -145,6 +156,7 @@ impl QueueDiscipline for Queue {
         match self {
             Queue::DropTail(q) => q.len_bytes(),
             Queue::Codel(q) => q.len_bytes(),
+            Queue::Rem(q) => q.len_bytes(),
         }
     }
 }
@@ -177,7 +189,11 @@ mod tests {
 
     #[test]
     fn enum_dispatch_reaches_each_discipline() {
-        let mut queues = [Queue::drop_tail(Limit::Packets(2)), Queue::codel(Limit::Packets(2), CodelConfig::default())];
+        let mut queues = [
+            Queue::drop_tail(Limit::Packets(2)),
+            Queue::codel(Limit::Packets(2), CodelConfig::default()),
+            Queue::rem(Limit::Packets(2), RemConfig::default(), 1),
+        ];
         for q in &mut queues {
             let t = Time::from_millis(1);
             assert!(q.is_empty());

@@ -1,11 +1,18 @@
 //! Content Store (NFD daemon/table/cs) with a capacity in packets and LRU or FIFO replacement.
 //!
+//! An admission probability lets a store keep only a share of the Data it sees, each one drawn
+//! from the store's own seeded stream: PTP §6-E caches "half of the 2000 Data packets (randomly
+//! selected)". NFD's store admits every Data its policy allows; 1 (the default) is that.
+//!
 //! Entries live in a slab threaded by a doubly linked list (head = next victim), indexed by the exact
 //! Data name. Lookup is by exact name: an Interest matches a cached Data of the same name, subject to
 //! MustBeFresh. CanBePrefix Interests also match only exactly-named Data here; the papers' consumers
 //! name every segment exactly, and an ordered index would cost every insert on the hot path.
 
 use std::sync::Arc;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use super::slot_list::{Linked, Links, SlotList, NIL};
 use crate::name::NameMap;
@@ -43,6 +50,9 @@ pub struct ContentStore {
     free: Vec<u32>,
     /// Head: the next victim.
     order: SlotList,
+    /// Probability that a Data of a name not yet stored is admitted, with its stream; `None`:
+    /// every Data is (no draw at all, so a store without admission takes nothing from a stream).
+    admission: Option<(f64, ChaCha8Rng)>,
 }
 
 impl ContentStore {
@@ -55,7 +65,15 @@ impl ContentStore {
             slots: Vec::new(),
             free: Vec::new(),
             order: SlotList::EMPTY,
+            admission: None,
         }
+    }
+
+    /// Admit each Data of a new name with probability `admit` (in (0, 1]), drawn from a ChaCha8
+    /// stream seeded with `seed`; 1 admits all, as `new` does. A stored name is always refreshed.
+    pub fn with_admission(mut self, admit: f64, seed: u64) -> ContentStore {
+        self.admission = (admit < 1.0).then(|| (admit, ChaCha8Rng::seed_from_u64(seed)));
+        self
     }
 
     pub fn is_enabled(&self) -> bool {
@@ -91,6 +109,11 @@ impl ContentStore {
                 self.touch(i);
             }
             return;
+        }
+        if let Some((admit, rng)) = &mut self.admission {
+            if rng.random::<f64>() >= *admit {
+                return;
+            }
         }
         if self.index.len() >= self.capacity {
             self.evict_one();
@@ -149,6 +172,28 @@ mod tests {
     }
     fn interest(name: &str) -> Interest {
         Interest::new(Name::parse(name).unwrap(), 1, Time::from_secs(2))
+    }
+
+    #[test]
+    fn admission_keeps_about_its_share() {
+        // 2000 distinct names offered to a store of 2000 admitting half: the count admitted is
+        // Binomial(2000, 0.5), mean 1000 and standard deviation sqrt(2000 / 4) = 22.4; 4 sigma is
+        // +-90. A stored name is refreshed whatever the draw.
+        let mut cs = ContentStore::new(CsPolicy::Lru, 2000).with_admission(0.5, 7);
+        for i in 0..2000 {
+            cs.insert(Time::ZERO, data(&format!("/o/{i}")));
+        }
+        assert!((910..=1090).contains(&cs.len()), "{} admitted", cs.len());
+        let stored = (0..2000).find(|i| cs.find(Time::ZERO, &interest(&format!("/o/{i}"))).is_some()).unwrap();
+        for _ in 0..50 {
+            cs.insert(Time::from_secs(1), data(&format!("/o/{stored}")));
+            assert!(cs.find(Time::from_secs(1), &interest(&format!("/o/{stored}"))).is_some());
+        }
+        // Admission 1 draws nothing and keeps all.
+        let mut all = ContentStore::new(CsPolicy::Lru, 10).with_admission(1.0, 7);
+        (0..10).for_each(|i| all.insert(Time::ZERO, data(&format!("/o/{i}"))));
+        assert_eq!(all.len(), 10);
+        assert!(all.admission.is_none());
     }
 
     #[test]

@@ -104,10 +104,7 @@ impl LinkDirSpec {
     /// it is; a packet limit times the MTU, or times 1500 B without one (ns-3's point-to-point
     /// default MTU, which ndnSIM's transport multiplies a packet-limited queue by).
     pub fn send_queue_capacity(&self) -> usize {
-        let limit = match self.queue {
-            QueueSpec::DropTail { limit } | QueueSpec::Codel { limit, .. } => limit,
-        };
-        match limit {
+        match self.queue.limit() {
             QueueLimit::Bytes(n) => n,
             QueueLimit::Packets(n) => n.saturating_mul(self.mtu.unwrap_or(NS3_P2P_MTU) as usize),
         }
@@ -158,6 +155,9 @@ pub struct ShaperSpec {
     pub target: Time,
     /// CoDel interval of the shaper's queue (RFC 8289: 100 ms).
     pub interval: Time,
+    /// Per-flow fair share (CHoPCoP): a flow is this many leading name components; `None`: one
+    /// FIFO for all Interests.
+    pub flow_components: Option<usize>,
 }
 
 impl Default for ShaperSpec {
@@ -168,6 +168,7 @@ impl Default for ShaperSpec {
             limit: 100,
             target: Time::from_millis(5),
             interval: Time::from_millis(100),
+            flow_components: None,
         }
     }
 }
@@ -199,7 +200,7 @@ pub enum CodelMode {
     Mark,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum QueueSpec {
     DropTail {
         limit: QueueLimit,
@@ -217,6 +218,22 @@ pub enum QueueSpec {
         /// (`signal = "arrival"`), instead of the departing one (mark mode only).
         signal_on_arrival: bool,
     },
+    /// CHoPCoP's random early marking (docs/protocols/chopcop.md): Data leaving a queue of
+    /// `min_th..max_th` packets are marked with a probability rising linearly to `max_p`, all
+    /// from `max_th` on.
+    Rem {
+        limit: QueueLimit,
+        rem: ndnflow_core::link::RemConfig,
+    },
+}
+
+impl QueueSpec {
+    /// The queue's capacity, whatever the discipline.
+    pub fn limit(&self) -> QueueLimit {
+        match *self {
+            QueueSpec::DropTail { limit } | QueueSpec::Codel { limit, .. } | QueueSpec::Rem { limit, .. } => limit,
+        }
+    }
 }
 
 impl Default for QueueSpec {

@@ -91,15 +91,12 @@ pub fn assert_within(measured: f64, expected: f64, rel: f64, what: &str) {
     assert!(err <= rel, "{what}: measured {measured:.1}, expected {expected:.1} ({:.3} % off)", err * 100.0);
 }
 
-/// The PTP paper's tree (Ye et al. §6-B): c - r - {a: 10 Mbit/s, b: 5 Mbit/s} - p, 100-packet
-/// drop-tail queues, routes along it, a producer of /p on p and one consumer of /p/obj on c with
-/// controller `cc`. `node(name)` gives each node's attribute table, e.g. "{ ptp = true }".
-pub fn ptp_tree(node: impl Fn(&str) -> String, cc: &str, duration: &str) -> String {
+/// The PTP paper's tree (§6-B Case I, scaled): c - r - {a: 10 Mbit/s, b: 5 Mbit/s} - p, the max
+/// flow 15 Mbit/s. `node(name)` is each node's table, `queue` every link's, `cc` the consumer's
+/// (of /p/obj, served by p under /p); static routes only.
+pub fn ptp_tree(node: impl Fn(&str) -> String, queue: &str, cc: &str, duration: &str) -> String {
     let link = |a: &str, b: &str, bw: &str, delay: &str| {
-        format!(
-            "[[links]]\nbetween = [\"{a}\", \"{b}\"]\nbandwidth = \"{bw}\"\ndelay = \"{delay}\"\n\
-             queue = {{ discipline = \"droptail\", packets = 100 }}\n"
-        )
+        format!("[[links]]\nbetween = [\"{a}\", \"{b}\"]\nbandwidth = \"{bw}\"\ndelay = \"{delay}\"\nqueue = {queue}\n")
     };
     let route = |n: &str, h: &str| format!("[[routes]]\nnode = \"{n}\"\nprefix = \"/p\"\nnexthop = \"{h}\"\n");
     let nodes: String = ["c", "r", "a", "b", "p"].iter().map(|n| format!("{n} = {}\n", node(n))).collect();

@@ -4,6 +4,7 @@
 
 pub mod aimd;
 pub mod bic;
+pub mod chopcop;
 pub mod constant_rate;
 pub mod cubic;
 pub mod cwa;
@@ -13,6 +14,7 @@ pub mod raaqm;
 
 pub use aimd::{Aimd, AimdConfig};
 pub use bic::{Bic, BicConfig};
+pub use chopcop::{chopcop_defaults, Chopcop, ChopcopConfig};
 pub use constant_rate::ConstantRate;
 pub use cubic::{Cubic, CubicConfig};
 pub use cwa::{Cwa, SignalConfig};
@@ -80,6 +82,9 @@ pub enum CcConfig {
     Bic(BicConfig),
     /// CUBIC (ndnSIM ConsumerPcon `CcAlgorithm = CUBIC`; ndnget `cubic`), `CubicConfig::default()`.
     Cubic(CubicConfig),
+    /// CHoPCoP's receiver window (AIMD halving at most once per window on marks, timeouts and
+    /// Nack(Congestion); `chopcop_defaults()`), for random early marking routers.
+    Chopcop(ChopcopConfig),
     /// ICP (AIMD, +1 per RTT, halve on timeout, RTO = (RTT_min + RTT_max) / 2 or RFC 6298),
     /// `IcpConfig::default()`.
     Icp(IcpConfig),
@@ -156,6 +161,7 @@ impl CcConfig {
             CcConfig::Aimd(c) => Box::new(Aimd::new(c)),
             CcConfig::Bic(c) => Box::new(Bic::new(c)),
             CcConfig::Cubic(c) => Box::new(Cubic::new(c)),
+            CcConfig::Chopcop(c) => Box::new(Chopcop::new(c)),
             CcConfig::Icp(c) => Box::new(Icp::new(c)),
             CcConfig::Raaqm(c) => Box::new(Raaqm::new(c, seed)),
             CcConfig::Ptp(c) => return Controller::Multipath(Box::new(Ptp::new(c, rto, seed))),

@@ -77,6 +77,12 @@ pub trait SubflowManager: Send {
     fn on_nack(&mut self, now: Time, segment: u64, reason: NackReason, marked: bool);
     /// Segments found lost by the paths' own detection, which the consumer resends at once.
     fn take_lost(&mut self, out: &mut Vec<u64>);
+    /// When the timer of `segment` (sent at `sent_at`) has come due: the later deadline it has
+    /// now, if the manager restarts timers (a path's timer restarts on each of its Data, RFC 6298
+    /// §5.3); `None` lets it time out.
+    fn restarted_deadline(&self, _segment: u64, _sent_at: Time) -> Option<Time> {
+        None
+    }
     /// The manager's own timers (probing, reselection).
     fn poll_timeout(&self) -> Option<Time>;
     fn handle_timeout(&mut self, now: Time);

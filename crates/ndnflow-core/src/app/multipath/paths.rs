@@ -46,6 +46,9 @@ pub struct Path {
     between_losses: u64,
     /// When it was last found broken (`Use::Failed`).
     failed_at: Time,
+    /// Its last Data with an RTT sample: when it arrived, and when its Interest left (the path's
+    /// timer restarts on it, RFC 6298 §5.3).
+    last_data: Option<(Time, Time)>,
 }
 
 impl Path {
@@ -134,6 +137,7 @@ impl PathSet {
             since_loss: 0,
             between_losses: 0,
             failed_at: Time::ZERO,
+            last_data: None,
         });
         Some(self.paths.len() - 1)
     }
@@ -233,7 +237,7 @@ impl PathSet {
     }
 
     /// The Data of `sample.segment` came back on path `i`.
-    pub fn on_data(&mut self, i: usize, sample: &DataSample) {
+    pub fn on_data(&mut self, i: usize, now: Time, sample: &DataSample) {
         // Only the Data of a segment sent once can show the order of its path: for a resent one,
         // the Data may answer the first copy, sent earlier and maybe on another path (Karn's rule,
         // which the consumer applies to RTT samples, shows as `rtt: None`). It counts as a Data
@@ -243,6 +247,9 @@ impl PathSet {
         let p = &mut self.paths[i];
         p.delivered += 1;
         p.data += 1;
+        if let Some(rtt) = sample.rtt {
+            p.last_data = Some((now, now.saturating_sub(rtt)));
+        }
         if from_producer {
             if let Some(rtt) = sample.rtt {
                 p.rtt.add_sample(rtt);
@@ -263,6 +270,27 @@ impl PathSet {
             p.rtt.backoff();
             p.note_losses(before);
         }
+    }
+
+    /// RFC 6298 §5.3, "when an ACK is received that acknowledges new data, restart the
+    /// retransmission timer": each path keeps one timer, as a TCP subflow does, for its oldest
+    /// outstanding Interest. The Interest for `segment` (sent at `sent_at`) is the oldest while
+    /// Data of Interests sent before it keep arriving: each one restarts its timer. Once the Data
+    /// of a later Interest has come back, its timer runs from where it stands (a TCP receiver's
+    /// cumulative ACK stops advancing at a hole). The deadline its timer has now, or `None`: not
+    /// restarted since it left, overtaken, or sent as a probe.
+    pub fn restarted_deadline(&self, segment: u64, sent_at: Time) -> Option<Time> {
+        let Some(Sent::Path(i)) = self.sent_on(segment) else { return None };
+        let p = &self.paths[i];
+        let (arrived, left) = p.last_data?;
+        (left <= sent_at && arrived > sent_at).then(|| arrived + p.rtt.rto())
+    }
+
+    /// A probe's timer: it may come back over any path, so the largest RTO of the known paths (a
+    /// new path's initial RTO when none is known), never below the paths' floor.
+    pub fn probe_rto(&self) -> Time {
+        let largest = self.paths.iter().map(|p| p.rtt.rto()).max();
+        largest.unwrap_or_else(|| RttEstimator::new(self.rto).rto()).max(self.rto.min_rto)
     }
 
     /// `segment` left its path without Data or timeout (a Nack); the path it was on.

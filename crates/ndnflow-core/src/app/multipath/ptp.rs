@@ -213,7 +213,7 @@ impl PathSpecified {
         self.paths.send_probe(segment);
         let step = self.probe_interval();
         self.next_probe = Some(self.next_probe.map_or(now, |t| t.max(now.saturating_sub(step))) + step);
-        PathSend { lp: LpHeader { flags: flags::PTP_PROBE, ..Default::default() }, rto: None }
+        PathSend { lp: LpHeader { flags: flags::PTP_PROBE, ..Default::default() }, rto: Some(self.paths.probe_rto()) }
     }
 }
 
@@ -222,13 +222,13 @@ impl SubflowManager for PathSpecified {
         self.name
     }
 
-    fn on_data(&mut self, _now: Time, sample: &DataSample) {
+    fn on_data(&mut self, now: Time, sample: &DataSample) {
         match self.paths.take_sent(sample.segment) {
             Some(Sent::Probe) if sample.lp.flags & flags::PTP_PROBE != 0 => {
                 let tags: Tags = sample.lp.ext.as_ref().map(|e| e.tags.clone()).unwrap_or_default();
                 self.learn_path(&tags, sample.rtt);
             }
-            Some(Sent::Path(i)) => self.paths.on_data(i, sample),
+            Some(Sent::Path(i)) => self.paths.on_data(i, now, sample),
             Some(Sent::Probe) | None => {}
         }
     }
@@ -274,6 +274,10 @@ impl SubflowManager for PathSpecified {
 
     fn take_lost(&mut self, out: &mut Vec<u64>) {
         self.paths.take_lost(out);
+    }
+
+    fn restarted_deadline(&self, segment: u64, sent_at: Time) -> Option<Time> {
+        self.paths.restarted_deadline(segment, sent_at)
     }
 
     fn poll_timeout(&self) -> Option<Time> {

@@ -32,7 +32,8 @@ fn probes_leave_ten_a_second_until_a_path_is_known() {
     let first = p.path_for(t(0), 0, false).unwrap();
     assert_eq!(first.lp.flags, flags::PTP_PROBE);
     assert!(tags_of(&first).is_empty());
-    assert_eq!(first.rto, None, "a probe runs on the consumer's own timer");
+    // No path known: a new path's initial RTO (RFC 6298: 1 s).
+    assert_eq!(first.rto, Some(t(1000)), "a probe's timer before any path is known");
     // 10 probes per second: the next one 100 ms later, nothing in between (no path yet).
     assert!(!p.can_send(t(99)));
     assert_eq!(p.poll_timeout(), Some(t(100)));
@@ -56,6 +57,47 @@ fn a_probe_brings_back_a_path_and_interests_then_carry_its_tags() {
     p.path_for(t(100), 2, false);
     data(&mut p, t(180), 2, 80, &probe_data(&[5, 2]));
     assert_eq!(p.found_paths().count(), 1);
+}
+
+#[test]
+fn a_probe_waits_as_long_as_the_slowest_known_path() {
+    // Two paths, of 80 ms and 3 s: a probe may come back over either, so its timer is the larger
+    // RTO. The 3 s path's first sample gives srtt 3 s, rttvar 1.5 s: RTO = 3 + 4 x 1.5 = 9 s
+    // (RFC 6298 §2.2); the 80 ms path's is held at the 1 s floor.
+    let mut p = ptp(10);
+    p.path_for(t(0), 0, false);
+    data(&mut p, t(80), 0, 80, &probe_data(&[5, 2]));
+    p.path_for(t(100), 1, false);
+    data(&mut p, t(3100), 1, 3000, &probe_data(&[6, 2]));
+    let probe = p.path_for(t(3200), 2, false).unwrap();
+    assert_eq!(probe.lp.flags, flags::PTP_PROBE);
+    assert_eq!(probe.rto, Some(t(9000)));
+}
+
+#[test]
+fn a_path_timer_restarts_on_each_data_of_an_older_interest() {
+    // RFC 6298 §5.3: the timer restarts when new data is acknowledged. Segments 1, 2, 3 leave on
+    // the path at 81, 85, 90 ms (the next probe is due at 100 ms). Segment 1's Data at 1031 ms
+    // (its Interest left before 2 and 3) restarts their timers. Its 950 ms sample after the
+    // probe's 80 ms (srtt 80, rttvar 40) gives rttvar 3/4 x 40 + 1/4 x 870 = 247.5 and srtt
+    // 7/8 x 80 + 1/8 x 950 = 188.75 ms, so RTO = 188.75 + 4 x 247.5 = 1178.75 ms and the
+    // deadlines move to 2209.75 ms. Segment 3's Data at 1100 ms overtakes 2, whose deadline then
+    // stays where it was.
+    let mpccp = MpccpConfig { initial_window: 3.0, ..MpccpConfig::default() };
+    let mut p = Ptp::new(PtpConfig { mpccp, ..PtpConfig::default() }, RttOptions::default(), 7);
+    p.path_for(t(0), 0, false);
+    data(&mut p, t(80), 0, 80, &probe_data(&[5, 2]));
+    for (seg, at) in [(1, 81), (2, 85), (3, 90)] {
+        assert_eq!(tags_of(&p.path_for(t(at), seg, false).unwrap()), vec![5, 2]);
+    }
+    assert_eq!(p.restarted_deadline(2, t(85)), None, "nothing came back since it left");
+    data(&mut p, t(1031), 1, 950, &LpHeader::default());
+    let restarted = Time::from_nanos(2_209_750_000);
+    assert_eq!(p.restarted_deadline(2, t(85)), Some(restarted));
+    assert_eq!(p.restarted_deadline(3, t(90)), Some(restarted));
+    data(&mut p, t(1100), 3, 1010, &LpHeader::default());
+    assert_eq!(p.restarted_deadline(2, t(85)), None, "overtaken: a hole, as TCP's cumulative ACK");
+    assert_eq!(p.restarted_deadline(0, t(0)), None, "a probe's timer never restarts");
 }
 
 #[test]

@@ -8,8 +8,9 @@
 //!
 //! The reader is split by concern: `error` (the error type, line:column and message helpers),
 //! `values` (typed value readers), `nodes_links` and `apps_events` (the readers of each section),
-//! `cc` (a consumer's congestion control, one file per algorithm), `marking` (a link's
-//! congestion-marking option);
+//! `cc` (a consumer's congestion control, one file per algorithm), `strategy` (a forwarding
+//! strategy, a registry line or a file per strategy), `queue` (a link's transmit queue, one file
+//! per discipline), `marking` (a link's congestion-marking option);
 //! this module holds the entry points and the assembly of the whole document.
 
 mod apps_events;
@@ -17,6 +18,8 @@ mod cc;
 mod error;
 mod marking;
 mod nodes_links;
+mod queue;
+mod strategy;
 mod values;
 
 use std::path::{Path, PathBuf};

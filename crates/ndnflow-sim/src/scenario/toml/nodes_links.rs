@@ -47,9 +47,19 @@ impl Reader<'_, '_> {
             let cs = self.table(
                 cs,
                 &path,
-                &["policy", "capacity"],
+                &["policy", "capacity", "admit"],
                 "a table such as { policy = \"lru\", capacity = 1000 }",
             )?;
+            if let Some(a) = cs.get("admit") {
+                node.cs_admit = self.probability(a, &cs.field("admit"))?;
+                if node.cs_admit == 0.0 {
+                    return Err(self.ctx.err(
+                        a.span(),
+                        &cs.field("admit"),
+                        "must be above 0; policy = \"off\" stores nothing",
+                    ));
+                }
+            }
             let policy = match cs.get("policy") {
                 Some(p) => self.choice(p, &cs.field("policy"), &["lru", "fifo", "off"])?,
                 None => "lru",
@@ -129,214 +139,7 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
-    /// A strategy: its name, or for pcon and paf optionally a table of parameters
-    /// (`{ name = "pcon", change_perc = 0.01 }`, `{ name = "paf", explore = 0.1 }`).
-    fn strategy(&self, v: &Val<'_>, field: &str) -> Res<StrategyKind> {
-        const NAMES: [&str; 9] = ["best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon", "fpf", "paf"];
-        if let DeValue::Table(t) = v.get_ref() {
-            let paf =
-                t.iter().any(|(k, x)| k.get_ref() == "name" && matches!(x.get_ref(), DeValue::String(s) if s == "paf"));
-            return if paf { self.paf_strategy(v, field) } else { self.pcon_strategy(v, field) };
-        }
-        Ok(match self.choice(v, field, &NAMES)? {
-            "multicast" => StrategyKind::Multicast,
-            "pi" => StrategyKind::Pi,
-            "rfa" | "cf" => StrategyKind::Rfa,
-            "drf" => StrategyKind::Drf,
-            "pcon" => StrategyKind::Pcon(PconConfig::default()),
-            "fpf" => StrategyKind::Fpf,
-            "paf" => StrategyKind::Paf(PafConfig::default()),
-            _ => StrategyKind::BestRoute,
-        })
-    }
-
-    fn pcon_strategy(&self, v: &Val<'_>, path: &str) -> Res<StrategyKind> {
-        let t = self.table(
-            v,
-            path,
-            &[
-                "name",
-                "change_perc",
-                "distance",
-                "quiet_interval",
-                "shift_back",
-                "nack_interval",
-                "lower_threshold",
-                "probe_fraction",
-                "initial",
-                "expiry_reduction",
-            ],
-            "a strategy name, or a table such as { name = \"pcon\", change_perc = 0.02 }",
-        )?;
-        let name = self.required(&t, "name", "the strategy's name; only \"pcon\" and \"paf\" take parameters")?;
-        self.choice(name, &t.field("name"), &["pcon", "paf"])?;
-        let mut c = PconConfig::default();
-        if let Some(x) = t.get("change_perc") {
-            c.change_perc = self.probability(x, &t.field("change_perc"))?;
-        }
-        if let Some(x) = t.get("distance") {
-            c.distance = self.boolean(x, &t.field("distance"))?;
-        }
-        if let Some(x) = t.get("quiet_interval") {
-            c.quiet_interval = self.positive_duration(x, &t.field("quiet_interval"))?;
-        }
-        if let Some(x) = t.get("shift_back") {
-            c.shift_back = self.probability(x, &t.field("shift_back"))?;
-        }
-        if let Some(x) = t.get("nack_interval") {
-            c.nack_interval = self.duration(x, &t.field("nack_interval"))?;
-        }
-        if let Some(x) = t.get("lower_threshold") {
-            c.lower_threshold = self.probability(x, &t.field("lower_threshold"))?;
-        }
-        if let Some(x) = t.get("probe_fraction") {
-            c.probe_fraction = self.probability(x, &t.field("probe_fraction"))?;
-        }
-        if let Some(x) = t.get("expiry_reduction") {
-            c.expiry_reduction = self.boolean(x, &t.field("expiry_reduction"))?;
-        }
-        if let Some(x) = t.get("initial") {
-            c.start_equal = self.choice(x, &t.field("initial"), &["shortest", "equal"])? == "equal";
-        }
-        Ok(StrategyKind::Pcon(c))
-    }
-
-    /// `{ name = "paf", alpha = 0.01, penalty = 0.01, explore = 0.05 }`, each field optional.
-    fn paf_strategy(&self, v: &Val<'_>, path: &str) -> Res<StrategyKind> {
-        let t = self.table(
-            v,
-            path,
-            &["name", "alpha", "penalty", "explore"],
-            "a strategy name, or a table such as { name = \"paf\", explore = 0.1 }",
-        )?;
-        let mut c = PafConfig::default();
-        for (key, slot) in [("alpha", &mut c.alpha), ("penalty", &mut c.penalty), ("explore", &mut c.explore)] {
-            if let Some(x) = t.get(key) {
-                *slot = self.probability(x, &t.field(key))?;
-            }
-        }
-        Ok(StrategyKind::Paf(c))
-    }
-
     // ---------------------------------------------------------------- links
-
-    fn queue(&self, v: &Val<'_>, path: &str) -> Res<QueueSpec> {
-        let t = self.table(
-            v,
-            path,
-            &[
-                "discipline",
-                "packets",
-                "bytes",
-                "target",
-                "interval",
-                "mode",
-                "mark_interval",
-                "high_cong_after",
-                "signal",
-            ],
-            "a table such as { discipline = \"droptail\", packets = 100 }",
-        )?;
-        let discipline = match t.get("discipline") {
-            Some(d) => self.choice(d, &t.field("discipline"), &["droptail", "codel", "pcon"])?,
-            None => "droptail",
-        };
-        let limit = match (t.get("packets"), t.get("bytes")) {
-            (Some(_), Some(_)) => {
-                return Err(self.ctx.err(
-                    t.key_span("bytes"),
-                    &t.field("bytes"),
-                    "give either packets or bytes as the queue limit, not both",
-                ))
-            }
-            (Some(p), None) => {
-                let n = self.positive_uint(p, &t.field("packets"))?;
-                QueueLimit::Packets(
-                    usize::try_from(n).map_err(|_| self.ctx.err(p.span(), &t.field("packets"), "too large"))?,
-                )
-            }
-            (None, Some(b)) => {
-                let n = self.size(b, &t.field("bytes"))?;
-                if n == 0 {
-                    return Err(self.ctx.err(b.span(), &t.field("bytes"), "queue limit must be at least 1 byte"));
-                }
-                QueueLimit::Bytes(n)
-            }
-            // ns-3 defaults: DropTailQueue 100 packets, CoDelQueueDisc MaxSize 1500 packets.
-            (None, None) if discipline != "droptail" => QueueLimit::Packets(1500),
-            (None, None) => QueueLimit::Packets(100),
-        };
-        if discipline == "droptail" {
-            for key in ["target", "interval", "mode", "mark_interval", "high_cong_after", "signal"] {
-                if t.get(key).is_some() {
-                    return Err(self.ctx.err(
-                        t.key_span(key),
-                        &t.field(key),
-                        format!("{key:?} only applies to discipline = \"codel\" or \"pcon\""),
-                    ));
-                }
-            }
-            return Ok(QueueSpec::DropTail { limit });
-        }
-        if discipline == "pcon" && t.get("mode").is_some() {
-            return Err(self.ctx.err(
-                t.key_span("mode"),
-                &t.field("mode"),
-                "discipline = \"pcon\" always marks; use discipline = \"codel\" to choose a mode",
-            ));
-        }
-        let target = match t.get("target") {
-            Some(x) => self.positive_duration(x, &t.field("target"))?,
-            None => Time::from_millis(5),
-        };
-        let interval = match t.get("interval") {
-            Some(x) => self.positive_duration(x, &t.field("interval"))?,
-            None => Time::from_millis(100),
-        };
-        let mode = match t.get("mode") {
-            Some(m) => match self.choice(m, &t.field("mode"), &["drop", "mark"])? {
-                "mark" => CodelMode::Mark,
-                _ => CodelMode::Drop,
-            },
-            None if discipline == "pcon" => CodelMode::Mark,
-            None => CodelMode::Drop,
-        };
-        // RFC 8289 spaces drops by the interval; PCON §3.2 starts marks at 1.1 x the interval.
-        let law_interval = match t.get("mark_interval") {
-            Some(x) => self.positive_duration(x, &t.field("mark_interval"))?,
-            None if discipline == "pcon" => Time((interval.0 as f64 * 1.1).round() as u64),
-            None => interval,
-        };
-        // PCON §3.6: a PCON queue tracks the highly congested state; a CoDel mark queue on request.
-        let high_cong_after = match t.get("high_cong_after") {
-            Some(x) if mode == CodelMode::Mark => Some(self.positive_duration(x, &t.field("high_cong_after"))?),
-            Some(_) => {
-                return Err(self.ctx.err(
-                    t.key_span("high_cong_after"),
-                    &t.field("high_cong_after"),
-                    "the highly congested state (PCON §3.6) needs a marking queue: mode = \"mark\" or discipline = \"pcon\"",
-                ))
-            }
-            None if discipline == "pcon" => Some(interval * ndnflow_core::link::codel::PCON_HIGH_CONG_INTERVALS),
-            None => None,
-        };
-        // Where a mark goes: the departing packet (default) or, as in the authors' ndnSIM fork, the
-        // next arriving one (docs/protocols/queues.md).
-        let signal_on_arrival = match t.get("signal") {
-            Some(x) if mode == CodelMode::Mark => {
-                self.choice(x, &t.field("signal"), &["departure", "arrival"])? == "arrival"
-            }
-            Some(_) => {
-                return Err(self.ctx.err(
-                    t.key_span("signal"),
-                    &t.field("signal"),
-                    "signal only applies to a marking queue: mode = \"mark\" or discipline = \"pcon\"",
-                ))
-            }
-            None => false,
-        };
-        Ok(QueueSpec::Codel { limit, target, interval, mode, law_interval, high_cong_after, signal_on_arrival })
-    }
 
     fn loss(&self, v: &Val<'_>, path: &str) -> Res<LossSpec> {
         let t = self.table(
@@ -434,7 +237,7 @@ impl Reader<'_, '_> {
         if let DeValue::Boolean(on) = v.get_ref() {
             return Ok(on.then(ShaperSpec::default));
         }
-        let t = self.table(v, path, &["capacity", "headroom", "limit", "target", "interval"], WHAT)?;
+        let t = self.table(v, path, &["capacity", "headroom", "limit", "target", "interval", "flows"], WHAT)?;
         let mut s = ShaperSpec::default();
         if let Some(x) = t.get("capacity") {
             s.capacity_bps = Some(self.bandwidth(x, &t.field("capacity"))?);
@@ -461,6 +264,12 @@ impl Reader<'_, '_> {
         }
         if let Some(x) = t.get("interval") {
             s.interval = self.positive_duration(x, &t.field("interval"))?;
+        }
+        // CHoPCoP's per-flow fair share: a flow is this many leading name components.
+        if let Some(x) = t.get("flows") {
+            let n = self.positive_uint(x, &t.field("flows"))?;
+            s.flow_components =
+                Some(usize::try_from(n).map_err(|_| self.ctx.err(x.span(), &t.field("flows"), "too large"))?);
         }
         Ok(Some(s))
     }

@@ -36,13 +36,19 @@ impl<'a, 'i> Tbl<'a, 'i> {
 impl Reader<'_, '_> {
     // ---------------------------------------------------------------- generic value readers
 
-    pub(super) fn table<'a, 'i>(&self, v: &'a Val<'i>, path: &str, allowed: &[&str], what: &str) -> Res<Tbl<'a, 'i>> {
+    /// A table whose keys the caller checks itself (when which keys are allowed depends on one of them).
+    pub(super) fn any_table<'a, 'i>(&self, v: &'a Val<'i>, path: &str, what: &str) -> Res<Tbl<'a, 'i>> {
         let DeValue::Table(t) = v.get_ref() else {
             return Err(self.ctx.err(v.span(), path, format!("expected {what}, found {}", found(v.get_ref()))));
         };
         let mut entries: Vec<_> = t.iter().collect();
         entries.sort_by_key(|(k, _)| k.span().start);
-        for (k, _) in &entries {
+        Ok(Tbl { path: path.to_string(), span: v.span(), entries })
+    }
+
+    pub(super) fn table<'a, 'i>(&self, v: &'a Val<'i>, path: &str, allowed: &[&str], what: &str) -> Res<Tbl<'a, 'i>> {
+        let t = self.any_table(v, path, what)?;
+        for (k, _) in &t.entries {
             let key = k.get_ref().as_ref();
             if !allowed.contains(&key) {
                 let mut msg = if path.is_empty() {
@@ -56,7 +62,7 @@ impl Reader<'_, '_> {
                 return Err(self.ctx.err(k.span(), &join(path, key), msg));
             }
         }
-        Ok(Tbl { path: path.to_string(), span: v.span(), entries })
+        Ok(t)
     }
 
     pub(super) fn required<'a, 'i>(&self, t: &Tbl<'a, 'i>, key: &str, hint: &str) -> Res<&'a Val<'i>> {

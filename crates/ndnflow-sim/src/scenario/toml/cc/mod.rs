@@ -8,6 +8,7 @@
 
 mod aimd;
 mod bic;
+mod chopcop;
 mod constant_rate;
 mod cubic;
 mod fixed_window;
@@ -40,6 +41,7 @@ const READERS: &[CcReader] = &[
     bic::BIC,
     cubic::READER,
     bic::PCON,
+    chopcop::READER,
     icp::READER,
     raaqm::READER,
     ptp::READER,

@@ -1,0 +1,158 @@
+"""What PTP's five scenarios share (Ye et al., "PTP: Path-specified Transport Protocol", §6): the
+four solutions, the topology builder, and utilization against the max flow.
+
+§6-A: "The payload size is set to 1024 bytes. [...] the number of in-use paths N is set to 10;
+the time interval T [...] is set to 10s, and the decreasing factor beta is set to 0.75" (the
+defaults of `cc = { algorithm = "ptp" }`). Queues are not given; the paper runs ndnSIM, whose
+links default to a drop-tail queue of 100 packets (ns-3's DropTailQueue), and so do we.
+
+Utilization (§6-B): "the utilization is calculated by dividing the measured throughput by the
+theoretical throughput (calculated by max flow) for each link". Throughputs here are link bits
+per second (headers included), the unit `ndnflow.optimum.max_flow` gives, averaged over the
+measurement window `[WARMUP_S, end)`. "The link utilization of Sol.N" in the text is read as the
+utilization of the consumer's access link, which carries all of its Data: "the effective
+downloading rate is equal to the throughput of link 1-2" (§6-B).
+
+Parameters, choices and their reasons: docs/experiments/ptp.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from ndnflow.experiments import common
+from ndnflow.experiments.common import Row
+from ndnflow.optimum import MaxFlow, max_flow
+from ndnflow.scenario import Scenario
+
+PAPER = "PTP (Ye et al.)"
+SEED = 1
+PAYLOAD = 1024  # §6-A
+QUEUE: Dict[str, Any] = {"discipline": "droptail", "packets": 100}  # ndnSIM's default link queue
+BIN = "100ms"
+WARMUP_S = 10.0  # measured from the end of the first path-switching period T = 10 s (§6-A)
+#: Utilization rows: the paper's percentage within this many points. The topologies' bandwidths
+#: and delays were lost with the figures; five points is what a reconstruction can honestly claim.
+UTIL_TOL = 5.0
+PREFIX = "/content"
+
+#: Sol.1-Sol.4 of §6: name -> (node attributes, consumer cc, link attributes).
+SOLUTIONS: Dict[str, Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]] = {
+    # Sol.1: MPFP at every node (best-route when a tag is invalid), MPCCP at the consumer.
+    "PTP": ({"ptp": True}, {"algorithm": "ptp"}, {}),
+    # Sol.2: OMCC-RF = RFA at routers + RAAQM at consumers (Carofiglio et al.); RAAQM keeps its
+    # per-route state by route labels, so every node labels.
+    "OMCC-RF": ({"strategy": "rfa", "route_labels": True}, {"algorithm": "raaqm"}, {}),
+    # Sol.3: RFA + CHoPCoP: random early marking on every queue (its default band, 20-60 packets,
+    # inside the topology's queue limit) and the per-flow fair-share Interest shaper on every link
+    # (a flow = the first name component, the content object of §6-D); CHoPCoP's window.
+    "RFA+CHoPCoP": ({"strategy": "rfa"}, {"algorithm": "chopcop"}, {"rem": True, "shaper": {"flows": 1}}),
+}
+
+
+def variant(solution: str, case: Optional[str] = None) -> str:
+    return solution if case is None else f"{solution}, {case}"
+
+
+class Topology:
+    """Nodes, links (a, b, bandwidth, delay), producers and consumers of one scenario, built into a
+    `Scenario` for a solution. Node names are the paper's numbers ("n1", ...)."""
+
+    def __init__(self, links: Sequence[Tuple[str, str, str, str]], producers: Iterable[Tuple[str, str]],
+                 consumers: Sequence[Mapping[str, Any]], queue: Mapping[str, Any] = QUEUE):
+        """`producers`: (node, prefix); `consumers`: `Scenario.consumer` keywords with `node` and
+        `name`, the cc coming from the solution; `queue`: every link's."""
+        self.queue = dict(queue)
+        self.links = list(links)
+        self.producers = list(producers)
+        self.consumers = list(consumers)
+
+    def nodes(self) -> List[str]:
+        seen: Dict[str, None] = {}
+        for a, b, _, _ in self.links:
+            seen.setdefault(a)
+            seen.setdefault(b)
+        return sorted(seen, key=lambda n: int(n[1:]))
+
+    def scenario(self, solution: str, duration: Any, seed: int,
+                 node_extra: Optional[Mapping[str, Mapping[str, Any]]] = None) -> Scenario:
+        attributes, cc, link_extra = SOLUTIONS[solution]
+        queue = {**self.queue, "discipline": "rem"} if link_extra.get("rem") else self.queue
+        shaper = {"shaper": link_extra["shaper"]} if "shaper" in link_extra else {}
+        sc = Scenario(duration=duration, seed=seed, bin=BIN)  # hop-count routing: every loop-free next hop
+        for node in self.nodes():
+            sc.node(node, **{**attributes, **dict((node_extra or {}).get(node, {}))})
+        for a, b, bandwidth, delay in self.links:
+            sc.link(a, b, bandwidth=bandwidth, delay=delay, queue=queue, **shaper)
+        for node, prefix in self.producers:
+            sc.producer(node, prefix, payload=PAYLOAD)
+        for consumer in self.consumers:
+            consumer = dict(consumer)
+            sc.consumer(consumer.pop("node"), consumer.pop("name"), cc=cc, **consumer)
+        return sc
+
+
+def rate_bps(res: Any, link: str, start_s: float = WARMUP_S, end_s: float = float("inf")) -> float:
+    """Mean link bits/s of one direction over the bins in [start_s, end_s)."""
+    rows = common.link_rows(res, link, start_s, end_s)
+    return float(rows["throughput_bps"].mean()) if len(rows) else float("nan")
+
+
+def utilization(res: Any, optimum: MaxFlow, link: str, start_s: float = WARMUP_S) -> float:
+    """Percent of the max flow's rate on `link` that the run carried there."""
+    target = optimum.link_flows.get(link, 0.0)
+    return 100.0 * rate_bps(res, link, start_s) / target if target else float("nan")
+
+
+def optimum(scenario: Scenario, consumer: Any = 0) -> MaxFlow:
+    return max_flow(scenario, consumer)
+
+
+def util_row(metric: str, paper_percent: float, measured: float) -> Row:
+    return common.within(metric, paper_percent, measured, UTIL_TOL,
+                         "the topology is reconstructed (figures lost); see the page", "%")
+
+
+def best_row(metric: str, utils: Mapping[str, float]) -> Row:
+    """'PTP achieves the best bandwidth utilizations compared to the other solutions'."""
+    others = {k: v for k, v in utils.items() if k != "PTP"}
+    return common.check(metric, "PTP best", [utils["PTP"], *others.values()],
+                        "PTP above every other solution (values: PTP, " + ", ".join(others) + ")",
+                        lambda v: all(v[0] > x for x in v[1:]), "%")
+
+
+def utilization_bars(results: Mapping[str, Any], cases: Sequence[Optional[str]], solutions: Sequence[str],
+                     links: Sequence[str], scenario_of: Any, path: Any) -> Any:
+    """One panel per case: each link's utilization (its rate over its max-flow rate) per solution,
+    as PTP's Figures 13, 14, 16 and 17 draw them."""
+    figure, axes = common.figure_grid(len(cases), 1, width=7.5, height=2.6)
+    for row, case in enumerate(cases):
+        ax, best = axes[row, 0], optimum(scenario_of(case))
+        width = 0.8 / max(len(solutions), 1)
+        for k, solution in enumerate(solutions):
+            values = [utilization(results[variant(solution, case)], best, link) for link in links]
+            ax.bar([x + (k - (len(solutions) - 1) / 2) * width for x in range(len(links))], values, width=width,
+                   color=f"C{k}", label=solution)
+        ax.axhline(100, color="0.5", linewidth=0.8, linestyle=":")
+        ax.set_xticks(list(range(len(links))))
+        ax.set_xticklabels(links, fontsize="x-small")
+        ax.set_ylabel("utilization [%]")
+        ax.set_title(case or "", fontsize="small")
+        ax.grid(True, axis="y", alpha=0.3)
+    axes[0, 0].legend(fontsize="x-small", ncol=len(solutions))
+    return common.save_figure(figure, Path(path))
+
+
+def case_rows(results: Mapping[str, Any], cases: Sequence[str], solutions: Sequence[str],
+              paper: Mapping[str, Mapping[str, float]], scenario_of: Any, link: str) -> List[Row]:
+    """Per case: each solution's utilization of `link` against the paper's percentage, then
+    whether PTP's is the best (Scenarios 1 and 2)."""
+    rows: List[Row] = []
+    for case in cases:
+        best = optimum(scenario_of(case))
+        utils = {s: utilization(results[variant(s, case)], best, link) for s in solutions}
+        for solution, value in utils.items():
+            rows.append(util_row(f"{case}, {solution}: utilization of 1-2", paper[case][solution], value))
+        rows.append(best_row(f"{case}: PTP has the best utilization of 1-2", utils))
+    return rows
