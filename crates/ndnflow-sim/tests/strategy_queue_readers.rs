@@ -29,7 +29,7 @@ fn parts(line: usize, field: &str, message: &str) -> ScenarioErrorParts {
 }
 
 /// The scenario words and the strategy each names (docs/scenario-format.md, `strategy` row).
-fn words() -> [(&'static str, StrategyKind); 8] {
+fn words() -> [(&'static str, StrategyKind); 9] {
     [
         ("best-route", StrategyKind::BestRoute),
         ("multicast", StrategyKind::Multicast),
@@ -39,6 +39,7 @@ fn words() -> [(&'static str, StrategyKind); 8] {
         ("drf", StrategyKind::Drf),
         ("pcon", StrategyKind::Pcon(PconConfig::default())),
         ("fpf", StrategyKind::Fpf),
+        ("paf", StrategyKind::Paf(PafConfig::default())),
     ]
 }
 
@@ -57,8 +58,7 @@ fn every_strategy_reads_the_same_as_a_name_or_a_table_for_slash_and_for_a_prefix
 
 #[test]
 fn an_unknown_strategy_lists_every_name_in_the_registry_order() {
-    let want =
-        r#"unknown value "ncc"; expected one of "best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon", "fpf""#;
+    let want = r#"unknown value "ncc"; expected one of "best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon", "fpf", "paf""#;
     assert_eq!(error(NODE_LINE, r#"r  = { strategy = "ncc" }"#), parts(8, "nodes.r.strategy", want));
     assert_eq!(error(NODE_LINE, r#"r  = { strategy = { name = "ncc" } }"#), parts(8, "nodes.r.strategy.name", want));
 }
@@ -67,19 +67,21 @@ fn an_unknown_strategy_lists_every_name_in_the_registry_order() {
 fn a_parameter_a_strategy_does_not_take_is_refused_naming_who_takes_which() {
     const PCON_KEYS: &str = "change_perc, distance, quiet_interval, shift_back, nack_interval, lower_threshold, \
                              probe_fraction, initial, expiry_reduction";
+    const OTHERS: &str = "paf takes alpha, penalty, explore";
     let got = error(NODE_LINE, r#"r  = { strategy = { name = "multicast", change_perc = 0.02 } }"#);
     let want = format!(
-        "\"change_perc\" does not apply to strategy \"multicast\", which takes no parameters; pcon takes {PCON_KEYS}"
+        "\"change_perc\" does not apply to strategy \"multicast\", which takes no parameters; pcon takes {PCON_KEYS}; {OTHERS}"
     );
     assert_eq!(got, parts(8, "nodes.r.strategy.change_perc", &want));
     // A key no strategy takes gets the same message, in a prefix's strategy too.
     let got = error(NODE_LINE, r#"r  = { strategies = { "/live" = { name = "cf", colour = "red" } } }"#);
-    let want =
-        format!("\"colour\" does not apply to strategy \"cf\", which takes no parameters; pcon takes {PCON_KEYS}");
+    let want = format!(
+        "\"colour\" does not apply to strategy \"cf\", which takes no parameters; pcon takes {PCON_KEYS}; {OTHERS}"
+    );
     assert_eq!(got, parts(8, "nodes.r.strategies.\"/live\".colour", &want));
     let got = error(NODE_LINE, r#"r  = { strategy = { name = "pcon", chnage_perc = 0.02 } }"#);
     let want = format!(
-        "\"chnage_perc\" does not apply to strategy \"pcon\"; it takes {PCON_KEYS} (did you mean \"change_perc\"?)"
+        "\"chnage_perc\" does not apply to strategy \"pcon\"; it takes {PCON_KEYS} (did you mean \"change_perc\"?); {OTHERS}"
     );
     assert_eq!(got, parts(8, "nodes.r.strategy.chnage_perc", &want));
 }

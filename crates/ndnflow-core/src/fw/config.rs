@@ -4,8 +4,8 @@
 
 use super::ext::{ForwarderExtension, Mpfp, RouteLabels};
 use super::strategy::{
-    BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PconConfig, PconStrategy, PiStrategy, RfaStrategy,
-    Strategy,
+    BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PafConfig, PafStrategy, PconConfig, PconStrategy,
+    PiStrategy, RfaStrategy, Strategy,
 };
 use crate::table::CsPolicy;
 use crate::{Name, Time};
@@ -27,9 +27,12 @@ pub enum StrategyName {
     /// Fast Pipeline Filling: the lowest-RTT face whose pending Interests are below its capacity
     /// rtt x rate + queue (Thibaud et al. §II-B); needs `Forwarder::set_face_link`.
     Fpf,
+    /// Probability-based Adaptive Forwarding (Qian et al., IM 2013): per-face probabilities
+    /// reinforced by RTT, ant-colony style (the PTP paper's Sol.4).
+    Paf(PafConfig),
 }
 
-/// `seed` feeds the strategies that draw at random (rfa); the others ignore it.
+/// `seed` feeds the strategies that draw at random (rfa, pcon, paf); the others ignore it.
 pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> {
     match name {
         StrategyName::BestRoute => Box::new(BestRouteStrategy::new()),
@@ -39,6 +42,7 @@ pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> 
         StrategyName::Drf => Box::new(DrfStrategy::new()),
         StrategyName::Pcon(config) => Box::new(PconStrategy::new(config, seed)),
         StrategyName::Fpf => Box::new(FpfStrategy::new()),
+        StrategyName::Paf(config) => Box::new(PafStrategy::new(config, seed)),
     }
 }
 

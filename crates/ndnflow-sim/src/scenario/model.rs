@@ -4,7 +4,7 @@
 //! here. Everything in this model has been checked (nodes exist, units parsed, numbers in range), so
 //! the engine never meets bad input.
 
-pub use ndnflow_core::fw::strategy::PconConfig;
+pub use ndnflow_core::fw::strategy::{PafConfig, PconConfig};
 pub use ndnflow_core::fw::InterestMarks;
 use ndnflow_core::{Name, Time};
 
@@ -56,7 +56,7 @@ pub use ndnflow_core::fw::ForwarderConfig;
 pub use ndnflow_core::table::CsPolicy;
 
 /// A node's strategy choice: the forwarder's own names, so a scenario holds what the forwarder
-/// builds ("pi", "rfa" alias "cf", "drf", "pcon", "fpf", ...; see the TOML reader).
+/// builds ("pi", "rfa" alias "cf", "drf", "pcon", "fpf", "paf", ...; see the TOML reader).
 pub use ndnflow_core::fw::config::StrategyName as StrategyKind;
 
 #[derive(Clone, Debug, PartialEq)]

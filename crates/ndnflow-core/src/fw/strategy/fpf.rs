@@ -43,13 +43,11 @@
 //!
 //! Nacks and the pending counts are the pending-Interest strategies' (see `pending`).
 
-use smallvec::SmallVec;
-
-use super::pending::PendingTracker;
-use super::{Faces, InterestDecision, NackDecision, RetxDecision, RetxSuppression, Strategy, StrategyCtx};
+use super::pending::{self, PendingTracker, RetxPlacement};
+use super::{InterestDecision, NackDecision, RetxSuppression, Strategy, StrategyCtx};
 use crate::fw::face::FaceInfo;
 use crate::link::Limit;
-use crate::packet::{Data, LpHeader, Nack, NackReason};
+use crate::packet::{Data, LpHeader, Nack};
 use crate::table::{FaceId, FibEntry, Measurements, NextHop, PitEntry};
 use crate::Name;
 
@@ -173,28 +171,18 @@ impl Strategy for FpfStrategy {
         // As the pending-Interest strategies, except that a retransmission is placed by formula (1)
         // like any other Interest ("when an Interest needs to be forwarded"), not sent preferably
         // to an unused next hop as best-route does.
-        let decision = self.retx.decide(ctx.now, entry);
-        if decision == RetxDecision::Suppress {
-            return InterestDecision::Suppress;
-        }
-        self.pending.release_stale(ctx.now, entry);
-        let Some(fib) = fib else {
-            return match decision {
-                RetxDecision::New => InterestDecision::Reject(NackReason::NoRoute),
-                _ => InterestDecision::Suppress,
-            };
-        };
-        let hops: SmallVec<[NextHop; 4]> =
-            fib.nexthops.iter().filter(|h| ctx.is_eligible(in_face, h, entry, false)).copied().collect();
-        if hops.is_empty() {
-            return match decision {
-                RetxDecision::New => InterestDecision::Reject(NackReason::NoRoute),
-                _ => InterestDecision::Suppress,
-            };
-        }
-        let face = choose(&self.estimates, ctx.faces, &self.pending, &fib.prefix, &hops);
-        self.pending.forwarded(&fib.prefix, entry, face);
-        InterestDecision::Forward(Faces::from_slice(&[face]))
+        let (estimates, faces) = (&self.estimates, ctx.faces);
+        let placement = RetxPlacement::AnyEligible;
+        pending::after_receive_interest(
+            &mut self.pending,
+            &self.retx,
+            placement,
+            ctx,
+            in_face,
+            entry,
+            fib,
+            |t, p, h| choose(estimates, faces, t, p, h),
+        )
     }
 
     fn before_satisfy_interest(

@@ -1,4 +1,5 @@
-//! Per-face pending-Interest counting shared by the pending-Interest strategies (pi, rfa, drf).
+//! Per-face pending-Interest counting shared by the pending-Interest strategies (pi, rfa, drf), and
+//! the per-entry bookkeeping (which prefix, which faces) that fpf and paf reuse.
 //!
 //! The count of a face is the number of PIT entries the strategy forwarded to that face and that
 //! have not been answered there yet. It is kept per FIB prefix and face in `Measurements`:
@@ -73,6 +74,11 @@ impl PendingTracker {
         self.entries.get(entry.name()).map(|c| &c.prefix)
     }
 
+    /// The faces `entry` is counted on, in the order it was forwarded to them (empty when none).
+    pub fn faces_of(&self, entry: &PitEntry) -> &[FaceId] {
+        self.entries.get(entry.name()).map_or(&[], |c| c.faces.as_slice())
+    }
+
     /// Counts `entry` as pending on `face` (no-op if it already is).
     pub fn forwarded(&mut self, prefix: &Name, entry: &PitEntry, face: FaceId) {
         let c = self
@@ -141,15 +147,26 @@ impl PendingTracker {
     }
 }
 
-/// after-receive-Interest shared by the pending-Interest strategies.
+/// Where a retransmission that NFD's suppression lets through may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetxPlacement {
+    /// best-route's rule: an unused eligible next hop, else the eligible one used longest ago.
+    PreferUnused,
+    /// As a new Interest: any eligible next hop, the one it went to before included.
+    AnyEligible,
+}
+
+/// after-receive-Interest shared by the strategies that count pending Interests (pi, rfa, drf,
+/// fpf, paf).
 ///
 /// Retransmission suppression as best-route; a new Interest goes to `choose(eligible hops)`, or is
-/// Nacked (NoRoute) when no next hop is eligible; a retransmission goes to `choose(unused eligible
-/// hops)`, else to the eligible hop used longest ago. `choose` gets the hops in FIB order (cost,
-/// then face id) and never an empty slice.
+/// Nacked (NoRoute) when no next hop is eligible; a retransmission is placed by `placement`.
+/// `choose` gets the hops in FIB order (cost, then face id) and never an empty slice.
+#[allow(clippy::too_many_arguments)]
 pub fn after_receive_interest(
     tracker: &mut PendingTracker,
     retx: &RetxSuppression,
+    placement: RetxPlacement,
     ctx: &StrategyCtx,
     in_face: FaceId,
     entry: &mut PitEntry,
@@ -167,7 +184,7 @@ pub fn after_receive_interest(
             _ => InterestDecision::Suppress,
         };
     };
-    let want_unused = decision == RetxDecision::Forward;
+    let want_unused = decision == RetxDecision::Forward && placement == RetxPlacement::PreferUnused;
     let hops: smallvec::SmallVec<[NextHop; 4]> =
         fib.nexthops.iter().filter(|h| ctx.is_eligible(in_face, h, entry, want_unused)).copied().collect();
     let face = if !hops.is_empty() {
@@ -230,7 +247,8 @@ impl<C: NextHopChoice + Send> Strategy for PendingStrategy<C> {
         fib: Option<&FibEntry>,
     ) -> InterestDecision {
         let choice = &mut self.choice;
-        after_receive_interest(&mut self.pending, &self.retx, ctx, in_face, entry, fib, |t, prefix, hops| {
+        let (tracker, placement) = (&mut self.pending, RetxPlacement::PreferUnused);
+        after_receive_interest(tracker, &self.retx, placement, ctx, in_face, entry, fib, |t, prefix, hops| {
             choice.choose(t, prefix, hops)
         })
     }
@@ -270,6 +288,7 @@ pub(crate) mod test_util {
     use std::sync::Arc;
 
     use crate::fw::face::{FaceInfo, FaceKind};
+    use crate::fw::strategy::{InterestDecision, Strategy, StrategyCtx};
     use crate::packet::{Interest, NO_PIT_HINT};
     use crate::table::{FaceId, FibEntry, NextHop, PitEntry};
     use crate::{Name, Time};
@@ -299,6 +318,17 @@ pub(crate) mod test_util {
     pub fn prefix() -> Name {
         Name::parse("/p").unwrap()
     }
+
+    /// Forwards a new entry for segment `seg` with `s` at `ctx.now` and adds the out-record the
+    /// forwarder would (lifetime 1 s).
+    pub fn forward(s: &mut dyn Strategy, ctx: &StrategyCtx, fib: &FibEntry, seg: u64) -> (PitEntry, FaceId) {
+        let mut e = entry(ctx.now, seg);
+        let InterestDecision::Forward(f) = s.after_receive_interest(ctx, FaceId(0), &mut e, Some(fib)) else {
+            panic!("not forwarded")
+        };
+        e.insert_or_update_out_record(ctx.now, f[0], seg as u32 + 1, Time::from_secs(1));
+        (e, f[0])
+    }
 }
 
 #[cfg(test)]
@@ -307,16 +337,6 @@ mod tests {
     use super::*;
     use crate::fw::strategy::{PiStrategy, Strategy};
     use crate::packet::{Data, LpHeader, Nack, NO_PIT_HINT};
-
-    /// Forwards a new entry with `s` and mirrors what the forwarder does (out-record).
-    fn forward(s: &mut PiStrategy, ctx: &StrategyCtx, fib: &FibEntry, seg: u64) -> (PitEntry, FaceId) {
-        let mut e = entry(ctx.now, seg);
-        let InterestDecision::Forward(f) = s.after_receive_interest(ctx, FaceId(0), &mut e, Some(fib)) else {
-            panic!("not forwarded")
-        };
-        e.insert_or_update_out_record(ctx.now, f[0], seg as u32 + 1, Time::from_secs(1));
-        (e, f[0])
-    }
 
     #[test]
     fn counts_go_up_on_forward_and_down_on_data_nack_and_expiry() {
