@@ -48,6 +48,8 @@ SOLUTIONS: Dict[str, Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]] = {
     # inside the topology's queue limit) and the per-flow fair-share Interest shaper on every link
     # (a flow = the first name component, the content object of §6-D); CHoPCoP's window.
     "RFA+CHoPCoP": ({"strategy": "rfa"}, {"algorithm": "chopcop"}, {"rem": True, "shaper": {"flows": 1}}),
+    # Sol.4: PAF (the ant-colony, RTT-driven strategy) + RAAQM, labelled routes as in Sol.2.
+    "PAF+RAAQM": ({"strategy": "paf", "route_labels": True}, {"algorithm": "raaqm"}, {}),
 }
 
 
