@@ -78,8 +78,8 @@ pub trait SubflowManager: Send {
     /// Segments found lost by the paths' own detection, which the consumer resends at once.
     fn take_lost(&mut self, out: &mut Vec<u64>);
     /// When the timer of `segment` (sent at `sent_at`) has come due: the later deadline it has
-    /// now, if the manager restarts timers (a path's timer restarts on each of its Data, RFC 6298
-    /// §5.3); `None` lets it time out.
+    /// now, if the manager restarts timers (a path's timer restarts on the Data of the Interests
+    /// it sent earlier, RFC 6298 §5.3); `None` lets it time out.
     fn restarted_deadline(&self, _segment: u64, _sent_at: Time) -> Option<Time> {
         None
     }
