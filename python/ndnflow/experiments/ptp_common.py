@@ -37,7 +37,8 @@ WARMUP_S = 10.0  # measured from the end of the first path-switching period T = 
 UTIL_TOL = 5.0
 PREFIX = "/content"
 
-#: Sol.1-Sol.4 of §6: name -> (node attributes, consumer cc, link attributes).
+#: Sol.1-Sol.4 of §6: name -> (node attributes, consumer cc, link attributes; a `queue` there
+#: overrides keys of the topology's queue).
 SOLUTIONS: Dict[str, Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]] = {
     # Sol.1: MPFP at every node (best-route when a tag is invalid), MPCCP at the consumer.
     "PTP": ({"ptp": True}, {"algorithm": "ptp"}, {}),
@@ -47,7 +48,7 @@ SOLUTIONS: Dict[str, Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]] = {
     # Sol.3: RFA + CHoPCoP: random early marking on every queue (its default band, 20-60 packets,
     # inside the topology's queue limit) and the per-flow fair-share Interest shaper on every link
     # (a flow = the first name component, the content object of §6-D); CHoPCoP's window.
-    "RFA+CHoPCoP": ({"strategy": "rfa"}, {"algorithm": "chopcop"}, {"rem": True, "shaper": {"flows": 1}}),
+    "RFA+CHoPCoP": ({"strategy": "rfa"}, {"algorithm": "chopcop"}, {"queue": {"discipline": "rem"}, "shaper": {"flows": 1}}),
     # Sol.4: PAF (the ant-colony, RTT-driven strategy) + RAAQM, labelled routes as in Sol.2.
     "PAF+RAAQM": ({"strategy": "paf", "route_labels": True}, {"algorithm": "raaqm"}, {}),
 }
@@ -80,13 +81,12 @@ class Topology:
     def scenario(self, solution: str, duration: Any, seed: int,
                  node_extra: Optional[Mapping[str, Mapping[str, Any]]] = None) -> Scenario:
         attributes, cc, link_extra = SOLUTIONS[solution]
-        queue = {**self.queue, "discipline": "rem"} if link_extra.get("rem") else self.queue
-        shaper = {"shaper": link_extra["shaper"]} if "shaper" in link_extra else {}
+        link_extra = {**link_extra, "queue": {**self.queue, **link_extra.get("queue", {})}}
         sc = Scenario(duration=duration, seed=seed, bin=BIN)  # hop-count routing: every loop-free next hop
         for node in self.nodes():
             sc.node(node, **{**attributes, **dict((node_extra or {}).get(node, {}))})
         for a, b, bandwidth, delay in self.links:
-            sc.link(a, b, bandwidth=bandwidth, delay=delay, queue=queue, **shaper)
+            sc.link(a, b, bandwidth=bandwidth, delay=delay, **link_extra)
         for node, prefix in self.producers:
             sc.producer(node, prefix, payload=PAYLOAD)
         for consumer in self.consumers:

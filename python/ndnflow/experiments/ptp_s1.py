@@ -44,22 +44,22 @@ def tree(case: str) -> pc.Topology:
     return pc.Topology(links, [(p, pc.PREFIX) for _, p in LEAVES], [{"node": "n1", "name": f"{pc.PREFIX}/obj"}])
 
 
-def solutions() -> List[str]:
-    return [s for s in PAPER_UTIL["Case I"] if s in pc.SOLUTIONS]
+def reference(case: str) -> Scenario:
+    """The case's network, whose max flow the utilizations divide by."""
+    return tree(case).scenario("PTP", DURATION, SEED)
 
 
 def scenarios(duration: Any = DURATION, seed: int = SEED) -> Dict[str, Scenario]:
-    return {pc.variant(s, case): tree(case).scenario(s, duration, seed) for case in CASES for s in solutions()}
+    return {pc.variant(s, case): tree(case).scenario(s, duration, seed) for case in CASES for s in pc.SOLUTIONS}
 
 
 def metrics(results: Mapping[str, Any]) -> List[Row]:
-    return pc.case_rows(results, CASES, solutions(), PAPER_UTIL, lambda case: tree(case).scenario("PTP", DURATION, SEED),
-                        ACCESS)
+    return pc.case_rows(results, CASES, list(pc.SOLUTIONS), PAPER_UTIL, reference, ACCESS)
 
 
 def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     """figure13_14.png: utilization of every link (Data direction) per solution, one panel per
     case, as the paper's Figures 13 (Case I) and 14 (Case II)."""
     links = [ACCESS, "n3->n2", "n4->n2"] + [f"{b}->{a}" for a, b in LEAVES]
-    return [pc.utilization_bars(results, CASES, solutions(), links, lambda case: tree(case).scenario("PTP", DURATION, SEED),
+    return [pc.utilization_bars(results, CASES, list(pc.SOLUTIONS), links, reference,
                                 Path(out_dir) / "figure13_14.png")]

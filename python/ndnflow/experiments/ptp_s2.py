@@ -49,23 +49,22 @@ def diamond(case: str) -> pc.Topology:
     return pc.Topology(links, [("n7", pc.PREFIX)], [{"node": "n1", "name": f"{pc.PREFIX}/obj"}])
 
 
-def solutions() -> List[str]:
-    return [s for s in PAPER_UTIL["Case I"] if s in pc.SOLUTIONS]
+def reference(case: str) -> Scenario:
+    """The case's network, whose max flow the utilizations divide by."""
+    return diamond(case).scenario("PTP", DURATION, SEED)
 
 
 def scenarios(duration: Any = DURATION, seed: int = SEED) -> Dict[str, Scenario]:
-    return {pc.variant(s, case): diamond(case).scenario(s, duration, seed) for case in CASES for s in solutions()}
+    return {pc.variant(s, case): diamond(case).scenario(s, duration, seed) for case in CASES for s in pc.SOLUTIONS}
 
 
 def metrics(results: Mapping[str, Any]) -> List[Row]:
-    return pc.case_rows(results, CASES, solutions(), PAPER_UTIL, lambda case: diamond(case).scenario("PTP", DURATION, SEED),
-                        ACCESS)
+    return pc.case_rows(results, CASES, list(pc.SOLUTIONS), PAPER_UTIL, reference, ACCESS)
 
 
 def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     """figure16_17.png: utilization of every link (Data direction) per solution, one panel per
     case, as the paper's Figures 16 and 17."""
     links = [ACCESS, "n7->n6"] + [f"{b}->{a}" for a, b in INNER]
-    return [pc.utilization_bars(results, CASES, solutions(), links,
-                                lambda case: diamond(case).scenario("PTP", DURATION, SEED),
+    return [pc.utilization_bars(results, CASES, list(pc.SOLUTIONS), links, reference,
                                 Path(out_dir) / "figure16_17.png")]
