@@ -505,6 +505,7 @@ impl Simulation {
                             probes: m.counters.probes,
                             tag_switched: m.counters.tag_switched,
                             tag_fallbacks: m.counters.tag_fallbacks,
+                            tag_nacks: m.counters.tag_nacks,
                             fab_hits: fab.hits,
                             fab_misses: fab.misses,
                             fab_evictions: fab.evictions,

@@ -212,6 +212,7 @@ pub struct PtpNodeSummary {
     pub probes: u64,
     pub tag_switched: u64,
     pub tag_fallbacks: u64,
+    pub tag_nacks: u64,
     pub fab_hits: u64,
     pub fab_misses: u64,
     pub fab_evictions: u64,

@@ -237,12 +237,17 @@ fn algorithm_keys_are_checked() {
     assert!(e.contains("cc.reselect_every") && e.contains("does not apply to algorithm = \"mptcp\""), "{e}");
     let e = err(r#"{ algorithm = "ptp", coupling = "olia", window = 3 }"#);
     assert!(e.contains("cc.window") && e.contains("does not apply to algorithm = \"ptp\""), "{e}");
+    let e = err(r#"{ algorithm = "ptp", selection = "shortest" }"#);
+    assert!(e.contains("cc.selection") && e.contains("\"hop\"") && e.contains("\"latency-variance\""), "{e}");
+    let e = err(r#"{ algorithm = "mptcp", selection = "hop" }"#);
+    assert!(e.contains("cc.selection") && e.contains("does not apply to algorithm = \"mptcp\""), "{e}");
 }
 
 #[test]
 fn multipath_transports_read_their_couplings() {
     use ndnflow_core::app::cc::CcConfig;
-    use ndnflow_core::app::multipath::{CouplingName, MptcpConfig, PtpConfig};
+    use ndnflow_core::app::multipath::{CouplingName, MptcpConfig, PathSelection, PtpConfig};
+    use ndnflow_core::Time;
     let cc = |text: &str| {
         let s = parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, text), "t.toml", None);
         s.expect("valid").consumers[0].cc
@@ -254,6 +259,9 @@ fn multipath_transports_read_their_couplings() {
     assert_eq!((d.coupling, d.subflow.beta), (CouplingName::LIA, 0.5));
     let p = PtpConfig { coupling: CouplingName::UNCOUPLED, ..PtpConfig::default() };
     assert_eq!(cc(r#"{ algorithm = "ptp", coupling = "uncoupled" }"#), CcConfig::Ptp(p));
+    // PTP's path selection (§4-C, Appendix I) and its paths' RTO floor.
+    let p = PtpConfig { selection: PathSelection::Hop, min_rto: Time::from_millis(200), ..PtpConfig::default() };
+    assert_eq!(cc(r#"{ algorithm = "ptp", selection = "hop", min_rto = "200ms" }"#), CcConfig::Ptp(p));
 }
 
 /// Bins of [from_s, to_s) with a timeout whose window ended below `factor` x the previous bin's.

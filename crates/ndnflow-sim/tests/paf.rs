@@ -43,7 +43,7 @@ fn under_raaqm_both_paths_are_used_leaning_to_the_faster() {
     let share_b = b / (a + b);
     // Exploration alone sends b at least explore / 2 = 2.5 % of the Interests; b's RTT, 0.86 ms
     // longer with empty queues, gives it less than half.
-    assert!(share_b >= 0.025 && share_b < 0.5, "paf split {a}/{b}");
+    assert!((0.025..0.5).contains(&share_b), "paf split {a}/{b}");
     assert_eq!(r.summary.links["a->r"].drops + r.summary.links["b->r"].drops, 0);
     // Poor throughput, as the paper says: under a third of the 15 Mbit/s max flow.
     let g = goodput(&r, "c", 2.0, 20.0);

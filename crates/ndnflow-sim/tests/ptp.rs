@@ -121,3 +121,35 @@ fn a_path_that_keeps_delivering_does_not_time_out() {
     assert_eq!(paths[0].timeouts, 0, "{paths:?}");
     assert!(rate(&r, "p->r3") >= 0.95 * 200e3, "{}", rate(&r, "p->r3"));
 }
+
+#[test]
+fn a_tag_over_a_broken_link_is_nacked_unless_the_router_forwards_by_name() {
+    // Link r - a is down from 2 s: r's tag for the path via a names a face that is down. By
+    // default (§4-C-2) r answers Nack(NoRoute) and the consumer disables the path; with
+    // `invalid_tag = "forward"` (§2-D) r forwards by name via b, untagged, and the consumer never
+    // learns: it keeps counting those Interests against the path via a.
+    let down = "[[events]]\nat = \"2s\"\nlink = [\"r\", \"a\"]\ndown = true\n";
+    let run_with = |node: &'static str| {
+        let text = ptp_tree(
+            move |_| node.to_string(),
+            "{ discipline = \"droptail\", packets = 100 }",
+            "{ algorithm = \"ptp\" }",
+            "5s",
+        );
+        run(&(text + down))
+    };
+    let via_a = |r: &Results| {
+        let paths = r.summary.consumers["c"].paths.clone().expect("multipath");
+        assert_eq!(paths.len(), 2, "{paths:?}");
+        // Below c's own face on top of the stack, r's face 1 (its links: c 0, a 1, b 2).
+        paths.into_iter().find(|p| p.tags[p.tags.len() - 2] == 1).expect("the path via a")
+    };
+    let nack = run_with("{ ptp = true }");
+    let counters = nack.summary.nodes["r"].ptp.unwrap();
+    assert!(counters.tag_nacks > 0 && counters.tag_fallbacks == 0, "{counters:?}");
+    assert_eq!(via_a(&nack).state, "failed");
+    let forward = run_with("{ ptp = true, invalid_tag = \"forward\" }");
+    let counters = forward.summary.nodes["r"].ptp.unwrap();
+    assert!(counters.tag_fallbacks > 0 && counters.tag_nacks == 0, "{counters:?}");
+    assert_eq!(via_a(&forward).state, "in-use");
+}

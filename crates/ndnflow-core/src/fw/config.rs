@@ -2,7 +2,7 @@
 //! labels and the straggler time (`ForwarderConfig`), and how the built-in strategies and router
 //! extensions are made.
 
-use super::ext::{ForwarderExtension, Mpfp, RouteLabels};
+use super::ext::{ForwarderExtension, InvalidTag, Mpfp, RouteLabels};
 use super::strategy::{
     BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PafConfig, PafStrategy, PconConfig, PconStrategy,
     PiStrategy, RfaStrategy, Strategy,
@@ -51,18 +51,17 @@ pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> 
 /// changes no packet; it is fixed so that it never depends on anything else.
 pub(super) fn make_extensions(
     route_labels: bool,
-    ptp: bool,
-    fab_capacity: usize,
+    ptp: Option<(usize, InvalidTag)>,
     nonce_seed: u64,
 ) -> Vec<Box<dyn ForwarderExtension>> {
     let mut extensions: Vec<Box<dyn ForwarderExtension>> = Vec::new();
     if route_labels {
         extensions.push(Box::new(RouteLabels));
     }
-    if ptp {
+    if let Some((fab_capacity, invalid_tag)) = ptp {
         // Its own stream, apart from the strategies' (`strategy_seed` mixes another constant).
         let seed = crate::mix::mix64(nonce_seed ^ 0x4D50_4650_5052_4F42);
-        extensions.push(Box::new(Mpfp::new(fab_capacity, seed)));
+        extensions.push(Box::new(Mpfp::new(fab_capacity, invalid_tag, seed)));
     }
     extensions
 }
@@ -119,6 +118,8 @@ pub struct ForwarderConfig {
     /// Flows the Forwarding Acceleration Base keeps (PTP §4-B), when `ptp` is on; 0 = none, every
     /// tag check then runs a longest-prefix match.
     pub fab_capacity: usize,
+    /// What a PTP router does with a tag that names no usable next hop (§4-C-2's Nack by default).
+    pub invalid_tag: InvalidTag,
 }
 
 impl Default for ForwarderConfig {
@@ -138,6 +139,7 @@ impl Default for ForwarderConfig {
             straggler: Time::ZERO,
             ptp: false,
             fab_capacity: crate::table::Fab::DEFAULT_CAPACITY,
+            invalid_tag: InvalidTag::Nack,
         }
     }
 }

@@ -108,7 +108,11 @@ impl Forwarder {
             nonce_state: nonce_seed | 1,
             interest_marks: config.interest_marks,
             straggler: config.straggler,
-            extensions: make_extensions(config.route_labels, config.ptp, config.fab_capacity, nonce_seed),
+            extensions: make_extensions(
+                config.route_labels,
+                config.ptp.then_some((config.fab_capacity, config.invalid_tag)),
+                nonce_seed,
+            ),
             actions: StrategyActions::new(),
         }
     }

@@ -9,7 +9,8 @@
 //!   counts, and the map from outstanding segments to paths.
 //! * `coupling::Coupling`: how per-path increases are linked, one file each (`uncoupled`,
 //!   `ewtcp`, `semicoupled`, `lia`, `olia`), registered in `coupling::COUPLINGS`.
-//! * Transports: PTP (`ptp`: probing, in-use paths and reselection, MPCCP + LIA) and MPTCP
+//! * Transports: PTP (`ptp`: probing, in-use paths and reselection by a `selection` rule, MPCCP +
+//!   LIA) and MPTCP
 //!   (`mptcp`: the same probed paths, Reno per subflow, a chosen coupling).
 //!
 //! All sans-IO: handed `now` and events, returning decisions and deadlines.
@@ -22,6 +23,7 @@ pub mod mptcp;
 pub mod olia;
 pub mod paths;
 pub mod ptp;
+pub mod selection;
 pub mod semicoupled;
 pub mod uncoupled;
 
@@ -30,6 +32,7 @@ pub use lia::{lia_alpha, lia_increase};
 pub use mpccp::{MpccpConfig, PathCongestion, PathCounters, PathPhase, Recovery};
 pub use mptcp::MptcpConfig;
 pub use ptp::{PathSpecified, PathSpecifiedConfig, Ptp, PtpConfig};
+pub use selection::PathSelection;
 
 use super::cc::DataSample;
 use crate::packet::{LpHeader, NackReason};

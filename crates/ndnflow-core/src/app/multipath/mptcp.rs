@@ -69,6 +69,8 @@ impl From<MptcpConfig> for PathSpecifiedConfig {
             congestion: c.subflow,
             coupling: c.coupling,
             min_rto: c.min_rto,
+            // No reselection: a broken subflow's slot goes to a random unused path.
+            selection: super::PathSelection::Bandwidth,
         }
     }
 }

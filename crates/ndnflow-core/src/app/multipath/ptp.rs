@@ -12,7 +12,8 @@
 //!   in-use path has its own MPCCP state (`PathCongestion`) and its own RFC 6298 timer, fed only by
 //!   Data that came from the producer (§5-C-1). Every `reselect_every` (T), when all N slots are
 //!   taken and other paths are known, the in-use path that delivered the fewest Data in the period
-//!   gives its slot to a random unused one (§4-C-1, the bandwidth-greedy rule). A Nack(NoRoute) on
+//!   gives its slot to a random unused one (§4-C-1, the bandwidth-greedy rule; Appendix I's other
+//!   rules are in `selection.rs`, chosen by `PtpConfig::selection`). A Nack(NoRoute) on
 //!   a path disables it at once (§4-C-2: "the consumer disables this failed in-use path and
 //!   replaces it with one unused path").
 //! * **Sending.** `PathSet::choose` (paths.rs): the path that lost a segment resends it, others go
@@ -29,6 +30,7 @@ use smallvec::SmallVec;
 use super::coupling::CouplingName;
 use super::mpccp::MpccpConfig;
 use super::paths::{PathSet, Sent, Tags, Use};
+use super::selection::{Candidate, PathSelection, ProbeRtts};
 use super::{PathReport, PathSend, SubflowManager};
 use crate::app::cc::DataSample;
 use crate::app::rtt::RttOptions;
@@ -52,6 +54,9 @@ pub struct PtpConfig {
     /// Floor of each path's RTO. Default 1 s: §5-C-2 uses "RTO timers (as in TCP)", and RFC 6298
     /// §2.4 rounds an RTO below 1 s up to 1 s (the consumer's own timer keeps ndn-cxx's 200 ms).
     pub min_rto: Time,
+    /// How the in-use paths are chosen: §4-C-1's bandwidth-greedy rule (what §6 runs), or one of
+    /// Appendix I's.
+    pub selection: PathSelection,
 }
 
 /// RFC 6298 §2.4's floor of a TCP retransmission timer.
@@ -66,6 +71,7 @@ impl Default for PtpConfig {
             mpccp: MpccpConfig::default(),
             coupling: CouplingName::LIA,
             min_rto: TCP_MIN_RTO,
+            selection: PathSelection::Bandwidth,
         }
     }
 }
@@ -84,6 +90,8 @@ pub struct PathSpecifiedConfig {
     pub coupling: CouplingName,
     /// Floor of each path's RTO (at most the consumer's `max_rto`).
     pub min_rto: Time,
+    /// The rule `reselect_every` applies.
+    pub selection: PathSelection,
 }
 
 impl From<PtpConfig> for PathSpecifiedConfig {
@@ -95,6 +103,7 @@ impl From<PtpConfig> for PathSpecifiedConfig {
             congestion: c.mpccp,
             coupling: c.coupling,
             min_rto: c.min_rto,
+            selection: c.selection,
         }
     }
 }
@@ -104,6 +113,8 @@ pub struct PathSpecified {
     name: &'static str,
     config: PathSpecifiedConfig,
     paths: PathSet,
+    /// Each path's last probe RTTs, by path index (the latency rules read them).
+    probe_rtts: Vec<ProbeRtts>,
     next_probe: Option<Time>,
     next_reselect: Option<Time>,
     rng: ChaCha8Rng,
@@ -125,6 +136,7 @@ impl PathSpecified {
             name,
             paths: PathSet::new(config.coupling.coupling(), config.congestion, path_rto),
             config,
+            probe_rtts: Vec::new(),
             next_probe: None,
             next_reselect: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -160,6 +172,7 @@ impl PathSpecified {
     /// returns to the idle set.
     fn learn_path(&mut self, tags: &[u64], rtt: Option<Time>) {
         if let Some(i) = self.paths.find(tags) {
+            self.note_probe_rtt(i, rtt);
             if self.paths.get(i).state == Use::Failed {
                 self.paths.set_state(i, Use::Idle);
                 self.replace_failed();
@@ -167,41 +180,93 @@ impl PathSpecified {
             return;
         }
         if let Some(i) = self.paths.learn(tags, rtt) {
+            self.note_probe_rtt(i, rtt);
             if self.paths.in_use_count() < self.config.max_paths {
                 self.paths.put_in_use(i);
             }
         }
     }
 
-    /// A random known path not in use.
-    fn random_idle(&mut self) -> Option<usize> {
+    fn note_probe_rtt(&mut self, i: usize, rtt: Option<Time>) {
+        if self.probe_rtts.len() <= i {
+            self.probe_rtts.resize_with(i + 1, ProbeRtts::default);
+        }
+        if let Some(r) = rtt {
+            self.probe_rtts[i].add(r);
+        }
+    }
+
+    /// A known path not in use: the best-ranked under a ranked rule, otherwise a random one.
+    fn pick_idle(&mut self) -> Option<usize> {
         let idle: SmallVec<[usize; 16]> =
             (0..self.paths.len()).filter(|&i| self.paths.get(i).state == Use::Idle).collect();
+        if self.config.selection.is_ranked() {
+            return self.config.selection.best(&self.candidates(&idle), 1).first().copied();
+        }
         (!idle.is_empty()).then(|| idle[self.rng.random_range(0..idle.len())])
     }
 
-    /// §4-C-1: when every slot is taken, the in-use path that delivered least gives its slot to a
-    /// random unused path. First, paths failed for at least a period T return to the idle set
-    /// (§4-C-2 limits path changes to one per T; a failed link may have been repaired since), and
-    /// fill free slots.
+    /// What a ranked rule knows of paths `of`.
+    fn candidates(&self, of: &[usize]) -> Vec<(usize, Candidate<'_>)> {
+        static NONE: ProbeRtts = ProbeRtts::EMPTY;
+        of.iter()
+            .map(|&i| {
+                let p = self.paths.get(i);
+                let probes = self.probe_rtts.get(i).unwrap_or(&NONE);
+                (i, Candidate { hops: p.tags.len(), probes, in_use: p.state == Use::Active })
+            })
+            .collect()
+    }
+
+    /// Every T (§4-C-2 limits path changes to one per T): first, paths failed for at least a
+    /// period return to the idle set (a failed link may have been repaired since) and fill free
+    /// slots; then, when every slot is taken, the rule changes the in-use set.
     fn reselect(&mut self, now: Time, every: Time) {
         if self.paths.restore_failed(now.saturating_sub(every)) > 0 {
             self.replace_failed();
         }
         if self.paths.in_use_count() >= self.config.max_paths {
-            let worst = self.paths.in_use().min_by_key(|(i, p)| (p.delivered, *i)).map(|(i, _)| i);
-            if let (Some(worst), Some(pick)) = (worst, self.random_idle()) {
-                self.paths.set_state(worst, Use::Idle);
-                self.paths.put_in_use(pick);
+            if self.config.selection.is_ranked() {
+                self.use_best_ranked();
+            } else {
+                self.swap_one();
             }
         }
         self.paths.reset_delivered();
     }
 
-    /// Fills a freed slot with a random known path not in use.
+    /// §4-C-1: the in-use path that delivered least (under `Random`, any in-use path) gives its
+    /// slot to a random unused path.
+    fn swap_one(&mut self) {
+        let in_use: SmallVec<[usize; 16]> = self.paths.in_use().map(|(i, _)| i).collect();
+        let worst = match self.config.selection {
+            PathSelection::Random if !in_use.is_empty() => Some(in_use[self.rng.random_range(0..in_use.len())]),
+            _ => self.paths.in_use().min_by_key(|(i, p)| (p.delivered, *i)).map(|(i, _)| i),
+        };
+        if let (Some(worst), Some(pick)) = (worst, self.pick_idle()) {
+            self.paths.set_state(worst, Use::Idle);
+            self.paths.put_in_use(pick);
+        }
+    }
+
+    /// Appendix I's ranked rules: the N best-ranked known paths become the in-use set.
+    fn use_best_ranked(&mut self) {
+        let usable: Vec<usize> = (0..self.paths.len()).filter(|&i| self.paths.get(i).state != Use::Failed).collect();
+        let best = self.config.selection.best(&self.candidates(&usable), self.config.max_paths);
+        for i in usable {
+            let want = best.contains(&i);
+            match (self.paths.get(i).state == Use::Active, want) {
+                (true, false) => self.paths.set_state(i, Use::Idle),
+                (false, true) => self.paths.put_in_use(i),
+                _ => {}
+            }
+        }
+    }
+
+    /// Fills a freed slot with a known path not in use.
     fn replace_failed(&mut self) {
         if self.paths.in_use_count() < self.config.max_paths {
-            if let Some(pick) = self.random_idle() {
+            if let Some(pick) = self.pick_idle() {
                 self.paths.put_in_use(pick);
             }
         }

@@ -122,6 +122,55 @@ fn at_most_max_paths_are_in_use_and_the_weakest_gives_way_every_period() {
     assert_eq!(in_use, vec![(vec![1, 9], true), (vec![2, 9], false), (vec![3, 9], true)]);
 }
 
+/// A consumer with two slots under `selection` that found, in this order, probes' paths
+/// [1, 7, 9] (three hops, 300 ms), [2, 9] (two hops, 60 ms), [3, 7, 9] (three hops, 40 and 240
+/// ms: mean 140) and [4, 9] (two hops, 100 ms), each by probes 100 ms apart.
+fn four_paths_under(selection: PathSelection) -> Ptp {
+    let config = PtpConfig { max_paths: 2, selection, ..PtpConfig::default() };
+    let mut p = Ptp::new(config, RttOptions::default(), 7);
+    let probes: [(&[u64], u64); 5] =
+        [(&[1, 7, 9], 300), (&[2, 9], 60), (&[3, 7, 9], 40), (&[3, 7, 9], 240), (&[4, 9], 100)];
+    for (seg, (tags, rtt)) in probes.iter().enumerate() {
+        let seg = seg as u64;
+        p.path_for(t(100 * seg), seg, false);
+        data(&mut p, t(100 * seg + rtt), seg, *rtt, &probe_data(tags));
+    }
+    p
+}
+
+fn in_use_after_a_period(p: &mut Ptp) -> Vec<Vec<u64>> {
+    p.handle_timeout(t(10_000));
+    p.found_paths().filter(|(_, u, _)| *u).map(|(tags, _, _)| tags.to_vec()).collect()
+}
+
+#[test]
+fn ranked_rules_put_the_n_best_paths_in_use_at_the_period() {
+    // Before T the first two found are in use, whatever the rule: [1, 7, 9] and [2, 9].
+    let mut hop = four_paths_under(PathSelection::Hop);
+    let first: Vec<bool> = hop.found_paths().map(|(_, u, _)| u).collect();
+    assert_eq!(first, vec![true, true, false, false]);
+    // Fewest hops: the two-hop paths [2, 9] and [4, 9] (the tag stack has one entry per node).
+    assert_eq!(in_use_after_a_period(&mut hop), vec![vec![2, 9], vec![4, 9]]);
+    // Lowest mean probe RTT: [2, 9] 60 ms, [4, 9] 100 ms; [3, 7, 9] 140, [1, 7, 9] 300.
+    let mut latency = four_paths_under(PathSelection::Latency);
+    assert_eq!(in_use_after_a_period(&mut latency), vec![vec![2, 9], vec![4, 9]]);
+    // Variance: only [3, 7, 9] has two samples (0.02 s^2); the others rank after it, ties to
+    // the in-use [1, 7, 9] before the unused [2, 9].
+    let mut variance = four_paths_under(PathSelection::LatencyVariance);
+    assert_eq!(in_use_after_a_period(&mut variance), vec![vec![1, 7, 9], vec![3, 7, 9]]);
+}
+
+#[test]
+fn the_random_rule_swaps_one_path_each_period() {
+    // The random rule retires one of the two in use, whichever delivered more, and brings in
+    // one unused path: exactly one of the two in use changes.
+    let mut p = four_paths_under(PathSelection::Random);
+    let after = in_use_after_a_period(&mut p);
+    assert_eq!(after.len(), 2);
+    let kept = after.iter().filter(|t| [vec![1, 7, 9], vec![2, 9]].contains(t)).count();
+    assert_eq!(kept, 1, "{after:?}");
+}
+
 /// One path [4] found by a probe, then segments 1 (answered: window 2) and 2, 3 in flight on it.
 fn two_in_flight_on_one_path() -> Ptp {
     let mut p = ptp(10);

@@ -20,7 +20,7 @@ use super::strategy::{InterestDecision, StrategyCtx};
 use crate::packet::LpHeader;
 use crate::table::{FaceId, PitEntry};
 
-pub use mpfp::{Mpfp, MpfpCounters};
+pub use mpfp::{InvalidTag, Mpfp, MpfpCounters};
 pub use route_labels::RouteLabels;
 
 /// An extension's answer for an Interest it forwards itself, in place of the strategy.

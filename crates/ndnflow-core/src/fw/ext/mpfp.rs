@@ -4,16 +4,20 @@
 //!
 //! * A probing Interest (link-header flag `PTP_PROBE`, no tag) skips the Content Store ("the
 //!   probing Interest packet is always forwarded to a producer, while the cache is ignored") and
-//!   goes to the next hops of its FIB entry in turn, the paper's equal-weight strategy.
+//!   goes to one of the next hops of its FIB entry, each with the same probability (the paper's
+//!   equal-weight strategy), or to the local producer if the node has one.
 //! * The producer answers it with a probing Data (`PTP_PROBE` again). Each forwarder pushes onto
 //!   the Data's tag stack the face the Data arrived on (§4-A, Figure 5 (a)), so the consumer gets
 //!   the path as a stack whose top is its own node's face.
 //! * A tagged Interest pops the top of its stack and goes out of that face with the rest of the
 //!   stack (Figure 5 (b)), if the face is a usable next hop of the Interest's FIB entry, found
 //!   through the FAB (§4-B). Otherwise the tag is invalid ("the next-hop device is disconnected or
-//!   the connected producer no longer provides content") and the Interest falls back to
-//!   name-based forwarding by the strategy, untagged (§2-D: "the routers' adaptive forwarding is
-//!   also enabled when the specified transmission path of an Interest packet is invalid").
+//!   the connected producer no longer provides content"), and the paper says two things: §4-C-2,
+//!   "the router will proactively return NACK packets to notify the failure of the path", so that
+//!   the consumer replaces it; §2-D, "the routers' adaptive forwarding is also enabled when the
+//!   specified transmission path of an Interest packet is invalid". `InvalidTag` offers both;
+//!   the default is §4-C-2's Nack(NoRoute), the section on exactly this case, since an Interest
+//!   forwarded by name leaves the consumer counting it against a path it did not take.
 //! * A Data answered from this node's Content Store carries the one-bit `FROM_CACHE` flag (§5-D-1:
 //!   "the router labels the Data packet using a 1-bit flag"), kept on the way down; so does every
 //!   copy of a Data that answers an aggregated Interest (a downstream that joined a pending entry
@@ -32,6 +36,7 @@ use rand_chacha::ChaCha8Rng;
 use smallvec::SmallVec;
 
 use super::{ForwarderExtension, Takeover};
+use crate::fw::face::FaceKind;
 use crate::fw::strategy::{Faces, InterestDecision, RetxDecision, RetxSuppression, StrategyCtx};
 use crate::packet::lp::flags;
 use crate::packet::{LpHeader, NackReason};
@@ -45,8 +50,22 @@ pub struct MpfpCounters {
     pub probes: u64,
     /// Tagged Interests sent out of the face their tag named.
     pub tag_switched: u64,
-    /// Tagged Interests whose tag named no usable next hop: forwarded by name instead.
+    /// Tagged Interests whose tag named no usable next hop, forwarded by name instead
+    /// (`InvalidTag::Forward`).
     pub tag_fallbacks: u64,
+    /// Tagged Interests whose tag named no usable next hop, answered with Nack(NoRoute)
+    /// (`InvalidTag::Nack`).
+    pub tag_nacks: u64,
+}
+
+/// What a router does with a tagged Interest whose tag names no usable next hop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InvalidTag {
+    /// §4-C-2: Nack(NoRoute), so that the consumer disables the path.
+    #[default]
+    Nack,
+    /// §2-D: forwarded by name by the node's strategy, untagged.
+    Forward,
 }
 
 /// MPFP's per-forwarder state.
@@ -55,16 +74,18 @@ pub struct Mpfp {
     /// Equal-weight probing: each probe's next hop drawn from this router's own stream.
     rng: ChaCha8Rng,
     retx: RetxSuppression,
+    invalid_tag: InvalidTag,
     pub counters: MpfpCounters,
 }
 
 impl Mpfp {
     /// `seed`: this router's stream for the probes' draws.
-    pub fn new(fab_capacity: usize, seed: u64) -> Mpfp {
+    pub fn new(fab_capacity: usize, invalid_tag: InvalidTag, seed: u64) -> Mpfp {
         Mpfp {
             fab: Fab::new(fab_capacity),
             rng: ChaCha8Rng::seed_from_u64(seed),
             retx: RetxSuppression::default(),
+            invalid_tag,
             counters: MpfpCounters::default(),
         }
     }
@@ -76,10 +97,21 @@ impl Mpfp {
     /// The next hop of a probing Interest: one of the FIB entry's usable next hops, each with the
     /// same probability, drawn independently for every probe (the paper's equal-weight strategy,
     /// §3-A). A turn shared by all consumers would hand consumers probing in step one path each.
-    fn probe_face(&mut self, name: &Name, fib: &Fib, usable: impl Fn(FaceId) -> bool) -> Option<FaceId> {
+    fn probe_face(
+        &mut self,
+        name: &Name,
+        fib: &Fib,
+        usable: impl Fn(FaceId) -> bool,
+        local: impl Fn(FaceId) -> bool,
+    ) -> Option<FaceId> {
         let index = self.fab.lookup(name, fib)?;
         let hops: SmallVec<[FaceId; 8]> =
             fib.entry(index).nexthops.iter().map(|h| h.face).filter(|&f| usable(f)).collect();
+        // "Always forwarded to a producer" (§4-A): a probe that reaches a node serving the name
+        // itself has found its producer; another next hop would only lengthen the path.
+        if let Some(&app) = hops.iter().find(|&&f| local(f)) {
+            return Some(app);
+        }
         match hops.len() {
             0 => None,
             1 => Some(hops[0]),
@@ -92,6 +124,21 @@ impl Mpfp {
         let face = FaceId(u32::try_from(tag).ok()?);
         let index = self.fab.lookup(name, fib)?;
         fib.entry(index).nexthops.iter().any(|h| h.face == face).then_some(face).filter(|&f| usable(f))
+    }
+
+    /// A tag that names no usable next hop: Nack(NoRoute) (§4-C-2), or the strategy's (§2-D,
+    /// `None`: the Interest goes on by name, untagged).
+    fn invalid_tag(&mut self) -> Option<Takeover> {
+        match self.invalid_tag {
+            InvalidTag::Nack => {
+                self.counters.tag_nacks += 1;
+                Some(Takeover { decision: InterestDecision::Reject(NackReason::NoRoute), lp: LpHeader::default() })
+            }
+            InvalidTag::Forward => {
+                self.counters.tag_fallbacks += 1;
+                None
+            }
+        }
     }
 }
 
@@ -127,13 +174,13 @@ impl ForwarderExtension for Mpfp {
         let mut out = LpHeader::default();
         let face = if probe {
             out.flags = flags::PTP_PROBE;
-            self.probe_face(entry.name(), ctx.fib, usable)
+            let local = |f: FaceId| ctx.faces.get(f.index()).is_some_and(|i| i.kind == FaceKind::App);
+            self.probe_face(entry.name(), ctx.fib, usable, local)
         } else {
             let mut rest = tags.cloned().unwrap_or_default();
             let top = rest.pop().unwrap_or(u64::MAX);
             let Some(face) = self.tagged_face(entry.name(), top, ctx.fib, usable) else {
-                self.counters.tag_fallbacks += 1;
-                return None;
+                return self.invalid_tag();
             };
             if !rest.is_empty() {
                 out.ext_mut().tags = rest;

@@ -1,5 +1,5 @@
 //! MPFP on one router: probes spread over the next hops, tags pushed into probing Data and popped
-//! from Interests, the fallback on an invalid tag, and the from-cache flag (PTP §4-A, §4-B, §5-D).
+//! from Interests, an invalid tag's Nack or fallback, and the from-cache flag (PTP §4-A, §4-B, §5-D).
 
 use std::sync::Arc;
 
@@ -11,7 +11,10 @@ use crate::Time;
 
 /// A PTP router: face 0 downstream, faces 1, 2, 3 upstream, /p via 1 and 2 (3 is no next hop).
 fn router(cs_capacity: usize) -> Forwarder {
-    let config = ForwarderConfig { ptp: true, cs_capacity, ..ForwarderConfig::default() };
+    router_with(ForwarderConfig { ptp: true, cs_capacity, ..ForwarderConfig::default() })
+}
+
+fn router_with(config: ForwarderConfig) -> Forwarder {
     let mut fw = Forwarder::new(config, 1);
     for _ in 0..4 {
         fw.add_face(FaceKind::Link);
@@ -65,6 +68,22 @@ fn probes_draw_their_next_hop_with_equal_weight_and_keep_their_flag() {
     assert!((on(1) - 1000).abs() <= 112, "face 1: {}", on(1));
     assert!(out.iter().all(|(_, fr)| fr.lp.flags == flags::PTP_PROBE));
     assert_eq!(fw.mpfp().unwrap().counters.probes, 2000);
+}
+
+#[test]
+fn a_probe_at_a_producers_node_goes_to_the_producer() {
+    // Face 4 is a local producer of /p, next hop at cost 0 beside links 1 and 2. Every one of 200
+    // probes goes to it ("always forwarded to a producer", §4-A): none walks on past it. Without
+    // the rule each would take face 4 with probability 1/3 only.
+    let mut fw = router(0);
+    let app = fw.add_face(FaceKind::App);
+    fw.fib.add_nexthop(&Name::parse("/p").unwrap(), app, 0);
+    let mut out = Vec::new();
+    for seg in 0..200 {
+        fw.handle(Time::ZERO, FaceId(0), interest(seg, probe()), &mut out);
+    }
+    assert_eq!(out.len(), 200);
+    assert!(out.iter().all(|(f, _)| *f == app));
 }
 
 #[test]
@@ -124,8 +143,22 @@ fn a_tagged_interest_pops_its_top_and_goes_out_of_that_face_with_the_rest() {
 }
 
 #[test]
-fn an_invalid_tag_falls_back_to_the_strategy_untagged() {
+fn an_invalid_tag_is_nacked_by_default() {
+    // §4-C-2: Nack(NoRoute) back to the downstream, nothing upstream.
     let mut fw = router(0);
+    let mut out = Vec::new();
+    fw.handle(Time::ZERO, FaceId(0), interest(0, tagged(&[5, 3])), &mut out);
+    let (face, back) = out.pop().unwrap();
+    assert!(out.is_empty());
+    let NetPacket::Nack(nack) = &back.packet else { panic!("{back:?}") };
+    assert_eq!((face, nack.reason), (FaceId(0), NackReason::NoRoute));
+    assert_eq!(fw.mpfp().unwrap().counters.tag_nacks, 1);
+}
+
+#[test]
+fn an_invalid_tag_falls_back_to_the_strategy_untagged_when_asked() {
+    let mut fw =
+        router_with(ForwarderConfig { ptp: true, invalid_tag: InvalidTag::Forward, ..ForwarderConfig::default() });
     let mut out = Vec::new();
     // Face 3 is up but no next hop of /p; face 8 does not exist; face 0 is where it came from.
     for (seg, top) in [(0, 3), (1, 8), (2, 0)] {

@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use ndnflow_core::fw::ext::InvalidTag;
 use ndnflow_core::{Name, Time};
 use rustc_hash::FxHashMap;
 use toml::de::DeValue;
@@ -39,7 +40,17 @@ impl Reader<'_, '_> {
         let t = self.table(
             v,
             path,
-            &["cs", "strategy", "strategies", "interest_marks", "route_labels", "straggler", "ptp", "fab"],
+            &[
+                "cs",
+                "strategy",
+                "strategies",
+                "interest_marks",
+                "route_labels",
+                "straggler",
+                "ptp",
+                "fab",
+                "invalid_tag",
+            ],
             "a table such as {} or { cs = { policy = \"lru\", capacity = 1000 } }",
         )?;
         if let Some(cs) = t.get("cs") {
@@ -104,6 +115,12 @@ impl Reader<'_, '_> {
         }
         if let Some(f) = t.get("fab") {
             node.fab_capacity = self.uint(f, &t.field("fab"))?.try_into().unwrap_or(usize::MAX);
+        }
+        if let Some(v) = t.get("invalid_tag") {
+            node.invalid_tag = match self.choice(v, &t.field("invalid_tag"), &["nack", "forward"])? {
+                "forward" => InvalidTag::Forward,
+                _ => InvalidTag::Nack,
+            };
         }
         if let Some(s) = t.get("strategies") {
             let path = t.field("strategies");

@@ -2,7 +2,7 @@
 //! and the keys of a path-specified transport that MPTCP's reader shares.
 
 use ndnflow_core::app::cc::CcConfig;
-use ndnflow_core::app::multipath::{CouplingName, MpccpConfig, PtpConfig};
+use ndnflow_core::app::multipath::{CouplingName, MpccpConfig, PathSelection, PtpConfig};
 use ndnflow_core::Time;
 
 use super::CcReader;
@@ -14,12 +14,8 @@ pub(super) const PATH_WINDOW: &[&str] = &["initial_window", "initial_ssthresh", 
 /// The path set: how many, how they are found, how they are coupled.
 pub(super) const PATHS: &[&str] = &["max_paths", "probe_rate", "coupling", "min_rto"];
 
-pub(super) const READER: CcReader = CcReader {
-    name: "ptp",
-    keys: &[&["max_paths", "reselect_every", "probe_rate", "coupling"], PATH_WINDOW],
-    read,
-    hint: None,
-};
+pub(super) const READER: CcReader =
+    CcReader { name: "ptp", keys: &[PATHS, &["reselect_every", "selection"], PATH_WINDOW], read, hint: None };
 
 fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     let mut c = PtpConfig::default();
@@ -30,6 +26,11 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
         if c.reselect_every.as_nanos() == 0 {
             return Err(r.ctx.err(x.span(), &t.field("reselect_every"), "must be longer than 0"));
         }
+    }
+    if let Some(x) = t.get("selection") {
+        let names: Vec<&str> = PathSelection::NAMES.iter().map(|(w, _)| *w).collect();
+        let word = r.choice(x, &t.field("selection"), &names)?;
+        c.selection = PathSelection::parse(word).unwrap_or(c.selection);
     }
     Ok(CcConfig::Ptp(c))
 }
