@@ -26,6 +26,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 SUMMARY_FILE = "summary.json"
 LINKS_FILE = "links.parquet"
 CONSUMERS_FILE = "consumers.parquet"
+PATHS_FILE = "paths.parquet"
 SCENARIO_FILE = "scenario.toml"
 
 
@@ -43,6 +44,9 @@ LINK_COLUMNS: Dict[str, str] = _trace_columns("links")
 
 #: Column -> dtype of the per-bin consumer trace (one row per consumer and time bin).
 CONSUMER_COLUMNS: Dict[str, str] = _trace_columns("consumers")
+
+#: Column -> dtype of the per-bin path trace of multipath consumers (one row per path and time bin).
+PATH_COLUMNS: Dict[str, str] = _trace_columns("paths")
 
 
 def _series(values: Any, dtype: Optional[str]) -> pd.Series:
@@ -107,6 +111,8 @@ class Results:
         summary: totals of the run, JSON-ready (``simulation``, ``consumers``, ``links``, ``nodes``).
         links: per link direction and time bin (see `LINK_COLUMNS`).
         consumers: per consumer and time bin (see `CONSUMER_COLUMNS`).
+        paths: per path of a multipath consumer (PTP, MPTCP) and time bin (see `PATH_COLUMNS`);
+            empty when the run has none.
         interrupted: True when the run was stopped (Ctrl-C) before its end; everything computed
             until then is kept.
         scenario_toml: the scenario text that produced the results, when known.
@@ -118,12 +124,14 @@ class Results:
         links: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
         consumers: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
         *,
+        paths: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
         interrupted: bool = False,
         scenario_toml: Optional[str] = None,
     ) -> None:
         self.summary: Dict[str, Any] = json_ready(dict(summary))
         self.links: pd.DataFrame = to_frame(links, LINK_COLUMNS)
         self.consumers: pd.DataFrame = to_frame(consumers, CONSUMER_COLUMNS)
+        self.paths: pd.DataFrame = to_frame(paths, PATH_COLUMNS)
         self.interrupted = bool(interrupted or self.summary.get("simulation", {}).get("interrupted", False))
         if self.interrupted:
             self.summary.setdefault("simulation", {})["interrupted"] = True
@@ -132,7 +140,8 @@ class Results:
     @classmethod
     def from_core(cls, raw: Mapping[str, Any], *, interrupted: bool = False, scenario_toml: Optional[str] = None) -> "Results":
         """Results from the dict that `_core.Simulation.results()` returns."""
-        return cls(raw["summary"], raw.get("links"), raw.get("consumers"), interrupted=interrupted, scenario_toml=scenario_toml)
+        return cls(raw["summary"], raw.get("links"), raw.get("consumers"), paths=raw.get("paths"),
+                   interrupted=interrupted, scenario_toml=scenario_toml)
 
     # -------------------------------------------------------------------------------- files
 
@@ -146,6 +155,12 @@ class Results:
         for frame, name in ((self.links, LINKS_FILE), (self.consumers, CONSUMERS_FILE)):
             _write_parquet(frame, directory / name)
             written.append(directory / name)
+        # Only runs with a multipath consumer have paths; a stale file from another run goes.
+        if len(self.paths):
+            _write_parquet(self.paths, directory / PATHS_FILE)
+            written.append(directory / PATHS_FILE)
+        else:
+            (directory / PATHS_FILE).unlink(missing_ok=True)
         if self.scenario_toml is not None:
             (directory / SCENARIO_FILE).write_text(self.scenario_toml, encoding="utf-8")
             written.append(directory / SCENARIO_FILE)
@@ -162,10 +177,12 @@ class Results:
             raise FileNotFoundError(f"{directory} is not a results folder: missing {', '.join(missing)}")
         summary = json.loads((directory / SUMMARY_FILE).read_text(encoding="utf-8"))
         scenario_path = directory / SCENARIO_FILE
+        paths_path = directory / PATHS_FILE
         return cls(
             summary,
             _read_parquet(directory / LINKS_FILE, LINK_COLUMNS),
             _read_parquet(directory / CONSUMERS_FILE, CONSUMER_COLUMNS),
+            paths=_read_parquet(paths_path, PATH_COLUMNS) if paths_path.is_file() else None,
             scenario_toml=scenario_path.read_text(encoding="utf-8") if scenario_path.is_file() else None,
         )
 

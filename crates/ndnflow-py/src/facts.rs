@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use ndnflow_sim::flow_network::{flow_network as network_of, FlowDirection};
 use ndnflow_sim::scenario::toml::parse_scenario;
-use ndnflow_sim::trace_schema::{Table, CONSUMERS, LINKS};
+use ndnflow_sim::trace_schema::{Table, CONSUMERS, LINKS, PATHS};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -72,13 +72,14 @@ fn direction<'py>(py: Python<'py>, d: &FlowDirection) -> PyResult<Bound<'py, PyD
     Ok(out)
 }
 
-/// `trace_schema() -> {"links": [...], "consumers": [...]}`: per trace its columns in order, each
+/// `trace_schema() -> {"links": [...], "consumers": [...], "paths": [...]}`: per trace its columns in order, each
 /// {name, dtype ("float64", "int64" or "str"), unit, meaning}.
 #[pyfunction]
 pub fn trace_schema(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
     out.set_item(LINKS.name, columns(py, &LINKS)?)?;
     out.set_item(CONSUMERS.name, columns(py, &CONSUMERS)?)?;
+    out.set_item(PATHS.name, columns(py, &PATHS)?)?;
     Ok(out)
 }
 

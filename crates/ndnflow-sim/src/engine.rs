@@ -32,8 +32,8 @@ use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{
-    ConsumerName, ConsumerSample, ConsumerSummary, NodeSummary, PathSummary, PtpNodeSummary, Recorder, Results,
-    SimulationSummary, Summary,
+    ConsumerName, ConsumerSample, ConsumerSummary, NodeSummary, PathName, PathSummary, PtpNodeSummary, Recorder,
+    Results, SimulationSummary, Summary,
 };
 
 pub struct Simulation {
@@ -174,7 +174,8 @@ impl Simulation {
     fn sample(&mut self) {
         let consumers = self.net.apps.iter().filter_map(|a| match (&a.app, a.consumer) {
             (App::Consumer(c), Some(i)) => {
-                Some(ConsumerSample { index: i as u32, stats: c.stats, window: c.window().filter(|_| c.is_active()) })
+                let window = c.window().filter(|_| c.is_active());
+                Some(ConsumerSample { index: i as u32, stats: c.stats, window, paths: c.paths() })
             }
             _ => None,
         });
@@ -424,18 +425,31 @@ impl Simulation {
 
     /// Results up to now (complete once the run is over).
     pub fn results(&self) -> Results {
+        let consumer_names: Vec<ConsumerName> = self
+            .scenario
+            .consumers
+            .iter()
+            .zip(&self.net.consumer_ids)
+            .map(|(c, id)| ConsumerName { id: id.clone(), node: self.scenario.nodes[c.node].name.clone() })
+            .collect();
+        let path_names = self
+            .recorder
+            .path_keys
+            .iter()
+            .map(|k| {
+                let c = &consumer_names[k.consumer as usize];
+                let route = k.tags.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+                PathName { consumer: c.id.clone(), node: c.node.clone(), index: k.index, route }
+            })
+            .collect();
         Results {
             summary: self.summary(),
             links: self.recorder.links.clone(),
             consumers: self.recorder.consumers.clone(),
+            paths: self.recorder.paths.clone(),
             link_names: self.net.dir_names.clone(),
-            consumer_names: self
-                .scenario
-                .consumers
-                .iter()
-                .zip(&self.net.consumer_ids)
-                .map(|(c, id)| ConsumerName { id: id.clone(), node: self.scenario.nodes[c.node].name.clone() })
-                .collect(),
+            consumer_names,
+            path_names,
         }
     }
 

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use ndnflow_core::app::multipath::PathReport;
 use ndnflow_core::app::ConsumerStats;
 use ndnflow_core::Time;
 use serde::Serialize;
@@ -47,12 +48,42 @@ pub struct ConsumerSeries {
     pub rtt_ms: Vec<f64>,
 }
 
+/// One row per (path of a multipath consumer, bin), columnar; `path` indexes the run's path
+/// table (`Recorder::path_keys`, `Results::path_names`). A path has rows from the bin it was found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathSeries {
+    pub time_s: Vec<f64>,
+    pub path: Vec<u32>,
+    /// The path's index among its consumer's paths (`PathKey::index`), for a numeric column.
+    pub index: Vec<u64>,
+    pub in_use: Vec<u64>,
+    pub failed: Vec<u64>,
+    pub data: Vec<u64>,
+    pub window: Vec<f64>,
+    pub srtt_ms: Vec<f64>,
+}
+
+/// A path's place in the run: its consumer (index in the scenario), its index among that
+/// consumer's paths (the order found), and its route.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathKey {
+    pub consumer: u32,
+    pub index: u32,
+    pub tags: Vec<u64>,
+}
+
 pub struct Recorder {
     bin_start: Time,
     last_links: Vec<LinkCounters>,
     last_consumers: Vec<ConsumerStats>,
     pub links: LinkSeries,
     pub consumers: ConsumerSeries,
+    pub paths: PathSeries,
+    /// Indexed by `PathSeries::path`; with each path's Data count at the last sample.
+    pub path_keys: Vec<PathKey>,
+    last_path_data: Vec<u64>,
+    /// Per consumer, its paths' indices into `path_keys`, in the order found.
+    path_codes: Vec<Vec<u32>>,
 }
 
 /// What the recorder needs to know of a consumer at a sample.
@@ -61,6 +92,8 @@ pub struct ConsumerSample {
     pub index: u32,
     pub stats: ConsumerStats,
     pub window: Option<f64>,
+    /// A multipath consumer's paths, in the order found.
+    pub paths: Option<Vec<PathReport>>,
 }
 
 impl Recorder {
@@ -71,6 +104,10 @@ impl Recorder {
             last_consumers: vec![ConsumerStats::default(); n_consumers],
             links: LinkSeries::default(),
             consumers: ConsumerSeries::default(),
+            paths: PathSeries::default(),
+            path_keys: Vec::new(),
+            last_path_data: Vec::new(),
+            path_codes: vec![Vec::new(); n_consumers],
         }
     }
 
@@ -126,8 +163,34 @@ impl Recorder {
             s.window.push(cs.window.unwrap_or(f64::NAN));
             let n = c.rtt_samples - p.rtt_samples;
             s.rtt_ms.push(if n == 0 { f64::NAN } else { (c.rtt_sum - p.rtt_sum).as_millis_f64() / n as f64 });
+            if let Some(paths) = cs.paths {
+                self.sample_paths(t, cs.index, paths);
+            }
         }
         self.bin_start = now;
+    }
+
+    /// One row per path of consumer `consumer`, the bin starting at `t`.
+    fn sample_paths(&mut self, t: f64, consumer: u32, paths: Vec<PathReport>) {
+        for (k, p) in paths.into_iter().enumerate() {
+            let codes = &mut self.path_codes[consumer as usize];
+            if k == codes.len() {
+                codes.push(self.path_keys.len() as u32);
+                self.path_keys.push(PathKey { consumer, index: k as u32, tags: p.tags });
+                self.last_path_data.push(0);
+            }
+            let code = codes[k];
+            let before = std::mem::replace(&mut self.last_path_data[code as usize], p.data);
+            let s = &mut self.paths;
+            s.time_s.push(t);
+            s.path.push(code);
+            s.index.push(k as u64);
+            s.in_use.push(u64::from(p.state == "in-use"));
+            s.failed.push(u64::from(p.state == "failed"));
+            s.data.push(p.data - before);
+            s.window.push(p.window);
+            s.srtt_ms.push(p.srtt.map_or(f64::NAN, |r| r.as_millis_f64()));
+        }
     }
 }
 
@@ -241,14 +304,29 @@ pub struct ConsumerName {
     pub node: String,
 }
 
+/// A path of a multipath consumer, as its rows name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathName {
+    /// The consumer's id and node.
+    pub consumer: String,
+    pub node: String,
+    /// Its index among the consumer's paths, in the order found (as in `summary.json`).
+    pub index: u32,
+    /// Its tag stack, bottom first, as `summary.json` lists it ("3 1 0").
+    pub route: String,
+}
+
 /// Everything a run produced.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Results {
     pub summary: Summary,
     pub links: LinkSeries,
     pub consumers: ConsumerSeries,
+    pub paths: PathSeries,
     /// Indexed by `LinkSeries::dir`.
     pub link_names: Vec<DirName>,
     /// Indexed by `ConsumerSeries::consumer`.
     pub consumer_names: Vec<ConsumerName>,
+    /// Indexed by `PathSeries::path`.
+    pub path_names: Vec<PathName>,
 }

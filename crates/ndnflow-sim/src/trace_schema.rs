@@ -1,11 +1,11 @@
-//! The columns of the two time series, `links` and `consumers`: name, type, unit and meaning, in
+//! The columns of the time series, `links`, `consumers` and `paths`: name, type, unit and meaning, in
 //! the one place they are defined. The PyO3 layer converts a run's series by walking these tables,
 //! and the Python front reads its column lists and dtypes from them (`_core.trace_schema()`), so a
 //! column added here reaches the DataFrames and the Parquet files with no other edit.
 //! docs/protocols/links.md ("Traces") explains each column at length; a test keeps its tables
 //! listing exactly these columns, in this order.
 
-use crate::trace::{ConsumerName, ConsumerSeries, DirName, LinkSeries};
+use crate::trace::{ConsumerName, ConsumerSeries, DirName, LinkSeries, PathName, PathSeries};
 
 /// How a column's values are read from its series.
 pub enum Values<S: 'static, L: 'static> {
@@ -63,6 +63,7 @@ pub struct Table<S: 'static, L: 'static> {
 
 type LinkColumn = Column<LinkSeries, DirName>;
 type ConsumerColumn = Column<ConsumerSeries, ConsumerName>;
+type PathColumn = Column<PathSeries, PathName>;
 
 pub static LINKS: Table<LinkSeries, DirName> = Table {
     name: "links",
@@ -119,6 +120,42 @@ pub static CONSUMERS: Table<ConsumerSeries, ConsumerName> = Table {
             |s| &s.window,
         ),
         ConsumerColumn::float("rtt_ms", "ms", "mean RTT sample of the bin; NaN if none", |s| &s.rtt_ms),
+    ],
+};
+
+/// PTP §6 asks for each consumer's paths "found, in use, failed, per-path rate and window over
+/// time"; only multipath consumers (PTP, MPTCP) have rows.
+pub static PATHS: Table<PathSeries, PathName> = Table {
+    name: "paths",
+    row: "one path of a multipath consumer in one time bin, from the bin it was found",
+    codes: |s| &s.path,
+    columns: &[
+        PathColumn::float("time_s", "s", "start of the bin", |s| &s.time_s),
+        PathColumn::label("consumer", "the consumer's id, as in consumers.parquet", |n| &n.consumer),
+        PathColumn::label("node", "node the consumer runs on", |n| &n.node),
+        PathColumn::int(
+            "path",
+            "index",
+            "the path's index among its consumer's paths, in the order found (as summary.json's paths list)",
+            |s| &s.index,
+        ),
+        PathColumn::label(
+            "route",
+            "its tag stack, bottom (the producer's node) first, faces separated by spaces",
+            |n| &n.route,
+        ),
+        PathColumn::int("in_use", "0 or 1", "1 if the path was in use at the end of the bin", |s| &s.in_use),
+        PathColumn::int("failed", "0 or 1", "1 if the path was failed (Nack NoRoute) at the end of the bin", |s| {
+            &s.failed
+        }),
+        PathColumn::int("data", "packets", "Data received on the path in the bin (probes not included)", |s| &s.data),
+        PathColumn::float("window", "Interests", "the path's congestion window at the end of the bin", |s| &s.window),
+        PathColumn::float(
+            "srtt_ms",
+            "ms",
+            "the path's smoothed RTT at the end of the bin; NaN before its first sample",
+            |s| &s.srtt_ms,
+        ),
     ],
 };
 

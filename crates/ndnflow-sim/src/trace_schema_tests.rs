@@ -22,6 +22,7 @@ fn names<S, L>(table: &Table<S, L>) -> Vec<String> {
 fn the_documentation_lists_exactly_these_columns() {
     assert_eq!(documented("### `links.parquet`"), names(&LINKS));
     assert_eq!(documented("### `consumers.parquet`"), names(&CONSUMERS));
+    assert_eq!(documented("### `paths.parquet`"), names(&PATHS));
 }
 
 /// (name, value) of every numeric column of `table` on row 0 of `series`.
@@ -101,6 +102,31 @@ fn each_consumer_column_reads_its_own_counter() {
     ];
     assert_eq!(row0(&CONSUMERS, &s), expected);
     assert_eq!((CONSUMERS.codes)(&s), [3]);
+}
+
+#[test]
+fn each_path_column_reads_its_own_field() {
+    let s = PathSeries {
+        time_s: vec![0.5],
+        path: vec![4],
+        index: vec![1],
+        in_use: vec![2],
+        failed: vec![3],
+        data: vec![5],
+        window: vec![6.0],
+        srtt_ms: vec![7.0],
+    };
+    let expected = [
+        ("time_s", 0.5),
+        ("path", 1.0),
+        ("in_use", 2.0),
+        ("failed", 3.0),
+        ("data", 5.0),
+        ("window", 6.0),
+        ("srtt_ms", 7.0),
+    ];
+    assert_eq!(row0(&PATHS, &s), expected);
+    assert_eq!((PATHS.codes)(&s), [4]);
 }
 
 #[test]

@@ -153,3 +153,24 @@ fn a_tag_over_a_broken_link_is_nacked_unless_the_router_forwards_by_name() {
     assert!(counters.tag_fallbacks > 0 && counters.tag_nacks == 0, "{counters:?}");
     assert_eq!(via_a(&forward).state, "in-use");
 }
+
+#[test]
+fn the_path_trace_adds_up_to_each_paths_total() {
+    // One row per path and 100 ms bin from the bin its probe came back in; the rows' Data add up
+    // to the path's count in the summary, and each row names the path's tag stack.
+    let r = run(&tree("{ algorithm = \"ptp\" }", true, "5s"));
+    let paths = r.summary.consumers["c"].paths.clone().expect("multipath");
+    assert_eq!(r.path_names.len(), paths.len());
+    for (k, p) in paths.iter().enumerate() {
+        let name = &r.path_names[k];
+        let tags: Vec<String> = p.tags.iter().map(u64::to_string).collect();
+        assert_eq!((name.consumer.as_str(), name.index as usize, name.route.clone()), ("c", k, tags.join(" ")));
+        let rows: Vec<usize> = (0..r.paths.path.len()).filter(|&i| r.paths.path[i] as usize == k).collect();
+        assert_eq!(rows.iter().map(|&i| r.paths.data[i]).sum::<u64>(), p.data, "path {k}");
+        // Both paths stay in use (two paths, N = 10): every row says so; the last window is the summary's.
+        assert!(rows.iter().all(|&i| r.paths.in_use[i] == 1 && r.paths.failed[i] == 0));
+        assert_eq!(r.paths.window[*rows.last().unwrap()], p.window);
+        // 5 s of 100 ms bins, less the bins before the path was found.
+        assert!(rows.len() <= 50 && rows.len() >= 45, "{} rows", rows.len());
+    }
+}

@@ -158,3 +158,42 @@ def case_rows(results: Mapping[str, Any], cases: Sequence[str], solutions: Seque
             rows.append(util_row(f"{case}, {solution}: utilization of 1-2", paper[case][solution], value))
         rows.append(best_row(f"{case}: PTP has the best utilization of 1-2", utils))
     return rows
+
+
+#: Paths a panel of `paths_figure` draws one by one; the rest are summed as "others".
+PATHS_DRAWN = 10
+
+
+def paths_figure(panels: Sequence[Tuple[str, Any, str]], path: Any, bin_s: float = 1.0) -> Path:
+    """paths.png: for each (title, results, consumer id), the consumer's paths over time (the
+    `paths` trace): goodput per path on the left (payload of its Data, `bin_s` bins), congestion
+    window on the right, while the path is in use. The `PATHS_DRAWN` paths that carried most are drawn one by one, labelled
+    with their index in the order found; the others' goodput is summed."""
+    figure, axes = common.figure_grid(len(panels), 2, width=5.0, height=2.3)
+    for row, (title, res, consumer) in enumerate(panels):
+        rows = res.paths[res.paths["consumer"] == consumer]
+        left, right = axes[row, 0], axes[row, 1]
+        totals = rows.groupby("path")["data"].sum().sort_values(ascending=False, kind="stable")
+        drawn = [int(k) for k in totals.index[:PATHS_DRAWN] if totals[k] > 0]
+        for k, index in enumerate(drawn):
+            mine = rows[rows["path"] == index]
+            rate = (mine.assign(bps=mine["data"] * PAYLOAD * 8.0).groupby(mine["time_s"] // bin_s * bin_s)["bps"]
+                    .sum() / bin_s / 1e6)
+            common.step(left, rate.index, rate, color=f"C{k % 10}", label=f"path {index}")
+            window = mine["window"].where(mine["in_use"] == 1)  # an idle path's window is not drawn
+            common.step(right, mine["time_s"], window, color=f"C{k % 10}")
+        others = rows[~rows["path"].isin(drawn)]
+        if others["data"].sum() > 0:
+            rate = others.groupby(others["time_s"] // bin_s * bin_s)["data"].sum() * PAYLOAD * 8.0 / bin_s / 1e6
+            common.step(left, rate.index, rate, color="0.5", linestyle=":", label=f"{others['path'].nunique()} others")
+        found = int(rows["path"].nunique())
+        left.set_title(f"{title}: goodput per path ({found} found)", fontsize="small")
+        right.set_title(f"{title}: window per path", fontsize="small")
+        left.set_ylabel("Mbit/s")
+        right.set_ylabel("Interests")
+        for ax in (left, right):
+            ax.grid(True, alpha=0.3)
+        left.legend(fontsize="xx-small", ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    for ax in axes[-1]:
+        ax.set_xlabel("time [s]")
+    return common.save_figure(figure, Path(path))

@@ -66,5 +66,7 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     """figure16_17.png: utilization of every link (Data direction) per solution, one panel per
     case, as the paper's Figures 16 and 17."""
     links = [ACCESS, "n7->n6"] + [f"{b}->{a}" for a, b in INNER]
+    panels = [(pc.variant("PTP", case), results[pc.variant("PTP", case)], "n1") for case in CASES]
     return [pc.utilization_bars(results, CASES, list(pc.SOLUTIONS), links, reference,
-                                Path(out_dir) / "figure16_17.png")]
+                                Path(out_dir) / "figure16_17.png"),
+            pc.paths_figure(panels, Path(out_dir) / "paths.png")]
