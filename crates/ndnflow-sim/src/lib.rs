@@ -12,6 +12,7 @@ pub mod link;
 mod link_frag;
 pub mod rng;
 pub mod routing;
+mod routing_detours;
 pub mod scenario;
 pub mod trace;
 pub mod trace_schema;

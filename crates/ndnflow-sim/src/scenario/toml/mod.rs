@@ -82,12 +82,23 @@ struct Reader<'s, 'b> {
 }
 
 /// A link parsed so far, for duplicate and neighbour checks.
-struct LinkOrigin {
-    /// `"links[0] (line 12)"` or `"topo.txt line 45"`.
-    described: String,
+enum LinkOrigin {
+    /// `[[links]]` entry `index`, whose `between` starts at byte `offset`. Its line is worked out
+    /// only for a message: doing it for every link scanned the text once per link (quadratic).
+    Table { index: usize, offset: usize },
+    /// A link of a `[topology] ndnsim` file: `"topo.txt line 45"`.
+    Topology(String),
 }
 
 impl Reader<'_, '_> {
+    /// Where a link was defined, for a message: `"links[0] at line 12"` or `"topo.txt line 45"`.
+    fn describe(&self, origin: &LinkOrigin) -> String {
+        match origin {
+            LinkOrigin::Table { index, offset } => format!("links[{index}] at line {}", self.ctx.line_col(*offset).0),
+            LinkOrigin::Topology(described) => described.clone(),
+        }
+    }
+
     fn add_node(&mut self, name: &str) -> NodeId {
         let id = self.nodes.len();
         self.nodes.push(NodeSpec { name: name.to_string(), forwarder: ForwarderConfig::default() });
@@ -197,12 +208,11 @@ impl Reader<'_, '_> {
                     &format!("{path}.between"),
                     format!(
                         "duplicate link {} - {} (already defined by {}); give per-direction differences with forward/reverse",
-                        self.nodes[a].name, self.nodes[b].name, prev.described
+                        self.nodes[a].name, self.nodes[b].name, self.describe(prev)
                     ),
                 ));
             }
-            let line = self.ctx.line_col(between_span.start).0;
-            origins.insert(key, LinkOrigin { described: format!("{path} at line {line}") });
+            origins.insert(key, LinkOrigin::Table { index: i, offset: between_span.start });
             links.push(spec);
         }
 

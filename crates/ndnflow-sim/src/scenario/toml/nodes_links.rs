@@ -436,7 +436,7 @@ impl Reader<'_, '_> {
                 mtu: None,
                 marking: None,
             };
-            origins.insert((a.min(b), a.max(b)), LinkOrigin { described: format!("{topo_source} line {}", l.line) });
+            origins.insert((a.min(b), a.max(b)), LinkOrigin::Topology(format!("{topo_source} line {}", l.line)));
             links.push(LinkSpec { a, b, ab: dir.clone(), ba: dir, metric: l.metric.unwrap_or(1) });
         }
         Ok(())
