@@ -245,6 +245,10 @@ impl PathCongestion {
     pub fn window_slots(&self) -> usize {
         self.cwnd.max(1.0) as usize
     }
+    /// Whether the Interest for `seg` is in flight on this path.
+    pub fn is_in_flight(&self, seg: u64) -> bool {
+        self.pending.contains_key(&seg)
+    }
     /// Whether the window admits another Interest on this path.
     pub fn has_room(&self) -> bool {
         self.in_flight() < self.window_slots()
