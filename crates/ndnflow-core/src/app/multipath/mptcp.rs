@@ -9,9 +9,9 @@
 //!
 //! * Each subflow is TCP Reno (RFC 5681): slow start, congestion avoidance with the coupling's
 //!   increase, the window halved on a loss (beta 0.5, RFC 5681 eq. (4); RFC 6356 §3 changes only
-//!   the increase), at most one decrease per window of data (NewReno's recovery, RFC 6582), to one
-//!   packet with slow start after a timeout. We run that machine as MPCCP's (`mpccp`, whose states
-//!   are TCP's) with beta 0.5 and `Recovery::NewReno`.
+//!   the increase), at most one decrease per window of data and no growth until it is recovered
+//!   (NewReno's recovery, RFC 6582), to one packet with slow start after a timeout. We run that
+//!   machine as MPCCP's (`mpccp`, whose states are TCP's) with beta 0.5 and `Recovery::NewReno`.
 //! * Losses are found as TCP finds them, from the order of arrivals on a subflow: on a path
 //!   pinned by tags, a producer Data that overtakes an earlier Interest of its path is the NDN
 //!   equivalent of duplicate acknowledgements (PTP §5-C-1 makes the same argument), and cache or

@@ -1,5 +1,5 @@
-//! Tail Loss Probe, one per subflow (RFC 8985 §7, "Tail Loss Probe: Detecting Tail Losses"), as
-//! Linux TCP runs it under every MPTCP subflow (the implementation LIA and OLIA were measured on).
+//! Tail Loss Probe, one per subflow (RFC 8985 §7, the TLP half of RACK-TLP), as Linux TCP runs it
+//! under every MPTCP subflow (the implementation LIA and OLIA were measured on).
 //!
 //! A subflow finds a loss from the order of its arrivals: the Data of a later Interest overtakes
 //! an earlier one (RACK with a reordering window of zero, RFC 8985 §6; each Data answers exactly
@@ -15,12 +15,12 @@
 //!
 //! * Arm (or re-arm) the probe timer after sending new data that is not itself a probe, and on
 //!   every Data received while Interests are still in flight; not while the path is in fast
-//!   recovery (§7.2: "not in loss recovery"), and not while a probe is outstanding (at most one).
-//! * `PTO = 2 * SRTT`, `1 s` before the path has an RTT sample, never later than its RTO
-//!   (§7.2 `TLP_calc_PTO`).
-//! * When it fires, the path may send one Interest beyond its window (§7.3: "FlightSize could be
-//!   one packet greater than the congestion window temporarily"): whatever the consumer sends next,
-//!   new data in a fetch that goes on. After the probe only the RTO is armed until its Data.
+//!   recovery (§7.2: no probe during loss recovery), and not while a probe is outstanding (at
+//!   most one).
+//! * `PTO = 2 * SRTT`, `1 s` before the path has an RTT sample, never later than its RTO (§7.2).
+//! * When it fires, the path may send one Interest beyond its window (§7.3 lets the flight exceed
+//!   the window by the probe until it is answered): whatever the consumer sends next, new data in
+//!   a fetch that goes on. After the probe only the RTO is armed until its Data.
 //!
 //! Where the RFC does not fit NDN, we chose:
 //!
@@ -48,7 +48,7 @@ pub struct LossProbe {
     outstanding: Option<u64>,
 }
 
-/// RFC 8985 §7.2's `TLP_calc_PTO` with `WCDelAckT = 0`: two smoothed RTTs, one second without an
+/// RFC 8985 §7.2's probe timeout with `WCDelAckT = 0`: two smoothed RTTs, one second without an
 /// RTT sample, at most the RTO.
 pub fn probe_timeout(srtt: Option<Time>, rto: Time) -> Time {
     srtt.map_or(PTO_WITHOUT_RTT, |s| s * 2).min(rto)
