@@ -235,6 +235,10 @@ fn algorithm_keys_are_checked() {
     assert!(e.contains("cc.coupling") && e.contains("\"lia\"") && e.contains("\"olia\""), "{e}");
     let e = err(r#"{ algorithm = "mptcp", reselect_every = "10s" }"#);
     assert!(e.contains("cc.reselect_every") && e.contains("does not apply to algorithm = \"mptcp\""), "{e}");
+    let e = err(r#"{ algorithm = "mptcp", tail_loss_probe = 1 }"#);
+    assert!(e.contains("cc.tail_loss_probe") && e.contains("true or false"), "{e}");
+    let e = err(r#"{ algorithm = "ptp", tail_loss_probe = true }"#);
+    assert!(e.contains("cc.tail_loss_probe") && e.contains("does not apply to algorithm = \"ptp\""), "{e}");
     let e = err(r#"{ algorithm = "ptp", coupling = "olia", window = 3 }"#);
     assert!(e.contains("cc.window") && e.contains("does not apply to algorithm = \"ptp\""), "{e}");
     let e = err(r#"{ algorithm = "ptp", selection = "shortest" }"#);
@@ -256,7 +260,9 @@ fn multipath_transports_read_their_couplings() {
     assert_eq!(cc(r#"{ algorithm = "mptcp", coupling = "olia", max_paths = 3 }"#), CcConfig::Mptcp(m));
     // MPTCP's subflows are Reno: beta 0.5 unless given.
     let CcConfig::Mptcp(d) = cc(r#"{ algorithm = "mptcp" }"#) else { panic!("mptcp") };
-    assert_eq!((d.coupling, d.subflow.beta), (CouplingName::LIA, 0.5));
+    assert_eq!((d.coupling, d.subflow.beta, d.tail_loss_probe), (CouplingName::LIA, 0.5, true));
+    let CcConfig::Mptcp(off) = cc(r#"{ algorithm = "mptcp", tail_loss_probe = false }"#) else { panic!("mptcp") };
+    assert!(!off.tail_loss_probe);
     let p = PtpConfig { coupling: CouplingName::UNCOUPLED, ..PtpConfig::default() };
     assert_eq!(cc(r#"{ algorithm = "ptp", coupling = "uncoupled" }"#), CcConfig::Ptp(p));
     // PTP's path selection (§4-C, Appendix I) and its paths' RTO floor.

@@ -10,8 +10,8 @@
 //! * `coupling::Coupling`: how per-path increases are linked, one file each (`uncoupled`,
 //!   `ewtcp`, `semicoupled`, `lia`, `olia`), registered in `coupling::COUPLINGS`.
 //! * Transports: PTP (`ptp`: probing, in-use paths and reselection by a `selection` rule, MPCCP +
-//!   LIA) and MPTCP
-//!   (`mptcp`: the same probed paths, Reno per subflow, a chosen coupling).
+//!   LIA) and MPTCP (`mptcp`: the same probed paths, Reno per subflow with RFC 8985's tail loss
+//!   probe, `tlp`, a chosen coupling).
 //!
 //! All sans-IO: handed `now` and events, returning decisions and deadlines.
 
@@ -25,12 +25,13 @@ pub mod paths;
 pub mod ptp;
 pub mod selection;
 pub mod semicoupled;
+pub mod tlp;
 pub mod uncoupled;
 
 pub use coupling::{Coupling, CouplingName, PathView};
 pub use lia::{lia_alpha, lia_increase};
 pub use mpccp::{MpccpConfig, PathCongestion, PathCounters, PathPhase, Recovery};
-pub use mptcp::MptcpConfig;
+pub use mptcp::{Mptcp, MptcpConfig};
 pub use ptp::{PathSpecified, PathSpecifiedConfig, Ptp, PtpConfig};
 pub use selection::PathSelection;
 

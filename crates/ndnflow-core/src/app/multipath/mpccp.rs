@@ -16,7 +16,8 @@
 //!   avoidance once `cwnd >= ssthresh` (Condition III).
 //! * Congestion avoidance and fast recovery: + the coupled increase per Data (eq. (2)-(3), LIA; the
 //!   subflow manager computes it over all paths with its `Coupling`, this path cannot see the
-//!   others). OLIA's increase may be negative; the window never goes below `min_window`.
+//!   others). OLIA's increase may be negative; the window never goes below `min_window`. Under
+//!   `Recovery::NewReno` (MPTCP's TCP subflows) the window holds through fast recovery instead.
 //! * Loss from slow start or congestion avoidance (Condition I/IV): `cwnd = max(beta * cwnd,
 //!   min_window)` (eq. (4)), `ssthresh = cwnd`, fast recovery with `cwnd_bk = cwnd`.
 //! * Loss in fast recovery: if fewer than `cwnd_bk` Data have come back since entering it, the loss
@@ -64,8 +65,9 @@ pub enum Recovery {
     Counted,
     /// TCP NewReno (RFC 6582 §3.2, "recover"): a loss of an Interest sent before the decrease is
     /// the same event, whenever it is found; fast recovery ends when the Data of an Interest sent
-    /// after the decrease arrives. At most one decrease per window of data, as MPTCP's subflows
-    /// (TCP) have.
+    /// after the decrease arrives, with the window where the decrease left it (ssthresh: TCP does
+    /// not grow it in recovery, RFC 6582 §3.2). At most one decrease per window of data, as
+    /// MPTCP's subflows (TCP) have.
     NewReno,
 }
 
@@ -245,6 +247,10 @@ impl PathCongestion {
     pub fn window_slots(&self) -> usize {
         self.cwnd.max(1.0) as usize
     }
+    /// Whether the Interest for `seg` is in flight on this path.
+    pub fn is_in_flight(&self, seg: u64) -> bool {
+        self.pending.contains_key(&seg)
+    }
     /// Whether the window admits another Interest on this path.
     pub fn has_room(&self) -> bool {
         self.in_flight() < self.window_slots()
@@ -364,7 +370,12 @@ impl PathCongestion {
             }
             PathPhase::CongestionAvoidance => self.grow(coupled_increase),
             PathPhase::FastRecovery => {
-                self.grow(coupled_increase);
+                // PTP's fast recovery grows the window (Figure 11); TCP's does not: NewReno leaves
+                // it with cwnd = ssthresh, the halved window (RFC 6582 §3.2 step 3; RFC 5681 §3.2
+                // step 6 deflates to ssthresh), and grows again in congestion avoidance.
+                if self.config.recovery == Recovery::Counted {
+                    self.grow(coupled_increase);
+                }
                 self.since_recovery += 1;
                 self.since_loss += 1;
                 let done = match self.config.recovery {

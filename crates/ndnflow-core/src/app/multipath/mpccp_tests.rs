@@ -154,6 +154,32 @@ fn loss_in_fast_recovery_after_cwnd_bk_data_decreases_again() {
 }
 
 #[test]
+fn new_reno_holds_the_window_at_ssthresh_through_fast_recovery() {
+    // MPTCP's subflow (beta 0.5, NewReno) in avoidance at 8 with Interests 1-8 in flight.
+    let reno = MpccpConfig { beta: 0.5, recovery: Recovery::NewReno, initial_ssthresh: 7.0, ..MpccpConfig::PTP };
+    let mut p = PathCongestion::new(reno).with_cwnd(7.0);
+    p.on_sent(0);
+    producer(&mut p, 0);
+    assert_eq!((p.cwnd(), p.phase()), (8.0, PathPhase::CongestionAvoidance));
+    send(&mut p, 1..=8);
+    // The Data of 2 finds 1 lost: 8 x 0.5 = 4 = ssthresh.
+    assert_eq!(producer(&mut p, 2), vec![1]);
+    assert_eq!((p.cwnd(), p.ssthresh()), (4.0, 4.0));
+    // The rest of the flight, sent before the decrease, comes back: RFC 6582 grows nothing in
+    // recovery (PTP's counted rule would add 6 x 0.25 = 1.5).
+    for seg in 3..=8 {
+        producer(&mut p, seg);
+    }
+    assert_eq!((p.cwnd(), p.phase()), (4.0, PathPhase::FastRecovery));
+    // The Data of 9, sent after the decrease, ends recovery at ssthresh (step 3); the next grows.
+    send(&mut p, 9..=10);
+    producer(&mut p, 9);
+    assert_eq!((p.cwnd(), p.phase()), (4.0, PathPhase::CongestionAvoidance));
+    producer(&mut p, 10);
+    assert_eq!(p.cwnd(), 4.0 + INC);
+}
+
+#[test]
 fn condition_two_returns_to_avoidance_after_cwnd_bk_data_without_loss() {
     let mut p = path(8.0);
     send(&mut p, 1..=20);

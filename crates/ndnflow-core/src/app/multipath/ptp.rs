@@ -148,12 +148,22 @@ impl PathSpecified {
         self.paths.iter().map(|p| (p.tags.as_slice(), p.state == Use::Active, p.congestion.cwnd()))
     }
 
-    fn probe_due(&self, now: Time) -> bool {
+    /// Whether a probing Interest is due (it goes before any path's Interest).
+    pub(super) fn probe_due(&self, now: Time) -> bool {
         self.next_probe.is_none_or(|t| now >= t)
     }
 
     fn probe_interval(&self) -> Time {
         Time::from_secs_f64(1.0 / self.config.probe_rate.max(1e-9))
+    }
+
+    /// The path set, for a transport that adds per-path machinery of its own (MPTCP's loss
+    /// probes, `tlp`).
+    pub(super) fn path_set(&self) -> &PathSet {
+        &self.paths
+    }
+    pub(super) fn path_set_mut(&mut self) -> &mut PathSet {
+        &mut self.paths
     }
 
     /// Paths found broken (Nack NoRoute) and not yet back.
