@@ -15,6 +15,7 @@ pub mod routing;
 pub mod scenario;
 pub mod trace;
 pub mod trace_schema;
+pub mod warnings;
 
 pub use engine::Simulation;
 pub use trace::Results;
