@@ -89,7 +89,7 @@ class FakeSimulation:
         consumers = {}
         for k, t in enumerate(bins):
             row = dict(time_s=t, consumer="a", node="a", goodput_bps=0.9e6, data=10, interests=10,
-                       retransmissions=k % 3 == 0, timeouts=0, nacks=0, marks=k % 2, window=8.0 + k % 4,
+                       retransmissions=k % 3 == 0, timeouts=0, nacks=0, losses=0, marks=k % 2, window=8.0 + k % 4,
                        rtt_ms=(20.0 + k) if k else float("nan"))
             for key, value in row.items():
                 consumers.setdefault(key, []).append(int(value) if isinstance(value, bool) else value)
@@ -98,7 +98,7 @@ class FakeSimulation:
             "simulation": {"duration_s": self.duration_ns / 1e9, "seed": self.seed, "end_s": end_s,
                            "events": 100 * n, "packet_hops": 40 * n},
             "consumers": {"a": {"node": "a", "name": "/p/x", "goodput_bps": 0.9e6, "interests_sent": 10 * n,
-                                "data_received": 10 * n, "timeouts": 0, "nacks": 0,
+                                "data_received": 10 * n, "timeouts": 0, "nacks": 0, "losses": 0,
                                 "retransmissions": len(range(0, n, 3)), "marks": n // 2, "rtt_min_ms": 20.0,
                                 "rtt_avg_ms": 25.5, "rtt_max_ms": float(20 + n), "start_s": 0.0, "end_s": end_s,
                                 "finished": False, "segments": 10 * n}},

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ndnflow import optimum  # max_flow for "measured / optimum"; networkx loads on first use
-from ndnflow._native import ScenarioError
+from ndnflow._native import ScenarioError, ScenarioWarning
 from ndnflow.results import Results
 from ndnflow.runner import load_scenario, run
 from ndnflow.scenario import Scenario
@@ -44,5 +44,5 @@ def _version() -> str:
 __version__ = _version()
 
 __all__ = [
-    "Scenario", "Results", "SweepResults", "load_scenario", "run", "sweep", "optimum", "ScenarioError", "plot_results", "__version__",
+    "Scenario", "Results", "SweepResults", "load_scenario", "run", "sweep", "optimum", "ScenarioError", "ScenarioWarning", "plot_results", "__version__",
 ]

@@ -27,6 +27,10 @@ class _FallbackScenarioError(ValueError):
 ScenarioError: type = getattr(core, "ScenarioError", None) or _FallbackScenarioError
 
 
+class ScenarioWarning(UserWarning):
+    """A scenario that runs but probably does not do what was meant (a consumer no route serves)."""
+
+
 class CoreUnavailableError(RuntimeError):
     """The compiled core is missing or lacks a needed entry point."""
 

@@ -11,10 +11,11 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, List, NoReturn, Optional, Sequence
 
-from ndnflow import _native, units
+from ndnflow import _native, safe_io, units
 from ndnflow._native import CoreUnavailableError, ScenarioError
 from ndnflow.results import Results
 
@@ -166,7 +167,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_import_ndnsim(args: argparse.Namespace) -> int:
     convert = _native.require("ndnsim_to_toml")
     path = Path(args.topology)
-    text = convert(path.read_text(encoding="utf-8"), str(path))
+    try:
+        text = convert(path.read_text(encoding="utf-8"), str(path))
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not an ndnSIM topology: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     text = text if text.endswith("\n") else text + "\n"
     if args.output is not None:
         Path(args.output).write_text(text, encoding="utf-8")
@@ -347,7 +351,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     debug = bool(os.environ.get("NDNFLOW_DEBUG"))
     try:
         args = build_parser().parse_args(argv)
-        return args.handler(args)
+        with safe_io.sigterm_as_interrupt(), warnings.catch_warnings():
+            # SIGTERM stops a run as Ctrl-C does, keeping its results; a warning is one line.
+            warnings.showwarning = lambda message, *_, **__: _say(f"warning: {_one_line(str(message))}")
+            return args.handler(args)
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
     except KeyboardInterrupt:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
@@ -12,6 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ndnflow import safe_io
 from ndnflow.report import natural_key
 from ndnflow.results import Results
 
@@ -153,8 +155,7 @@ def _figure(panels: Sequence[Drawer], results: Results, path: Path) -> Path:
     for ax, draw in zip(axes, panels):
         draw(ax, results)
     figure.tight_layout()
-    figure.savefig(path, dpi=DPI, format="png")
-    return path
+    return safe_io.write_with(path, partial(figure.savefig, dpi=DPI, format="png"))
 
 
 def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[str]] = None) -> List[Path]:
@@ -224,5 +225,4 @@ def plot_sweep(sweep: Any, path: PathLike, patterns: Sequence[str]) -> Path:
                       fontsize=9)
     figure.tight_layout()
     path = Path(path)
-    figure.savefig(path, dpi=DPI, format="png")
-    return path
+    return safe_io.write_with(path, partial(figure.savefig, dpi=DPI, format="png"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -18,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ndnflow import _native
+from ndnflow import _native, safe_io
 from ndnflow.report import consumer_reports, results_table
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -146,24 +147,25 @@ class Results:
     # -------------------------------------------------------------------------------- files
 
     def save(self, directory: PathLike) -> List[Path]:
-        """Write the result files into `directory` (created if needed); returns their paths."""
+        """Write the result files into `directory` (created if needed); returns their paths.
+
+        Each file is written atomically and `summary.json` last; Ctrl-C or SIGTERM meanwhile takes
+        effect (KeyboardInterrupt) once every file is written (see `ndnflow.safe_io`).
+        """
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        summary_path = directory / SUMMARY_FILE
-        summary_path.write_text(json.dumps(self.summary, sort_keys=True, indent=2) + "\n", encoding="utf-8")
-        written = [summary_path]
-        for frame, name in ((self.links, LINKS_FILE), (self.consumers, CONSUMERS_FILE)):
-            _write_parquet(frame, directory / name)
-            written.append(directory / name)
-        # Only runs with a multipath consumer have paths; a stale file from another run goes.
-        if len(self.paths):
-            _write_parquet(self.paths, directory / PATHS_FILE)
-            written.append(directory / PATHS_FILE)
-        else:
-            (directory / PATHS_FILE).unlink(missing_ok=True)
-        if self.scenario_toml is not None:
-            (directory / SCENARIO_FILE).write_text(self.scenario_toml, encoding="utf-8")
-            written.append(directory / SCENARIO_FILE)
+        written = [directory / SUMMARY_FILE]
+        with safe_io.signals_held():
+            for frame, name in ((self.links, LINKS_FILE), (self.consumers, CONSUMERS_FILE)):
+                written.append(safe_io.write_with(directory / name, partial(_write_parquet, frame)))
+            # Only runs with a multipath consumer have paths; a stale file from another run goes.
+            if len(self.paths):
+                written.append(safe_io.write_with(directory / PATHS_FILE, partial(_write_parquet, self.paths)))
+            else:
+                (directory / PATHS_FILE).unlink(missing_ok=True)
+            if self.scenario_toml is not None:
+                written.append(safe_io.write_text(directory / SCENARIO_FILE, self.scenario_toml))
+            safe_io.write_text(written[0], json.dumps(self.summary, sort_keys=True, indent=2) + "\n")
         return written
 
     @classmethod

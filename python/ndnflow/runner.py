@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator, List, Optional, Sequence, Union
 
 from tqdm import tqdm
 
+from ndnflow import safe_io
 from ndnflow.results import Results
 from ndnflow.scenario import Scenario
 
@@ -187,8 +188,11 @@ def run(scenario_or_path: Union[Scenario, PathLike], *, progress: Optional[bool]
     scenario = _scenario(scenario_or_path)
     simulation = scenario.build_simulation()
     completed = advance(simulation, progress)
-    text, _source, _base_dir = scenario.compiled()
-    return Results.from_core(simulation.results(), interrupted=not completed, scenario_toml=text)
+    # A stop asked for while the results are copied out is recorded, not lost with them.
+    with safe_io.signals_held(reraise=False) as held:
+        text, _source, _base_dir = scenario.compiled()
+        raw = simulation.results()
+    return Results.from_core(raw, interrupted=not completed or bool(held.caught), scenario_toml=text)
 
 
 def load_scenario(path: PathLike) -> Scenario:

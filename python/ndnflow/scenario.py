@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import copy
 import os
+import warnings
 import re
 import sys
 from pathlib import Path
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
-from ndnflow import _native, _toml, units
-from ndnflow._native import ScenarioError
+from ndnflow import _native, _toml, safe_io, units
+from ndnflow._native import ScenarioError, ScenarioWarning
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -41,6 +42,9 @@ def _queue(queue: Union[None, int, Mapping[str, Any]]) -> Optional[Dict[str, Any
         return None
     if isinstance(queue, int) and not isinstance(queue, bool):
         return {"discipline": "droptail", "packets": queue}
+    if not isinstance(queue, Mapping):
+        raise ScenarioError(f"link queue: {queue!r} is neither a number of packets (an integer) nor a table "
+                            f"such as {{'discipline': 'codel', 'packets': 100}}")
     table = dict(queue)
     for key in ("target", "interval"):
         if key in table:
@@ -166,9 +170,12 @@ class Scenario:
         """
         try:
             doc = tomllib.loads(text)
+            scenario = cls.from_dict(doc, source, base_dir)
         except tomllib.TOMLDecodeError as exc:
             raise _decode_error(exc, source) from None
-        scenario = cls.from_dict(doc, source, base_dir)
+        except RecursionError:
+            # Python's TOML reader recurses once per level of nested arrays and inline tables.
+            raise ScenarioError(f"{source}: arrays or tables nested too deeply to read (invalid scenario)") from None
         scenario._origin_text = text
         return scenario
 
@@ -176,7 +183,10 @@ class Scenario:
     def from_file(cls, path: PathLike) -> "Scenario":
         """Read a scenario file; relative paths inside it are resolved from the file's folder."""
         path = Path(path)
-        text = path.read_text(encoding="utf-8")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise ScenarioError(f"{path}: not a scenario: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         return cls.from_toml(text, source=str(path), base_dir=path.parent)
 
     # ------------------------------------------------------------------------------------ writing
@@ -193,9 +203,7 @@ class Scenario:
 
     def save(self, path: PathLike) -> Path:
         """Write `to_toml()` to `path`."""
-        path = Path(path)
-        path.write_text(self.to_toml(), encoding="utf-8")
-        return path
+        return safe_io.write_text(path, self.to_toml())
 
     # ----------------------------------------------------------------------------------- building
 
@@ -405,7 +413,10 @@ class Scenario:
             # the regenerated text.
             simulation_class(self._origin_text, self._source, self._base_dir)
         text, source, base_dir = self.compiled()
-        return simulation_class(text, source, base_dir)
+        simulation = simulation_class(text, source, base_dir)
+        for message in getattr(simulation, "warnings", ()):
+            warnings.warn(ScenarioWarning(f"{source}: {message}"), stacklevel=2)
+        return simulation
 
     def validate(self) -> "Scenario":
         """Check the scenario with the Rust reader; raises `ScenarioError` naming the problem."""

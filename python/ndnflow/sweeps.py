@@ -20,12 +20,13 @@ import math
 import os
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
-from ndnflow import _native
+from ndnflow import _native, safe_io
 from ndnflow.results import _write_parquet, json_ready
 from ndnflow.runner import RunSlot, _progress_bar, _scenario, drive, run_tasks, usable_cpus
 from ndnflow.scenario import Scenario
@@ -174,12 +175,18 @@ class SweepResults:
         return render(headers, rows, align) + "\n"
 
     def save(self, directory: PathLike) -> List[Path]:
-        """Write sweep.csv, sweep.parquet, sweep.json and scenarios/ into `directory`."""
+        """Write sweep.csv, sweep.parquet, sweep.json and scenarios/ into `directory`: each file
+        atomically, sweep.json last, Ctrl-C or SIGTERM meanwhile acted on once all are written."""
         out = Path(directory)
         (out / SCENARIOS_DIR).mkdir(parents=True, exist_ok=True)
+        with safe_io.signals_held():
+            return self._save(out)
+
+    def _save(self, out: Path) -> List[Path]:
         csv_path, parquet_path, json_path = out / SWEEP_CSV, out / SWEEP_PARQUET, out / SWEEP_JSON
-        self.table.to_csv(csv_path, index=False, lineterminator="\n")
-        _write_parquet(self.table, parquet_path)
+        safe_io.write_text(csv_path, self.table.to_csv(index=False, lineterminator="\n"))
+        safe_io.write_with(parquet_path, partial(_write_parquet, self.table))
+        scenarios = [run.scenario.save(out / SCENARIOS_DIR / run.file_name) for run in self.runs]
         meta = {
             "scenario": self.source,
             # A list, not a table: the keys' order is the grid's (the last varies fastest).
@@ -189,11 +196,8 @@ class SweepResults:
             "completed": len(self.table),
             "interrupted": self.interrupted,
         }
-        json_path.write_text(json.dumps(json_ready(meta), indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        written = [csv_path, parquet_path, json_path]
-        for run in self.runs:
-            written.append(run.scenario.save(out / SCENARIOS_DIR / run.file_name))
-        return written
+        safe_io.write_text(json_path, json.dumps(json_ready(meta), indent=2, sort_keys=True) + "\n")
+        return [csv_path, parquet_path, json_path] + scenarios
 
     def __repr__(self) -> str:
         state = ", interrupted" if self.interrupted else ""

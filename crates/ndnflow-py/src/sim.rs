@@ -63,6 +63,13 @@ impl Simulation {
         self.engine().is_finished()
     }
 
+    /// What the scenario permits but probably does not mean (a consumer no route serves), one
+    /// line each; the run goes ahead.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.engine().warnings().to_vec()
+    }
+
     #[getter]
     fn packet_hops(&self) -> u64 {
         self.engine().packet_hops()

@@ -55,11 +55,13 @@ pub struct Simulation {
     idle_carrier: NetPacket,
     /// Scratch for the Interests a shaper drops.
     shaper_dropped: Vec<Frame>,
+    warnings: Vec<String>,
 }
 
 impl Simulation {
     pub fn new(scenario: Scenario) -> Simulation {
         let net = build(&scenario);
+        let warnings = crate::warnings::unreachable_consumers(&scenario, &net);
         let mut events = EventQueue::new();
         for (i, app) in net.apps.iter().enumerate() {
             if let App::Consumer(c) = &app.app {
@@ -87,6 +89,7 @@ impl Simulation {
             lp_out: Vec::new(),
             idle_carrier: reliable::idle_carrier(),
             shaper_dropped: Vec::new(),
+            warnings,
             scenario,
         }
     }
@@ -102,6 +105,10 @@ impl Simulation {
     }
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
+    }
+    /// What the scenario permits but probably does not mean (`crate::warnings`), one line each.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// Installs `strategy` for `prefix` on the node named `node` (a strategy of another crate's,
@@ -477,7 +484,11 @@ impl Simulation {
                     retransmissions: s.retransmissions,
                     marks: s.marks,
                     abandoned: s.abandoned,
+                    losses: s.losses,
+                    late_data: s.late_data,
+                    forgotten: s.forgotten,
                     pending: c.in_flight() as u64,
+                    pending_nacked: c.in_flight_nacked() as u64,
                     payload_bytes: s.payload_bytes,
                     rtt_min_ms: ms(s.rtt_min),
                     rtt_avg_ms: (s.rtt_samples > 0).then(|| s.rtt_sum.as_millis_f64() / s.rtt_samples as f64),

@@ -16,6 +16,7 @@ mod routing_detours;
 pub mod scenario;
 pub mod trace;
 pub mod trace_schema;
+pub mod warnings;
 
 pub use engine::Simulation;
 pub use trace::Results;

@@ -2,6 +2,11 @@
 //!
 //! At the end of every bin the engine samples each link direction's and consumer's cumulative
 //! counters; a row holds the difference from the previous sample, so rows add up to the totals.
+//!
+//! A bin is [start, end): its closing sample runs before the other events of that instant. The
+//! run's last instant is the exception: what happens there (after the sample of a bin ending at
+//! the duration, or when the last consumer finishes on a bin boundary) has no later bin to go
+//! to, so the last bin is reopened and closed again including it, [start, end].
 
 use std::collections::BTreeMap;
 
@@ -43,6 +48,7 @@ pub struct ConsumerSeries {
     pub retransmissions: Vec<u64>,
     pub timeouts: Vec<u64>,
     pub nacks: Vec<u64>,
+    pub losses: Vec<u64>,
     pub marks: Vec<u64>,
     pub window: Vec<f64>,
     pub rtt_ms: Vec<f64>,
@@ -72,15 +78,31 @@ pub struct PathKey {
     pub tags: Vec<u64>,
 }
 
+/// Drops the last `rows` rows of each column.
+macro_rules! drop_rows {
+    ($series:expr, $rows:expr, $($column:ident),+) => {{
+        let keep = $series.time_s.len() - $rows;
+        $($series.$column.truncate(keep);)+
+    }};
+}
+
 pub struct Recorder {
     bin_start: Time,
     last_links: Vec<LinkCounters>,
     last_consumers: Vec<ConsumerStats>,
+    /// The last closed bin's start, the counters at that start and its rows (links, consumers):
+    /// what reopening it needs.
+    prev_start: Time,
+    prev_links: Vec<LinkCounters>,
+    prev_consumers: Vec<ConsumerStats>,
+    prev_path_data: Vec<u64>,
+    prev_rows: Option<(usize, usize, usize)>,
     pub links: LinkSeries,
     pub consumers: ConsumerSeries,
     pub paths: PathSeries,
-    /// Indexed by `PathSeries::path`; with each path's Data count at the last sample.
+    /// Indexed by `PathSeries::path`.
     pub path_keys: Vec<PathKey>,
+    /// Each path's Data count at the last sample, by `path_keys` index.
     last_path_data: Vec<u64>,
     /// Per consumer, its paths' indices into `path_keys`, in the order found.
     path_codes: Vec<Vec<u32>>,
@@ -102,6 +124,11 @@ impl Recorder {
             bin_start: Time::ZERO,
             last_links: vec![LinkCounters::default(); n_dirs],
             last_consumers: vec![ConsumerStats::default(); n_consumers],
+            prev_start: Time::ZERO,
+            prev_links: vec![LinkCounters::default(); n_dirs],
+            prev_consumers: vec![ConsumerStats::default(); n_consumers],
+            prev_path_data: Vec::new(),
+            prev_rows: None,
             links: LinkSeries::default(),
             consumers: ConsumerSeries::default(),
             paths: PathSeries::default(),
@@ -115,12 +142,48 @@ impl Recorder {
         self.bin_start
     }
 
-    /// Closes the bin [bin_start, now).
+    /// Closes the bin [bin_start, now). At `now == bin_start` (the run ending on the instant its
+    /// last bin closed) it closes the last bin again, now including that instant.
     pub fn sample(&mut self, now: Time, dirs: &[LinkDir], consumers: impl Iterator<Item = ConsumerSample>) {
-        let width = (now - self.bin_start).as_secs_f64();
-        if width <= 0.0 {
+        if now <= self.bin_start && !self.reopen_last_bin() {
             return;
         }
+        self.prev_start = self.bin_start;
+        self.prev_links.clone_from(&self.last_links);
+        self.prev_consumers.clone_from(&self.last_consumers);
+        self.prev_path_data.clone_from(&self.last_path_data);
+        let rows = (self.links.time_s.len(), self.consumers.time_s.len(), self.paths.time_s.len());
+        self.push_rows(now, dirs, consumers);
+        self.prev_rows = Some((
+            self.links.time_s.len() - rows.0,
+            self.consumers.time_s.len() - rows.1,
+            self.paths.time_s.len() - rows.2,
+        ));
+        self.bin_start = now;
+    }
+
+    /// Takes the last closed bin's rows back out and restores the counters of its start; false
+    /// when no bin was closed yet.
+    fn reopen_last_bin(&mut self) -> bool {
+        let Some((links, consumers, paths)) = self.prev_rows.take() else { return false };
+        #[rustfmt::skip]
+        drop_rows!(self.links, links, time_s, dir, bytes, packets, interests, data, nacks, drops, marks, losses,
+                   throughput_bps, queue_packets, queue_bytes, sojourn_ms);
+        #[rustfmt::skip]
+        drop_rows!(self.consumers, consumers, time_s, consumer, goodput_bps, data, interests, retransmissions,
+                   timeouts, nacks, losses, marks, window, rtt_ms);
+        drop_rows!(self.paths, paths, time_s, path, index, in_use, failed, data, window, srtt_ms);
+        std::mem::swap(&mut self.last_links, &mut self.prev_links);
+        std::mem::swap(&mut self.last_consumers, &mut self.prev_consumers);
+        // Paths found in the reopened bin keep their place in the table, counted from zero again.
+        std::mem::swap(&mut self.last_path_data, &mut self.prev_path_data);
+        self.last_path_data.resize(self.path_keys.len(), 0);
+        self.bin_start = self.prev_start;
+        true
+    }
+
+    fn push_rows(&mut self, now: Time, dirs: &[LinkDir], consumers: impl Iterator<Item = ConsumerSample>) {
+        let width = (now - self.bin_start).as_secs_f64();
         let t = self.bin_start.as_secs_f64();
         for (i, d) in dirs.iter().enumerate() {
             let c = d.counters;
@@ -159,19 +222,19 @@ impl Recorder {
             s.retransmissions.push(c.retransmissions - p.retransmissions);
             s.timeouts.push(c.timeouts - p.timeouts);
             s.nacks.push(c.nacks - p.nacks);
+            s.losses.push(c.losses - p.losses);
             s.marks.push(c.marks - p.marks);
             s.window.push(cs.window.unwrap_or(f64::NAN));
             let n = c.rtt_samples - p.rtt_samples;
             s.rtt_ms.push(if n == 0 { f64::NAN } else { (c.rtt_sum - p.rtt_sum).as_millis_f64() / n as f64 });
             if let Some(paths) = cs.paths {
-                self.sample_paths(t, cs.index, paths);
+                self.push_path_rows(t, cs.index, paths);
             }
         }
-        self.bin_start = now;
     }
 
     /// One row per path of consumer `consumer`, the bin starting at `t`.
-    fn sample_paths(&mut self, t: f64, consumer: u32, paths: Vec<PathReport>) {
+    fn push_path_rows(&mut self, t: f64, consumer: u32, paths: Vec<PathReport>) {
         for (k, p) in paths.into_iter().enumerate() {
             let codes = &mut self.path_codes[consumer as usize];
             if k == codes.len() {
@@ -215,8 +278,16 @@ pub struct ConsumerSummary {
     pub retransmissions: u64,
     pub marks: u64,
     pub abandoned: u64,
+    /// Interests found lost by a multipath transport's order-based detection (not by a Nack).
+    pub losses: u64,
+    /// Data that came for an Interest already counted by its timeout, Nack or detected loss.
+    pub late_data: u64,
+    /// Interests outstanding when FinalBlockId showed their segment past the end.
+    pub forgotten: u64,
     /// Interests still waiting for an answer when the run ended.
     pub pending: u64,
+    /// Of `pending`, those already counted by a Nack.
+    pub pending_nacked: u64,
     pub payload_bytes: u64,
     pub rtt_min_ms: Option<f64>,
     pub rtt_avg_ms: Option<f64>,

@@ -112,6 +112,12 @@ pub static CONSUMERS: Table<ConsumerSeries, ConsumerName> = Table {
         ConsumerColumn::int("retransmissions", "count", "Interests sent again", |s| &s.retransmissions),
         ConsumerColumn::int("timeouts", "count", "retransmission timer expiries", |s| &s.timeouts),
         ConsumerColumn::int("nacks", "count", "Nacks received", |s| &s.nacks),
+        ConsumerColumn::int(
+            "losses",
+            "count",
+            "Interests a multipath transport found lost by order (not by a Nack)",
+            |s| &s.losses,
+        ),
         ConsumerColumn::int("marks", "packets", "congestion-marked Data received", |s| &s.marks),
         ConsumerColumn::float(
             "window",

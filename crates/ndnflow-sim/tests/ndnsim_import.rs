@@ -153,3 +153,15 @@ fn load_scenario_reports_unreadable_files() {
     assert_eq!(e.source_name, "/nonexistent/dir/s.toml");
     assert!(e.message.contains("cannot read scenario file"), "{e}");
 }
+
+#[test]
+fn a_topology_path_that_is_no_file_is_refused_before_reading() {
+    // /dev/zero never ends: read whole it took 8 GB before failing. A device is refused at once,
+    // with the [topology] line and field.
+    let e = parse("[simulation]\nduration = \"1s\"\n[topology]\nndnsim = \"/dev/zero\"\n").unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(4), Some("topology.ndnsim")), "{e}");
+    assert!(e.message.contains("\"/dev/zero\"") && e.message.contains("not a regular file"), "{e}");
+    // A directory likewise.
+    let e = parse("[simulation]\nduration = \"1s\"\n[topology]\nndnsim = \"/\"\n").unwrap_err();
+    assert!(e.message.contains("cannot read ndnSIM topology \"/\""), "{e}");
+}

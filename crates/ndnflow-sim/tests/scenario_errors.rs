@@ -393,3 +393,25 @@ fn structural_errors() {
     assert_eq!(e.field.as_deref(), Some("simulation.routing"), "{e}");
     assert!(e.message.contains("\"hop-count\", \"delay\", \"none\""), "{e}");
 }
+
+#[test]
+fn a_consumer_no_route_serves_is_warned_about() {
+    use ndnflow_sim::Simulation;
+    // SMALL: a - b - c, the producer of /p on c. With automatic routes every node reaches it.
+    let routed = small_with("[[consumers]]\nnode = \"a\"\nname = \"/p/x\"\ncc = { algorithm = \"aimd\" }\n").unwrap();
+    assert_eq!(Simulation::new(routed).warnings(), [] as [String; 0]);
+    // Without automatic routes, a static route a -> b that b does not continue leads nowhere;
+    // the consumer on c itself (the producer's node) is served.
+    let text = common::SMALL.replace("duration = \"10s\"", "duration = \"10s\"\nrouting = \"none\"");
+    let stranded = parse(&format!(
+        "{text}[[routes]]\nnode = \"a\"\nprefix = \"/p\"\nnexthop = \"b\"\n\
+         [[consumers]]\nnode = \"a\"\nname = \"/p/x\"\ncc = {{ algorithm = \"aimd\" }}\n\
+         [[consumers]]\nnode = \"c\"\nname = \"/p/y\"\ncc = {{ algorithm = \"aimd\" }}\n"
+    ))
+    .unwrap();
+    assert_eq!(
+        Simulation::new(stranded).warnings(),
+        ["consumer a (consumers[0]) on a: no route leads from a to a producer of /p/x; its Interests will go \
+          unanswered"]
+    );
+}

@@ -16,11 +16,13 @@ functions:
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import os
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
@@ -30,6 +32,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ndnflow import safe_io
 from ndnflow.report import render
 from ndnflow.results import Results, json_ready
 from ndnflow.runner import _progress_bar, advance_all, usable_cpus
@@ -285,23 +288,20 @@ def write_report(report: Report, out_dir: PathLike) -> List[Path]:
     """results.json (rows + each variant's summary), results.csv (the table), scenarios/*.toml."""
     out = Path(out_dir)
     (out / "scenarios").mkdir(parents=True, exist_ok=True)
-    written = []
-    path = out / RESULTS_JSON
-    path.write_text(json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    written.append(path)
-    path = out / RESULTS_CSV
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
+    # Each file atomically, results.json last; a stop signal meanwhile waits for them all.
+    with safe_io.signals_held():
+        written = [out / RESULTS_JSON]
+        table = io.StringIO(newline="")
+        writer = csv.writer(table)
         writer.writerow(["metric", "paper", "measured", "unit", "tolerance", "verdict"])
         for row in report.rows:
             writer.writerow([row.metric, row.paper if row.paper is not None else "", fmt(row.measured), row.unit,
                              row.tolerance, row.verdict])
-    written.append(path)
-    for name, res in report.results.items():
-        if res.scenario_toml is not None:
-            path = out / "scenarios" / f"{name}.toml"
-            path.write_text(res.scenario_toml, encoding="utf-8")
-            written.append(path)
+        written.append(safe_io.write_text(out / RESULTS_CSV, table.getvalue()))
+        for name, res in report.results.items():
+            if res.scenario_toml is not None:
+                written.append(safe_io.write_text(out / "scenarios" / f"{name}.toml", res.scenario_toml))
+        safe_io.write_text(written[0], json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n")
     return written
 
 
@@ -342,8 +342,7 @@ def figure_grid(rows: int, cols: int, width: float = 4.2, height: float = 2.2):
 def save_figure(figure: Figure, path: Path) -> Path:
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=DPI, format="png")
-    return path
+    return safe_io.write_with(path, partial(figure.savefig, dpi=DPI, format="png"))
 
 
 def step(ax: Any, times: Any, values: Any, **style: Any) -> None:

@@ -11,12 +11,14 @@ DIR/seeds.csv and DIR/seeds.json.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Set
 
+from ndnflow import safe_io
 from ndnflow.experiments.common import Report, fmt, json_ready, render, run_experiment
 
 SEEDS_CSV = "seeds.csv"
@@ -33,6 +35,7 @@ def parse_seeds(text: str) -> List[int]:
     """"1-4" -> [1, 2, 3, 4]; "1,3,7" -> [1, 3, 7]; ranges and single seeds may be mixed
     ("1-3,9"). Seeds are integers >= 0, each at most once, in the order given."""
     seeds: List[int] = []
+    given: Set[int] = set()
     for part in text.split(","):
         part = part.strip()
         if not part:
@@ -43,18 +46,17 @@ def parse_seeds(text: str) -> List[int]:
         if dash and not high_text.strip():
             raise SeedSpecError(f"--seeds {text!r}: range {part!r} has no end")
         low, high = _seed(low_text, text), _seed(high_text, text) if dash else None
-        if high is None:
-            items = [low]
-        elif high < low:
+        high = low if high is None else high
+        if high < low:
             raise SeedSpecError(f"--seeds {text!r}: range {part!r} runs backwards")
-        else:
-            items = list(range(low, high + 1))
-        for seed in items:
-            if seed in seeds:
+        # Checked before the range is expanded: "1-100000000" must not build its list first.
+        if len(seeds) + (high - low + 1) > MAX_SEEDS:
+            raise SeedSpecError(f"--seeds {text!r}: more than {MAX_SEEDS} seeds")
+        for seed in range(low, high + 1):
+            if seed in given:
                 raise SeedSpecError(f"--seeds {text!r}: seed {seed} is given twice")
+            given.add(seed)
             seeds.append(seed)
-            if len(seeds) > MAX_SEEDS:
-                raise SeedSpecError(f"--seeds {text!r}: more than {MAX_SEEDS} seeds")
     return seeds
 
 
@@ -144,18 +146,18 @@ def write_sweep(sweep: SeedSweep, out_dir: Path) -> List[Path]:
     """DIR/seeds.json (the matrix with each seed's value and verdict) and DIR/seeds.csv (one line
     per row and seed)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    path_json = out_dir / SEEDS_JSON
-    path_json.write_text(json.dumps(sweep.to_dict(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    path_csv = out_dir / SEEDS_CSV
-    with path_csv.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["metric", "paper", "seed", "measured", "unit", "tolerance", "verdict"])
-        for metric in sweep.metrics():
-            for report in sweep.reports:
-                row = sweep._row(report, metric)
-                if row is not None:
-                    writer.writerow([metric, row.paper if row.paper is not None else "", report.seed,
-                                     fmt(row.measured), row.unit, row.tolerance, row.verdict])
+    table = io.StringIO(newline="")
+    writer = csv.writer(table)
+    writer.writerow(["metric", "paper", "seed", "measured", "unit", "tolerance", "verdict"])
+    for metric in sweep.metrics():
+        for report in sweep.reports:
+            row = sweep._row(report, metric)
+            if row is not None:
+                writer.writerow([metric, row.paper if row.paper is not None else "", report.seed,
+                                 fmt(row.measured), row.unit, row.tolerance, row.verdict])
+    with safe_io.signals_held():
+        path_csv = safe_io.write_text(out_dir / SEEDS_CSV, table.getvalue())
+        path_json = safe_io.write_text(out_dir / SEEDS_JSON, json.dumps(sweep.to_dict(), indent=2, sort_keys=True) + "\n")
     return [path_json, path_csv]
 
 

@@ -15,6 +15,11 @@
 //! a check every `check` interval times out each outstanding Interest whose send time plus the RTO
 //! *of that moment* has passed, oldest first, and every such timeout doubles the RTO multiplier.
 //!
+//! Every Interest sent is counted once, under the first thing that settles it: its Data, its
+//! timeout, its Nack, a multipath transport's order-based loss detection, FinalBlockId placing it
+//! past the end, or the end of the run with it still outstanding. docs/protocols/consumer.md
+//! ("Conservation") states the identity the counters satisfy.
+//!
 //! `InFlightRule::ConsumerCc` counts Interests in flight as that consumer (`ConsumerCC`) does, see
 //! the rule's comment; by default a new Interest leaves while fewer than floor(cwnd) segments are
 //! outstanding.
@@ -79,6 +84,14 @@ pub struct ConsumerStats {
     pub marks: u64,
     /// Segments given up after `max_retries`.
     pub abandoned: u64,
+    /// Interests a multipath transport found lost by order (PTP §5, MPCCP's loss detection) and
+    /// took back to resend or give up, not already counted by a Nack.
+    pub losses: u64,
+    /// Data accepted (in `data_received`) for an Interest already counted by its timeout, its
+    /// Nack or a detected loss: it came after all.
+    pub late_data: u64,
+    /// Interests outstanding, not Nacked, whose segment FinalBlockId then showed past the end.
+    pub forgotten: u64,
     pub rtt_samples: u64,
     pub rtt_sum: Time,
     pub rtt_min: Option<Time>,
@@ -166,6 +179,10 @@ impl Consumer {
     pub fn in_flight(&self) -> usize {
         self.outstanding.len()
     }
+    /// Of `in_flight`, the Interests already counted by a Nack (they wait for their timer).
+    pub fn in_flight_nacked(&self) -> usize {
+        self.outstanding.values().filter(|o| o.nacked).count()
+    }
     pub fn rto(&self) -> Time {
         self.rtt.rto()
     }
@@ -213,24 +230,32 @@ impl Consumer {
         // Segments past the end will never come back: forget them (they leave the count of
         // `InFlightRule::ConsumerCc` too, where ndnSIM would time them out one by one).
         let before = self.outstanding.len();
-        self.outstanding.retain(|&s, _| s <= last);
+        let mut forgotten = 0;
+        self.outstanding.retain(|&s, o| {
+            forgotten += u64::from(s > last && !o.nacked);
+            s <= last
+        });
+        self.stats.forgotten += forgotten;
         self.counted_in_flight = self.counted_in_flight.saturating_sub((before - self.outstanding.len()) as u64);
         self.retx_queue.retain(|&(s, _)| s <= last);
     }
 
     fn on_data(&mut self, now: Time, seg: u64, payload: usize, frame: &Frame) {
-        let o = match self.outstanding.remove(&seg) {
-            Some(o) => o,
+        // `counted`: the Interest is counted already, by its Nack, or by the timeout, Nack or
+        // loss that took it out of flight.
+        let (o, counted) = match self.outstanding.remove(&seg) {
+            Some(o) => (o, o.nacked),
             None => match self.retx_queue.iter().position(|&(s, _)| s == seg) {
                 // Its timer fired but the resend has not gone out yet: late Data still counts
                 // (with no RTT sample, as for any retransmitted segment).
                 Some(pos) => {
                     let (_, retries) = self.retx_queue.remove(pos).unwrap_or((seg, 1));
-                    Outstanding { sent_at: now, deadline: now, retries, nacked: false }
+                    (Outstanding { sent_at: now, deadline: now, retries, nacked: false }, true)
                 }
                 None => return,
             },
         };
+        self.stats.late_data += u64::from(counted);
         self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
         self.stats.data_received += 1;
         self.stats.payload_bytes += payload as u64;
@@ -268,6 +293,7 @@ impl Consumer {
         for seg in lost.into_iter().rev() {
             let Some(o) = self.outstanding.remove(&seg) else { continue };
             self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
+            self.stats.losses += u64::from(!o.nacked);
             self.retry(seg, o.retries, true);
         }
     }

@@ -50,6 +50,25 @@ pub(crate) fn check_node_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Largest ndnSIM topology file read, in bytes (our bound). A 100,000-link topology is a few MB; the bound
+/// keeps a mistaken path (a device, a huge log) from being read whole before failing.
+pub const MAX_TOPOLOGY_BYTES: u64 = 256 << 20;
+
+/// A topology file's text: a regular file of at most `MAX_TOPOLOGY_BYTES`, as UTF-8.
+fn read_topology_file(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    let file = std::fs::File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_TOPOLOGY_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_TOPOLOGY_BYTES {
+        return Err(Error::new(ErrorKind::InvalidData, format!("larger than {} MiB", MAX_TOPOLOGY_BYTES >> 20)));
+    }
+    String::from_utf8(bytes).map_err(|e| Error::new(ErrorKind::InvalidData, format!("not UTF-8 text: {e}")))
+}
+
 /// Reads and validates a scenario file. Errors name the file as `path.display()`; a topology file
 /// named in `[topology]` is looked up relative to the scenario's directory.
 pub fn load_scenario(path: &Path) -> Result<Scenario, ScenarioError> {
@@ -119,7 +138,7 @@ impl Reader<'_, '_> {
             Some(dir) => dir.join(file),
             None => PathBuf::from(file),
         };
-        let text = std::fs::read_to_string(&path).map_err(|e| {
+        let text = read_topology_file(&path).map_err(|e| {
             self.ctx.err(
                 fv.span(),
                 "topology.ndnsim",

@@ -1,0 +1,56 @@
+//! What a scenario permits but its author probably did not mean. The run goes ahead; the driver
+//! reports these (the Python layer as `ScenarioWarning`s, the command line as "warning:" lines).
+
+use crate::build::{App, FaceTarget, Network};
+use crate::scenario::model::Scenario;
+
+/// One line per consumer whose Interests no chain of FIB entries can bring to a producer of its
+/// name: they will come back as Nacks or time out, and the consumer fetch nothing. Static routes
+/// that lead nowhere (`routing = "none"`) and nodes cut off from every producer are the usual
+/// causes.
+pub fn unreachable_consumers(s: &Scenario, net: &Network) -> Vec<String> {
+    s.consumers
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !reaches_producer(net, c.node, &c.name))
+        .map(|(i, c)| {
+            format!(
+                "consumer {} (consumers[{i}]) on {}: no route leads from {} to a producer of {}; \
+                 its Interests will go unanswered",
+                net.consumer_ids[i], s.nodes[c.node].name, s.nodes[c.node].name, c.name
+            )
+        })
+        .collect()
+}
+
+/// Whether following the longest-prefix-match FIB entries for `name` from `start` (every next hop,
+/// as a multicast would) reaches a producer whose prefix covers it.
+fn reaches_producer(net: &Network, start: usize, name: &ndnflow_core::Name) -> bool {
+    let mut seen = vec![false; net.nodes.len()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    while let Some(n) = stack.pop() {
+        let node = &net.nodes[n];
+        let Some((_, entry)) = node.fw.fib.longest_prefix_match(name) else { continue };
+        for hop in &entry.nexthops {
+            match node.faces.get(hop.face.index()) {
+                Some(&FaceTarget::App(a)) => {
+                    if let App::Producer(p) = &net.apps[a as usize].app {
+                        if p.prefix().is_prefix_of(name) {
+                            return true;
+                        }
+                    }
+                }
+                Some(&FaceTarget::Link(d)) => {
+                    let next = net.dirs[d as usize].to;
+                    if !seen[next] {
+                        seen[next] = true;
+                        stack.push(next);
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+    false
+}

@@ -1,0 +1,122 @@
+"""Result files that are never half-written, and signals that wait until they are written.
+
+* Every file is written under a temporary name in its own directory and renamed into place
+  (``os.replace``, atomic on POSIX and Windows within one file system): a reader, or a run killed
+  mid-write, sees the old file or the new one, never a truncated one (a Parquet file without its
+  footer, a JSON file cut short).
+* While results are saved, SIGINT and SIGTERM are held back (`signals_held`) and acted on once
+  the files are complete, so a set of files is written whole; a folder's summary is written last,
+  so a summary present means its traces are too.
+* SIGTERM (what ``kill``, ``timeout`` and job schedulers send) is treated as Ctrl-C
+  (`sigterm_as_interrupt`): the run stops at its next step and what was computed is kept.
+* A failed write (a full disk, a read-only folder) is reported with the path it was for.
+
+Signal handlers can be set in the main thread only; elsewhere these helpers hold nothing back and
+files are still written atomically.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator, List, Union
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: Signals treated as a request to stop.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM raises KeyboardInterrupt as Ctrl-C does."""
+    if not _in_main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class _Held:
+    """The stop signals that arrived while held back."""
+
+    def __init__(self) -> None:
+        self.caught: List[int] = []
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.caught.append(signum)
+
+
+@contextmanager
+def signals_held(reraise: bool = True) -> Iterator[_Held]:
+    """Hold SIGINT and SIGTERM back until the block ends, then raise KeyboardInterrupt if one came
+    (with `reraise`; without, the caller reads the yielded object's `caught` and acts on it).
+
+    Nested blocks hold for the outermost one.
+    """
+    current = signal.getsignal(signal.SIGINT) if _in_main_thread() else None
+    if current is None or isinstance(current, _Held):
+        yield current if isinstance(current, _Held) else _Held()
+        return
+    held = _Held()
+    previous = {signum: signal.signal(signum, held) for signum in STOP_SIGNALS}
+    try:
+        yield held
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if held.caught and reraise:
+        raise KeyboardInterrupt(signal.Signals(held.caught[0]).name)
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def write_with(path: PathLike, write: Callable[[Path], Any]) -> Path:
+    """Call ``write(temporary_path)``, then rename the temporary file to `path`.
+
+    On failure the temporary file is removed and the OSError names `path` (an error raised without
+    a file name, as ENOSPC from a write is, gets it added).
+    """
+    path = Path(path)
+    temporary = _temporary(path)
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    except OSError as exc:
+        _remove(temporary)
+        if exc.filename is None or exc.filename == str(temporary):
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
+        raise
+    except BaseException:
+        _remove(temporary)
+        raise
+    return path
+
+
+def write_text(path: PathLike, text: str) -> Path:
+    """Write `text` to `path` atomically, as UTF-8 and with its line ends as they are."""
+    return write_with(path, lambda temporary: temporary.write_bytes(text.encode("utf-8")))
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
