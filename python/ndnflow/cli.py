@@ -16,6 +16,7 @@ from typing import Any, List, NoReturn, Optional, Sequence
 
 from ndnflow import _native, units
 from ndnflow._native import CoreUnavailableError, ScenarioError
+from ndnflow.report import late_consumer_warnings, sweep_late_consumer_warnings
 from ndnflow.results import Results
 
 EXIT_OK = 0
@@ -64,17 +65,38 @@ def cmd_run(args: argparse.Namespace) -> int:
     sys.stdout.write(results.table())
     if args.details:
         sys.stdout.write("\n" + results.consumer_report())
+    for warning in late_consumer_warnings(results.summary):
+        _say(warning)
     if args.out is not None:
         written = results.save(args.out)
         if not args.no_plot:
             written += plot_results(results, args.out)
+        removed = _remove_earlier_outputs(Path(args.out), written)
         if not args.quiet:
             _say(f"wrote {len(written)} files to {args.out}: {', '.join(path.name for path in written)}")
+            if removed:
+                _say(f"removed {', '.join(removed)}: an earlier run's, which this run did not write")
     if results.interrupted:
         end_s = results.summary.get("simulation", {}).get("end_s")
         _say(f"interrupted: results cover the first {end_s} s of simulated time")
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _remove_earlier_outputs(out: Path, written: List[Path]) -> List[str]:
+    """Delete the files `ndnflow run --out` writes that this run did not (e.g. the figures of an
+    earlier run, now with --no-plot), so that a folder never mixes two runs; returns their names.
+    Other files in the folder are the user's and stay."""
+    from ndnflow.plot import FIGURES
+    from ndnflow.results import CONSUMERS_FILE, LINKS_FILE, SCENARIO_FILE, SUMMARY_FILE
+
+    kept = {path.name for path in written}
+    removed = []
+    for name in (SUMMARY_FILE, LINKS_FILE, CONSUMERS_FILE, SCENARIO_FILE, *FIGURES):
+        if name not in kept and (out / name).is_file():
+            (out / name).unlink()
+            removed.append(name)
+    return removed
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -115,6 +137,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     except SweepError as exc:
         raise UsageError(str(exc)) from None
     sys.stdout.write(result.text(patterns))
+    for warning in sweep_late_consumer_warnings(result.table.to_dict("records")):
+        _say(warning)
     out = Path(args.out) if args.out is not None else None
     if out is not None:
         written = result.save(out)

@@ -82,6 +82,42 @@ def simulation_line(summary: Mapping[str, Any]) -> str:
     return line + " (interrupted)" if simulation.get("interrupted") else line
 
 
+def late_start(start_s: Any, duration_s: Any) -> bool:
+    """A consumer whose `start_s` is at or after the end of the run sends nothing: its goodput of
+    0 says nothing about the network, so the reports warn of it rather than show it silently."""
+    start, duration = _number(start_s), _number(duration_s)
+    return start is not None and duration is not None and start >= duration
+
+
+def late_consumer_warnings(summary: Mapping[str, Any]) -> List[str]:
+    """One warning per consumer of `summary` that starts at or after the end of the run."""
+    duration = summary.get("simulation", {}).get("duration_s")
+    return [
+        f"warning: consumer {cid} starts at {fixed(c.get('start_s'), 3)} s, at or after the end of the run "
+        f"({fixed(duration, 3)} s): it sends nothing and its goodput of 0 is not a measurement"
+        for cid, c in sorted(summary.get("consumers", {}).items(), key=lambda item: natural_key(item[0]))
+        if late_start(c.get("start_s"), duration)
+    ]
+
+
+def sweep_late_consumer_warnings(rows: Sequence[Mapping[str, Any]]) -> List[str]:
+    """The same warning for a sweep, whose `rows` are flattened summaries (``consumers.c1.start_s``,
+    ``simulation.duration_s``, with ``point`` and ``seed``): one line per consumer, with how many
+    runs it sat out and the first of them."""
+    late: dict = {}
+    for row in rows:
+        duration = row.get("simulation.duration_s")
+        for key, value in row.items():
+            if key.startswith("consumers.") and key.endswith(".start_s") and late_start(value, duration):
+                late.setdefault(key[len("consumers."):-len(".start_s")], []).append(row)
+    return [
+        f"warning: consumer {cid} starts at or after the end of the run in {len(runs)} of {len(rows)} runs "
+        f"(first: point {runs[0].get('point')}, seed {runs[0].get('seed')}): it sends nothing there and its "
+        "goodput of 0 is not a measurement"
+        for cid, runs in sorted(late.items(), key=lambda item: natural_key(item[0]))
+    ]
+
+
 def consumers_table(summary: Mapping[str, Any]) -> str:
     consumers = summary.get("consumers", {})
     headers = ["consumer", "goodput Mbit/s", "data", "interests", "retx", "timeouts", "nacks", "RTT avg ms"]

@@ -1,0 +1,49 @@
+"""What `ndnflow run` and `ndnflow sweep` leave in their output folder and say on stderr, beyond
+the tables (issue 21: a reused `--out`, consumers that start after the end of the run)."""
+
+from __future__ import annotations
+
+from ndnflow.cli import main
+from ndnflow.report import late_consumer_warnings, sweep_late_consumer_warnings
+
+
+def test_rerun_into_the_same_out_leaves_no_figures_of_the_earlier_run(capsys, quickstart, tmp_path):
+    out = tmp_path / "out"
+    assert main(["run", str(quickstart), "--duration", "1s", "--out", str(out), "--quiet"]) == 0
+    assert (out / "overview.png").is_file()
+    (out / "notes.txt").write_text("the user's own file")
+    capsys.readouterr()
+    assert main(["run", str(quickstart), "--duration", "1s", "--out", str(out), "--no-plot"]) == 0
+    left = sorted(path.name for path in out.iterdir())
+    assert left == ["consumers.parquet", "links.parquet", "notes.txt", "scenario.toml", "summary.json"]
+    err = capsys.readouterr().err
+    assert "removed throughput.png, window.png, queue.png, overview.png: an earlier run's" in err
+
+
+def test_consumer_starting_at_the_end_of_the_run_is_warned_of(capsys, quickstart):
+    # quickstart's c2 starts at 10 s: a 10-second run ends as it would start, an 11-second one
+    # gives it a second.
+    assert main(["run", str(quickstart), "--duration", "10s", "--quiet"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["warning: consumer c2 starts at 10.000 s, at or after the end of the run (10.000 s): it sends "
+                   "nothing and its goodput of 0 is not a measurement"]
+    assert main(["run", str(quickstart), "--duration", "11s", "--quiet"]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_late_start_warnings_from_a_summary():
+    summary = {"simulation": {"duration_s": 5.0},
+               "consumers": {"c10": {"start_s": 7.5}, "c2": {"start_s": 5.0}, "c1": {"start_s": 4.999}}}
+    warnings = late_consumer_warnings(summary)
+    assert [line.split()[2] for line in warnings] == ["c2", "c10"]  # natural order; c1 starts in time
+
+
+def test_late_start_warnings_from_sweep_rows():
+    # Two points x two seeds; c2 starts at 10 s, the runs last 10 s at point 0 and 20 s at point 1.
+    rows = [{"point": point, "seed": seed, "simulation.duration_s": duration, "consumers.c1.start_s": 0.0,
+             "consumers.c2.start_s": 10.0}
+            for point, duration in ((0, 10.0), (1, 20.0)) for seed in (1, 2)]
+    assert sweep_late_consumer_warnings(rows) == [
+        "warning: consumer c2 starts at or after the end of the run in 2 of 4 runs (first: point 0, seed 1): it sends "
+        "nothing there and its goodput of 0 is not a measurement"]
+    assert sweep_late_consumer_warnings(rows[2:]) == []
