@@ -3,6 +3,8 @@ the tables (issue 21: a reused `--out`, consumers that start after the end of th
 
 from __future__ import annotations
 
+import pytest
+
 from ndnflow.cli import main
 from ndnflow.report import late_consumer_warnings, sweep_late_consumer_warnings
 
@@ -47,3 +49,28 @@ def test_late_start_warnings_from_sweep_rows():
         "warning: consumer c2 starts at or after the end of the run in 2 of 4 runs (first: point 0, seed 1): it sends "
         "nothing there and its goodput of 0 is not a measurement"]
     assert sweep_late_consumer_warnings(rows[2:]) == []
+
+
+@pytest.mark.parametrize("duration", ["10", "10m", "1e3s", "-5s", ""])
+def test_duration_option_has_the_scenario_files_rule_and_message(capsys, real_core, tmp_path, duration):
+    # The reader's message after "simulation.duration: " is the option's after "--duration: ".
+    path = tmp_path / "s.toml"
+    path.write_text(f'[simulation]\nduration = "{duration}"\n')
+    assert main(["run", str(path)]) == 2
+    from_file = capsys.readouterr().err.strip()
+    assert main(["run", str(path), f"--duration={duration}"]) == 2
+    from_option = capsys.readouterr().err.strip()
+    prefix = f"error: {path}:2:12: simulation.duration: "
+    assert from_file.startswith(prefix)
+    assert from_option == "error: --duration: " + from_file[len(prefix):]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seed", "-1"], "error: --seed -1: a seed is an integer from 0 to 18446744073709551615"),
+    (["--seed", str(2**64)], f"error: --seed {2**64}: a seed is an integer from 0 to 18446744073709551615"),
+    (["--duration", "0s"], "error: --duration 0s: must be longer than 0"),
+])
+def test_overrides_out_of_range_name_the_option(capsys, real_core, quickstart, argv, message):
+    # Not "quickstart.toml (modified):3:8": the user wrote an option, not that line.
+    assert main(["run", str(quickstart), *argv]) == 2
+    assert capsys.readouterr().err.strip() == message

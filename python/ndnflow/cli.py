@@ -44,18 +44,35 @@ def _say(message: str) -> None:
 
 # ------------------------------------------------------------------------------------ commands
 
+#: `simulation.seed` is an unsigned 64-bit integer.
+MAX_SEED = 2**64 - 1
+
+
+def _duration_option(text: str) -> str:
+    """`--duration`'s text, by the rule and with the message of `simulation.duration` in a file,
+    but named as the option (the file's message would point into a scenario the user never wrote)."""
+    try:
+        seconds = units.parse_duration(text)
+    except ValueError as exc:
+        raise UsageError(f"--duration: {exc}") from None
+    if seconds <= 0:
+        raise UsageError(f"--duration {text.strip()}: must be longer than 0")
+    return units.normalize_duration(text)
+
+
+def _check_seed_option(seed: Optional[int]) -> None:
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed {seed}: a seed is an integer from 0 to {MAX_SEED}")
+
+
 
 def cmd_run(args: argparse.Namespace) -> int:
     from ndnflow.plot import plot_results
     from ndnflow.runner import run
     from ndnflow.scenario import Scenario
 
-    duration = None
-    if args.duration is not None:
-        try:
-            duration = units.normalize_duration(args.duration)
-        except ValueError as exc:
-            raise UsageError(f"--duration: {exc}") from None
+    duration = None if args.duration is None else _duration_option(args.duration)
+    _check_seed_option(args.seed)
     scenario = Scenario.from_file(args.scenario)
     if args.seed is not None:
         scenario = scenario.with_seed(args.seed)
@@ -122,12 +139,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         seeds = None if args.seeds is None else parse_seeds(args.seeds)
     except SeedSpecError as exc:
         raise UsageError(str(exc)) from None
+    duration = None if args.duration is None else _duration_option(args.duration)
     scenario = Scenario.from_file(args.scenario)
-    if args.duration is not None:
-        try:
-            scenario = scenario.with_duration(units.normalize_duration(args.duration))
-        except ValueError as exc:
-            raise UsageError(f"--duration: {exc}") from None
+    if duration is not None:
+        scenario = scenario.with_duration(duration)
     patterns = args.metric or list(DEFAULT_METRICS)
     try:
         result = sweep(scenario, grid, seeds=seeds, jobs=args.jobs, progress=False if args.quiet else None,
@@ -166,10 +181,8 @@ def cmd_plot(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from ndnflow.bench import bench_table, pin_to_cpu, run_bench
 
-    try:
-        duration = units.normalize_duration(args.duration)
-    except ValueError as exc:
-        raise UsageError(f"--duration: {exc}") from None
+    duration = _duration_option(args.duration)
+    _check_seed_option(args.seed)
     if args.nodes < 2 or args.consumers < 1:
         raise UsageError("--nodes must be at least 2 and --consumers at least 1")
     if args.repeat < 1:
