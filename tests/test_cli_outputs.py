@@ -74,3 +74,12 @@ def test_overrides_out_of_range_name_the_option(capsys, real_core, quickstart, a
     # Not "quickstart.toml (modified):3:8": the user wrote an option, not that line.
     assert main(["run", str(quickstart), *argv]) == 2
     assert capsys.readouterr().err.strip() == message
+
+
+def test_duplicate_key_is_named(capsys, tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[simulation]\nduration = "1s"\nduration = "2s"\n')
+    assert main(["run", str(path)]) == 2
+    # tomllib reports the end of line 3 (column 16) and says only "Cannot overwrite a value".
+    assert capsys.readouterr().err.strip() == (
+        f"error: {path}:3:16: simulation.duration: given twice (a key appears once per table) (invalid TOML)")
