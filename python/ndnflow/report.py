@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from typing import Any, Iterable, List, Mapping, Optional, Sequence
 
 _NATURAL_CHUNK = re.compile(r"(\d+)")
@@ -58,6 +59,19 @@ def render(headers: Sequence[str], rows: Iterable[Sequence[str]], align: Optiona
 
     rule = "  ".join("-" * width for width in widths)
     return "\n".join([line(headers), rule, *(line(row) for row in rows)])
+
+
+def render_wrapped(headers: Sequence[str], rows: Iterable[Sequence[str]], widths: Sequence[int],
+                   align: Optional[str] = None) -> str:
+    """`render`, with each column's cells wrapped to at most its `widths` entry, so that a table
+    of long prose cells fits a terminal; a row then takes several lines, its first line holding
+    the start of every cell."""
+    lines: List[List[str]] = []
+    for row in rows:
+        cells = [textwrap.wrap(str(cell), width) or [""] for cell, width in zip(row, widths)]
+        height = max(len(cell) for cell in cells)
+        lines.extend([cell[k] if k < len(cell) else "" for cell in cells] for k in range(height))
+    return render(headers, lines, align)
 
 
 def _elapsed_s(summary: Mapping[str, Any]) -> float:
