@@ -3,6 +3,11 @@ the tables (issue 21: a reused `--out`, consumers that start after the end of th
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from ndnflow.cli import main
@@ -83,3 +88,24 @@ def test_duplicate_key_is_named(capsys, tmp_path):
     # tomllib reports the end of line 3 (column 16) and says only "Cannot overwrite a value".
     assert capsys.readouterr().err.strip() == (
         f"error: {path}:3:16: simulation.duration: given twice (a key appears once per table) (invalid TOML)")
+
+
+def test_help_imports_neither_pandas_nor_matplotlib():
+    # A fresh interpreter: this one has them loaded already. They took ~1 s of `ndnflow --help`.
+    import ndnflow
+
+    code = ("import sys, ndnflow.cli; ndnflow.cli.main(['--help']); "
+            "print(sorted(m for m in ('pandas', 'matplotlib', 'networkx') if m in sys.modules))")
+    env = {**os.environ, "PYTHONPATH": str(Path(ndnflow.__file__).resolve().parent.parent)}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_public_names_load_on_first_use():
+    import ndnflow
+
+    assert ndnflow.Scenario.__name__ == "Scenario" and callable(ndnflow.run) and callable(ndnflow.sweep)
+    assert ndnflow.optimum.max_flow is not None and ndnflow.ScenarioError is not None
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        ndnflow.nope  # noqa: B018

@@ -17,7 +17,6 @@ from typing import Any, List, NoReturn, Optional, Sequence
 from ndnflow import _native, units
 from ndnflow._native import CoreUnavailableError, ScenarioError
 from ndnflow.report import late_consumer_warnings, sweep_late_consumer_warnings
-from ndnflow.results import Results
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -171,6 +170,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def cmd_plot(args: argparse.Namespace) -> int:
     from ndnflow.plot import plot_results
+    from ndnflow.results import Results
 
     results = Results.load(args.results)
     for path in plot_results(results, args.out if args.out is not None else args.results):
