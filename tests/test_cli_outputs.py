@@ -8,6 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+import pandas as pd
 import pytest
 
 from ndnflow.cli import main
@@ -109,3 +115,39 @@ def test_public_names_load_on_first_use():
     assert ndnflow.optimum.max_flow is not None and ndnflow.ScenarioError is not None
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         ndnflow.nope  # noqa: B018
+
+
+def test_top_lists_the_busiest_link_directions(capsys, quickstart):
+    # p->r carries the Data of both consumers, r->c1 those of c1 (30 s against c2's 20 s); the
+    # Interest directions carry ~1/20 of their bytes. So the two busiest are p->r and r->c1.
+    assert main(["run", str(quickstart), "--quiet", "--top", "2"]) == 0
+    out = capsys.readouterr().out.split("Links (directions with traffic)\n")[1].splitlines()
+    assert [line.split()[0] for line in out[2:4]] == ["p->r", "r->c1"]
+    assert out[4] == "(2 busiest of 6 directions with traffic; the files have them all)"
+
+
+def test_set_and_bin_override_one_run(capsys, quickstart, tmp_path):
+    out = tmp_path / "out"
+    argv = ["run", str(quickstart), "--quiet", "--no-plot", "--out", str(out), "--set", "links[r,p].delay=1ms",
+            "--bin", "1s", "--duration", "3s"]
+    assert main(argv) == 0
+    scenario = tomllib.loads((out / "scenario.toml").read_text())
+    assert scenario["links"][2]["delay"] == "1ms" and scenario["simulation"]["bin"] == "1s"
+    # 3 s in 1 s bins: times 0, 1, 2 for each consumer.
+    consumers = pd.read_parquet(out / "consumers.parquet")
+    assert sorted(consumers[consumers["consumer"] == "c1"]["time_s"]) == [0.0, 1.0, 2.0]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--set", "links[r,p].delay=1ms,2ms"],
+     "error: --set 'links[r,p].delay=1ms,2ms': a run takes one value (2 given); 'ndnflow sweep' runs a grid"),
+    (["--set", "links[r,p].delay=1"],
+     'error: --set links[r,p].delay=1: links[2].delay: expected a duration string such as "5ms", found integer 1'),
+    (["--set", "links[r,q].delay=1ms"],
+     "error: --set links[r,q].delay=1ms: key 'links[r,q].delay': links has no entry between 'r' and 'q'"),
+    (["--bin", "0s"], "error: --bin 0s: must be longer than 0"),
+    (["--top", "0"], "error: --top 0: give at least 1"),
+])
+def test_run_overrides_report_the_option(capsys, real_core, quickstart, argv, message):
+    assert main(["run", str(quickstart), *argv]) == 2
+    assert capsys.readouterr().err.strip() == message

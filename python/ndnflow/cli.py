@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
-from typing import Any, List, NoReturn, Optional, Sequence
+from typing import Any, Dict, List, NoReturn, Optional, Sequence
 
 from ndnflow import _native, units
 from ndnflow._native import CoreUnavailableError, ScenarioError
@@ -47,15 +48,15 @@ def _say(message: str) -> None:
 MAX_SEED = 2**64 - 1
 
 
-def _duration_option(text: str) -> str:
+def _duration_option(text: str, option: str = "--duration") -> str:
     """`--duration`'s text, by the rule and with the message of `simulation.duration` in a file,
     but named as the option (the file's message would point into a scenario the user never wrote)."""
     try:
         seconds = units.parse_duration(text)
     except ValueError as exc:
-        raise UsageError(f"--duration: {exc}") from None
+        raise UsageError(f"{option}: {exc}") from None
     if seconds <= 0:
-        raise UsageError(f"--duration {text.strip()}: must be longer than 0")
+        raise UsageError(f"{option} {text.strip()}: must be longer than 0")
     return units.normalize_duration(text)
 
 
@@ -70,15 +71,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ndnflow.runner import run
     from ndnflow.scenario import Scenario
 
-    duration = None if args.duration is None else _duration_option(args.duration)
-    _check_seed_option(args.seed)
-    scenario = Scenario.from_file(args.scenario)
-    if args.seed is not None:
-        scenario = scenario.with_seed(args.seed)
-    if duration is not None:
-        scenario = scenario.with_duration(duration)
+    overrides = _run_overrides(args)
+    scenario = _overridden(Scenario.from_file(args.scenario), args, overrides)
     results = run(scenario, progress=False if args.quiet else None)
-    sys.stdout.write(results.table())
+    sys.stdout.write(results.table(top=args.top))
     if args.details:
         sys.stdout.write("\n" + results.consumer_report())
     for warning in late_consumer_warnings(results.summary):
@@ -97,6 +93,52 @@ def cmd_run(args: argparse.Namespace) -> int:
         _say(f"interrupted: results cover the first {end_s} s of simulated time")
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+#: The source name of a scenario with `run`'s overrides while it is checked; cut from messages.
+_OVERRIDDEN_SOURCE = "<overridden scenario>"
+
+
+def _run_overrides(args: argparse.Namespace) -> Dict[str, Any]:
+    """`run`'s --bin, --duration and --seed as [simulation] fields, checked before any file is read."""
+    if args.top is not None and args.top < 1:
+        raise UsageError(f"--top {args.top}: give at least 1")
+    _check_seed_option(args.seed)
+    return {key: value for key, value in (
+        ("bin", None if args.bin is None else _duration_option(args.bin, "--bin")),
+        ("duration", None if args.duration is None else _duration_option(args.duration)),
+        ("seed", args.seed)) if value is not None}
+
+
+def _overridden(scenario: Any, args: argparse.Namespace, simulation: Dict[str, Any]) -> Any:
+    """`scenario` with `run`'s --set fields, then the `simulation` fields, and checked: a value the
+    reader rejects is reported against the options, not against a line of a regenerated file the
+    user never wrote."""
+    from ndnflow.scenario import Scenario
+    from ndnflow.sweep_grid import GridError, parse_assignment, set_field
+
+    doc = scenario.to_dict()
+    for text in args.set or []:
+        try:
+            key, values = parse_assignment(text)
+            if len(values) != 1:
+                raise GridError(f"--set {text!r}: a run takes one value ({len(values)} given); 'ndnflow sweep' runs a grid")
+            set_field(doc, key, values[0])
+        except GridError as exc:
+            message = str(exc)
+            raise UsageError(message if message.startswith("--set") else f"--set {text}: {message}") from None
+    doc.setdefault("simulation", {}).update(simulation)
+    if doc == scenario.to_dict():
+        return scenario
+    scenario.validate()  # a mistake in the file itself keeps its line in that file
+    try:
+        Scenario.from_dict(doc, _OVERRIDDEN_SOURCE, scenario.base_dir).validate()
+    except ScenarioError as exc:
+        given = [f"--set {text}" for text in args.set or []] + [
+            f"{option} {value}" for option, value in (("--bin", args.bin), ("--duration", args.duration)) if value is not None]
+        reason = re.sub(rf"^{re.escape(_OVERRIDDEN_SOURCE)}(:\d+:\d+)?: ", "", str(exc))
+        raise UsageError(f"{', '.join(given)}: {reason}") from None
+    return scenario.with_document(doc)
 
 
 def _remove_earlier_outputs(out: Path, written: List[Path]) -> List[str]:
@@ -294,6 +336,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", metavar="DIR", help="save results (summary.json, Parquet traces) and figures here")
     run.add_argument("--seed", type=int, help="override [simulation] seed")
     run.add_argument("--duration", metavar="TIME", help="override [simulation] duration, e.g. 10s or 500ms")
+    run.add_argument("--bin", metavar="TIME", help="override [simulation] bin, the traces' time bin width, e.g. 10ms")
+    run.add_argument("--set", action="append", metavar="KEY=VALUE",
+                     help="override one field, as sweep's --set with one value, e.g. links[r,p].delay=10ms "
+                          "(repeat for several fields)")
+    run.add_argument("--top", type=int, metavar="N",
+                     help="list only the N busiest link directions in the table (the files keep every link)")
     run.add_argument("--no-plot", action="store_true", help="with --out: save results but draw no figures")
     run.add_argument("--details", action="store_true", help="also print ndnget-style statistics per consumer")
     run.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")

@@ -151,22 +151,34 @@ def consumers_table(summary: Mapping[str, Any]) -> str:
     return render(headers, rows)
 
 
-def links_table(summary: Mapping[str, Any]) -> str:
-    """Link directions that carried traffic; throughput is averaged over the simulated time."""
+def links_table(summary: Mapping[str, Any], top: Optional[int] = None) -> str:
+    """Link directions that carried traffic; throughput is averaged over the simulated time.
+    `top`: only the `top` busiest directions (most bytes), in the usual order, and a line saying
+    how many were left out."""
     elapsed = _elapsed_s(summary)
     headers = ["link", "throughput Mbit/s", "packets", "drops", "marks"]
+    active = [(name, link) for name, link in summary.get("links", {}).items() if link.get("packets") or link.get("bytes")]
+    if not active:
+        return "(no link carried traffic)"
+    shown = active
+    if top is not None and len(active) > top:
+        busiest = sorted(active, key=lambda item: (-(item[1].get("bytes") or 0), natural_key(item[0])))[:top]
+        shown = busiest
     rows = []
-    for name, link in sorted(summary.get("links", {}).items(), key=lambda item: natural_key(item[0])):
-        if not link.get("packets") and not link.get("bytes"):
-            continue
+    for name, link in sorted(shown, key=lambda item: natural_key(item[0])):
         throughput = 8.0 * link.get("bytes", 0) / elapsed / 1e6 if elapsed else None
         rows.append([name, fixed(throughput, 3), integer(link.get("packets")), integer(link.get("drops")), integer(link.get("marks"))])
-    return render(headers, rows) if rows else "(no link carried traffic)"
+    table = render(headers, rows)
+    if len(shown) < len(active):
+        table += f"\n({len(shown)} busiest of {len(active)} directions with traffic; the files have them all)"
+    return table
 
 
-def results_table(summary: Mapping[str, Any]) -> str:
-    """The end-of-run table: a run line, then consumers, then links with traffic."""
-    parts = [simulation_line(summary), "", "Consumers", consumers_table(summary), "", "Links (directions with traffic)", links_table(summary)]
+def results_table(summary: Mapping[str, Any], top: Optional[int] = None) -> str:
+    """The end-of-run table: a run line, then consumers, then links with traffic (the `top`
+    busiest, when given)."""
+    parts = [simulation_line(summary), "", "Consumers", consumers_table(summary), "", "Links (directions with traffic)",
+             links_table(summary, top)]
     return "\n".join(parts) + "\n"
 
 

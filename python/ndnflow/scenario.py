@@ -392,6 +392,13 @@ class Scenario:
     def copy(self) -> "Scenario":
         return copy.deepcopy(self)
 
+    def with_document(self, doc: Mapping[str, Any]) -> "Scenario":
+        """A copy holding `doc` (as `to_dict` gives it, edited), still known as read from this
+        scenario's file: a mistake already in the file keeps its position there."""
+        other = copy.deepcopy(self)
+        other._doc = copy.deepcopy(dict(doc))
+        return other._changed() if other._doc != self._doc else other
+
     # -------------------------------------------------------------------------------- inspection
 
     @property
