@@ -151,3 +151,27 @@ def test_set_and_bin_override_one_run(capsys, quickstart, tmp_path):
 def test_run_overrides_report_the_option(capsys, real_core, quickstart, argv, message):
     assert main(["run", str(quickstart), *argv]) == 2
     assert capsys.readouterr().err.strip() == message
+
+
+def test_plot_of_a_reproduce_folder_runs_each_variant_again(capsys, quickstart, tmp_path):
+    # What `ndnflow reproduce` leaves: results.json and scenarios/VARIANT.toml, no traces.
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "results.json").write_text("{}")
+    text = quickstart.read_text().replace('duration = "30s"', 'duration = "1s"')
+    for variant in ("A", "B"):
+        (tmp_path / "scenarios" / f"{variant}.toml").write_text(text)
+    assert main(["plot", str(tmp_path), "--quiet"]) == 0
+    printed = capsys.readouterr().out.split()
+    assert printed == [str(tmp_path / "plots" / variant / name) for variant in ("A", "B")
+                       for name in ("throughput.png", "window.png", "queue.png", "overview.png")]
+
+
+def test_figures_are_headed_by_the_scenario_name(capsys, monkeypatch, quickstart, tmp_path):
+    from ndnflow import plot
+
+    titles = []
+    monkeypatch.setattr(plot.Figure, "suptitle", lambda self, text, **kwargs: titles.append(text))
+    assert main(["run", str(quickstart), "--duration", "1s", "--quiet", "--out", str(tmp_path)]) == 0
+    assert titles == ["quickstart.toml"] * len(plot.FIGURES)
+    # The overview shows goodput: a fixed-window consumer's window is a flat line.
+    assert plot.draw_goodput in plot.FIGURES["overview.png"] and plot.draw_window not in plot.FIGURES["overview.png"]

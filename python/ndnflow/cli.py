@@ -82,7 +82,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.out is not None:
         written = results.save(args.out)
         if not args.no_plot:
-            written += plot_results(results, args.out)
+            written += plot_results(results, args.out, title=Path(args.scenario).name)
         removed = _remove_earlier_outputs(Path(args.out), written)
         if not args.quiet:
             _say(f"wrote {len(written)} files to {args.out}: {', '.join(path.name for path in written)}")
@@ -214,9 +214,39 @@ def cmd_plot(args: argparse.Namespace) -> int:
     from ndnflow.plot import plot_results
     from ndnflow.results import Results
 
-    results = Results.load(args.results)
-    for path in plot_results(results, args.out if args.out is not None else args.results):
+    folder = Path(args.results)
+    variants = _reproduce_variants(folder)
+    if variants:
+        return _plot_variants(variants, Path(args.out) if args.out is not None else folder / "plots", args.quiet)
+    results = Results.load(folder)
+    for path in plot_results(results, args.out if args.out is not None else args.results, title=str(folder)):
         print(path)
+    return EXIT_OK
+
+
+def _reproduce_variants(folder: Path) -> List[Path]:
+    """The scenario of every variant when `folder` was written by `ndnflow reproduce` (it keeps
+    results.json and scenarios/*.toml, not the runs' traces); otherwise nothing."""
+    from ndnflow.experiments.common import RESULTS_JSON
+    from ndnflow.results import SUMMARY_FILE
+
+    if (folder / SUMMARY_FILE).is_file() or not (folder / RESULTS_JSON).is_file():
+        return []
+    return sorted((folder / "scenarios").glob("*.toml"))
+
+
+def _plot_variants(scenarios: List[Path], out: Path, quiet: bool) -> int:
+    """Run each variant's scenario again (the same seed gives the same run) and draw its figures
+    into out/VARIANT/."""
+    from ndnflow.plot import plot_results
+    from ndnflow.runner import run
+
+    for path in scenarios:
+        if not quiet:
+            _say(f"{path.stem}: running {path} again for its traces")
+        title = f"{path.parent.parent.name}: {path.stem}"
+        for written in plot_results(run(path, progress=False if quiet else None), out / path.stem, title=title):
+            print(written)
     return EXIT_OK
 
 
@@ -368,8 +398,11 @@ def build_parser() -> argparse.ArgumentParser:
     swp.set_defaults(handler=cmd_sweep)
 
     plot = commands.add_parser("plot", help="draw the figures of saved results")
-    plot.add_argument("results", metavar="DIR", help="folder written by 'ndnflow run --out'")
-    plot.add_argument("--out", metavar="DIR", help="write the figures here instead of into DIR")
+    plot.add_argument("results", metavar="DIR",
+                      help="folder written by 'ndnflow run --out', or by 'ndnflow reproduce' (each variant is run "
+                           "again from DIR/scenarios for its traces, figures in DIR/plots/VARIANT)")
+    plot.add_argument("--out", metavar="DIR", help="write the figures here instead of into DIR (DIR/plots)")
+    plot.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     plot.set_defaults(handler=cmd_plot)
 
     bench = commands.add_parser("bench", help="measure the simulator's speed on a standard scenario")

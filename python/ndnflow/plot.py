@@ -142,29 +142,34 @@ FIGURES = {
     "throughput.png": [draw_throughput],
     "window.png": [draw_window, draw_goodput],
     "queue.png": [draw_queue, draw_sojourn],
-    "overview.png": [draw_throughput, draw_window, draw_queue],
+    # Goodput rather than the window: a fixed-window consumer's window is a flat line that says
+    # nothing about the run (window.png has both).
+    "overview.png": [draw_throughput, draw_goodput, draw_queue],
 }
 
 
-def _figure(panels: Sequence[Drawer], results: Results, path: Path) -> Path:
+def _figure(panels: Sequence[Drawer], results: Results, path: Path, title: Optional[str]) -> Path:
     figure = Figure(figsize=(9, 3.2 * len(panels)), dpi=DPI)
     FigureCanvasAgg(figure)
     axes = figure.subplots(len(panels), 1, squeeze=False)[:, 0]
     for ax, draw in zip(axes, panels):
         draw(ax, results)
+    if title:
+        figure.suptitle(title, fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=DPI, format="png")
     return path
 
 
-def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[str]] = None) -> List[Path]:
+def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[str]] = None,
+                 title: Optional[str] = None) -> List[Path]:
     """Draw the figures of `results` into `out_dir`; returns the paths written.
 
     throughput.png: per link direction that carried traffic, Mbit/s over time.
     window.png: consumer window and goodput over time.
     queue.png: queue length (packets) and sojourn time (ms) over time.
-    overview.png: throughput, window and queue length, one above the other.
-    `names` picks a subset of these files.
+    overview.png: throughput, goodput and queue length, one above the other.
+    `names` picks a subset of these files; `title` (the scenario's name) heads every figure.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -172,7 +177,7 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
     unknown = [name for name in selected if name not in FIGURES]
     if unknown:
         raise ValueError(f"unknown figure(s) {', '.join(unknown)}; known: {', '.join(FIGURES)}")
-    return [_figure(FIGURES[name], results, out / name) for name in selected]
+    return [_figure(FIGURES[name], results, out / name, title) for name in selected]
 
 
 #: At most this many metrics get a panel in a sweep's figure.
