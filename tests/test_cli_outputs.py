@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -175,3 +176,25 @@ def test_figures_are_headed_by_the_scenario_name(capsys, monkeypatch, quickstart
     assert titles == ["quickstart.toml"] * len(plot.FIGURES)
     # The overview shows goodput: a fixed-window consumer's window is a flat line.
     assert plot.draw_goodput in plot.FIGURES["overview.png"] and plot.draw_window not in plot.FIGURES["overview.png"]
+
+
+def _fake_sweep(metrics):
+    """What plot_sweep reads of a SweepResults: two points of one key, one seed."""
+    means = pd.DataFrame({"links[r,p].delay": ["10ms", "20ms"],
+                          **{name: values for name, values in metrics.items()},
+                          **{f"{name}.std": [float("nan")] * 2 for name in metrics}})
+    return SimpleNamespace(mean=lambda patterns: means, metrics=lambda patterns: list(metrics),
+                           keys=["links[r,p].delay"], seeds=[1], source="s.toml")
+
+
+def test_sweep_figure_axes_start_at_zero_and_say_what_was_left_out():
+    from ndnflow.plot import MAX_SWEEP_PANELS, sweep_figure
+
+    metrics = {"consumers.c1.goodput_bps": [4.6e6, 4.9e6], "links.r->p.drops": [0, 0],
+               **{f"links.l{k}.packets": [k, k + 1] for k in range(6)}}
+    figure = sweep_figure(_fake_sweep(metrics), ["*"])
+    axes = figure.axes
+    assert len(axes) == MAX_SWEEP_PANELS == 6
+    assert axes[0].get_ylim()[0] == 0  # goodput: 4.6 and 4.9 Mbit/s, from 0
+    assert axes[1].get_ylim() == (0, 1)  # drops: 0 in every run
+    assert axes[0].get_title().endswith("the first 6 of 8 metrics; the files have them all")

@@ -199,9 +199,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if out is not None:
         written = result.save(out)
         if not args.no_plot and len(result.table):
-            from ndnflow.plot import plot_sweep
+            from ndnflow.plot import MAX_SWEEP_PANELS, plot_sweep
 
             written.append(plot_sweep(result, out / "sweep.png", patterns))
+            matched = len(result.metrics(patterns))
+            if matched > MAX_SWEEP_PANELS and not args.quiet:
+                _say(f"sweep.png draws the first {MAX_SWEEP_PANELS} of {matched} metrics (narrow them with --metric)")
         if not args.quiet:
             _say(f"wrote {len(written)} files to {out}")
     if result.interrupted:
