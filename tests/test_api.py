@@ -72,19 +72,20 @@ def test_units_reject_bools_and_non_finite_numbers():
         units.bandwidth(float("nan"))
 
 
-@pytest.mark.parametrize("text, seconds", [("10s", 10.0), ("250ms", 0.25), ("1.5min", 90.0), ("2", 2.0),
+@pytest.mark.parametrize("text, seconds", [("10s", 10.0), ("250ms", 0.25), ("1.5min", 90.0), ("0", 0.0),
                                            ("100us", 1e-4), ("3h", 10800.0), (" 7 s ", 7.0)])
 def test_parse_duration(text, seconds):
     assert units.parse_duration(text) == pytest.approx(seconds)
 
 
-@pytest.mark.parametrize("text, written", [("2", "2s"), (" 250 ms ", "250ms"), ("0.3ms", "0.3ms"), ("1.5min", "1.5min")])
+@pytest.mark.parametrize("text, written", [(" 250 ms ", "250 ms"), ("0.3ms", "0.3ms"), ("1.5min", "1.5min")])
 def test_normalize_duration_keeps_the_number_as_written(text, written):
     assert units.normalize_duration(text) == written
 
 
-@pytest.mark.parametrize("text", ["ten", "10 parsecs", "-1s", "", "1e3s"])
+@pytest.mark.parametrize("text", ["ten", "10 parsecs", "-1s", "1e3s", "2", "10m"])
 def test_parse_duration_rejects_garbage(text):
+    # "2" and "10m" as a scenario file rejects them: a number needs a unit, "m" is ambiguous.
     with pytest.raises(ValueError, match="invalid duration"):
         units.parse_duration(text)
 

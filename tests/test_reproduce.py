@@ -220,3 +220,26 @@ def test_same_seed_same_numbers_and_shorter_runs(real_core):
     assert first.to_dict() == again.to_dict()
     assert first.duration == "5s"
     assert first.results["PCON"].summary["simulation"]["duration_s"] == 5.0
+
+
+def test_printed_table_fits_120_columns_and_keeps_reasons_in_the_files():
+    long = "a metric named at length, as the PCON and PTP rows are, " * 2
+    tolerance = ">= 3 bursts (> 1 s apart), each shorter than half the gap: the paper's Figure 14 (read off)"
+    rows = [common.Row(long, "periodic bursts of timeouts, seen in the figure", [5.0, 12.25, 17.5], tolerance, True)]
+    report = common.Report("x-1", "A title " * 12, "Paper", "§4.6", rows)
+    lines = report.table().splitlines()
+    assert max(len(line) for line in lines) <= 120
+    # The reason goes; the bound, with its ": "-free parentheses, stays (wrapped over lines).
+    text = " ".join(lines)
+    assert "Figure 14" not in text and ">= 3 bursts" in text
+    assert report.to_dict()["rows"][0]["tolerance"] == tolerance
+
+
+@pytest.mark.parametrize("tolerance, bound", [
+    ("<= 5 ms: CoDel's target, r3 included", "<= 5 ms"),
+    ("all 0: exact: losses come back as Nacks", "all 0"),
+    ("PTP above every other solution (values: the paper's Figure 7): read off", "PTP above every other solution (values: the paper's Figure 7)"),
+    ("PCON's > Ideal's", "PCON's > Ideal's"),
+])
+def test_tolerance_bound_is_the_text_before_the_reason(tolerance, bound):
+    assert common.tolerance_bound(tolerance) == bound

@@ -7,25 +7,33 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-from ndnflow import optimum  # max_flow for "measured / optimum"; networkx loads on first use
-from ndnflow._native import ScenarioError, ScenarioWarning
-from ndnflow.results import Results
-from ndnflow.runner import load_scenario, run
-from ndnflow.scenario import Scenario
-from ndnflow.sweeps import SweepResults, sweep
+# Where each public name lives. They load on first use (PEP 562), not with the package: pandas and
+# matplotlib take most of `import ndnflow`'s time, which `ndnflow --help`, `ndnflow bench` and a
+# script that uses a part of the package need not pay.
+_PUBLIC = {
+    "Scenario": "ndnflow.scenario",
+    "Results": "ndnflow.results",
+    "SweepResults": "ndnflow.sweeps",
+    "load_scenario": "ndnflow.runner",
+    "run": "ndnflow.runner",
+    "sweep": "ndnflow.sweeps",
+    "ScenarioError": "ndnflow._native",
+    "ScenarioWarning": "ndnflow._native",
+    "plot_results": "ndnflow.plot",
+}
 
 
 def __getattr__(name: str) -> Any:
-    # matplotlib is imported when a figure is drawn, not with the package: it takes most of
-    # `import ndnflow`'s time and memory, which `ndnflow bench`, `--help` and scripting without
-    # figures need not pay.
-    if name == "plot_results":
-        from ndnflow.plot import plot_results
-
-        return plot_results
-    raise AttributeError(f"module 'ndnflow' has no attribute {name!r}")
+    if name == "optimum":  # max_flow for "measured / optimum"; networkx loads on first use
+        return importlib.import_module("ndnflow.optimum")
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'ndnflow' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_PUBLIC[name]), name)
+    globals()[name] = value
+    return value
 
 
 def _version() -> str:
@@ -44,5 +52,6 @@ def _version() -> str:
 __version__ = _version()
 
 __all__ = [
-    "Scenario", "Results", "SweepResults", "load_scenario", "run", "sweep", "optimum", "ScenarioError", "ScenarioWarning", "plot_results", "__version__",
+    "Scenario", "Results", "SweepResults", "load_scenario", "run", "sweep", "optimum", "ScenarioError", "ScenarioWarning", "plot_results",
+    "__version__",
 ]

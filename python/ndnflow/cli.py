@@ -10,14 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, List, NoReturn, Optional, Sequence
+from typing import Any, Dict, List, NoReturn, Optional, Sequence
 
 from ndnflow import _native, safe_io, units
 from ndnflow._native import CoreUnavailableError, ScenarioError
-from ndnflow.results import Results
+from ndnflow.report import late_consumer_warnings, sweep_late_consumer_warnings
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -44,38 +45,117 @@ def _say(message: str) -> None:
 
 # ------------------------------------------------------------------------------------ commands
 
+#: `simulation.seed` is an unsigned 64-bit integer.
+MAX_SEED = 2**64 - 1
+
+
+def _duration_option(text: str, option: str = "--duration") -> str:
+    """`--duration`'s text, by the rule and with the message of `simulation.duration` in a file,
+    but named as the option (the file's message would point into a scenario the user never wrote)."""
+    try:
+        seconds = units.parse_duration(text)
+    except ValueError as exc:
+        raise UsageError(f"{option}: {exc}") from None
+    if seconds <= 0:
+        raise UsageError(f"{option} {text.strip()}: must be longer than 0")
+    return units.normalize_duration(text)
+
+
+def _check_seed_option(seed: Optional[int]) -> None:
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed {seed}: a seed is an integer from 0 to {MAX_SEED}")
+
+
 
 def cmd_run(args: argparse.Namespace) -> int:
     from ndnflow.plot import plot_results
     from ndnflow.runner import run
     from ndnflow.scenario import Scenario
 
-    duration = None
-    if args.duration is not None:
-        try:
-            duration = units.normalize_duration(args.duration)
-        except ValueError as exc:
-            raise UsageError(f"--duration: {exc}") from None
-    scenario = Scenario.from_file(args.scenario)
-    if args.seed is not None:
-        scenario = scenario.with_seed(args.seed)
-    if duration is not None:
-        scenario = scenario.with_duration(duration)
+    overrides = _run_overrides(args)
+    scenario = _overridden(Scenario.from_file(args.scenario), args, overrides)
     results = run(scenario, progress=False if args.quiet else None)
-    sys.stdout.write(results.table())
+    sys.stdout.write(results.table(top=args.top))
     if args.details:
         sys.stdout.write("\n" + results.consumer_report())
+    for warning in late_consumer_warnings(results.summary):
+        _say(warning)
     if args.out is not None:
         written = results.save(args.out)
         if not args.no_plot:
-            written += plot_results(results, args.out)
+            written += plot_results(results, args.out, title=Path(args.scenario).name)
+        removed = _remove_earlier_outputs(Path(args.out), written)
         if not args.quiet:
             _say(f"wrote {len(written)} files to {args.out}: {', '.join(path.name for path in written)}")
+            if removed:
+                _say(f"removed {', '.join(removed)}: an earlier run's, which this run did not write")
     if results.interrupted:
         end_s = results.summary.get("simulation", {}).get("end_s")
         _say(f"interrupted: results cover the first {end_s} s of simulated time")
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+#: The source name of a scenario with `run`'s overrides while it is checked; cut from messages.
+_OVERRIDDEN_SOURCE = "<overridden scenario>"
+
+
+def _run_overrides(args: argparse.Namespace) -> Dict[str, Any]:
+    """`run`'s --bin, --duration and --seed as [simulation] fields, checked before any file is read."""
+    if args.top is not None and args.top < 1:
+        raise UsageError(f"--top {args.top}: give at least 1")
+    _check_seed_option(args.seed)
+    return {key: value for key, value in (
+        ("bin", None if args.bin is None else _duration_option(args.bin, "--bin")),
+        ("duration", None if args.duration is None else _duration_option(args.duration)),
+        ("seed", args.seed)) if value is not None}
+
+
+def _overridden(scenario: Any, args: argparse.Namespace, simulation: Dict[str, Any]) -> Any:
+    """`scenario` with `run`'s --set fields, then the `simulation` fields, and checked: a value the
+    reader rejects is reported against the options, not against a line of a regenerated file the
+    user never wrote."""
+    from ndnflow.scenario import Scenario
+    from ndnflow.sweep_grid import GridError, parse_assignment, set_field
+
+    doc = scenario.to_dict()
+    for text in args.set or []:
+        try:
+            key, values = parse_assignment(text)
+            if len(values) != 1:
+                raise GridError(f"--set {text!r}: a run takes one value ({len(values)} given); 'ndnflow sweep' runs a grid")
+            set_field(doc, key, values[0])
+        except GridError as exc:
+            message = str(exc)
+            raise UsageError(message if message.startswith("--set") else f"--set {text}: {message}") from None
+    doc.setdefault("simulation", {}).update(simulation)
+    if doc == scenario.to_dict():
+        return scenario
+    scenario.validate()  # a mistake in the file itself keeps its line in that file
+    try:
+        Scenario.from_dict(doc, _OVERRIDDEN_SOURCE, scenario.base_dir).validate()
+    except ScenarioError as exc:
+        given = [f"--set {text}" for text in args.set or []] + [
+            f"{option} {value}" for option, value in (("--bin", args.bin), ("--duration", args.duration)) if value is not None]
+        reason = re.sub(rf"^{re.escape(_OVERRIDDEN_SOURCE)}(:\d+:\d+)?: ", "", str(exc))
+        raise UsageError(f"{', '.join(given)}: {reason}") from None
+    return scenario.with_document(doc)
+
+
+def _remove_earlier_outputs(out: Path, written: List[Path]) -> List[str]:
+    """Delete the files `ndnflow run --out` writes that this run did not (e.g. the figures of an
+    earlier run, now with --no-plot), so that a folder never mixes two runs; returns their names.
+    Other files in the folder are the user's and stay."""
+    from ndnflow.plot import FIGURES
+    from ndnflow.results import CONSUMERS_FILE, LINKS_FILE, SCENARIO_FILE, SUMMARY_FILE
+
+    kept = {path.name for path in written}
+    removed = []
+    for name in (SUMMARY_FILE, LINKS_FILE, CONSUMERS_FILE, SCENARIO_FILE, *FIGURES):
+        if name not in kept and (out / name).is_file():
+            (out / name).unlink()
+            removed.append(name)
+    return removed
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -101,12 +181,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         seeds = None if args.seeds is None else parse_seeds(args.seeds)
     except SeedSpecError as exc:
         raise UsageError(str(exc)) from None
+    duration = None if args.duration is None else _duration_option(args.duration)
     scenario = Scenario.from_file(args.scenario)
-    if args.duration is not None:
-        try:
-            scenario = scenario.with_duration(units.normalize_duration(args.duration))
-        except ValueError as exc:
-            raise UsageError(f"--duration: {exc}") from None
+    if duration is not None:
+        scenario = scenario.with_duration(duration)
     patterns = args.metric or list(DEFAULT_METRICS)
     try:
         result = sweep(scenario, grid, seeds=seeds, jobs=args.jobs, progress=False if args.quiet else None,
@@ -116,13 +194,18 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     except SweepError as exc:
         raise UsageError(str(exc)) from None
     sys.stdout.write(result.text(patterns))
+    for warning in sweep_late_consumer_warnings(result.table.to_dict("records")):
+        _say(warning)
     out = Path(args.out) if args.out is not None else None
     if out is not None:
         written = result.save(out)
         if not args.no_plot and len(result.table):
-            from ndnflow.plot import plot_sweep
+            from ndnflow.plot import MAX_SWEEP_PANELS, plot_sweep
 
             written.append(plot_sweep(result, out / "sweep.png", patterns))
+            matched = len(result.metrics(patterns))
+            if matched > MAX_SWEEP_PANELS and not args.quiet:
+                _say(f"sweep.png draws the first {MAX_SWEEP_PANELS} of {matched} metrics (narrow them with --metric)")
         if not args.quiet:
             _say(f"wrote {len(written)} files to {out}")
     if result.interrupted:
@@ -133,20 +216,49 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def cmd_plot(args: argparse.Namespace) -> int:
     from ndnflow.plot import plot_results
+    from ndnflow.results import Results
 
-    results = Results.load(args.results)
-    for path in plot_results(results, args.out if args.out is not None else args.results):
+    folder = Path(args.results)
+    variants = _reproduce_variants(folder)
+    if variants:
+        return _plot_variants(variants, Path(args.out) if args.out is not None else folder / "plots", args.quiet)
+    results = Results.load(folder)
+    for path in plot_results(results, args.out if args.out is not None else args.results, title=str(folder)):
         print(path)
+    return EXIT_OK
+
+
+def _reproduce_variants(folder: Path) -> List[Path]:
+    """The scenario of every variant when `folder` was written by `ndnflow reproduce` (it keeps
+    results.json and scenarios/*.toml, not the runs' traces); otherwise nothing."""
+    from ndnflow.experiments.common import RESULTS_JSON
+    from ndnflow.results import SUMMARY_FILE
+
+    if (folder / SUMMARY_FILE).is_file() or not (folder / RESULTS_JSON).is_file():
+        return []
+    return sorted((folder / "scenarios").glob("*.toml"))
+
+
+def _plot_variants(scenarios: List[Path], out: Path, quiet: bool) -> int:
+    """Run each variant's scenario again (the same seed gives the same run) and draw its figures
+    into out/VARIANT/."""
+    from ndnflow.plot import plot_results
+    from ndnflow.runner import run
+
+    for path in scenarios:
+        if not quiet:
+            _say(f"{path.stem}: running {path} again for its traces")
+        title = f"{path.parent.parent.name}: {path.stem}"
+        for written in plot_results(run(path, progress=False if quiet else None), out / path.stem, title=title):
+            print(written)
     return EXIT_OK
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from ndnflow.bench import bench_table, pin_to_cpu, run_bench
 
-    try:
-        duration = units.normalize_duration(args.duration)
-    except ValueError as exc:
-        raise UsageError(f"--duration: {exc}") from None
+    duration = _duration_option(args.duration)
+    _check_seed_option(args.seed)
     if args.nodes < 2 or args.consumers < 1:
         raise UsageError("--nodes must be at least 2 and --consumers at least 1")
     if args.repeat < 1:
@@ -261,6 +373,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", metavar="DIR", help="save results (summary.json, Parquet traces) and figures here")
     run.add_argument("--seed", type=int, help="override [simulation] seed")
     run.add_argument("--duration", metavar="TIME", help="override [simulation] duration, e.g. 10s or 500ms")
+    run.add_argument("--bin", metavar="TIME", help="override [simulation] bin, the traces' time bin width, e.g. 10ms")
+    run.add_argument("--set", action="append", metavar="KEY=VALUE",
+                     help="override one field, as sweep's --set with one value, e.g. links[r,p].delay=10ms "
+                          "(repeat for several fields)")
+    run.add_argument("--top", type=int, metavar="N",
+                     help="list only the N busiest link directions in the table (the files keep every link)")
     run.add_argument("--no-plot", action="store_true", help="with --out: save results but draw no figures")
     run.add_argument("--details", action="store_true", help="also print ndnget-style statistics per consumer")
     run.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
@@ -287,8 +405,11 @@ def build_parser() -> argparse.ArgumentParser:
     swp.set_defaults(handler=cmd_sweep)
 
     plot = commands.add_parser("plot", help="draw the figures of saved results")
-    plot.add_argument("results", metavar="DIR", help="folder written by 'ndnflow run --out'")
-    plot.add_argument("--out", metavar="DIR", help="write the figures here instead of into DIR")
+    plot.add_argument("results", metavar="DIR",
+                      help="folder written by 'ndnflow run --out', or by 'ndnflow reproduce' (each variant is run "
+                           "again from DIR/scenarios for its traces, figures in DIR/plots/VARIANT)")
+    plot.add_argument("--out", metavar="DIR", help="write the figures here instead of into DIR (DIR/plots)")
+    plot.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     plot.set_defaults(handler=cmd_plot)
 
     bench = commands.add_parser("bench", help="measure the simulator's speed on a standard scenario")

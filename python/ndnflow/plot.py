@@ -144,28 +144,33 @@ FIGURES = {
     "throughput.png": [draw_throughput],
     "window.png": [draw_window, draw_goodput],
     "queue.png": [draw_queue, draw_sojourn],
-    "overview.png": [draw_throughput, draw_window, draw_queue],
+    # Goodput rather than the window: a fixed-window consumer's window is a flat line that says
+    # nothing about the run (window.png has both).
+    "overview.png": [draw_throughput, draw_goodput, draw_queue],
 }
 
 
-def _figure(panels: Sequence[Drawer], results: Results, path: Path) -> Path:
+def _figure(panels: Sequence[Drawer], results: Results, path: Path, title: Optional[str]) -> Path:
     figure = Figure(figsize=(9, 3.2 * len(panels)), dpi=DPI)
     FigureCanvasAgg(figure)
     axes = figure.subplots(len(panels), 1, squeeze=False)[:, 0]
     for ax, draw in zip(axes, panels):
         draw(ax, results)
+    if title:
+        figure.suptitle(title, fontsize=10)
     figure.tight_layout()
     return safe_io.write_with(path, partial(figure.savefig, dpi=DPI, format="png"))
 
 
-def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[str]] = None) -> List[Path]:
+def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[str]] = None,
+                 title: Optional[str] = None) -> List[Path]:
     """Draw the figures of `results` into `out_dir`; returns the paths written.
 
     throughput.png: per link direction that carried traffic, Mbit/s over time.
     window.png: consumer window and goodput over time.
     queue.png: queue length (packets) and sojourn time (ms) over time.
-    overview.png: throughput, window and queue length, one above the other.
-    `names` picks a subset of these files.
+    overview.png: throughput, goodput and queue length, one above the other.
+    `names` picks a subset of these files; `title` (the scenario's name) heads every figure.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -173,7 +178,7 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
     unknown = [name for name in selected if name not in FIGURES]
     if unknown:
         raise ValueError(f"unknown figure(s) {', '.join(unknown)}; known: {', '.join(FIGURES)}")
-    return [_figure(FIGURES[name], results, out / name) for name in selected]
+    return [_figure(FIGURES[name], results, out / name, title) for name in selected]
 
 
 #: At most this many metrics get a panel in a sweep's figure.
@@ -190,14 +195,28 @@ def _sweep_x(values: pd.Series, every: pd.Series) -> Tuple[np.ndarray, Optional[
     return values.astype(str).map(order.index).to_numpy(dtype=float), order
 
 
-def plot_sweep(sweep: Any, path: PathLike, patterns: Sequence[str]) -> Path:
-    """One panel per metric matching `patterns` (at most `MAX_SWEEP_PANELS`): the metric's mean
-    over the seeds against the first grid key, one line per value of the other keys, the standard
-    deviation over the seeds as error bars. Rates (``*_bps``) in Mbit/s."""
+def _sweep_y_axis(ax: Axes, values: np.ndarray) -> None:
+    """Counts and rates start at 0 (an axis from 4.6 to 4.9 Mbit/s exaggerates a 6 % spread), and
+    a metric that is 0 in every run gets the axis 0..1 instead of matplotlib's -0.04..0.04."""
+    finite = values[np.isfinite(values)]
+    if finite.size == 0 or finite.min() < 0:
+        return
+    if finite.max() == 0:
+        ax.set_ylim(0, 1)
+    else:
+        ax.set_ylim(bottom=0)
+
+
+def sweep_figure(sweep: Any, patterns: Sequence[str]) -> Figure:
+    """One panel per metric matching `patterns` (at most `MAX_SWEEP_PANELS`; the title says how
+    many were left out): the metric's mean over the seeds against the first grid key, one line per
+    value of the other keys, the standard deviation over the seeds as error bars. Rates
+    (``*_bps``) in Mbit/s."""
     from ndnflow.sweeps import display
 
     means = sweep.mean(patterns)
-    metrics = sweep.metrics(patterns)[:MAX_SWEEP_PANELS]
+    matched = sweep.metrics(patterns)
+    metrics = matched[:MAX_SWEEP_PANELS]
     keys = list(sweep.keys)
     x_key = keys[0] if keys else "point"
     figure = Figure(figsize=(7, 2.8 * max(1, len(metrics))), dpi=DPI)
@@ -206,23 +225,33 @@ def plot_sweep(sweep: Any, path: PathLike, patterns: Sequence[str]) -> Path:
     groups = means.groupby([means[key].astype(str) for key in keys[1:]], sort=False) if keys[1:] else [((), means)]
     for ax, metric in zip(axes, metrics):
         name, scale, unit = display(metric)
+        drawn = []
         for group_values, frame in groups:
             group_values = group_values if isinstance(group_values, tuple) else (group_values,)
             label = ", ".join(f"{key}={value}" for key, value in zip(keys[1:], group_values)) or None
             x, ticks = _sweep_x(frame[x_key], means[x_key])
+            y = frame[metric].to_numpy(dtype=float) / scale
             error = frame[f"{metric}.std"].to_numpy(dtype=float) / scale
-            ax.errorbar(x, frame[metric].to_numpy(dtype=float) / scale,
-                        yerr=None if np.isnan(error).all() else error, marker="o", capsize=3, label=label)
+            ax.errorbar(x, y, yerr=None if np.isnan(error).all() else error, marker="o", capsize=3, label=label)
+            drawn.append(y + np.nan_to_num(error))
             if ticks is not None:
                 ax.set_xticks(range(len(ticks)), ticks)
+        _sweep_y_axis(ax, np.concatenate(drawn) if drawn else np.array([]))
         ax.set_ylabel(f"{name} [{unit}]" if unit else name, fontsize=8)
         ax.set_xlabel(x_key)
         ax.grid(True, alpha=0.3)
         if len(keys) > 1:
             ax.legend(fontsize=7)
     seeds = ", ".join(str(seed) for seed in sweep.seeds)
-    axes[0].set_title(f"{sweep.source}: mean over seeds {seeds}" if len(sweep.seeds) > 1 else f"{sweep.source} (seed {seeds})",
-                      fontsize=9)
+    title = f"{sweep.source}: mean over seeds {seeds}" if len(sweep.seeds) > 1 else f"{sweep.source} (seed {seeds})"
+    if len(matched) > len(metrics):
+        title += f"\nthe first {len(metrics)} of {len(matched)} metrics; the files have them all"
+    axes[0].set_title(title, fontsize=9)
     figure.tight_layout()
+    return figure
+
+
+def plot_sweep(sweep: Any, path: PathLike, patterns: Sequence[str]) -> Path:
+    """`sweep_figure` as a PNG at `path`."""
     path = Path(path)
-    return safe_io.write_with(path, partial(figure.savefig, dpi=DPI, format="png"))
+    return safe_io.write_with(path, partial(sweep_figure(sweep, patterns).savefig, dpi=DPI, format="png"))

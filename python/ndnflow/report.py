@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from typing import Any, Iterable, List, Mapping, Optional, Sequence
 
 _NATURAL_CHUNK = re.compile(r"(\d+)")
@@ -60,6 +61,19 @@ def render(headers: Sequence[str], rows: Iterable[Sequence[str]], align: Optiona
     return "\n".join([line(headers), rule, *(line(row) for row in rows)])
 
 
+def render_wrapped(headers: Sequence[str], rows: Iterable[Sequence[str]], widths: Sequence[int],
+                   align: Optional[str] = None) -> str:
+    """`render`, with each column's cells wrapped to at most its `widths` entry, so that a table
+    of long prose cells fits a terminal; a row then takes several lines, its first line holding
+    the start of every cell."""
+    lines: List[List[str]] = []
+    for row in rows:
+        cells = [textwrap.wrap(str(cell), width) or [""] for cell, width in zip(row, widths)]
+        height = max(len(cell) for cell in cells)
+        lines.extend([cell[k] if k < len(cell) else "" for cell in cells] for k in range(height))
+    return render(headers, lines, align)
+
+
 def _elapsed_s(summary: Mapping[str, Any]) -> float:
     simulation = summary.get("simulation", {})
     for key in ("end_s", "duration_s"):
@@ -82,6 +96,42 @@ def simulation_line(summary: Mapping[str, Any]) -> str:
     return line + " (interrupted)" if simulation.get("interrupted") else line
 
 
+def late_start(start_s: Any, duration_s: Any) -> bool:
+    """A consumer whose `start_s` is at or after the end of the run sends nothing: its goodput of
+    0 says nothing about the network, so the reports warn of it rather than show it silently."""
+    start, duration = _number(start_s), _number(duration_s)
+    return start is not None and duration is not None and start >= duration
+
+
+def late_consumer_warnings(summary: Mapping[str, Any]) -> List[str]:
+    """One warning per consumer of `summary` that starts at or after the end of the run."""
+    duration = summary.get("simulation", {}).get("duration_s")
+    return [
+        f"warning: consumer {cid} starts at {fixed(c.get('start_s'), 3)} s, at or after the end of the run "
+        f"({fixed(duration, 3)} s): it sends nothing and its goodput of 0 is not a measurement"
+        for cid, c in sorted(summary.get("consumers", {}).items(), key=lambda item: natural_key(item[0]))
+        if late_start(c.get("start_s"), duration)
+    ]
+
+
+def sweep_late_consumer_warnings(rows: Sequence[Mapping[str, Any]]) -> List[str]:
+    """The same warning for a sweep, whose `rows` are flattened summaries (``consumers.c1.start_s``,
+    ``simulation.duration_s``, with ``point`` and ``seed``): one line per consumer, with how many
+    runs it sat out and the first of them."""
+    late: dict = {}
+    for row in rows:
+        duration = row.get("simulation.duration_s")
+        for key, value in row.items():
+            if key.startswith("consumers.") and key.endswith(".start_s") and late_start(value, duration):
+                late.setdefault(key[len("consumers."):-len(".start_s")], []).append(row)
+    return [
+        f"warning: consumer {cid} starts at or after the end of the run in {len(runs)} of {len(rows)} runs "
+        f"(first: point {runs[0].get('point')}, seed {runs[0].get('seed')}): it sends nothing there and its "
+        "goodput of 0 is not a measurement"
+        for cid, runs in sorted(late.items(), key=lambda item: natural_key(item[0]))
+    ]
+
+
 def consumers_table(summary: Mapping[str, Any]) -> str:
     consumers = summary.get("consumers", {})
     headers = ["consumer", "goodput Mbit/s", "data", "interests", "retx", "timeouts", "nacks", "RTT avg ms"]
@@ -101,22 +151,34 @@ def consumers_table(summary: Mapping[str, Any]) -> str:
     return render(headers, rows)
 
 
-def links_table(summary: Mapping[str, Any]) -> str:
-    """Link directions that carried traffic; throughput is averaged over the simulated time."""
+def links_table(summary: Mapping[str, Any], top: Optional[int] = None) -> str:
+    """Link directions that carried traffic; throughput is averaged over the simulated time.
+    `top`: only the `top` busiest directions (most bytes), in the usual order, and a line saying
+    how many were left out."""
     elapsed = _elapsed_s(summary)
     headers = ["link", "throughput Mbit/s", "packets", "drops", "marks"]
+    active = [(name, link) for name, link in summary.get("links", {}).items() if link.get("packets") or link.get("bytes")]
+    if not active:
+        return "(no link carried traffic)"
+    shown = active
+    if top is not None and len(active) > top:
+        busiest = sorted(active, key=lambda item: (-(item[1].get("bytes") or 0), natural_key(item[0])))[:top]
+        shown = busiest
     rows = []
-    for name, link in sorted(summary.get("links", {}).items(), key=lambda item: natural_key(item[0])):
-        if not link.get("packets") and not link.get("bytes"):
-            continue
+    for name, link in sorted(shown, key=lambda item: natural_key(item[0])):
         throughput = 8.0 * link.get("bytes", 0) / elapsed / 1e6 if elapsed else None
         rows.append([name, fixed(throughput, 3), integer(link.get("packets")), integer(link.get("drops")), integer(link.get("marks"))])
-    return render(headers, rows) if rows else "(no link carried traffic)"
+    table = render(headers, rows)
+    if len(shown) < len(active):
+        table += f"\n({len(shown)} busiest of {len(active)} directions with traffic; the files have them all)"
+    return table
 
 
-def results_table(summary: Mapping[str, Any]) -> str:
-    """The end-of-run table: a run line, then consumers, then links with traffic."""
-    parts = [simulation_line(summary), "", "Consumers", consumers_table(summary), "", "Links (directions with traffic)", links_table(summary)]
+def results_table(summary: Mapping[str, Any], top: Optional[int] = None) -> str:
+    """The end-of-run table: a run line, then consumers, then links with traffic (the `top`
+    busiest, when given)."""
+    parts = [simulation_line(summary), "", "Consumers", consumers_table(summary), "", "Links (directions with traffic)",
+             links_table(summary, top)]
     return "\n".join(parts) + "\n"
 
 

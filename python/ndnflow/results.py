@@ -190,9 +190,9 @@ class Results:
 
     # ------------------------------------------------------------------------------ reports
 
-    def table(self) -> str:
-        """Per-consumer and per-link totals as a text table."""
-        return results_table(self.summary)
+    def table(self, top: Optional[int] = None) -> str:
+        """Per-consumer and per-link totals as a text table; `top`: the busiest links only."""
+        return results_table(self.summary, top)
 
     def consumer_report(self, consumer: Optional[str] = None) -> str:
         """ndnget-style end-of-run statistics for one consumer id, or for all of them."""

@@ -100,12 +100,37 @@ def _cc(cc: Optional[Mapping[str, Any]], window: Optional[int], rate: Optional[f
     return dict(cc) if cc is not None else None
 
 
-def _decode_error(exc: Exception, source: str) -> ScenarioError:
+_KEY_ASSIGNMENT = re.compile(r"^\s*([^=#\[]+?)\s*=")
+_TABLE_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?")
+
+
+def _duplicate_key(text: str, line: int) -> Optional[str]:
+    """The dotted key assigned on `line` (1-based) of `text`, under the table header above it:
+    tomllib's "Cannot overwrite a value" names neither."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    assignment = _KEY_ASSIGNMENT.match(lines[line - 1])
+    if assignment is None:
+        return None
+    key = assignment.group(1).strip()
+    for above in reversed(lines[: line - 1]):
+        header = _TABLE_HEADER.match(above)
+        if header:
+            return f"{header.group(1)}.{key}"
+    return key
+
+
+def _decode_error(exc: Exception, source: str, text: str = "") -> ScenarioError:
     """A TOML syntax error in the same `file:line:col: reason` shape as the errors from Rust."""
     message = str(exc)
     match = _TOML_POSITION.search(message)
     if match:
-        message = f"{source}:{match.group(1)}:{match.group(2)}: {message[: match.start()]}"
+        reason = message[: match.start()]
+        key = _duplicate_key(text, int(match.group(1))) if reason == "Cannot overwrite a value" else None
+        if key is not None:
+            reason = f"{key}: given twice (a key appears once per table)"
+        message = f"{source}:{match.group(1)}:{match.group(2)}: {reason}"
     else:
         message = f"{source}: {message}"
     return ScenarioError(f"{message} (invalid TOML)")
@@ -172,7 +197,7 @@ class Scenario:
             doc = tomllib.loads(text)
             scenario = cls.from_dict(doc, source, base_dir)
         except tomllib.TOMLDecodeError as exc:
-            raise _decode_error(exc, source) from None
+            raise _decode_error(exc, source, text) from None
         except RecursionError:
             # Python's TOML reader recurses once per level of nested arrays and inline tables.
             raise ScenarioError(f"{source}: arrays or tables nested too deeply to read (invalid scenario)") from None
@@ -374,6 +399,13 @@ class Scenario:
 
     def copy(self) -> "Scenario":
         return copy.deepcopy(self)
+
+    def with_document(self, doc: Mapping[str, Any]) -> "Scenario":
+        """A copy holding `doc` (as `to_dict` gives it, edited), still known as read from this
+        scenario's file: a mistake already in the file keeps its position there."""
+        other = copy.deepcopy(self)
+        other._doc = copy.deepcopy(dict(doc))
+        return other._changed() if other._doc != self._doc else other
 
     # -------------------------------------------------------------------------------- inspection
 

@@ -13,22 +13,18 @@ from decimal import Decimal
 from numbers import Real
 from typing import Union
 
+from ndnflow import _native
 from ndnflow._native import ScenarioError
 
 Quantity = Union[str, int, float]
 
-# Seconds per unit, for the few places where Python itself must read a duration (CLI options).
-_DURATION_UNITS = {
-    "ns": 1e-9,
-    "us": 1e-6,
-    "µs": 1e-6,
-    "μs": 1e-6,
-    "ms": 1e-3,
-    "s": 1.0,
-    "min": 60.0,
-    "h": 3600.0,
-}
+# Seconds per unit: only for the stand-in rule below, while the compiled core is not built.
+_DURATION_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
 _DURATION_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([a-zµμ]*)\s*$")
+
+#: The scenario file's duration rule (`ndnflow_sim::scenario::units::parse_duration`): taken
+#: when this module is imported, so that a test's stand-in core does not replace it.
+_CORE_PARSE_DURATION = getattr(_native.core, "parse_duration", None)
 
 
 _BANDWIDTH_PREFIXES = ((10**12, "T"), (10**9, "G"), (10**6, "M"), (10**3, "K"))
@@ -82,27 +78,30 @@ def bandwidth(value: Quantity, what: str = "bandwidth") -> str:
 
 
 def parse_duration(text: Quantity) -> float:
-    """Seconds in a duration such as "10s", "250ms", "1.5min" or a bare number of seconds.
+    """Seconds in a duration such as "10s", "250ms" or "1.5min"; a number is seconds already.
 
-    Used where Python must know the value itself (command-line options); raises ValueError with a
-    message that names the accepted units.
+    For command-line options: a string follows the rule of a scenario file's durations, with the
+    same messages (a number needs a unit, "10m" is ambiguous, ...), so that `--duration` and
+    `duration = ...` accept the same texts; raises ValueError with the reader's message.
     """
     if not isinstance(text, str):
         return _number(text, "duration")
+    if _CORE_PARSE_DURATION is not None:
+        return _CORE_PARSE_DURATION(text) / 1e9
+    return _parse_duration_without_core(text)
+
+
+def _parse_duration_without_core(text: str) -> float:
+    # The same rule, less thoroughly worded, for a source tree whose extension is not built.
     match = _DURATION_RE.match(text)
-    if match is None or match.group(2) not in _DURATION_UNITS and match.group(2) != "":
-        units = ", ".join(_DURATION_UNITS)
-        raise ValueError(f"invalid duration {text!r}: expected a number with a unit ({units}), e.g. '10s'")
-    return float(match.group(1)) * _DURATION_UNITS.get(match.group(2), 1.0)
+    unit = match.group(2) if match else None
+    if match is None or unit not in _DURATION_UNITS and not (unit == "" and float(match.group(1)) == 0):
+        raise ValueError(f"invalid duration {text!r}: expected a number with a unit ({', '.join(_DURATION_UNITS)}), e.g. \"5ms\"")
+    return float(match.group(1)) * _DURATION_UNITS.get(unit, 1.0)
 
 
 def normalize_duration(text: str) -> str:
-    """`text` checked as by `parse_duration` and written as the scenario format wants it: the same
-    number and unit, with "s" added to a bare number ("2" -> "2s", " 250 ms " -> "250ms").
-
-    The number is kept as written (not converted through float), so "0.3ms" stays exact.
-    """
+    """`text` checked as by `parse_duration`, without its surrounding blanks: the scenario file
+    then reads the very number and unit that were given ("0.3ms" stays exact)."""
     parse_duration(text)
-    match = _DURATION_RE.match(text)
-    assert match is not None
-    return f"{match.group(1)}{match.group(2) or 's'}"
+    return text.strip()

@@ -1,13 +1,16 @@
 //! Facts the simulator knows about a scenario and its results, handed to Python as plain data so
 //! the Python front repeats none of them: the network as a flow problem
 //! (`ndnflow_sim::flow_network`, for `ndnflow.optimum`) and the trace columns
-//! (`ndnflow_sim::trace_schema`, for `ndnflow.results`). Conversions only.
+//! (`ndnflow_sim::trace_schema`, for `ndnflow.results`) and the scenario format's duration rule
+//! (`ndnflow_sim::scenario::units::parse_duration`, for command-line options). Conversions only.
 
 use std::path::PathBuf;
 
 use ndnflow_sim::flow_network::{flow_network as network_of, FlowDirection};
 use ndnflow_sim::scenario::toml::parse_scenario;
+use ndnflow_sim::scenario::units;
 use ndnflow_sim::trace_schema::{Table, CONSUMERS, LINKS, PATHS};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -94,4 +97,12 @@ fn columns<'py, S, L>(py: Python<'py>, table: &Table<S, L>) -> PyResult<Bound<'p
         out.append(d)?;
     }
     Ok(out)
+}
+
+/// `parse_duration(text) -> int`: nanoseconds in a duration string, by the rule and with the
+/// messages of a scenario file's durations ("250ms"; a number without a unit is an error);
+/// `ValueError` with the reader's message otherwise.
+#[pyfunction]
+pub fn parse_duration(text: &str) -> PyResult<u64> {
+    units::parse_duration(text).map(|t| t.as_nanos()).map_err(PyValueError::new_err)
 }

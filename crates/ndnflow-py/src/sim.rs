@@ -170,5 +170,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ndnsim_to_toml, m)?)?;
     m.add_function(wrap_pyfunction!(crate::facts::flow_network, m)?)?;
     m.add_function(wrap_pyfunction!(crate::facts::trace_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::facts::parse_duration, m)?)?;
     Ok(())
 }

@@ -232,7 +232,14 @@ fn validation_errors_name_line_field_and_reason() {
             q(35, r#"cc   = { algorithm = "fixed-window", window = 0 }"#),
             35,
             "consumers[0].cc.window",
-            &["window must be at least 1"],
+            &["must be at least 1, found 0"],
+        ),
+        case(
+            q(35, r#"cc   = { algorithm = "fixed-window", window = "8" }"#),
+            35,
+            "consumers[0].cc.window",
+            // The docs' type: "integer >= 1" (scenario-format.md, consumers' cc table).
+            &["expected an integer >= 1, found string \"8\""],
         ),
         case(
             q(35, r#"cc   = { algorithm = "fixed-window" }"#),

@@ -375,7 +375,7 @@ fn bad_shaper_values_are_refused_with_their_field() {
         ("shaper = { headroom = 1.5 }", "links[2].shaper.headroom", "found 1.5"),
         ("shaper = { headroom = \"98%\" }", "links[2].shaper.headroom", "expected a number"),
         ("shaper = { limit = 0 }", "links[2].shaper.limit", "must be at least 1"),
-        ("shaper = { limit = 2.5 }", "links[2].shaper.limit", "expected a non-negative integer"),
+        ("shaper = { limit = 2.5 }", "links[2].shaper.limit", "expected an integer >= 1, found float 2.5"),
         ("shaper = { capacity = \"10MBps\" }", "links[2].shaper.capacity", "bandwidth"),
         ("shaper = { capacity = 10000000 }", "links[2].shaper.capacity", "a bandwidth string"),
         ("shaper = { target = \"0s\" }", "links[2].shaper.target", "must be longer than 0"),

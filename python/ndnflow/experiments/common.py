@@ -20,6 +20,7 @@ import io
 import json
 import math
 import os
+import textwrap
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -33,7 +34,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ndnflow import safe_io
-from ndnflow.report import render
+from ndnflow.report import render_wrapped
 from ndnflow.results import Results, json_ready
 from ndnflow.runner import _progress_bar, advance_all, usable_cpus
 from ndnflow.scenario import Scenario
@@ -94,6 +95,24 @@ class Row:
     def to_dict(self) -> Dict[str, Any]:
         return json_ready({"metric": self.metric, "paper": self.paper, "measured": self.measured, "unit": self.unit,
                            "tolerance": self.tolerance, "verdict": self.verdict})
+
+
+#: A printed table fits a terminal this wide (issue 21: it was 239 characters).
+TABLE_COLUMNS = 120
+#: Widest metric, paper, measured, tolerance and verdict cells: 120 columns with the 4 x 2 blanks
+#: between them; longer cells wrap onto further lines.
+TABLE_WIDTHS = (36, 28, 22, 19, 7)
+
+
+def tolerance_bound(tolerance: str) -> str:
+    """The bound of a row's tolerance, "<= 5 ms" of "<= 5 ms: CoDel's target, r3 included": the
+    text up to the first ": " outside parentheses (a tolerance writes "bound: reason")."""
+    depth = 0
+    for k, char in enumerate(tolerance):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and tolerance.startswith(": ", k):
+            return tolerance[:k]
+    return tolerance
 
 
 def _is_number(value: Any) -> bool:
@@ -263,10 +282,13 @@ class Report:
         return [len(self.rows) - len(self.failed)]
 
     def table(self) -> str:
-        head = f"{self.id}: {self.title} [{self.paper} {self.section}]"
-        body = render(["metric", "paper", "measured", "tolerance", "verdict"],
-                      [[r.metric, r.paper if r.paper is not None else "-", r.measured_text(), r.tolerance, r.verdict]
-                       for r in self.rows], align="llrll")
+        """The rows as text within `TABLE_COLUMNS` columns: each tolerance's bound without its
+        reason (results.json, results.csv and the experiment's page keep that)."""
+        head = textwrap.fill(f"{self.id}: {self.title} [{self.paper} {self.section}]", TABLE_COLUMNS)
+        body = render_wrapped(["metric", "paper", "measured", "tolerance", "verdict"],
+                              [[r.metric, r.paper if r.paper is not None else "-", r.measured_text(),
+                                tolerance_bound(r.tolerance), r.verdict] for r in self.rows],
+                              TABLE_WIDTHS, align="llrll")
         return f"{head}\n{body}\n"
 
     def summary_line(self) -> str:

@@ -19,7 +19,8 @@ from types import ModuleType
 from typing import Any, Dict, List, Optional, Set
 
 from ndnflow import safe_io
-from ndnflow.experiments.common import Report, fmt, json_ready, render, run_experiment
+from ndnflow.experiments.common import Report, fmt, json_ready, run_experiment
+from ndnflow.report import render_wrapped
 
 SEEDS_CSV = "seeds.csv"
 SEEDS_JSON = "seeds.json"
@@ -111,7 +112,9 @@ class SeedSweep:
             paper = next((r.paper for rep in self.reports if (r := self._row(rep, metric)) is not None), None)
             lines.append([metric, "-" if paper is None else paper] + cells
                          + [f"{self.passes(metric)}/{len(self.seeds)}"])
-        body = render(columns, lines, align="ll" + "r" * len(self.seeds) + "r")
+        # Narrower than a single run's table: one measured column per seed (120 columns up to 4 seeds).
+        widths = [30, 20] + [14] * len(self.seeds) + [6]
+        body = render_wrapped(columns, lines, widths, align="ll" + "r" * len(self.seeds) + "r")
         return f"{head}\n{body}\n* the row fails its check with that seed\n"
 
     def summary_line(self) -> str:

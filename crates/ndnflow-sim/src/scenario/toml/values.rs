@@ -129,33 +129,34 @@ impl Reader<'_, '_> {
     }
 
     pub(super) fn uint(&self, v: &Val<'_>, field: &str) -> Res<u64> {
+        self.uint_at_least(v, field, 0)
+    }
+
+    /// An integer of at least `min`; the message of a value of another type says the same as the
+    /// docs' type column ("integer >= 1"), not merely "a non-negative integer".
+    fn uint_at_least(&self, v: &Val<'_>, field: &str, min: u64) -> Res<u64> {
         let DeValue::Integer(i) = v.get_ref() else {
-            return Err(self.ctx.err(
-                v.span(),
-                field,
-                format!("expected a non-negative integer, found {}", found(v.get_ref())),
-            ));
+            let expected = if min == 0 { "a non-negative integer".to_string() } else { format!("an integer >= {min}") };
+            return Err(self.ctx.err(v.span(), field, format!("expected {expected}, found {}", found(v.get_ref()))));
         };
         match i128::from_str_radix(i.as_str(), i.radix()) {
-            Ok(n) if n < 0 => Err(self.ctx.err(v.span(), field, format!("must not be negative, found {n}"))),
+            Ok(n) if n < 0 && min == 0 => {
+                Err(self.ctx.err(v.span(), field, format!("must not be negative, found {n}")))
+            }
+            Ok(n) if n < i128::from(min) => {
+                Err(self.ctx.err(v.span(), field, format!("must be at least {min}, found {n}")))
+            }
             Ok(n) => u64::try_from(n).map_err(|_| self.ctx.err(v.span(), field, format!("{n} is too large"))),
             Err(_) => Err(self.ctx.err(v.span(), field, format!("{i} is too large"))),
         }
     }
 
     pub(super) fn positive_uint(&self, v: &Val<'_>, field: &str) -> Res<u64> {
-        let n = self.uint(v, field)?;
-        if n == 0 {
-            return Err(self.ctx.err(v.span(), field, "must be at least 1"));
-        }
-        Ok(n)
+        self.uint_at_least(v, field, 1)
     }
 
     pub(super) fn u32_value(&self, v: &Val<'_>, field: &str, min: u32) -> Res<u32> {
-        let n = self.uint(v, field)?;
-        if n < u64::from(min) {
-            return Err(self.ctx.err(v.span(), field, format!("must be at least {min}, found {n}")));
-        }
+        let n = self.uint_at_least(v, field, u64::from(min))?;
         u32::try_from(n).map_err(|_| self.ctx.err(v.span(), field, format!("{n} is too large (at most {})", u32::MAX)))
     }
 

@@ -11,10 +11,6 @@ pub(super) const READER: CcReader = CcReader { name: "fixed-window", keys: &[&["
 
 fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     let w = r.required(t, "window", "Interests in flight, e.g. window = 10")?;
-    let n = r.uint(w, &t.field("window"))?;
-    if n == 0 {
-        return Err(r.ctx.err(w.span(), &t.field("window"), "window must be at least 1"));
-    }
-    let window = u32::try_from(n).map_err(|_| r.ctx.err(w.span(), &t.field("window"), format!("{n} is too large")))?;
+    let window = r.u32_value(w, &t.field("window"), 1)?;
     Ok(CcConfig::FixedWindow { window })
 }
