@@ -151,8 +151,11 @@ impl Name {
     pub(crate) fn from_component_wire_at(wire: &[u8], base: usize) -> Result<Name, DecodeError> {
         let mut r = Reader::new(wire);
         let mut ends = Ends::new();
+        let mut minimal = true;
         while !r.is_empty() {
+            let start = r.offset();
             let el = r.read_element()?;
+            minimal &= tlv::tlv_size(el.typ, el.value.len()) == r.offset() - start;
             if el.typ == 0 || el.typ > 0xFFFF {
                 return Err(DecodeError::Invalid {
                     at: base + el.at,
@@ -162,7 +165,20 @@ impl Name {
             }
             ends.push(r.offset() as u32);
         }
-        Ok(Self::from_parts(wire, &ends))
+        if minimal {
+            return Ok(Self::from_parts(wire, &ends));
+        }
+        // A type or length written longer than it needs (`08 FD 0001 61` for "a") names the same
+        // component: kept in its shortest form, so that it equals the name written canonically.
+        let mut canonical = Vec::with_capacity(wire.len());
+        let mut r = Reader::new(wire);
+        ends.clear();
+        while !r.is_empty() {
+            let el = r.read_element()?;
+            tlv::write_tlv(&mut canonical, el.typ, el.value);
+            ends.push(canonical.len() as u32);
+        }
+        Ok(Self::from_parts(&canonical, &ends))
     }
 
     /// A new name from its encoded components and their end offsets, hashing every prefix.
@@ -413,20 +429,26 @@ fn parse_component(raw: &str) -> Result<(u64, Vec<u8>), &'static str> {
                 if typ == 0 || typ > 0xFFFF {
                     return Err("component type must be 1..65535");
                 }
-                return Ok((typ, unescape(value)?));
+                return Ok((typ, component_value(value)?));
             }
             _ => {}
         }
     }
-    let value = unescape(raw)?;
-    // "..." + dots encodes a value made of fewer dots (URI scheme rule for the '.' values).
+    Ok((GENERIC, component_value(raw)?))
+}
+
+/// A component's value from its URI form, of any type: percent-escapes undone, and "..." plus
+/// dots read as a value of fewer dots (the URI scheme's rule for values made of '.' only, the
+/// empty one included), as `write_escaped` writes them.
+fn component_value(s: &str) -> Result<Vec<u8>, &'static str> {
+    let value = unescape(s)?;
     if !value.is_empty() && value.iter().all(|&b| b == b'.') {
         if value.len() < 3 {
             return Err("'.' and '..' are not valid components");
         }
-        return Ok((GENERIC, value[3..].to_vec()));
+        return Ok(value[3..].to_vec());
     }
-    Ok((GENERIC, value))
+    Ok(value)
 }
 
 fn unescape(s: &str) -> Result<Vec<u8>, &'static str> {

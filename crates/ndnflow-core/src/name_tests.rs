@@ -90,3 +90,28 @@ fn canonical_order_is_type_then_length_then_value() {
     let c = Name::parse("/a").unwrap();
     assert!(c < a && a < b);
 }
+
+#[test]
+fn a_component_written_longer_than_it_needs_is_the_same_component() {
+    // "a" as 08 01 61; the same with a 3-octet length (FD 0001) and with a 3-octet type (FD 0008):
+    // NDN's variable-length numbers allow the longer forms, and they name the same component.
+    let canonical = Name::parse("/a").unwrap();
+    for wire in [&[0x08, 0xFD, 0x00, 0x01, 0x61][..], &[0xFD, 0x00, 0x08, 0x01, 0x61][..]] {
+        let name = Name::from_component_wire(wire).unwrap();
+        assert_eq!(name, canonical);
+        assert_eq!(name.to_string(), "/a");
+    }
+}
+
+#[test]
+fn typed_components_of_dots_or_empty_survive_display_and_parse() {
+    // Type 50 with an empty value displays as "50=...", with "." as "50=....": parsing the display
+    // gives the same name back (it used to read "..." literally as three dots).
+    for value in [&b""[..], b".", b"..", b"...", b"a.b"] {
+        let mut wire = Vec::new();
+        crate::packet::tlv::write_tlv(&mut wire, 50, value);
+        let name = Name::from_component_wire(&wire).unwrap();
+        assert_eq!(Name::parse(&name.to_string()).unwrap(), name, "{name}");
+    }
+    assert_eq!(Name::from_component_wire(&[0x32, 0x00]).unwrap().to_string(), "/50=...");
+}

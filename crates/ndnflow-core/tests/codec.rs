@@ -491,3 +491,40 @@ fn sequence_is_written_before_the_nack_field() {
     assert_eq!(&wire[2..4], &[0x51, 0x08]);
     assert_eq!(decode_frame(&wire).unwrap(), f);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Edges found by mutation fuzzing (issue "Nothing aborts", item 7)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn an_empty_tag_stack_decodes_to_none_and_round_trips() {
+    // LpPacket (100 = 0x64) of 19 octets: an empty TagStack (868 = FD 0364, length 0), then the
+    // Fragment (80 = 0x50) of 13 octets, an Interest for /a with nonce 1. It used to decode to
+    // Some(tags: []) and re-encode without the stack, so decode(encode(x)) != x.
+    #[rustfmt::skip]
+    let wire = [
+        0x64, 0x13,
+        0xFD, 0x03, 0x64, 0x00,
+        0x50, 0x0D,
+        0x05, 0x0B, 0x07, 0x03, 0x08, 0x01, b'a', 0x0A, 0x04, 0x00, 0x00, 0x00, 0x01,
+    ];
+    let frame = decode_frame(&wire).unwrap();
+    assert_eq!(frame.lp.ext, None);
+    assert_eq!(decode_frame(&frame.encode()).unwrap(), frame);
+}
+
+#[test]
+fn an_interest_signature_info_that_does_not_frame_is_refused() {
+    // Interest /a, nonce 1, empty ApplicationParameters, then InterestSignatureInfo (44 = 0x2C)
+    // of 3 octets holding a SignatureType (27 = 0x1B) that claims 3 octets with 1 left, then an
+    // empty InterestSignatureValue (46 = 0x2E). python-ndn refuses it; so do we now.
+    let wire = [
+        0x05, 0x14, 0x07, 0x03, 0x08, 0x01, b'a', 0x0A, 0x04, 0x00, 0x00, 0x00, 0x01, 0x24, 0x00, 0x2C, 0x03, 0x1B,
+        0x03, 0x00, 0x2E, 0x00,
+    ];
+    assert!(Interest::decode(&wire).is_err());
+    // The same with a well-formed SignatureType (length 1, value 0) decodes.
+    let mut good = wire;
+    good[18] = 0x01;
+    assert!(Interest::decode(&good).is_ok());
+}

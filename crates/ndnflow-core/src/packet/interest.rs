@@ -221,6 +221,10 @@ impl Interest {
                 INTEREST_SIGNATURE_INFO => {
                     require_after(&order, rank::APPLICATION_PARAMETERS, &e, "InterestSignatureInfo")?;
                     order.advance(rank::SIGNATURE_INFO, &e, "InterestSignatureInfo")?;
+                    // Dropped, but its inner elements must frame, as docs/wire-format.md says (a
+                    // SignatureType claiming more bytes than the field holds is refused, as
+                    // python-ndn refuses it).
+                    super::tlv::check_framing(e.value, e.value_at)?;
                 }
                 INTEREST_SIGNATURE_VALUE => {
                     require_after(&order, rank::SIGNATURE_INFO, &e, "InterestSignatureValue")?;

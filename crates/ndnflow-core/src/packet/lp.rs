@@ -460,7 +460,13 @@ impl LpHeader {
             HOP_COUNT => self.hop_count = Some(e.nonneg()?),
             PATH_ID => self.ext_mut().path_id = Some(e.fixed_u64("PathId")?),
             TRAJECTORY_ID => self.ext_mut().trajectory_id = Some(e.fixed_u64("TrajectoryId")?),
-            TAG_STACK => self.ext_mut().tags = decode_tag_stack(e)?,
+            // An empty TagStack carries nothing: kept as none, so that it re-encodes as it decoded.
+            TAG_STACK => {
+                let tags = decode_tag_stack(e)?;
+                if !tags.is_empty() {
+                    self.ext_mut().tags = tags;
+                }
+            }
             FLAGS => self.flags = e.nonneg()?,
             // Known NDNLPv2 fields that carry nothing ndnflow models.
             PIT_TOKEN => {}
