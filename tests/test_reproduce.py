@@ -180,6 +180,12 @@ def test_rows_and_report_files(tmp_path):
     assert [r.verdict for r in rows] == ["pass", "fail", "fail"]
     report = common.Report("x-1", "T", "P", "§1", rows)
     assert not report.passed and report.summary_line() == "x-1: 1 of 3 checks pass; failed: b; c"
+    # A long list of failed rows wraps within 120 columns, continuation lines indented.
+    long = common.Report("x-2", "T", "P", "§1", [common.all_zero(f"utilization of link n{k}->n{k + 1}", None, [1], "")
+                                                 for k in range(12)])
+    lines = long.summary_line().splitlines()
+    assert len(lines) > 1 and all(len(line) <= 120 for line in lines) and lines[1].startswith("  ")
+    assert " ".join(line.strip() for line in lines).endswith("utilization of link n11->n12")
     written = common.write_report(report, tmp_path)
     data = json.loads((tmp_path / "results.json").read_text())
     assert [r["verdict"] for r in data["rows"]] == ["pass", "fail", "fail"] and data["passed"] is False

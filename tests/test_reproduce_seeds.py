@@ -129,8 +129,9 @@ def test_seed_sweep_files_equal_single_runs_with_those_seeds(real_core, tmp_path
     assert (tmp_path / "one" / "results.json").read_bytes() != (tmp_path / "two" / "results.json").read_bytes()
     # The printed matrix: one column per seed, and the summary line counts what the files say.
     assert f"{FAST} over seeds 1,2:" in stdout
-    assert stdout.strip().splitlines()[-1].startswith(
-        f"{FAST}, seeds 1,2: {sweep['checks_passed']['1']}, {sweep['checks_passed']['2']} of ")
+    # (the summary is the last paragraph; a long one wraps onto indented lines)
+    last = [line for line in stdout.strip().splitlines() if not line.startswith("  ")][-1]
+    assert last.startswith(f"{FAST}, seeds 1,2: {sweep['checks_passed']['1']}, {sweep['checks_passed']['2']} of ")
     lines = (tmp_path / "sweep" / "seeds.csv").read_text().splitlines()
     assert lines[0] == "metric,paper,seed,measured,unit,tolerance,verdict"
     assert len(lines) == 1 + 2 * len(sweep["rows"])

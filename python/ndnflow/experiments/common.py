@@ -99,6 +99,13 @@ class Row:
 
 #: A printed table fits a terminal this wide (issue 21: it was 239 characters).
 TABLE_COLUMNS = 120
+
+
+def wrap_line(text: str) -> str:
+    """`text` within `TABLE_COLUMNS` columns, continuation lines indented by two spaces."""
+    return textwrap.fill(text, TABLE_COLUMNS, subsequent_indent="  ", break_on_hyphens=False)
+
+
 #: Widest metric, paper, measured, tolerance and verdict cells: 120 columns with the 4 x 2 blanks
 #: between them; longer cells wrap onto further lines.
 TABLE_WIDTHS = (36, 28, 22, 19, 7)
@@ -292,9 +299,10 @@ class Report:
         return f"{head}\n{body}\n"
 
     def summary_line(self) -> str:
+        """One line per experiment, wrapped within `TABLE_COLUMNS` (continuation lines indented)."""
         n_pass = len(self.rows) - len(self.failed)
         line = f"{self.id}: {n_pass} of {len(self.rows)} checks pass"
-        return line + ("" if self.passed else "; failed: " + "; ".join(row.metric for row in self.failed))
+        return wrap_line(line + ("" if self.passed else "; failed: " + "; ".join(row.metric for row in self.failed)))
 
     def to_dict(self) -> Dict[str, Any]:
         # No wall-clock time in here: the same seed gives the same file.

@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any, Dict, List, Optional, Set
 
 from ndnflow import safe_io
-from ndnflow.experiments.common import Report, fmt, json_ready, run_experiment
+from ndnflow.experiments.common import Report, fmt, json_ready, run_experiment, wrap_line
 from ndnflow.report import render_wrapped
 
 SEEDS_CSV = "seeds.csv"
@@ -122,7 +122,7 @@ class SeedSweep:
         total = len(self.metrics())
         always = [m for m in self.metrics() if self.passes(m) == 0]
         line = f"{self.id}, seeds {_spec(self.seeds)}: {counts} of {total} checks pass"
-        return line + (f"; failed with every seed: {'; '.join(always)}" if always else "")
+        return wrap_line(line + (f"; failed with every seed: {'; '.join(always)}" if always else ""))
 
     def to_dict(self) -> Dict[str, Any]:
         # As results.json: nothing from the wall clock, so the same seeds give the same file.
