@@ -170,7 +170,8 @@ fn the_path_trace_adds_up_to_each_paths_total() {
         // Both paths stay in use (two paths, N = 10): every row says so; the last window is the summary's.
         assert!(rows.iter().all(|&i| r.paths.in_use[i] == 1 && r.paths.failed[i] == 0));
         assert_eq!(r.paths.window[*rows.last().unwrap()], p.window);
-        // 5 s of 100 ms bins, less the bins before the path was found.
-        assert!(rows.len() <= 50 && rows.len() >= 45, "{} rows", rows.len());
+        // One row per 100 ms bin from the bin the path was found in to the end of the 5 s run.
+        let first = r.paths.time_s[rows[0]];
+        assert_eq!(rows.len(), ((5.0 - first) / 0.1).round() as usize, "found in the bin at {first} s");
     }
 }

@@ -146,6 +146,15 @@ def utilization_bars(results: Mapping[str, Any], cases: Sequence[Optional[str]],
     return common.save_figure(figure, Path(path))
 
 
+def case_figures(results: Mapping[str, Any], cases: Sequence[str], links: Sequence[str], scenario_of: Any,
+                 path: Path) -> List[Path]:
+    """Scenarios 1 and 2: every link's utilization per solution and case (`path`), and PTP's
+    paths in each case (paths.png beside it)."""
+    panels = [(variant("PTP", case), results[variant("PTP", case)], "n1") for case in cases]
+    return [utilization_bars(results, cases, list(SOLUTIONS), links, scenario_of, path),
+            paths_figure(panels, path.parent / "paths.png")]
+
+
 def case_rows(results: Mapping[str, Any], cases: Sequence[str], solutions: Sequence[str],
               paper: Mapping[str, Mapping[str, float]], scenario_of: Any, link: str) -> List[Row]:
     """Per case: each solution's utilization of `link` against the paper's percentage, then

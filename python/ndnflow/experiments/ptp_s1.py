@@ -59,9 +59,6 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
 
 def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     """figure13_14.png: utilization of every link (Data direction) per solution, one panel per
-    case, as the paper's Figures 13 (Case I) and 14 (Case II)."""
+    case, as the paper's Figures 13 (Case I) and 14 (Case II); paths.png: PTP's paths per case."""
     links = [ACCESS, "n3->n2", "n4->n2"] + [f"{b}->{a}" for a, b in LEAVES]
-    panels = [(pc.variant("PTP", case), results[pc.variant("PTP", case)], "n1") for case in CASES]
-    return [pc.utilization_bars(results, CASES, list(pc.SOLUTIONS), links, reference,
-                                Path(out_dir) / "figure13_14.png"),
-            pc.paths_figure(panels, Path(out_dir) / "paths.png")]
+    return pc.case_figures(results, CASES, links, reference, Path(out_dir) / "figure13_14.png")

@@ -64,9 +64,6 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
 
 def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     """figure16_17.png: utilization of every link (Data direction) per solution, one panel per
-    case, as the paper's Figures 16 and 17."""
+    case, as the paper's Figures 16 and 17; paths.png: PTP's paths per case."""
     links = [ACCESS, "n7->n6"] + [f"{b}->{a}" for a, b in INNER]
-    panels = [(pc.variant("PTP", case), results[pc.variant("PTP", case)], "n1") for case in CASES]
-    return [pc.utilization_bars(results, CASES, list(pc.SOLUTIONS), links, reference,
-                                Path(out_dir) / "figure16_17.png"),
-            pc.paths_figure(panels, Path(out_dir) / "paths.png")]
+    return pc.case_figures(results, CASES, links, reference, Path(out_dir) / "figure16_17.png")
