@@ -411,3 +411,31 @@ fn icp_and_raaqm_parse_with_defaults_overrides_and_checks() {
     let e = parse(r#"{ algorithm = "raaqm", gamma = 0 }"#).unwrap_err();
     assert!(e.contains("cc.gamma") && e.contains("positive"), "{e}");
 }
+
+#[test]
+fn dpccp_reads_its_setpoint_and_laws() {
+    use ndnflow_core::app::cc::CcConfig;
+    let read =
+        |text: &str| parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, text), "t.toml", None);
+    let CcConfig::Dpccp(d) = read(r#"{ algorithm = "dpccp" }"#).expect("valid").consumers[0].cc else {
+        panic!("dpccp")
+    };
+    // §VII-A's setpoint of 20 packets; K = 3, 2 /s and zeta 0.8 (§VI-E-5, 6); eta three setpoints.
+    assert_eq!((d.setpoint, d.rate.k, d.rate.drain_rate, d.rate.zeta, d.rate.eta), (20.0, 3, 2.0, 0.8, 60.0));
+    // The thresholds follow a given setpoint.
+    let CcConfig::Dpccp(d) =
+        read(r#"{ algorithm = "dpccp", setpoint = 10, delta = 0.5 }"#).expect("valid").consumers[0].cc
+    else {
+        panic!("dpccp")
+    };
+    assert_eq!((d.rate.eta, d.rate.rho_max, d.rate.delta), (30.0, 5.0, 0.5));
+    for (bad, says) in [
+        (r#"{ algorithm = "dpccp", zeta = 1.5 }"#, "zeta: must be between 0 and 1 exclusive, found 1.5"),
+        (r#"{ algorithm = "dpccp", psi = 80 }"#, "psi (80) must be below eta (60)"),
+        (r#"{ algorithm = "dpccp", setpoint = 0 }"#, "setpoint: must be positive"),
+        (r#"{ algorithm = "dpccp", coupling = "lia" }"#, "\"coupling\" does not apply to algorithm = \"dpccp\""),
+    ] {
+        let err = read(bad).expect_err(bad).to_string();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+}

@@ -64,6 +64,21 @@ pub mod flags {
     /// forwarder passes on with a Data unless its strategy says otherwise
     /// (`Strategy::after_receive_data`). HIGH_CONG_LOCAL is about the last link only.
     pub const PATH_SIGNALS: u64 = HIGH_CONG;
+    /// DPCCP §VI-C: the Data carries a 6-bit hop count (in bits 8..=13 of the Flags field).
+    pub const DATA_HOPS: u64 = 1 << 5;
+    const HOPS_SHIFT: u32 = 8;
+    const HOPS_MAX: u8 = 63;
+
+    /// DPCCP's hop count of a Data: the links it has traversed since its holder.
+    pub fn data_hops(flags: u64) -> Option<u8> {
+        (flags & DATA_HOPS != 0).then(|| ((flags >> HOPS_SHIFT) as u8) & HOPS_MAX)
+    }
+
+    /// `flags` carrying hop count `hops` (at most 63: six bits).
+    pub fn with_data_hops(flags: u64, hops: u8) -> u64 {
+        let cleared = flags & !(u64::from(HOPS_MAX) << HOPS_SHIFT);
+        cleared | DATA_HOPS | (u64::from(hops.min(HOPS_MAX)) << HOPS_SHIFT)
+    }
 }
 
 /// Link-layer header fields. All absent by default; absent fields cost no bytes.

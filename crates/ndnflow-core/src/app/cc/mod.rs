@@ -22,7 +22,7 @@ pub use fixed_window::FixedWindow;
 pub use icp::{Icp, IcpConfig, IcpRto};
 pub use raaqm::{Raaqm, RaaqmConfig};
 
-use super::multipath::{mptcp, MptcpConfig, Ptp, PtpConfig, SubflowManager};
+use super::multipath::{mptcp, Dpccp, DpccpConfig, MptcpConfig, Ptp, PtpConfig, SubflowManager};
 use super::rtt::RttOptions;
 use crate::packet::{LpHeader, NackReason};
 use crate::Time;
@@ -96,6 +96,9 @@ pub enum CcConfig {
     /// MPTCP's congestion control over PTP's probed paths: Reno per subflow and a coupling (LIA,
     /// OLIA, ...), `MptcpConfig::default()`.
     Mptcp(MptcpConfig),
+    /// DPCCP's delay-based rate control per path over PTP's probed paths,
+    /// `DpccpConfig::default()` (the paper's values where it gives them).
+    Dpccp(DpccpConfig),
 }
 
 /// What a consumer runs: one controller for all its Interests, or a subflow manager that keeps
@@ -166,6 +169,7 @@ impl CcConfig {
             CcConfig::Raaqm(c) => Box::new(Raaqm::new(c, seed)),
             CcConfig::Ptp(c) => return Controller::Multipath(Box::new(Ptp::new(c, rto, seed))),
             CcConfig::Mptcp(c) => return Controller::Multipath(Box::new(mptcp::mptcp(c, rto, seed))),
+            CcConfig::Dpccp(c) => return Controller::Multipath(Box::new(Dpccp::new(c))),
         };
         Controller::Single(single)
     }

@@ -11,12 +11,17 @@
 //!   `ewtcp`, `semicoupled`, `lia`, `olia`), registered in `coupling::COUPLINGS`.
 //! * Transports: PTP (`ptp`: probing, in-use paths and reselection by a `selection` rule, MPCCP +
 //!   LIA) and MPTCP (`mptcp`: the same probed paths, Reno per subflow with RFC 8985's tail loss
-//!   probe, `tlp`, a chosen coupling).
+//!   probe, `tlp`, a chosen coupling), and DPCCP (`dpccp`: the same probed paths, one
+//!   rate-controlled sub-flow each, `dpccp_rate`, driven by backlogs estimated per hop-flow,
+//!   `hopflow`).
 //!
 //! All sans-IO: handed `now` and events, returning decisions and deadlines.
 
 pub mod coupling;
+pub mod dpccp;
+pub mod dpccp_rate;
 pub mod ewtcp;
+pub mod hopflow;
 pub mod lia;
 pub mod mpccp;
 pub mod mptcp;
@@ -29,6 +34,8 @@ pub mod tlp;
 pub mod uncoupled;
 
 pub use coupling::{Coupling, CouplingName, PathView};
+pub use dpccp::{Dpccp, DpccpConfig};
+pub use dpccp_rate::{RateConfig, RateState};
 pub use lia::{lia_alpha, lia_increase};
 pub use mpccp::{MpccpConfig, PathCongestion, PathCounters, PathPhase, Recovery};
 pub use mptcp::{Mptcp, MptcpConfig};

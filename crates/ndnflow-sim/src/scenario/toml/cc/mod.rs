@@ -11,6 +11,7 @@ mod bic;
 mod chopcop;
 mod constant_rate;
 mod cubic;
+mod dpccp;
 mod fixed_window;
 mod icp;
 mod mptcp;
@@ -46,6 +47,7 @@ const READERS: &[CcReader] = &[
     raaqm::READER,
     ptp::READER,
     mptcp::READER,
+    dpccp::READER,
 ];
 
 /// Keys of the window controllers' loss and mark signals (PCON Algorithm 1's CWA and friends).

@@ -1,0 +1,288 @@
+//! DPCCP's consumer (Chen et al., "DPCCP: Delay-based Path-specified Congestion Control", §VI):
+//! one rate-controlled sub-flow per path, on PTP's path switching (§VI-A), as a subflow manager.
+//!
+//! * **Paths** (§VI-A: "the proposed protocol requires using path switching"): found as PTP's
+//!   consumer finds them, by probing Interests every `1 / probe_rate` whose Data bring the path
+//!   back as a tag stack (PTP §3-A; routers need `ptp = true`). Every path found becomes a
+//!   sub-flow, up to `max_paths`; a Nack(NoRoute) on a path closes its sub-flow. Without PTP's
+//!   routers a probe comes back with no tags: that one untagged path is the sub-flow (the
+//!   single-path scenarios, §VII-B: "the multipath forwarding strategy is not engaged").
+//! * **Congestion estimation** (§VI-C, `hopflow`): each sub-flow splits its Data into hop-flows
+//!   by the hop count routers write into Data (`dpccp = true` on the routers), and estimates its
+//!   backlog `beta_r` once per control cycle.
+//! * **Fairness control** (§VI-D, Eq. 16): each sub-flow's setpoint is the flow's, in proportion
+//!   to its share of the flow's receiving rate: `beta^_r = beta^_s x_r / y_s`.
+//! * **Rate control** (§VI-E, `dpccp_rate`): each sub-flow's requesting rate, paced Interest by
+//!   Interest; the control cycle is the largest RTT of the Data received in the previous one
+//!   (§VI-E-2). A new sub-flow starts in RTT-probing, its Interests flagged (`RTT_PROBING`); a
+//!   Data that comes back with the flag set tells a sub-flow to drain (§VI-E-7).
+//!
+//! Losses are not a congestion signal here (§VII-B-1: "none of these protocols are loss-based"):
+//! the consumer's own timer retransmits, and the rate controller does not react.
+//!
+//! Our choices where the paper is silent: each sub-flow starts at `initial_window` Interests per
+//! RTT of the probe that found it (10, RFC 6928's initial window), and the window reported for
+//! traces is the rate times the cycle (the Interests the rate keeps in flight).
+
+use rustc_hash::FxHashMap;
+
+use super::dpccp_rate::{CycleInput, RateConfig, RateControl, RateState};
+use super::hopflow::HopFlows;
+use super::paths::{Sent, Tags};
+use super::{PathReport, PathSend, SubflowManager};
+use crate::app::cc::DataSample;
+use crate::packet::lp::flags;
+use crate::packet::{LpHeader, NackReason};
+use crate::Time;
+
+/// DPCCP's consumer parameters (docs/protocols/dpccp.md gives each one's source).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DpccpConfig {
+    /// Most sub-flows at once (PTP's N, 10, which DPCCP's path switching inherits).
+    pub max_paths: usize,
+    /// Probing Interests per second (PTP §3-A's 10).
+    pub probe_rate: f64,
+    /// beta^_s: the flow's target backlog, packets (§VII-A: 20).
+    pub setpoint: f64,
+    /// A new sub-flow's first rate, in Interests per RTT of the probe that found it.
+    pub initial_window: f64,
+    /// The rate controller's laws.
+    pub rate: RateConfig,
+}
+
+impl Default for DpccpConfig {
+    fn default() -> Self {
+        DpccpConfig {
+            max_paths: 10,
+            probe_rate: 10.0,
+            setpoint: 20.0,
+            initial_window: 10.0,
+            rate: RateConfig::for_setpoint(20.0),
+        }
+    }
+}
+
+/// One sub-flow: a path, its rate controller and its hop-flows.
+struct SubFlow {
+    tags: Tags,
+    open: bool,
+    control: RateControl,
+    hops: HopFlows,
+    /// Pacing: when its next Interest may leave, and when its last one left.
+    next_send: Time,
+    last_send: Option<Time>,
+    /// The current control cycle's length and end.
+    cycle: Time,
+    cycle_end: Time,
+    /// x_r of the last complete cycle.
+    received_rate: f64,
+    data: u64,
+    timeouts: u64,
+}
+
+impl SubFlow {
+    fn interval(&self) -> Time {
+        Time::from_secs_f64(1.0 / self.control.rate().max(1e-6))
+    }
+
+    /// After a rate change, the next Interest leaves one new interval after the last one if
+    /// that is sooner (a sub-flow leaving a 2 /s drain must not wait out its 0.5 s slot).
+    fn repace(&mut self) {
+        if let Some(last) = self.last_send {
+            self.next_send = self.next_send.min(last + self.interval());
+        }
+    }
+}
+
+/// DPCCP's consumer: the sub-flows of one flow.
+pub struct Dpccp {
+    config: DpccpConfig,
+    flows: Vec<SubFlow>,
+    sent: FxHashMap<u64, Sent>,
+    next_probe: Option<Time>,
+}
+
+impl Dpccp {
+    pub fn new(config: DpccpConfig) -> Dpccp {
+        Dpccp { config, flows: Vec::new(), sent: FxHashMap::default(), next_probe: None }
+    }
+
+    /// Each open sub-flow's (state, requesting rate in Interests per second).
+    pub fn rates(&self) -> impl Iterator<Item = (RateState, f64)> + '_ {
+        self.flows.iter().filter(|f| f.open).map(|f| (f.control.state(), f.control.rate()))
+    }
+
+    fn probe_due(&self, now: Time) -> bool {
+        self.next_probe.is_none_or(|t| now >= t)
+    }
+
+    fn open_count(&self) -> usize {
+        self.flows.iter().filter(|f| f.open).count()
+    }
+
+    /// A probe came back over `tags` after `rtt`: a new path becomes a sub-flow.
+    fn learn_path(&mut self, now: Time, tags: &[u64], rtt: Option<Time>) {
+        if self.flows.iter().any(|f| f.tags.as_slice() == tags) || self.open_count() >= self.config.max_paths {
+            return;
+        }
+        let rtt = rtt.unwrap_or(Time::from_secs(1)).max(Time::from_micros(1));
+        let initial = self.config.initial_window / rtt.as_secs_f64();
+        self.flows.push(SubFlow {
+            tags: Tags::from_slice(tags),
+            open: true,
+            control: RateControl::new(self.config.rate, initial),
+            hops: HopFlows::new(),
+            next_send: now,
+            last_send: None,
+            cycle: rtt,
+            cycle_end: now + rtt,
+            received_rate: 0.0,
+            data: 0,
+            timeouts: 0,
+        });
+    }
+
+    /// Closes the control cycle of sub-flow `i` (§VI-E-2) and starts the next.
+    fn end_cycle(&mut self, i: usize, now: Time) {
+        let length = self.flows[i].cycle;
+        let estimate = self.flows[i].hops.end_cycle(length);
+        self.flows[i].received_rate = estimate.rate;
+        // Eq. 16 over the latest rates of the open sub-flows.
+        let flow_rate: f64 = self.flows.iter().filter(|f| f.open).map(|f| f.received_rate).sum();
+        let setpoint = subflow_setpoint(self.config.setpoint, estimate.rate, flow_rate, self.open_count());
+        let f = &mut self.flows[i];
+        let input = CycleInput { estimate, setpoint, length: f.cycle.as_secs_f64() };
+        f.control.end_cycle(&input);
+        f.cycle = estimate.max_rtt.unwrap_or(f.cycle).max(Time::from_micros(1));
+        f.cycle_end = now + f.cycle;
+        f.repace();
+    }
+
+    fn send_probe(&mut self, now: Time, segment: u64) -> PathSend {
+        self.sent.insert(segment, Sent::Probe);
+        let step = Time::from_secs_f64(1.0 / self.config.probe_rate.max(1e-9));
+        self.next_probe = Some(self.next_probe.map_or(now, |t| t.max(now.saturating_sub(step))) + step);
+        PathSend { lp: LpHeader { flags: flags::PTP_PROBE, ..Default::default() }, rto: None }
+    }
+
+    /// The open sub-flow whose Interest is due first, if one is due at `now`.
+    fn due(&self, now: Time) -> Option<usize> {
+        let (i, f) = self.flows.iter().enumerate().filter(|(_, f)| f.open).min_by_key(|(i, f)| (f.next_send, *i))?;
+        (f.next_send <= now).then_some(i)
+    }
+}
+
+impl SubflowManager for Dpccp {
+    fn name(&self) -> &'static str {
+        "dpccp"
+    }
+
+    fn can_send(&self, now: Time) -> bool {
+        self.probe_due(now) || self.due(now).is_some()
+    }
+
+    fn path_for(&mut self, now: Time, segment: u64, _retransmission: bool) -> Option<PathSend> {
+        if self.probe_due(now) {
+            return Some(self.send_probe(now, segment));
+        }
+        let i = self.due(now)?;
+        let f = &mut self.flows[i];
+        let interval = f.interval();
+        // Paced exactly while on time; after a gap, from now (no burst).
+        f.next_send = if f.next_send + interval > now { f.next_send + interval } else { now + interval };
+        f.last_send = Some(now);
+        let mut lp = LpHeader::default();
+        if !f.tags.is_empty() {
+            lp.ext_mut().tags = f.tags.clone();
+        }
+        if f.control.probing() {
+            lp.flags |= flags::RTT_PROBING;
+        }
+        self.sent.insert(segment, Sent::Path(i));
+        Some(PathSend { lp, rto: None })
+    }
+
+    fn on_data(&mut self, now: Time, sample: &DataSample) {
+        match self.sent.remove(&sample.segment) {
+            Some(Sent::Probe) if sample.lp.flags & flags::PTP_PROBE != 0 => {
+                let tags: Tags = sample.lp.ext.as_ref().map(|e| e.tags.clone()).unwrap_or_default();
+                self.learn_path(now, &tags, sample.rtt);
+            }
+            Some(Sent::Path(i)) => {
+                let f = &mut self.flows[i];
+                if !f.open {
+                    return;
+                }
+                f.data += 1;
+                f.hops.on_data(flags::data_hops(sample.lp.flags), sample.rtt);
+                f.control.on_drain_flag(sample.lp.flags & flags::RTT_PROBING != 0, f.received_rate);
+                f.repace();
+            }
+            Some(Sent::Probe) | None => {}
+        }
+    }
+
+    fn on_timeout(&mut self, _now: Time, segment: u64) {
+        if let Some(Sent::Path(i)) = self.sent.remove(&segment) {
+            self.flows[i].timeouts += 1;
+        }
+    }
+
+    fn on_nack(&mut self, _now: Time, segment: u64, reason: NackReason, _marked: bool) {
+        if let Some(Sent::Path(i)) = self.sent.remove(&segment) {
+            // PTP §4-C-2: a path Nacked NoRoute is broken.
+            if reason == NackReason::NoRoute {
+                self.flows[i].open = false;
+            }
+        }
+    }
+
+    fn take_lost(&mut self, _out: &mut Vec<u64>) {}
+
+    fn poll_timeout(&self) -> Option<Time> {
+        let flows = self.flows.iter().filter(|f| f.open).map(|f| f.next_send.min(f.cycle_end));
+        flows.chain(self.next_probe).min()
+    }
+
+    fn handle_timeout(&mut self, now: Time) {
+        for i in 0..self.flows.len() {
+            if self.flows[i].open && self.flows[i].cycle_end <= now {
+                self.end_cycle(i, now);
+            }
+        }
+    }
+
+    fn window(&self) -> f64 {
+        self.flows.iter().filter(|f| f.open).map(|f| f.control.rate() * f.cycle.as_secs_f64()).sum()
+    }
+
+    fn paths(&self) -> Vec<PathReport> {
+        self.flows
+            .iter()
+            .map(|f| PathReport {
+                tags: f.tags.to_vec(),
+                state: if f.open { "in-use" } else { "failed" },
+                window: f.control.rate() * f.cycle.as_secs_f64(),
+                srtt: f.hops.bases().filter_map(|(_, b)| b).max(),
+                data: f.data,
+                losses: 0,
+                decreases: f.control.drains,
+                timeouts: f.timeouts,
+            })
+            .collect()
+    }
+}
+
+/// Eq. 16: a sub-flow's setpoint is the flow's `setpoint` in proportion to its receiving rate
+/// `x` within the flow's `y`; before anything is received, an equal share of the `n` sub-flows.
+pub fn subflow_setpoint(setpoint: f64, x: f64, y: f64, n: usize) -> f64 {
+    if y > 0.0 {
+        setpoint * x / y
+    } else {
+        setpoint / n.max(1) as f64
+    }
+}
+
+#[cfg(test)]
+#[path = "dpccp_tests.rs"]
+mod tests;

@@ -1,0 +1,293 @@
+//! DPCCP's rate control for one sub-flow (Chen et al., "DPCCP", §VI-E): a requesting rate
+//! `u_r` (Interests per second) adjusted once per control cycle so that the sub-flow's backlog
+//! `beta_r` converges to its setpoint `beta^_r`, in four states (§VI-E-3, Figure 6):
+//!
+//! * **Bottleneck-Filling** (BF, §VI-E-4, Eqs. 17-18), Zigzag Multiplicative Increase: rounds of
+//!   three cycles at `(1 + delta) u*`, `u*`, `(1 - delta) u*`; a round without backlog
+//!   (`beta_r < psi` throughout) raises the tolerable rate `u*` to `(1 + delta) u*`; backlog
+//!   seen sets `u_r` to the receiving rate `x_r` and moves to FC.
+//! * **Fairness-Converging** (FC, §VI-E-5, Eqs. 19-20), Adaptive AIAD: `u_r = x_r + rho / T`
+//!   below the setpoint, `x_r - rho / T` above (T the cycle, so the backlog moves by about `rho`
+//!   packets a cycle, Vegas' one packet per RTT when `rho` = 1); every K cycles `rho` follows the
+//!   measured speed `n = |delta beta_r| / K` towards one packet per cycle, and is reset to 1 when
+//!   `beta_r` crosses the setpoint. Backlog below `psi` returns to BF.
+//! * **Queue-Draining** (QD, §VI-E-6, Eq. 21): entered when `beta_r > eta`, or on a drain flag
+//!   (another sub-flow's RTT probing); stage I keeps `u* = x_r` and requests 2 Interests per
+//!   second until the RTT stops falling; stage II requests `zeta u*` (zeta 0.8) and moves to BF.
+//! * **RTT-Probing** (RP, §VI-E-7): a new sub-flow flags its Interests so that the routers make
+//!   the other sub-flows on its faces drain, until its own RTT stops falling; then BF.
+//!
+//! The paper leaves `delta`, `psi`, `eta` and Eq. 20's exact form unreadable or unstated; our
+//! values and their reasons are on `RateConfig` and in docs/protocols/dpccp.md.
+
+use std::collections::VecDeque;
+
+use super::hopflow::CycleEstimate;
+use crate::Time;
+
+/// The control law's parameters (docs/protocols/dpccp.md gives each one's source).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RateConfig {
+    /// Z-MI's step (Eq. 17). Our choice 0.25: the paper borrows BBR's probing (§VI-B), and
+    /// BBR's ProbeBW cycle probes at 1.25 and drains at 0.75 of its rate, which is Z-MI's
+    /// stage I and III with delta = 0.25 (stage III removes what stage I queued).
+    pub delta: f64,
+    /// psi, packets: below it the bottleneck is taken as underused ("a very small value"). Our
+    /// choice 1 packet: the least backlog that is a queue at all.
+    pub psi: f64,
+    /// eta, packets: above it the path is heavily congested and the sub-flow drains ("the
+    /// largest threshold"). Our choice: three flow setpoints (60 packets), far enough above the
+    /// setpoint that A-AIAD's overshoot (a few packets a cycle) never reaches it.
+    pub eta: f64,
+    /// K: A-AIAD's averaging span, in cycles (§VI-E-5: K = 3).
+    pub k: usize,
+    /// QD stage I's requesting rate, Interests per second (§VI-E-6: 2).
+    pub drain_rate: f64,
+    /// zeta: the share of the backup rate QD stage II restarts at (§VI-E-6: 0.8).
+    pub zeta: f64,
+    /// Largest rho, packets per cycle (ours: half the flow setpoint, so one cycle's step cannot
+    /// jump across the setpoint band).
+    pub rho_max: f64,
+}
+
+impl RateConfig {
+    /// The paper's values where it gives them, ours (above) where it does not; `setpoint` is the
+    /// flow's (20 packets, §VII-A).
+    pub fn for_setpoint(setpoint: f64) -> RateConfig {
+        RateConfig {
+            delta: 0.25,
+            psi: 1.0,
+            eta: 3.0 * setpoint,
+            k: 3,
+            drain_rate: 2.0,
+            zeta: 0.8,
+            rho_max: setpoint / 2.0,
+        }
+    }
+}
+
+/// Z-MI's stage within a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZmiStage {
+    Probe,
+    Hold,
+    Back,
+}
+
+/// The sub-flow's state (§VI-E-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateState {
+    RttProbing,
+    Filling(ZmiStage),
+    Converging,
+    /// QD stage I (stage II is the instant it ends: the rate set on the way back to BF).
+    Draining,
+}
+
+impl RateState {
+    pub fn label(self) -> &'static str {
+        match self {
+            RateState::RttProbing => "rtt-probing",
+            RateState::Filling(_) => "bottleneck-filling",
+            RateState::Converging => "fairness-converging",
+            RateState::Draining => "queue-draining",
+        }
+    }
+}
+
+/// What the rate controller measured in a cycle, with the setpoint the manager gave it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CycleInput {
+    pub estimate: CycleEstimate,
+    /// beta^_r (Eq. 16), packets.
+    pub setpoint: f64,
+    /// The cycle's length, seconds.
+    pub length: f64,
+}
+
+/// One sub-flow's rate controller.
+#[derive(Clone, Debug)]
+pub struct RateControl {
+    config: RateConfig,
+    state: RateState,
+    /// u_r, Interests per second.
+    rate: f64,
+    /// u*: Z-MI's tolerable rate, and QD's backup rate.
+    tolerable: f64,
+    /// A-AIAD's rho, and the backlogs of the last K + 1 cycles in FC.
+    rho: f64,
+    history: VecDeque<f64>,
+    cycles_in_fc: usize,
+    above: Option<bool>,
+    /// The last cycle's smallest RTT, while RP or QD wait for it to stop falling.
+    last_min_rtt: Option<Time>,
+    /// Cycles spent in RP so far.
+    probing_cycles: u32,
+    /// Whether a drain flag would start a drain (re-armed by an unflagged Data after one).
+    drain_armed: bool,
+    /// State changes, for the path report: drains so far.
+    pub drains: u64,
+}
+
+impl RateControl {
+    /// A new sub-flow starts in RP at `initial` Interests per second.
+    pub fn new(config: RateConfig, initial: f64) -> RateControl {
+        RateControl {
+            config,
+            state: RateState::RttProbing,
+            rate: initial,
+            tolerable: initial,
+            rho: 1.0,
+            history: VecDeque::new(),
+            cycles_in_fc: 0,
+            above: None,
+            last_min_rtt: None,
+            probing_cycles: 0,
+            drain_armed: true,
+            drains: 0,
+        }
+    }
+
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+    pub fn state(&self) -> RateState {
+        self.state
+    }
+    /// Whether this sub-flow's Interests carry the RTT-probing flag.
+    pub fn probing(&self) -> bool {
+        self.state == RateState::RttProbing
+    }
+
+    /// A Data of this sub-flow arrived with (`true`) or without the drain flag.
+    pub fn on_drain_flag(&mut self, flagged: bool, x: f64) {
+        if !flagged {
+            self.drain_armed = !matches!(self.state, RateState::Draining);
+            return;
+        }
+        if self.drain_armed && matches!(self.state, RateState::Filling(_) | RateState::Converging) {
+            self.start_drain(x);
+        }
+    }
+
+    /// The end of a control cycle.
+    pub fn end_cycle(&mut self, c: &CycleInput) {
+        let e = &c.estimate;
+        match self.state {
+            RateState::RttProbing => self.probe_rtt(e),
+            RateState::Draining => self.drain(e),
+            _ if e.received == 0 => {} // nothing came back: nothing to act on
+            _ if e.backlog > self.config.eta => self.start_drain(e.rate),
+            RateState::Filling(stage) => self.fill(stage, c),
+            RateState::Converging => self.converge(c),
+        }
+    }
+
+    /// RP: until the smallest RTT of a cycle is no lower than the last one's (at least two cycles,
+    /// one for the flag to reach the routers and one for the others' drain to show).
+    fn probe_rtt(&mut self, e: &CycleEstimate) {
+        self.probing_cycles += 1;
+        if self.rtt_stopped_falling(e) && self.probing_cycles >= 2 {
+            self.enter_filling(self.rate);
+        }
+    }
+
+    /// QD stage I (Eq. 21) until the RTT stops falling, then stage II and BF.
+    fn drain(&mut self, e: &CycleEstimate) {
+        if self.rtt_stopped_falling(e) {
+            self.enter_filling(self.config.zeta * self.tolerable);
+        }
+    }
+
+    /// Whether this cycle's smallest RTT is no lower than the previous cycle's (cycles without
+    /// a sample are skipped).
+    fn rtt_stopped_falling(&mut self, e: &CycleEstimate) -> bool {
+        let Some(now) = e.min_rtt else { return false };
+        let stopped = self.last_min_rtt.is_some_and(|last| now >= last);
+        self.last_min_rtt = Some(now);
+        stopped
+    }
+
+    fn start_drain(&mut self, x: f64) {
+        self.tolerable = x.max(self.config.drain_rate);
+        self.rate = self.config.drain_rate;
+        self.state = RateState::Draining;
+        self.last_min_rtt = None;
+        self.drain_armed = false;
+        self.drains += 1;
+    }
+
+    fn enter_filling(&mut self, tolerable: f64) {
+        self.tolerable = tolerable.max(self.config.drain_rate);
+        self.state = RateState::Filling(ZmiStage::Probe);
+        self.rate = (1.0 + self.config.delta) * self.tolerable;
+        self.last_min_rtt = None;
+    }
+
+    /// Z-MI (Eqs. 17-18).
+    fn fill(&mut self, stage: ZmiStage, c: &CycleInput) {
+        if c.estimate.backlog >= self.config.psi {
+            // Backlog: the receiving rate is what fills the bottleneck (§VI-E-4).
+            self.rate = c.estimate.rate.max(self.config.drain_rate);
+            self.state = RateState::Converging;
+            self.rho = 1.0;
+            self.history.clear();
+            self.cycles_in_fc = 0;
+            self.above = None;
+            return;
+        }
+        let d = self.config.delta;
+        let next = match stage {
+            ZmiStage::Probe => ZmiStage::Hold,
+            ZmiStage::Hold => ZmiStage::Back,
+            ZmiStage::Back => {
+                self.tolerable *= 1.0 + d;
+                ZmiStage::Probe
+            }
+        };
+        self.state = RateState::Filling(next);
+        self.rate = match next {
+            ZmiStage::Probe => (1.0 + d) * self.tolerable,
+            ZmiStage::Hold => self.tolerable,
+            ZmiStage::Back => (1.0 - d) * self.tolerable,
+        };
+    }
+
+    /// A-AIAD (Eqs. 19-20).
+    fn converge(&mut self, c: &CycleInput) {
+        let (beta, target) = (c.estimate.backlog, c.setpoint);
+        if beta < self.config.psi {
+            return self.enter_filling(self.rate);
+        }
+        let above = beta > target;
+        if self.above.is_some_and(|a| a != above) {
+            self.rho = 1.0; // crossed the setpoint: damp the oscillation
+        }
+        self.above = Some(above);
+        self.history.push_back(beta);
+        if self.history.len() > self.config.k + 1 {
+            self.history.pop_front();
+        }
+        self.cycles_in_fc += 1;
+        if self.cycles_in_fc % self.config.k == 0 && self.history.len() == self.config.k + 1 {
+            self.adapt_rho();
+        }
+        let step = self.rho / c.length.max(1e-9);
+        let x = c.estimate.rate;
+        self.rate = if above { x - step } else { x + step }.max(self.config.drain_rate);
+    }
+
+    /// Eq. 20 (our reading): the measured speed `n` (packets of backlog per cycle over the last
+    /// K) against the expected one packet per cycle; slower raises rho by `1 - n` of itself
+    /// (at most doubling it), faster divides it by `n`; kept within [1, rho_max].
+    fn adapt_rho(&mut self) {
+        let (first, last) = (self.history[0], self.history[self.config.k]);
+        let n = (last - first).abs() / self.config.k as f64;
+        self.rho = if n < 1.0 { self.rho * (2.0 - n) } else { self.rho / n };
+        self.rho = self.rho.clamp(1.0, self.config.rho_max.max(1.0));
+    }
+}
+
+#[cfg(test)]
+#[path = "dpccp_rate_tests.rs"]
+mod tests;

@@ -1,0 +1,130 @@
+//! Each law of §VI-E against values worked by hand from Eqs. 17-21 and `RateConfig`'s defaults
+//! for the flow setpoint of 20 packets (delta 0.25, psi 1, eta 60, K 3, 2 /s, zeta 0.8).
+
+use super::*;
+
+fn control_in(state: RateState, rate: f64) -> RateControl {
+    let mut c = RateControl::new(RateConfig::for_setpoint(20.0), rate);
+    c.state = state;
+    c.tolerable = rate;
+    c
+}
+
+/// A cycle of length `length` s that received at `x` /s with backlog `beta` and smallest RTT
+/// `min_ms`, against setpoint 10.
+fn cycle(x: f64, beta: f64, min_ms: u64, length: f64) -> CycleInput {
+    let min_rtt = Some(Time::from_millis(min_ms));
+    let estimate = CycleEstimate { rate: x, backlog: beta, received: 1, max_rtt: min_rtt, min_rtt };
+    CycleInput { estimate, setpoint: 10.0, length }
+}
+
+#[test]
+fn zmi_rounds_rise_by_one_plus_delta_without_backlog() {
+    let mut c = control_in(RateState::Filling(ZmiStage::Probe), 100.0);
+    c.rate = 125.0;
+    let mut rates = vec![];
+    for _ in 0..6 {
+        c.end_cycle(&cycle(100.0, 0.0, 100, 0.1));
+        rates.push(c.rate());
+    }
+    // Round 1 ends (hold 100, back 75); u* becomes 125: probe 156.25, hold 125, back 93.75,
+    // then u* 156.25 and its probe 195.3125.
+    assert_eq!(rates, vec![100.0, 75.0, 156.25, 125.0, 93.75, 195.3125]);
+}
+
+#[test]
+fn backlog_in_filling_sets_the_receiving_rate_and_converges() {
+    let mut c = control_in(RateState::Filling(ZmiStage::Hold), 1000.0);
+    c.end_cycle(&cycle(1220.0, 1.5, 100, 0.1));
+    assert_eq!((c.state(), c.rate()), (RateState::Converging, 1220.0));
+}
+
+#[test]
+fn aiad_moves_the_backlog_one_rho_per_cycle() {
+    let mut c = control_in(RateState::Converging, 1000.0);
+    // Below the setpoint 10: x + rho / T = 1000 + 1 / 0.2 = 1005; above: 1000 - 5 = 995.
+    c.end_cycle(&cycle(1000.0, 4.0, 100, 0.2));
+    assert_eq!(c.rate(), 1005.0);
+    c.end_cycle(&cycle(1000.0, 14.0, 100, 0.2));
+    assert_eq!(c.rate(), 995.0);
+}
+
+#[test]
+fn rho_grows_when_the_backlog_moves_slowly_and_resets_on_crossing() {
+    let mut c = control_in(RateState::Converging, 1000.0);
+    // Backlogs 2.0, 2.3, 2.6, 2.9 below the setpoint: after the third FC cycle there are only
+    // three samples; after the sixth, the last K + 1 = 4 span 2.0 -> 2.9 at cycles 3-6:
+    // n = 0.9 / 3 = 0.3, rho = 1 * (2 - 0.3) = 1.7, and the rate is x + 1.7 / 0.1 = 1017.
+    for beta in [1.1, 1.4, 2.0, 2.3, 2.6, 2.9] {
+        c.end_cycle(&cycle(1000.0, beta, 100, 0.1));
+    }
+    assert!((c.rho - 1.7).abs() < 1e-12, "{}", c.rho);
+    assert!((c.rate() - 1017.0).abs() < 1e-9);
+    // Crossing the setpoint resets rho to 1: x - 1 / 0.1.
+    c.end_cycle(&cycle(1000.0, 12.0, 100, 0.1));
+    assert_eq!((c.rho, c.rate()), (1.0, 990.0));
+}
+
+#[test]
+fn rho_shrinks_when_the_backlog_moves_fast() {
+    let mut c = control_in(RateState::Converging, 1000.0);
+    c.rho = 6.0;
+    // 2 -> 8 over the last three cycles: n = 2 packets a cycle, rho = 6 / 2 = 3.
+    for beta in [1.5, 1.8, 2.0, 4.0, 6.0, 8.0] {
+        c.end_cycle(&cycle(1000.0, beta, 100, 0.1));
+    }
+    assert!((c.rho - 3.0).abs() < 1e-12, "{}", c.rho);
+}
+
+#[test]
+fn heavy_backlog_drains_then_refills_at_zeta() {
+    let mut c = control_in(RateState::Converging, 1000.0);
+    c.end_cycle(&cycle(1200.0, 61.0, 150, 0.1));
+    assert_eq!((c.state(), c.rate()), (RateState::Draining, 2.0));
+    // The RTT falls (150 -> 130 -> 110): still draining; a cycle without Data changes nothing.
+    c.end_cycle(&cycle(900.0, 40.0, 130, 0.1));
+    c.end_cycle(&cycle(100.0, 10.0, 110, 0.1));
+    let mut empty = cycle(0.0, 0.0, 0, 0.1);
+    empty.estimate = CycleEstimate::default();
+    c.end_cycle(&empty);
+    assert_eq!(c.state(), RateState::Draining);
+    // 110 again: stopped falling. Stage II: u* = 0.8 * 1200 = 960, and BF's first probe
+    // requests 1.25 * 960 = 1200.
+    c.end_cycle(&cycle(2.0, 0.0, 110, 0.1));
+    assert_eq!(c.state(), RateState::Filling(ZmiStage::Probe));
+    assert!((c.rate() - 1200.0).abs() < 1e-9);
+    assert_eq!(c.drains, 1);
+}
+
+#[test]
+fn a_drain_flag_drains_once_until_an_unflagged_data() {
+    let mut c = control_in(RateState::Converging, 1000.0);
+    c.on_drain_flag(true, 800.0);
+    assert_eq!((c.state(), c.tolerable), (RateState::Draining, 800.0));
+    c.end_cycle(&cycle(2.0, 0.0, 100, 0.1));
+    c.end_cycle(&cycle(2.0, 0.0, 100, 0.1));
+    assert_eq!(c.state(), RateState::Filling(ZmiStage::Probe));
+    // Still flagged (the label lasts): no second drain until a Data came without the flag.
+    c.on_drain_flag(true, 700.0);
+    assert_eq!(c.drains, 1);
+    c.on_drain_flag(false, 700.0);
+    c.on_drain_flag(true, 700.0);
+    assert_eq!((c.drains, c.state()), (2, RateState::Draining));
+}
+
+#[test]
+fn rtt_probing_lasts_two_cycles_at_least_and_until_the_rtt_stops_falling() {
+    let mut c = RateControl::new(RateConfig::for_setpoint(20.0), 50.0);
+    assert!(c.probing());
+    c.end_cycle(&cycle(50.0, 0.0, 120, 0.1));
+    c.end_cycle(&cycle(50.0, 0.0, 100, 0.1)); // falling
+    assert!(c.probing());
+    c.end_cycle(&cycle(50.0, 0.0, 100, 0.1));
+    assert!(!c.probing());
+    // BF from the initial rate: the first probe at 1.25 * 50.
+    assert_eq!((c.state(), c.rate()), (RateState::Filling(ZmiStage::Probe), 62.5));
+    // A drain flag while probing does nothing.
+    let mut p = RateControl::new(RateConfig::for_setpoint(20.0), 50.0);
+    p.on_drain_flag(true, 50.0);
+    assert_eq!(p.state(), RateState::RttProbing);
+}

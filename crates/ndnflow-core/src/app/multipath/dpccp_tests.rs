@@ -1,0 +1,94 @@
+//! DPCCP's manager: paths from probes, paced sub-flows, Eq. 16, drain flags and broken paths,
+//! against values worked by hand.
+
+use super::*;
+use crate::packet::lp::LpExtensions;
+
+fn ms(x: u64) -> Time {
+    Time::from_millis(x)
+}
+
+fn data(segment: u64, rtt: Option<Time>, lp: &LpHeader) -> DataSample<'_> {
+    DataSample { segment, rtt, congestion_mark: 0, highest_sent: segment, in_flight: 0, lp }
+}
+
+/// A manager that has found path [1, 1, 1, 0] with a 170 ms probe at time 0.
+fn with_path() -> Dpccp {
+    let mut d = Dpccp::new(DpccpConfig::default());
+    let probe = d.path_for(Time::ZERO, 0, false).unwrap();
+    assert_eq!(probe.lp.flags, flags::PTP_PROBE);
+    let mut lp = LpHeader { flags: flags::PTP_PROBE, ..Default::default() };
+    lp.ext = Some(Box::new(LpExtensions { tags: [1, 1, 1, 0].into_iter().collect(), ..Default::default() }));
+    d.on_data(ms(170), &data(0, Some(ms(170)), &lp));
+    d
+}
+
+#[test]
+fn a_probe_opens_a_paced_subflow_that_probes_rtts() {
+    let mut d = with_path();
+    // 10 Interests per 170 ms RTT: 58.82 /s, in RTT-probing.
+    let rates: Vec<_> = d.rates().collect();
+    assert_eq!(rates.len(), 1);
+    assert_eq!(rates[0].0, RateState::RttProbing);
+    assert!((rates[0].1 - 10.0 / 0.17).abs() < 1e-9);
+    // The next probe is due 100 ms after the first (10 /s): at 170 ms it goes first.
+    assert_eq!(d.path_for(ms(170), 1, false).unwrap().lp.flags, flags::PTP_PROBE);
+    // Then the sub-flow's Interest: tagged and RTT-probing-flagged; the next one 17 ms later.
+    let send = d.path_for(ms(170), 2, false).unwrap();
+    assert_eq!(send.lp.flags, flags::RTT_PROBING);
+    assert_eq!(send.lp.ext.as_ref().unwrap().tags.as_slice(), &[1, 1, 1, 0]);
+    assert!(!d.can_send(ms(170)));
+    let next = d.poll_timeout().unwrap();
+    assert_eq!(next, ms(170) + Time::from_secs_f64(0.017));
+    assert!(d.can_send(next));
+}
+
+#[test]
+fn setpoints_follow_the_receiving_rates() {
+    // Eq. 16 with the flow's 20 packets: 300 and 100 /s of 400 take 15 and 5.
+    assert_eq!(subflow_setpoint(20.0, 300.0, 400.0, 2), 15.0);
+    assert_eq!(subflow_setpoint(20.0, 100.0, 400.0, 2), 5.0);
+    // Nothing received yet: equal shares.
+    assert_eq!(subflow_setpoint(20.0, 0.0, 0.0, 4), 5.0);
+}
+
+#[test]
+fn a_flagged_data_drains_a_subflow_out_of_rtt_probing() {
+    let mut d = with_path();
+    // Two cycles end (at 340 and 510 ms) with Data at a steady 170 ms: RP is over.
+    let mut seg = 10;
+    for end in [340, 510] {
+        for _ in 0..3 {
+            let s = d.path_for(ms(end - 20), seg, false).map(|_| seg);
+            if let Some(s) = s {
+                d.on_data(ms(end - 10), &data(s, Some(ms(170)), &LpHeader::default()));
+            }
+            seg += 1;
+        }
+        d.handle_timeout(ms(end));
+    }
+    assert!(matches!(d.rates().next().unwrap().0, RateState::Filling(_)));
+    // A Data with the drain flag (for an Interest that went on the path, not as a probe): the
+    // sub-flow drains at 2 /s.
+    let mut s = seg;
+    while d.path_for(ms(600), s, false).unwrap().lp.flags & flags::PTP_PROBE != 0 {
+        s += 1;
+    }
+    let flagged = LpHeader { flags: flags::RTT_PROBING, ..Default::default() };
+    d.on_data(ms(770), &data(s, Some(ms(170)), &flagged));
+    assert_eq!(d.rates().next().unwrap(), (RateState::Draining, 2.0));
+    assert_eq!(d.paths()[0].decreases, 1);
+}
+
+#[test]
+fn a_path_nacked_no_route_closes_its_subflow() {
+    let mut d = with_path();
+    d.path_for(ms(170), 1, false); // the probe
+    d.path_for(ms(170), 2, false);
+    d.on_nack(ms(200), 2, NackReason::NoRoute, false);
+    assert_eq!(d.rates().count(), 0);
+    assert_eq!(d.paths()[0].state, "failed");
+    // Only probes leave now, on their 100 ms grid from the late one at 170 ms: next at 200 ms.
+    assert!(!d.can_send(ms(199)));
+    assert!(d.can_send(ms(200)));
+}
