@@ -79,8 +79,11 @@ class Topology:
         return sorted(seen, key=lambda n: int(n[1:]))
 
     def scenario(self, solution: str, duration: Any, seed: int,
-                 node_extra: Optional[Mapping[str, Mapping[str, Any]]] = None) -> Scenario:
-        attributes, cc, link_extra = SOLUTIONS[solution]
+                 node_extra: Optional[Mapping[str, Mapping[str, Any]]] = None,
+                 solutions: Optional[Mapping[str, Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]]] = None
+                 ) -> Scenario:
+        """`solutions`: where `solution` is defined (PTP's `SOLUTIONS` unless given)."""
+        attributes, cc, link_extra = (SOLUTIONS if solutions is None else solutions)[solution]
         link_extra = {**link_extra, "queue": {**self.queue, **link_extra.get("queue", {})}}
         sc = Scenario(duration=duration, seed=seed, bin=BIN)  # hop-count routing: every loop-free next hop
         for node in self.nodes():
