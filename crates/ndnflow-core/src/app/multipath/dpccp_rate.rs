@@ -5,13 +5,14 @@
 //! * **Bottleneck-Filling** (BF, §VI-E-4, Eqs. 17-18), Zigzag Multiplicative Increase: rounds of
 //!   three cycles at `(1 + delta) u*`, `u*`, `(1 - delta) u*`; a round without backlog
 //!   (`beta_r < psi` throughout) raises the tolerable rate `u*` to `(1 + delta) u*`; backlog
-//!   seen sets `u_r` to the receiving rate `x_r` and moves to FC.
+//!   seen records the receiving rate `x_r`, lets stage III cancel what stage I queued, and moves
+//!   to FC at the recorded rate.
 //! * **Fairness-Converging** (FC, §VI-E-5, Eqs. 19-20), Adaptive AIAD: `u_r = x_r + rho / T`
 //!   below the setpoint, `x_r - rho / T` above (T the cycle, so the backlog moves by about `rho`
 //!   packets a cycle, Vegas' one packet per RTT when `rho` = 1); every K cycles `rho` follows the
 //!   measured speed `n = |delta beta_r| / K` towards one packet per cycle, and is reset to 1 when
-//!   `beta_r` crosses the setpoint. Backlog below `psi` returns to BF.
-//! * **Queue-Draining** (QD, §VI-E-6, Eq. 21): entered when `beta_r > eta`, or on a drain flag
+//!   `beta_r` crosses the setpoint. Backlog below `psi` for K cycles in a row returns to BF.
+//! * **Queue-Draining** (QD, §VI-E-6, Eq. 21): entered from FC when `beta_r > eta`, or on a drain flag
 //!   (another sub-flow's RTT probing); stage I keeps `u* = x_r` and requests 2 Interests per
 //!   second until the RTT stops falling; stage II requests `zeta u*` (zeta 0.8) and moves to BF.
 //! * **RTT-Probing** (RP, §VI-E-7): a new sub-flow flags its Interests so that the routers make
@@ -119,6 +120,10 @@ pub struct RateControl {
     history: VecDeque<f64>,
     cycles_in_fc: usize,
     above: Option<bool>,
+    /// FC's cycles in a row below psi.
+    idle_cycles: usize,
+    /// Z-MI: the receiving rate recorded when backlog was seen, while stage III cancels it.
+    recorded: Option<f64>,
     /// The last cycle's smallest RTT, while RP or QD wait for it to stop falling.
     last_min_rtt: Option<Time>,
     /// Cycles spent in RP so far.
@@ -141,6 +146,8 @@ impl RateControl {
             history: VecDeque::new(),
             cycles_in_fc: 0,
             above: None,
+            idle_cycles: 0,
+            recorded: None,
             last_min_rtt: None,
             probing_cycles: 0,
             drain_armed: true,
@@ -177,8 +184,8 @@ impl RateControl {
             RateState::RttProbing => self.probe_rtt(e),
             RateState::Draining => self.drain(e),
             _ if e.received == 0 => {} // nothing came back: nothing to act on
-            _ if e.backlog > self.config.eta => self.start_drain(e.rate),
             RateState::Filling(stage) => self.fill(stage, c),
+            RateState::Converging if e.backlog > self.config.eta => self.start_drain(e.rate),
             RateState::Converging => self.converge(c),
         }
     }
@@ -222,21 +229,42 @@ impl RateControl {
         self.state = RateState::Filling(ZmiStage::Probe);
         self.rate = (1.0 + self.config.delta) * self.tolerable;
         self.last_min_rtt = None;
+        self.recorded = None;
     }
 
-    /// Z-MI (Eqs. 17-18).
+    fn enter_converging(&mut self, rate: f64) {
+        self.rate = rate.max(self.config.drain_rate);
+        self.state = RateState::Converging;
+        self.rho = 1.0;
+        self.history.clear();
+        self.cycles_in_fc = 0;
+        self.idle_cycles = 0;
+        self.above = None;
+        self.recorded = None;
+    }
+
+    /// Z-MI (Eqs. 17-18). Backlog seen: "the receiving rate is the saturated rate that can
+    /// critically fill the bottleneck" (§VI-E-4), so it is recorded for FC; but first stage III
+    /// runs, if it has not yet in this round, to cancel what stage I queued ("the algorithm
+    /// introduces zero backlogged packets each round"). Without it FC would start `delta u* T`
+    /// packets above an empty queue, past `eta` on any path whose rate-delay product exceeds
+    /// `eta / delta` (240 packets with the defaults: SP-3's 20 Mbit/s over 120 ms is 280), and
+    /// drain every round. BF's own backlog is never `eta`'s "heavily congested": it is the
+    /// probe's, and stage III removes it.
     fn fill(&mut self, stage: ZmiStage, c: &CycleInput) {
-        if c.estimate.backlog >= self.config.psi {
-            // Backlog: the receiving rate is what fills the bottleneck (§VI-E-4).
-            self.rate = c.estimate.rate.max(self.config.drain_rate);
-            self.state = RateState::Converging;
-            self.rho = 1.0;
-            self.history.clear();
-            self.cycles_in_fc = 0;
-            self.above = None;
-            return;
+        if let Some(recorded) = self.recorded {
+            return self.enter_converging(recorded);
         }
         let d = self.config.delta;
+        if c.estimate.backlog >= self.config.psi {
+            if stage == ZmiStage::Back {
+                return self.enter_converging(c.estimate.rate);
+            }
+            self.recorded = Some(c.estimate.rate);
+            self.state = RateState::Filling(ZmiStage::Back);
+            self.rate = (1.0 - d) * self.tolerable;
+            return;
+        }
         let next = match stage {
             ZmiStage::Probe => ZmiStage::Hold,
             ZmiStage::Hold => ZmiStage::Back,
@@ -256,7 +284,10 @@ impl RateControl {
     /// A-AIAD (Eqs. 19-20).
     fn converge(&mut self, c: &CycleInput) {
         let (beta, target) = (c.estimate.backlog, c.setpoint);
-        if beta < self.config.psi {
+        // Underused only if it stays so over K cycles: right after Z-MI's stage III the queue is
+        // empty at a rate that fills the bottleneck, and A-AIAD's first steps rebuild the backlog.
+        self.idle_cycles = if beta < self.config.psi { self.idle_cycles + 1 } else { 0 };
+        if self.idle_cycles >= self.config.k {
             return self.enter_filling(self.rate);
         }
         let above = beta > target;

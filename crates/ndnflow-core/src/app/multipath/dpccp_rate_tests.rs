@@ -33,10 +33,32 @@ fn zmi_rounds_rise_by_one_plus_delta_without_backlog() {
 }
 
 #[test]
-fn backlog_in_filling_sets_the_receiving_rate_and_converges() {
+fn backlog_in_filling_backs_off_then_converges_at_the_receiving_rate() {
     let mut c = control_in(RateState::Filling(ZmiStage::Hold), 1000.0);
-    c.end_cycle(&cycle(1220.0, 1.5, 100, 0.1));
+    // Backlog at the end of stage II (stage I's probe at 1250 showed): x = 1220 is recorded and
+    // stage III runs at 0.75 * 1000 = 750, even with a backlog past eta (the probe's own).
+    c.end_cycle(&cycle(1220.0, 70.0, 100, 0.1));
+    assert_eq!((c.state(), c.rate()), (RateState::Filling(ZmiStage::Back), 750.0));
+    // Then FC at the recorded rate, whatever stage III measured.
+    c.end_cycle(&cycle(900.0, 30.0, 100, 0.1));
     assert_eq!((c.state(), c.rate()), (RateState::Converging, 1220.0));
+    // Backlog seen at the end of stage III itself: FC at once, at that cycle's rate.
+    let mut c = control_in(RateState::Filling(ZmiStage::Back), 1000.0);
+    c.end_cycle(&cycle(1100.0, 2.0, 100, 0.1));
+    assert_eq!((c.state(), c.rate()), (RateState::Converging, 1100.0));
+}
+
+#[test]
+fn converging_returns_to_filling_after_k_cycles_without_backlog() {
+    let mut c = control_in(RateState::Converging, 1000.0);
+    // Two cycles below psi = 1, then one above: still FC; three below in a row (K): BF, whose
+    // first probe is 1.25 x the rate A-AIAD had reached (x + 1 / 0.1 = 1010): 1262.5.
+    for beta in [0.5, 0.2, 1.5, 0.1, 0.3] {
+        c.end_cycle(&cycle(1000.0, beta, 100, 0.1));
+        assert_eq!(c.state(), RateState::Converging);
+    }
+    c.end_cycle(&cycle(1000.0, 0.0, 100, 0.1));
+    assert_eq!((c.state(), c.rate()), (RateState::Filling(ZmiStage::Probe), 1262.5));
 }
 
 #[test]
