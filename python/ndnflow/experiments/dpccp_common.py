@@ -27,7 +27,7 @@ SEED = 1
 SOLUTIONS: Dict[str, Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]] = {
     # DPCCP on PTP's path switching (§VI-A): MPFP at every node, and DPCCP's router part (hop counts,
     # RTT-probing labels).
-    "DPCCP": ({"ptp": True}, {"algorithm": "dpccp"}, {}),
+    "DPCCP": ({"ptp": True, "dpccp": True}, {"algorithm": "dpccp"}, {}),
     "OMCC-RF": pc.SOLUTIONS["OMCC-RF"],
     # PCON as its authors run it (pcon-4.3/4.4 here): PCON's marking queue on every link, its
     # mark-driven strategy at every node, its consumer.

@@ -1,0 +1,57 @@
+"""DPCCP §VII's experiments: the reconstructed topologies give the optima the pages derive, and
+the metrics read synthetic traces as the pages say."""
+
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+from ndnflow.experiments import dpccp_common as dc
+from ndnflow.experiments import dpccp_mp1, dpccp_mp2, dpccp_mp3, dpccp_sp3
+from ndnflow.experiments import ptp_common as pc
+
+
+def _links(rates, seconds=200, step=0.5):
+    """A links trace: `rates` maps link -> function of time giving bits/s."""
+    rows = [{"link": link, "time_s": k * step, "throughput_bps": f(k * step)}
+            for link, f in rates.items() for k in range(int(seconds / step))]
+    return SimpleNamespace(summary={}, consumers=None, links=pd.DataFrame(rows))
+
+
+def test_every_solution_has_the_papers_settings():
+    nodes, cc, _ = dc.SOLUTIONS["DPCCP"]
+    assert nodes["ptp"] and cc == {"algorithm": "dpccp"}
+    assert set(dc.SOLUTIONS) == {"DPCCP", "OMCC-RF", "PCON"}
+
+
+def test_mp1_bottleneck_is_d_c():
+    # A alone: E-D + F-D = 40 Mbit/s of sources, but D-C carries 30.
+    sc = dpccp_mp1.TOPOLOGY.scenario("DPCCP", "10s", 1, solutions=dc.SOLUTIONS)
+    assert pc.optimum(sc, "n1").value_bps == 30e6
+
+
+def test_sp3_flow_one_alone_is_held_by_f_e():
+    sc = dpccp_sp3.TOPOLOGY.scenario("DPCCP", "10s", 1, solutions=dc.SOLUTIONS)
+    assert pc.optimum(sc, "n1").value_bps == 20e6
+
+
+@pytest.mark.parametrize("module", [dpccp_mp2, dpccp_mp3])
+def test_mp2_mp3_share_ptps_topologies(module):
+    # The same max flows as PTP's Scenarios 1 and 2 (tree: 10 Mbit/s in both cases; diamond: 11 and 4).
+    values = [pc.optimum(module.reference(case)).value_bps for case in module.CASES]
+    assert values == ([10e6, 10e6] if module is dpccp_mp2 else [11e6, 4e6])
+
+
+def test_split_ratio_reads_the_consumer_links_after_b_converged():
+    # A at 18 Mbit/s, B at 12 over 70-100 s (B at 0 before 60 s does not count): 1.5.
+    res = _links({"n3->n1": lambda t: 18e6, "n3->n2": lambda t: 12e6 if t >= 60 else 0.0}, seconds=100)
+    assert dpccp_mp1.ratio(res) == 1.5
+
+
+def test_convergence_time_is_the_first_second_near_the_share():
+    # Flow 2 from 50 s ramps 1 Mbit/s per second: 13.5 (within 10 % of 15) at 63.5 s, so its
+    # 1 s bin [63, 64) has mean 13.25 (no), [64, 65) 14.25 (yes): 14 s.
+    res = _links({"n4->n2": lambda t: max(0.0, t - 50.0) * 1e6}, seconds=100)
+    assert dpccp_sp3.convergence_s(res, "n2", 50.0, 15.0) == 14.0
+    # Never near: infinite.
+    assert dpccp_sp3.convergence_s(res, "n2", 50.0, 100.0) == float("inf")
