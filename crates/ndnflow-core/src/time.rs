@@ -110,6 +110,35 @@ impl fmt::Display for Time {
     }
 }
 
+/// A value that changes at given instants, read at instants that never go back (a producer's
+/// payload schedule, a simulated cache's hit probability): each change holds from its instant on.
+#[derive(Clone, Debug)]
+pub struct Stepwise<T> {
+    changes: Vec<(Time, T)>,
+    /// How many changes have taken effect.
+    applied: usize,
+    current: T,
+}
+
+impl<T: Copy> Stepwise<T> {
+    /// `initial` until the first change; `changes` in increasing time.
+    pub fn new(initial: T, changes: Vec<(Time, T)>) -> Stepwise<T> {
+        Stepwise { changes, applied: 0, current: initial }
+    }
+
+    /// The value in force at `now`.
+    pub fn at(&mut self, now: Time) -> T {
+        while let Some(&(at, value)) = self.changes.get(self.applied) {
+            if at > now {
+                break;
+            }
+            self.current = value;
+            self.applied += 1;
+        }
+        self.current
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -528,3 +528,28 @@ fn an_interest_signature_info_that_does_not_frame_is_refused() {
     good[18] = 0x01;
     assert!(Interest::decode(&good).is_ok());
 }
+
+#[test]
+fn dpccps_hop_count_sits_in_flags_bits_8_to_13_with_a_presence_bit() {
+    // 3 hops: presence bit 5 (0x20) and 3 << 8 (0x0300): Flags = 0x0320, a 2-octet
+    // NonNegativeInteger, one octet more than a flag-only header. A count of 0 is present (0x20,
+    // 1 octet); 64 saturates at 63 (0x3F20).
+    assert_eq!(flags::with_data_hops(0, 3), 0x0320);
+    assert_eq!(flags::data_hops(0x0320), Some(3));
+    assert_eq!(flags::data_hops(flags::with_data_hops(flags::RTT_PROBING, 0)), Some(0));
+    assert_eq!(flags::data_hops(flags::RTT_PROBING), None, "no presence bit, no count");
+    assert_eq!(flags::with_data_hops(0, 64), 0x3F20);
+    assert_eq!(flags::with_data_hops(flags::with_data_hops(0, 63), 2), 0x0220, "replaces, not adds");
+    let mut f = Frame::data(Arc::new(video_data()));
+    f.lp.flags = flags::with_data_hops(0, 3);
+    #[rustfmt::skip]
+    let head = [
+        0x64, 0x4F,                         // LpPacket, length 79 = 6 + 73
+        0xFD, 0x03, 0x6C, 0x02, 0x03, 0x20, //   Flags (876 = 0x36C) = 0x0320: 3 hops
+        0x50, 0x47,                         //   Fragment, length 71: the Data
+    ];
+    let expected = concat(&[&head, &video_data_wire()]);
+    assert_bytes(&f.encode(), &expected);
+    assert_eq!(f.wire_size() as usize, expected.len());
+    assert_eq!(decode_frame(&expected).unwrap(), f);
+}

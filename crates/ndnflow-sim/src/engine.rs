@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use ndnflow_core::app::multipath::PathReport;
 use ndnflow_core::fw::forwarder::Outbox;
-use ndnflow_core::fw::Strategy;
+use ndnflow_core::fw::{ForwarderExtension, Strategy};
 use ndnflow_core::link::reliability::Output;
 use ndnflow_core::packet::{Frame, Interest, Nack, NackReason, NetPacket};
 use ndnflow_core::table::FaceId;
@@ -32,8 +32,8 @@ use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{
-    ConsumerName, ConsumerSample, ConsumerSummary, NodeSummary, PathName, PathSummary, PtpNodeSummary, Recorder,
-    Results, SimulationSummary, Summary,
+    ConsumerName, ConsumerSample, ConsumerSummary, DpccpNodeSummary, NodeSummary, PathName, PathSummary,
+    PtpNodeSummary, Recorder, Results, SimulatedCacheSummary, SimulationSummary, Summary,
 };
 
 pub struct Simulation {
@@ -118,6 +118,14 @@ impl Simulation {
         let Some(n) = self.scenario.nodes.iter().position(|s| s.name == node) else { return false };
         self.net.nodes[n].fw.set_strategy(prefix, strategy);
         self.reschedule_node(n);
+        true
+    }
+
+    /// Adds a router extension of another crate's to the node named `node`, after those its
+    /// scenario asks for; false when there is no such node. Before the run.
+    pub fn add_extension(&mut self, node: &str, extension: Box<dyn ForwarderExtension>) -> bool {
+        let Some(n) = self.scenario.nodes.iter().position(|s| s.name == node) else { return false };
+        self.net.nodes[n].fw.add_extension(extension);
         true
     }
 
@@ -536,6 +544,15 @@ impl Simulation {
                             fab_evictions: fab.evictions,
                         }
                     }),
+                    dpccp: n.fw.dpccp().map(|d| DpccpNodeSummary {
+                        hop_counted: d.counters.hop_counted,
+                        faces_labelled: d.counters.faces_labelled,
+                        drain_flagged: d.counters.drain_flagged,
+                    }),
+                    simulated_cache: n
+                        .fw
+                        .simulated_cache()
+                        .map(|c| SimulatedCacheSummary { lookups: c.counters.lookups, hits: c.counters.hits }),
                 };
                 (spec.name.clone(), summary)
             })

@@ -320,6 +320,13 @@ pub struct NodeSummary {
     /// PTP's router counters, on a node with `ptp = true` (absent elsewhere).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ptp: Option<PtpNodeSummary>,
+    /// DPCCP's router counters, on a node with `dpccp` (absent elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dpccp: Option<DpccpNodeSummary>,
+    /// The simulated cache's draws, on a node with `simulated_cache` (absent elsewhere). Its hits
+    /// are in `cs_hits` too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulated_cache: Option<SimulatedCacheSummary>,
 }
 
 /// One path of a multipath consumer at the end of the run.
@@ -350,6 +357,25 @@ pub struct PtpNodeSummary {
     pub fab_hits: u64,
     pub fab_misses: u64,
     pub fab_evictions: u64,
+}
+
+/// What a DPCCP router did (§VI-C hop count, §VI-E-7 RTT-probing labels).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct DpccpNodeSummary {
+    /// Data sent with a hop count.
+    pub hop_counted: u64,
+    /// Times a link face became labelled "RTT-Probing".
+    pub faces_labelled: u64,
+    /// Data this node flagged for draining as they left a labelled face.
+    pub drain_flagged: u64,
+}
+
+/// A simulated cache's draws (DPCCP §VII-A).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct SimulatedCacheSummary {
+    /// Interests under its prefix that drew.
+    pub lookups: u64,
+    pub hits: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -157,6 +157,65 @@ fn validation_errors_name_line_field_and_reason() {
             &["must start with '/'"],
         ),
         case(q(8, "r  = 5"), 8, "nodes.r", &["expected a table", "found integer 5"]),
+        // DPCCP's router side and simulated caches
+        case(q(8, r#"r  = { dpccp = 1 }"#), 8, "nodes.r.dpccp", &["expected true, false or a table"]),
+        case(
+            q(8, r#"r  = { dpccp = { label_lifetime = "0s" } }"#),
+            8,
+            "nodes.r.dpccp.label_lifetime",
+            &["must be longer than 0"],
+        ),
+        case(
+            q(8, r#"r  = { simulated_cache = { prefix = "/data", hit = 1.5 } }"#),
+            8,
+            "nodes.r.simulated_cache.hit",
+            &["probability must be between 0 and 1, found 1.5"],
+        ),
+        case(
+            q(8, r#"r  = { simulated_cache = { hit = 0.5 } }"#),
+            8,
+            "nodes.r.simulated_cache.prefix",
+            &["missing required field \"prefix\""],
+        ),
+        case(
+            q(8, r#"r  = { simulated_cache = { prefix = "/data" } }"#),
+            8,
+            "nodes.r.simulated_cache.hit",
+            &["missing the hit probability"],
+        ),
+        case(
+            q(8, r#"r  = { simulated_cache = { prefix = "/data", hit = 0.5, schedule = [] } }"#),
+            8,
+            "nodes.r.simulated_cache.schedule",
+            &["either hit", "not both"],
+        ),
+        case(
+            q(8, r#"r  = { simulated_cache = { prefix = "/data", schedule = [] } }"#),
+            8,
+            "nodes.r.simulated_cache.schedule",
+            &["at least one"],
+        ),
+        case(
+            q(
+                8,
+                r#"r  = { simulated_cache = { prefix = "/data", schedule = [{ at = "50s", hit = 0.9 }, { at = "50s", hit = 0 }] } }"#,
+            ),
+            8,
+            "nodes.r.simulated_cache.schedule[1].at",
+            &["increasing order"],
+        ),
+        case(
+            q(8, r#"r  = { simulated_cache = { prefix = "/data", schedule = [{ at = "5s", hit = -0.1 }] } }"#),
+            8,
+            "nodes.r.simulated_cache.schedule[0].hit",
+            &["probability must be between 0 and 1"],
+        ),
+        case(
+            q(8, r#"r  = { simulated_cache = { prefix = "/data", hit = 0.5, size = 3 } }"#),
+            8,
+            "nodes.r.simulated_cache.size",
+            &["unknown field \"size\"", "prefix, payload, hit, schedule"],
+        ),
         // queues and loss
         case(
             q(25, r#"queue     = { discipline = "droptail", packets = 0 }"#),

@@ -253,6 +253,38 @@ fn route_labels_are_off_unless_a_node_asks() {
 }
 
 #[test]
+fn dpccp_is_off_unless_a_node_asks_and_its_label_lasts_200_ms_by_default() {
+    use ndnflow_core::fw::ext::DpccpConfig;
+    let s = parse(&quickstart_with_line(8, r#"r  = { dpccp = true, ptp = true }"#)).unwrap();
+    assert_eq!(s.nodes[2].forwarder.dpccp, Some(DpccpConfig { label_lifetime: Time::from_millis(200) }));
+    assert!(s.nodes[2].forwarder.ptp, "both extensions on one node");
+    assert_eq!(s.nodes[0].forwarder.dpccp, None);
+    let s = parse(&quickstart_with_line(8, r#"r  = { dpccp = { label_lifetime = "1s" } }"#)).unwrap();
+    assert_eq!(s.nodes[2].forwarder.dpccp, Some(DpccpConfig { label_lifetime: Time::from_secs(1) }));
+    let s = parse(&quickstart_with_line(8, r#"r  = { dpccp = false }"#)).unwrap();
+    assert_eq!(s.nodes[2].forwarder.dpccp, None);
+}
+
+#[test]
+fn a_simulated_cache_takes_a_fixed_hit_probability_or_a_schedule() {
+    use ndnflow_core::table::SimulatedCacheConfig;
+    let line = r#"r  = { simulated_cache = { prefix = "/data", hit = 0.4 } }"#;
+    let s = parse(&quickstart_with_line(8, line)).unwrap();
+    let fixed = SimulatedCacheConfig {
+        prefix: Name::parse("/data").unwrap(),
+        payload: 1024,
+        schedule: vec![(Time::ZERO, 0.4)],
+    };
+    assert_eq!(s.nodes[2].forwarder.simulated_cache, Some(fixed), "1024-byte payload by default (§VII-A)");
+    let line = r#"r  = { simulated_cache = { prefix = "/data", payload = 100, schedule = [{ at = "0s", hit = 0 }, { at = "50s", hit = 0.95 }, { at = "150s", hit = 0 }] } }"#;
+    let s = parse(&quickstart_with_line(8, line)).unwrap();
+    let cache = s.nodes[2].forwarder.simulated_cache.clone().unwrap();
+    assert_eq!(cache.payload, 100);
+    assert_eq!(cache.schedule, vec![(Time::ZERO, 0.0), (Time::from_secs(50), 0.95), (Time::from_secs(150), 0.0)]);
+    assert_eq!(s.nodes[0].forwarder.simulated_cache, None);
+}
+
+#[test]
 fn the_straggler_time_is_zero_unless_a_node_sets_one() {
     let s = parse(&quickstart_with_line(8, r#"r  = { straggler = "100ms" }"#)).unwrap();
     assert_eq!(s.nodes[2].forwarder.straggler, Time::from_millis(100));

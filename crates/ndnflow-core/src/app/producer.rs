@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::packet::data::zero_payload;
 use crate::packet::lp::flags;
 use crate::packet::{Data, Frame, NetPacket};
+use crate::time::Stepwise;
 use crate::{Name, Time};
 
 #[derive(Clone, Debug)]
@@ -22,16 +23,16 @@ pub struct ProducerConfig {
 
 pub struct Producer {
     config: ProducerConfig,
-    /// Payload in force, and how many scheduled changes have taken effect.
-    payload: usize,
-    changes_applied: usize,
+    /// Payload size, following `config.payload_changes`.
+    payload: Stepwise<usize>,
     pub interests_received: u64,
     pub data_sent: u64,
 }
 
 impl Producer {
     pub fn new(config: ProducerConfig) -> Producer {
-        Producer { payload: config.payload, changes_applied: 0, config, interests_received: 0, data_sent: 0 }
+        let payload = Stepwise::new(config.payload, config.payload_changes.clone());
+        Producer { payload, config, interests_received: 0, data_sent: 0 }
     }
 
     pub fn prefix(&self) -> &Name {
@@ -39,18 +40,6 @@ impl Producer {
     }
 
     /// Handles a frame from the forwarder; returns the Data to send back, if any.
-    /// The payload size in force at `now` (time only moves forward).
-    fn payload_at(&mut self, now: Time) -> usize {
-        while let Some(&(at, bytes)) = self.config.payload_changes.get(self.changes_applied) {
-            if at > now {
-                break;
-            }
-            self.payload = bytes;
-            self.changes_applied += 1;
-        }
-        self.payload
-    }
-
     pub fn handle(&mut self, now: Time, frame: Frame) -> Option<Frame> {
         let NetPacket::Interest(interest) = frame.packet else { return None };
         self.interests_received += 1;
@@ -58,7 +47,7 @@ impl Producer {
             return None;
         }
         let segment = interest.name.last().and_then(|c| c.as_segment());
-        let payload = self.payload_at(now);
+        let payload = self.payload.at(now);
         let mut data = Data::new(interest.name.clone(), zero_payload(payload));
         data.freshness_period = self.config.freshness;
         if let (Some(count), Some(seg)) = (self.config.segments, segment) {

@@ -2,12 +2,12 @@
 //! labels and the straggler time (`ForwarderConfig`), and how the built-in strategies and router
 //! extensions are made.
 
-use super::ext::{ForwarderExtension, InvalidTag, Mpfp, RouteLabels};
+use super::ext::{Dpccp, DpccpConfig, ForwarderExtension, InvalidTag, Mpfp, RouteLabels};
 use super::strategy::{
     BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PafConfig, PafStrategy, PconConfig, PconStrategy,
     PiStrategy, RfaStrategy, Strategy,
 };
-use crate::table::CsPolicy;
+use crate::table::{CsPolicy, SimulatedCacheConfig};
 use crate::{Name, Time};
 
 /// Which built-in strategy a prefix uses.
@@ -46,33 +46,38 @@ pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> 
     }
 }
 
-/// The router extensions a config asks for, in hook order: route labels, then MPFP. Their hooks
-/// write distinct link-header fields (the trajectory id; PTP's flags and tags), so the order
-/// changes no packet; it is fixed so that it never depends on anything else.
-pub(super) fn make_extensions(
-    route_labels: bool,
-    ptp: Option<(usize, InvalidTag)>,
-    nonce_seed: u64,
-) -> Vec<Box<dyn ForwarderExtension>> {
+/// The router extensions a config asks for, in hook order: route labels, MPFP, DPCCP. Their
+/// hooks write distinct link-header fields (the trajectory id; PTP's flags and tags; DPCCP's hop
+/// count and drain flag), so the order changes no packet; it is fixed so that it never depends
+/// on anything else.
+pub(super) fn make_extensions(config: &ForwarderConfig, nonce_seed: u64) -> Vec<Box<dyn ForwarderExtension>> {
     let mut extensions: Vec<Box<dyn ForwarderExtension>> = Vec::new();
-    if route_labels {
+    if config.route_labels {
         extensions.push(Box::new(RouteLabels));
     }
-    if let Some((fab_capacity, invalid_tag)) = ptp {
+    if config.ptp {
         // Its own stream, apart from the strategies' (`strategy_seed` mixes another constant).
         let seed = crate::mix::mix64(nonce_seed ^ 0x4D50_4650_5052_4F42);
-        extensions.push(Box::new(Mpfp::new(fab_capacity, invalid_tag, seed)));
+        extensions.push(Box::new(Mpfp::new(config.fab_capacity, config.invalid_tag, seed)));
+    }
+    if let Some(dpccp) = config.dpccp {
+        extensions.push(Box::new(Dpccp::new(dpccp)));
     }
     extensions
 }
 
-/// The seed of the `index`-th strategy instance of a forwarder seeded with `nonce_seed`, so
-/// instances and nodes draw independent streams.
+/// The simulated cache's stream, apart from the Content Store's, the strategies' and MPFP's.
+pub(super) fn sim_cache_seed(nonce_seed: u64) -> u64 {
+    crate::mix::mix64(nonce_seed ^ 0x5CAC_4E5C_AC4E_5CAC)
+}
+
 /// The Content Store's admission stream, apart from the strategies' and the extensions'.
 pub(super) fn cs_seed(nonce_seed: u64) -> u64 {
     crate::mix::mix64(nonce_seed ^ 0xC5AD_0A17_C5AD_0A17)
 }
 
+/// The seed of the `index`-th strategy instance of a forwarder seeded with `nonce_seed`, so
+/// instances and nodes draw independent streams.
 pub(super) fn strategy_seed(nonce_seed: u64, index: usize) -> u64 {
     crate::mix::mix64(crate::mix::mix64(nonce_seed ^ 0x5EED_57A7_E61E_5EED) ^ index as u64)
 }
@@ -120,6 +125,12 @@ pub struct ForwarderConfig {
     pub fab_capacity: usize,
     /// What a PTP router does with a tag that names no usable next hop (§4-C-2's Nack by default).
     pub invalid_tag: InvalidTag,
+    /// DPCCP's router side (§VI-C hop count, §VI-E-7 RTT-probing labels and drain flag). Off by
+    /// default: a stock forwarder sends Data without a hop count. Installs `ext::Dpccp`.
+    pub dpccp: Option<DpccpConfig>,
+    /// DPCCP §VII-A's simulated cache: answers Interests under a prefix with probability kappa,
+    /// storing nothing. None by default.
+    pub simulated_cache: Option<SimulatedCacheConfig>,
 }
 
 impl Default for ForwarderConfig {
@@ -140,6 +151,8 @@ impl Default for ForwarderConfig {
             ptp: false,
             fab_capacity: crate::table::Fab::DEFAULT_CAPACITY,
             invalid_tag: InvalidTag::Nack,
+            dpccp: None,
+            simulated_cache: None,
         }
     }
 }

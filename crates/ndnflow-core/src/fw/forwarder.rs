@@ -24,15 +24,15 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use super::config::{cs_seed, make_extensions, make_strategy, strategy_seed};
+use super::config::{cs_seed, make_extensions, make_strategy, sim_cache_seed, strategy_seed};
 pub use super::config::{ForwarderConfig, InterestMarks, StrategyName};
-use super::ext::{ForwarderExtension, Takeover};
-pub use super::ext::{Mpfp, MpfpCounters};
+use super::ext::{DataCopy, ForwarderExtension};
+pub use super::ext::{Dpccp, Mpfp, MpfpCounters};
 use super::face::{FaceInfo, FaceKind};
 use super::strategy::{InterestDecision, NackDecision, Strategy, StrategyActions, StrategyCtx};
 use crate::link::Limit;
 use crate::packet::{Data, Frame, Interest, LpHeader, Nack, NackReason, NetPacket};
-use crate::table::{ContentStore, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId};
+use crate::table::{ContentStore, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId, SimulatedCache};
 use crate::{Name, Time};
 
 /// Packet counters of one forwarder (NFD's ForwarderCounters plus CS and PIT outcomes).
@@ -64,6 +64,8 @@ pub struct Forwarder {
     pub fib: Fib,
     pub pit: PendingInterestTable,
     pub cs: ContentStore,
+    /// DPCCP §VII-A's simulated cache, consulted after the Content Store.
+    sim_cache: Option<SimulatedCache>,
     pub dnl: DeadNonceList,
     strategies: Vec<Box<dyn Strategy>>,
     /// (prefix, index into `strategies`), longest prefix first; the last one is "/".
@@ -73,7 +75,7 @@ pub struct Forwarder {
     nonce_state: u64,
     interest_marks: InterestMarks,
     straggler: Time,
-    /// Router extensions, in hook order (route labels, then MPFP, as the config asks; then any
+    /// Router extensions, in hook order (route labels, MPFP, DPCCP, as the config asks; then any
     /// `add_extension` added).
     extensions: Vec<Box<dyn ForwarderExtension>>,
     /// Scratch for the actions of strategy timers, kept to spare an allocation per wake-up.
@@ -88,6 +90,8 @@ type Downstreams = SmallVec<[(FaceId, bool, u32); 4]>;
 
 impl Forwarder {
     pub fn new(config: ForwarderConfig, nonce_seed: u64) -> Forwarder {
+        let extensions = make_extensions(&config, nonce_seed);
+        let sim_cache = config.simulated_cache.clone().map(|c| SimulatedCache::new(c, sim_cache_seed(nonce_seed)));
         let mut strategies = vec![make_strategy(config.default_strategy, strategy_seed(nonce_seed, 0))];
         let mut choices = vec![(Name::root(), 0)];
         for (prefix, name) in config.strategy_choices {
@@ -101,6 +105,7 @@ impl Forwarder {
             pit: PendingInterestTable::new(),
             cs: ContentStore::new(config.cs_policy, config.cs_capacity)
                 .with_admission(config.cs_admit, cs_seed(nonce_seed)),
+            sim_cache,
             dnl: DeadNonceList::default(),
             strategies,
             choices,
@@ -108,11 +113,7 @@ impl Forwarder {
             nonce_state: nonce_seed | 1,
             interest_marks: config.interest_marks,
             straggler: config.straggler,
-            extensions: make_extensions(
-                config.route_labels,
-                config.ptp.then_some((config.fab_capacity, config.invalid_tag)),
-                nonce_seed,
-            ),
+            extensions,
             actions: StrategyActions::new(),
         }
     }
@@ -144,6 +145,15 @@ impl Forwarder {
     /// PTP's router state (its counters and FAB), on a forwarder with `ptp` set.
     pub fn mpfp(&self) -> Option<&Mpfp> {
         self.extension::<Mpfp>()
+    }
+
+    /// DPCCP's router state (its counters and labels), on a forwarder with `dpccp` set.
+    pub fn dpccp(&self) -> Option<&Dpccp> {
+        self.extension::<Dpccp>()
+    }
+
+    pub fn simulated_cache(&self) -> Option<&SimulatedCache> {
+        self.sim_cache.as_ref()
     }
 
     /// The first extension of type `T`, to read its state back.
@@ -263,15 +273,15 @@ impl Forwarder {
             self.pit.discard(id);
             id = self.pit.find_or_insert(&interest).0;
         }
+        let flags = self.interest_flags(now, in_face, lp);
         let has_in_records = self.pit.get(id).is_some_and(|e| !e.in_records.is_empty());
         let skips_cs = self.extensions.iter().any(|e| e.skips_content_store(lp));
-        if !has_in_records && !skips_cs && self.cs.is_enabled() {
-            if let Some(data) = self.cs.find(now, &interest) {
+        if !has_in_records && !skips_cs {
+            if let Some(data) = self.content_store_lookup(now, &interest) {
                 return self.on_content_store_hit(now, in_face, id, data, (congested, pit_hint), out);
             }
-            self.counters.cs_misses += 1;
         }
-        self.on_content_store_miss(now, in_face, id, &interest, (congested, pit_hint, lp), out);
+        self.on_content_store_miss(now, in_face, id, &interest, (congested, pit_hint, lp, flags), out);
     }
 
     /// NFD's ContentStore hit pipeline: the strategy hears of it, the entry goes, and the Data
@@ -294,8 +304,9 @@ impl Forwarder {
         self.counters.out_data += 1;
         let mut frame = Frame::data(data);
         frame.lp.congestion_mark = congested as u64;
+        let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
         for ext in &mut self.extensions {
-            ext.content_store_hit(&mut frame.lp);
+            ext.content_store_hit(&ctx, in_face, &mut frame.lp);
         }
         frame.pit_hint = pit_hint;
         out.push((in_face, frame));
@@ -320,14 +331,15 @@ impl Forwarder {
         in_face: FaceId,
         id: PitId,
         interest: &Arc<Interest>,
-        (congested, pit_hint, lp): (bool, u32, &LpHeader),
+        (congested, pit_hint, lp, flags): (bool, u32, &LpHeader, u64),
         out: &mut Outbox,
     ) {
         let Some(entry) = self.pit.get_mut(id) else { return };
         entry.insert_or_update_in_record(now, in_face, interest, congested, pit_hint);
         let expiry = entry.in_records_expiry();
         self.pit.set_expiry(id, expiry);
-        if let Some(takeover) = self.extension_forwards(now, in_face, id, lp) {
+        if let Some(mut takeover) = self.extension_forwards(now, in_face, id, lp) {
+            takeover.lp.flags |= flags;
             return self.carry_out(now, id, in_face, takeover.decision, takeover.lp, out);
         }
         let si = self.strategy_index(&interest.name);
@@ -335,17 +347,7 @@ impl Forwarder {
         let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
         let Some(entry) = self.pit.get_mut(id) else { return };
         let decision = self.strategies[si].after_receive_interest(&ctx, in_face, entry, fib);
-        self.carry_out(now, id, in_face, decision, LpHeader::default(), out);
-    }
-
-    /// The first extension that forwards the Interest of entry `id` its own way, if any.
-    fn extension_forwards(&mut self, now: Time, in_face: FaceId, id: PitId, lp: &LpHeader) -> Option<Takeover> {
-        if self.extensions.is_empty() {
-            return None;
-        }
-        let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
-        let entry = self.pit.get_mut(id)?;
-        self.extensions.iter_mut().find_map(|e| e.forward_interest(&ctx, in_face, lp, entry))
+        self.carry_out(now, id, in_face, decision, LpHeader { flags, ..Default::default() }, out);
     }
 
     /// Carries out a decision on the Interest from `in_face`; forwarded Interests carry `lp`.
@@ -478,7 +480,7 @@ impl Forwarder {
             }
             self.on_satisfied(now, id, in_face);
         }
-        self.on_outgoing_data(in_face, data, (lp, data_flags, net_size), downstreams, out);
+        self.on_outgoing_data(now, in_face, data, (lp, data_flags, net_size), downstreams, out);
     }
 
     /// Outgoing Data pipeline: one copy of `data`, which arrived on `in_face` with `lp`, to each
@@ -486,6 +488,7 @@ impl Forwarder {
     /// what the extensions write.
     fn on_outgoing_data(
         &mut self,
+        now: Time,
         in_face: FaceId,
         data: Arc<Data>,
         (lp, flags, net_size): (&LpHeader, u64, u32),
@@ -501,8 +504,10 @@ impl Forwarder {
             self.counters.out_data += 1;
             // Same Data, same size: no need to re-measure it.
             let mut lp_out = outgoing_data_lp(lp, congested, flags);
+            let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
+            let copy = DataCopy { in_face, out_face: face, aggregated: k > 0 };
             for ext in &mut self.extensions {
-                ext.outgoing_data(in_face, lp, k > 0, &mut lp_out);
+                ext.outgoing_data(&ctx, copy, lp, &mut lp_out);
             }
             out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size, pit_hint }));
         }
@@ -578,6 +583,9 @@ fn outgoing_data_lp(lp: &LpHeader, congested_downstream: bool, flags: u64) -> Lp
 
 #[path = "forwarder_timers.rs"]
 mod timers;
+
+#[path = "forwarder_lookup.rs"]
+mod lookup;
 
 #[cfg(test)]
 #[path = "forwarder_tests.rs"]

@@ -51,7 +51,8 @@ pub mod tlv_type {
 pub mod flags {
     /// PTP: the Data was answered from a Content Store (MPCCP's 1-bit from-cache flag).
     pub const FROM_CACHE: u64 = 1 << 0;
-    /// DPCCP: RTT-probing bit (Interests) / probe answer (Data).
+    /// DPCCP §VI-E-7: on an Interest, the RTT-probing bit a new sub-flow sets; on a Data, the
+    /// drain flag a router sets on every Data leaving a face that such an Interest labelled.
     pub const RTT_PROBING: u64 = 1 << 1;
     /// PCON §3.6: the link that carried the Data is highly congested.
     pub const HIGH_CONG: u64 = 1 << 2;
@@ -60,24 +61,35 @@ pub mod flags {
     /// PTP §3-A: a path-probing Interest, and the probing Data that answers it (routers push
     /// their tags into it).
     pub const PTP_PROBE: u64 = 1 << 4;
+    /// DPCCP §VI-C: the Data carries a hop count, in `HOPS_MASK` (`data_hops`). A presence bit of
+    /// its own, so that a count of 0 (the content holder's) differs from no count at all.
+    ///
+    /// Why the hop count lives in Flags and not in a TLV of its own: the paper asks for 6 bits;
+    /// in Flags they cost 0 or 1 extra octet (the NonNegativeInteger grows from 1 to 2 octets),
+    /// need no new TLV-TYPE, and keep `LpHeader` inline (no boxed extension per Data: a frame
+    /// stays 64 bytes). PCON's HopCount field (856) is another count (forwarders crossed since a
+    /// congestion mark, reset by marking): sharing it would stop PCON and DPCCP running in one
+    /// network.
+    pub const DATA_HOPS: u64 = 1 << 5;
+    /// Where the 6-bit hop count sits (bits 8..=13).
+    pub const HOPS_SHIFT: u32 = 8;
+    pub const HOPS_MASK: u64 = 0x3F << HOPS_SHIFT;
+    /// "At most 63 hops" (§VI-C): the count saturates there.
+    pub const MAX_HOPS: u8 = 63;
     /// The flags that describe the path upstream and so hold for every node below it: what a
     /// forwarder passes on with a Data unless its strategy says otherwise
     /// (`Strategy::after_receive_data`). HIGH_CONG_LOCAL is about the last link only.
     pub const PATH_SIGNALS: u64 = HIGH_CONG;
-    /// DPCCP §VI-C: the Data carries a 6-bit hop count (in bits 8..=13 of the Flags field).
-    pub const DATA_HOPS: u64 = 1 << 5;
-    const HOPS_SHIFT: u32 = 8;
-    const HOPS_MAX: u8 = 63;
 
-    /// DPCCP's hop count of a Data: the links it has traversed since its holder.
+    /// The hop count a Data's flags carry (DPCCP §VI-C), if any.
     pub fn data_hops(flags: u64) -> Option<u8> {
-        (flags & DATA_HOPS != 0).then(|| ((flags >> HOPS_SHIFT) as u8) & HOPS_MAX)
+        (flags & DATA_HOPS != 0).then_some(((flags & HOPS_MASK) >> HOPS_SHIFT) as u8)
     }
 
-    /// `flags` carrying hop count `hops` (at most 63: six bits).
+    /// `flags` carrying hop count `hops` (replacing any), saturated at `MAX_HOPS`.
     pub fn with_data_hops(flags: u64, hops: u8) -> u64 {
-        let cleared = flags & !(u64::from(HOPS_MAX) << HOPS_SHIFT);
-        cleared | DATA_HOPS | (u64::from(hops.min(HOPS_MAX)) << HOPS_SHIFT)
+        let hops = u64::from(hops.min(MAX_HOPS));
+        (flags & !HOPS_MASK) | DATA_HOPS | (hops << HOPS_SHIFT)
     }
 }
 

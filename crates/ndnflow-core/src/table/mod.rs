@@ -1,6 +1,6 @@
 //! Forwarding tables after NFD's daemon/table: Content Store, Pending Interest Table,
 //! Forwarding Information Base, Dead Nonce List, and per-prefix strategy measurements; and PTP's
-//! Forwarding Acceleration Base, a per-flow cache of FIB lookups.
+//! Forwarding Acceleration Base, a per-flow cache of FIB lookups; DPCCP's simulated caches.
 
 pub mod cs;
 pub mod dnl;
@@ -8,6 +8,7 @@ pub mod fab;
 pub mod fib;
 pub mod measurements;
 pub mod pit;
+pub mod sim_cache;
 mod slot_list;
 
 pub use cs::{ContentStore, CsPolicy};
@@ -16,6 +17,7 @@ pub use fab::{Fab, FabCounters, ForwardingAccelerationBase};
 pub use fib::{Fib, FibEntry, NextHop};
 pub use measurements::Measurements;
 pub use pit::{InRecord, OutRecord, PendingInterestTable, PitEntry, PitId};
+pub use sim_cache::{SimulatedCache, SimulatedCacheConfig, SimulatedCacheCounters};
 
 /// A face of one forwarder: an index into its face table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

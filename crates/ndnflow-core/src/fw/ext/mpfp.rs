@@ -35,7 +35,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use smallvec::SmallVec;
 
-use super::{ForwarderExtension, Takeover};
+use super::{DataCopy, ForwarderExtension, Takeover};
 use crate::fw::face::FaceKind;
 use crate::fw::strategy::{Faces, InterestDecision, RetxDecision, RetxSuppression, StrategyCtx};
 use crate::packet::lp::flags;
@@ -203,15 +203,15 @@ impl ForwarderExtension for Mpfp {
     }
 
     /// §5-D-1: "the router labels the Data packet using a 1-bit flag".
-    fn content_store_hit(&mut self, lp_out: &mut LpHeader) {
+    fn content_store_hit(&mut self, _ctx: &StrategyCtx, _out_face: FaceId, lp_out: &mut LpHeader) {
         lp_out.flags |= flags::FROM_CACHE;
     }
 
     /// The from-cache flag as it came, set on a copy that answers an aggregated Interest, and for
     /// a probing Data its tag stack with `in_face` pushed on top.
-    fn outgoing_data(&mut self, in_face: FaceId, lp_in: &LpHeader, aggregated: bool, lp_out: &mut LpHeader) {
+    fn outgoing_data(&mut self, _ctx: &StrategyCtx, copy: DataCopy, lp_in: &LpHeader, lp_out: &mut LpHeader) {
         lp_out.flags |= lp_in.flags & flags::FROM_CACHE;
-        if aggregated {
+        if copy.aggregated {
             // §5-D-1 and §5-A: Data from "cache/aggregation" overtake the producer's order, so
             // the consumer must not read them as a loss on its path.
             lp_out.flags |= flags::FROM_CACHE;
@@ -221,7 +221,7 @@ impl ForwarderExtension for Mpfp {
             let mut tags = lp_in.ext.as_ref().map(|e| e.tags.clone()).unwrap_or_default();
             // Every face counts, the producer's application face too: the tagged Interest pops it
             // at the producer's node and is handed to the producer through it.
-            tags.push(u64::from(in_face.0));
+            tags.push(u64::from(copy.in_face.0));
             lp_out.ext_mut().tags = tags;
         }
     }

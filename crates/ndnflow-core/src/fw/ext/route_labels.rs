@@ -7,7 +7,8 @@
 
 use std::any::Any;
 
-use super::ForwarderExtension;
+use super::{DataCopy, ForwarderExtension};
+use crate::fw::strategy::StrategyCtx;
 use crate::packet::LpHeader;
 use crate::table::FaceId;
 
@@ -36,12 +37,12 @@ impl ForwarderExtension for RouteLabels {
     }
 
     /// The route ends in this Content Store.
-    fn content_store_hit(&mut self, lp_out: &mut LpHeader) {
+    fn content_store_hit(&mut self, _ctx: &StrategyCtx, _out_face: FaceId, lp_out: &mut LpHeader) {
         lp_out.ext_mut().trajectory_id = Some(route_label(0, CONTENT_STORE_HOP));
     }
 
-    fn outgoing_data(&mut self, in_face: FaceId, lp_in: &LpHeader, _aggregated: bool, lp_out: &mut LpHeader) {
-        let label = route_label(lp_in.trajectory_id().unwrap_or(0), u64::from(in_face.0));
+    fn outgoing_data(&mut self, _ctx: &StrategyCtx, copy: DataCopy, lp_in: &LpHeader, lp_out: &mut LpHeader) {
+        let label = route_label(lp_in.trajectory_id().unwrap_or(0), u64::from(copy.in_face.0));
         lp_out.ext_mut().trajectory_id = Some(label);
     }
 }

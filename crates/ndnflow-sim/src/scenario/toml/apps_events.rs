@@ -42,7 +42,7 @@ impl Reader<'_, '_> {
     }
 
     /// A payload size, at most `MAX_PAYLOAD`.
-    fn payload(&self, v: &Val<'_>, field: &str) -> Res<usize> {
+    pub(super) fn payload(&self, v: &Val<'_>, field: &str) -> Res<usize> {
         let bytes = self.size(v, field)?;
         if bytes > MAX_PAYLOAD {
             let msg = format!("{bytes} bytes is more than the {MAX_PAYLOAD}-byte maximum payload");

@@ -4,7 +4,8 @@
 
 use std::ops::Range;
 
-use ndnflow_core::fw::ext::InvalidTag;
+use ndnflow_core::fw::ext::{DpccpConfig, InvalidTag};
+use ndnflow_core::table::SimulatedCacheConfig;
 use ndnflow_core::{Name, Time};
 use rustc_hash::FxHashMap;
 use toml::de::DeValue;
@@ -50,6 +51,8 @@ impl Reader<'_, '_> {
                 "ptp",
                 "fab",
                 "invalid_tag",
+                "dpccp",
+                "simulated_cache",
             ],
             "a table such as {} or { cs = { policy = \"lru\", capacity = 1000 } }",
         )?;
@@ -122,6 +125,12 @@ impl Reader<'_, '_> {
                 _ => InvalidTag::Nack,
             };
         }
+        if let Some(d) = t.get("dpccp") {
+            node.dpccp = self.dpccp(d, &t.field("dpccp"))?;
+        }
+        if let Some(c) = t.get("simulated_cache") {
+            node.simulated_cache = Some(self.simulated_cache(c, &t.field("simulated_cache"))?);
+        }
         if let Some(s) = t.get("strategies") {
             let path = t.field("strategies");
             let DeValue::Table(map) = s.get_ref() else {
@@ -154,6 +163,68 @@ impl Reader<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// `dpccp = true`, or `dpccp = { label_lifetime = "200ms" }` (DPCCP's router side).
+    fn dpccp(&self, v: &Val<'_>, path: &str) -> Res<Option<DpccpConfig>> {
+        if let DeValue::Boolean(on) = v.get_ref() {
+            return Ok(on.then(DpccpConfig::default));
+        }
+        let what = "true, false or a table such as { label_lifetime = \"200ms\" }";
+        let t = self.table(v, path, &["label_lifetime"], what)?;
+        let mut config = DpccpConfig::default();
+        if let Some(l) = t.get("label_lifetime") {
+            config.label_lifetime = self.positive_duration(l, &t.field("label_lifetime"))?;
+        }
+        Ok(Some(config))
+    }
+
+    /// `simulated_cache = { prefix = "/data", payload = 1024, hit = 0.4 }`, or with
+    /// `schedule = [{ at = "0s", hit = 0.0 }, { at = "50s", hit = 0.95 }, ...]` in place of `hit`
+    /// (DPCCP §VII-A).
+    fn simulated_cache(&self, v: &Val<'_>, path: &str) -> Res<SimulatedCacheConfig> {
+        let what = "a table such as { prefix = \"/data\", hit = 0.4 }";
+        let t = self.table(v, path, &["prefix", "payload", "hit", "schedule"], what)?;
+        let prefix = self.name(self.required(&t, "prefix", "the names it answers")?, &t.field("prefix"))?;
+        let payload = match t.get("payload") {
+            Some(p) => self.payload(p, &t.field("payload"))?,
+            None => 1024,
+        };
+        let schedule = match (t.get("hit"), t.get("schedule")) {
+            (Some(h), None) => vec![(Time::ZERO, self.probability(h, &t.field("hit"))?)],
+            (None, Some(s)) => self.hit_schedule(s, &t.field("schedule"))?,
+            (Some(_), Some(s)) => {
+                let msg = "give either hit (a fixed probability) or schedule, not both";
+                return Err(self.ctx.err(s.span(), &t.field("schedule"), msg));
+            }
+            (None, None) => {
+                let msg = "missing the hit probability: hit = 0.4, or schedule = [{ at = \"0s\", hit = 0.4 }, ...]";
+                return Err(self.ctx.err(t.span.clone(), &t.field("hit"), msg));
+            }
+        };
+        Ok(SimulatedCacheConfig { prefix, payload, schedule })
+    }
+
+    /// `[{ at = "0s", hit = 0.0 }, { at = "50s", hit = 0.95 }, ...]`: not empty, strictly
+    /// increasing in `at`, each `hit` in [0, 1].
+    fn hit_schedule(&self, v: &Val<'_>, field: &str) -> Res<Vec<(Time, f64)>> {
+        let items = self.array(v, field, "an array of { at, hit } tables")?;
+        if items.is_empty() {
+            return Err(self.ctx.err(v.span(), field, "must name at least one { at, hit }"));
+        }
+        let mut schedule: Vec<(Time, f64)> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let path = format!("{field}[{i}]");
+            let t = self.table(item, &path, &["at", "hit"], "a table { at = \"50s\", hit = 0.95 }")?;
+            let at_v = self.required(&t, "at", "from when it holds, e.g. at = \"50s\"")?;
+            let at = self.duration(at_v, &t.field("at"))?;
+            let hit = self.probability(self.required(&t, "hit", "the hit probability")?, &t.field("hit"))?;
+            if schedule.last().is_some_and(|&(last, _)| at <= last) {
+                return Err(self.ctx.err(at_v.span(), &t.field("at"), "times must be in increasing order"));
+            }
+            schedule.push((at, hit));
+        }
+        Ok(schedule)
     }
 
     // ---------------------------------------------------------------- links
