@@ -169,7 +169,7 @@ impl CcConfig {
             CcConfig::Raaqm(c) => Box::new(Raaqm::new(c, seed)),
             CcConfig::Ptp(c) => return Controller::Multipath(Box::new(Ptp::new(c, rto, seed))),
             CcConfig::Mptcp(c) => return Controller::Multipath(Box::new(mptcp::mptcp(c, rto, seed))),
-            CcConfig::Dpccp(c) => return Controller::Multipath(Box::new(Dpccp::new(c))),
+            CcConfig::Dpccp(c) => return Controller::Multipath(Box::new(Dpccp::new(c, rto))),
         };
         Controller::Single(single)
     }

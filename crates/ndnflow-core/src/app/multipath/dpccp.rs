@@ -18,7 +18,11 @@
 //!   Data that comes back with the flag set tells a sub-flow to drain (§VI-E-7).
 //!
 //! Losses are not a congestion signal here (§VII-B-1: "none of these protocols are loss-based"):
-//! the consumer's own timer retransmits, and the rate controller does not react.
+//! a timeout retransmits, and the rate controller does not react. Each sub-flow times its
+//! Interests with its own RFC 6298 estimator floored at 1 s, as PTP's paths (§5-C-2, "as in
+//! TCP"), whose path switching DPCCP runs on. With ndn-cxx's 200 ms floor, Z-MI's probe alone
+//! (a queue of `delta` times the rate for a cycle) outgrows the RTO of a 171 ms path: in SP-1
+//! without cache a fifth of the Interests timed out spuriously and were sent twice.
 //!
 //! Our choices where the paper is silent: each sub-flow starts at `initial_window` Interests per
 //! RTT of the probe that found it (10, RFC 6928's initial window), and the window reported for
@@ -31,6 +35,7 @@ use super::hopflow::HopFlows;
 use super::paths::{Sent, Tags};
 use super::{PathReport, PathSend, SubflowManager};
 use crate::app::cc::DataSample;
+use crate::app::rtt::{RttEstimator, RttOptions};
 use crate::packet::lp::flags;
 use crate::packet::{LpHeader, NackReason};
 use crate::Time;
@@ -48,6 +53,8 @@ pub struct DpccpConfig {
     pub initial_window: f64,
     /// The rate controller's laws.
     pub rate: RateConfig,
+    /// Floor of each sub-flow's RTO (RFC 6298 §2.4's 1 s, as PTP's paths).
+    pub min_rto: Time,
 }
 
 impl Default for DpccpConfig {
@@ -58,6 +65,7 @@ impl Default for DpccpConfig {
             setpoint: 20.0,
             initial_window: 10.0,
             rate: RateConfig::for_setpoint(20.0),
+            min_rto: super::ptp::TCP_MIN_RTO,
         }
     }
 }
@@ -68,6 +76,7 @@ struct SubFlow {
     open: bool,
     control: RateControl,
     hops: HopFlows,
+    rtt: RttEstimator,
     /// Pacing: when its next Interest may leave, and when its last one left.
     next_send: Time,
     last_send: Option<Time>,
@@ -97,14 +106,18 @@ impl SubFlow {
 /// DPCCP's consumer: the sub-flows of one flow.
 pub struct Dpccp {
     config: DpccpConfig,
+    /// The sub-flows' timer options: the consumer's, floored at `min_rto`.
+    rto: RttOptions,
     flows: Vec<SubFlow>,
     sent: FxHashMap<u64, Sent>,
     next_probe: Option<Time>,
 }
 
 impl Dpccp {
-    pub fn new(config: DpccpConfig) -> Dpccp {
-        Dpccp { config, flows: Vec::new(), sent: FxHashMap::default(), next_probe: None }
+    /// `rto`: the consumer's timer options, which each sub-flow runs with its own floor.
+    pub fn new(config: DpccpConfig, rto: RttOptions) -> Dpccp {
+        let rto = RttOptions { min_rto: config.min_rto.min(rto.max_rto), ..rto };
+        Dpccp { config, rto, flows: Vec::new(), sent: FxHashMap::default(), next_probe: None }
     }
 
     /// Each open sub-flow's (state, requesting rate in Interests per second).
@@ -127,11 +140,14 @@ impl Dpccp {
         }
         let rtt = rtt.unwrap_or(Time::from_secs(1)).max(Time::from_micros(1));
         let initial = self.config.initial_window / rtt.as_secs_f64();
+        let mut estimator = RttEstimator::new(self.rto);
+        estimator.add_sample(rtt);
         self.flows.push(SubFlow {
             tags: Tags::from_slice(tags),
             open: true,
             control: RateControl::new(self.config.rate, initial),
             hops: HopFlows::new(),
+            rtt: estimator,
             next_send: now,
             last_send: None,
             cycle: rtt,
@@ -162,7 +178,9 @@ impl Dpccp {
         self.sent.insert(segment, Sent::Probe);
         let step = Time::from_secs_f64(1.0 / self.config.probe_rate.max(1e-9));
         self.next_probe = Some(self.next_probe.map_or(now, |t| t.max(now.saturating_sub(step))) + step);
-        PathSend { lp: LpHeader { flags: flags::PTP_PROBE, ..Default::default() }, rto: None }
+        // A probe may take any path: the largest of the sub-flows' timers (1 s before any).
+        let rto = self.flows.iter().map(|f| f.rtt.rto()).max().unwrap_or_else(|| RttEstimator::new(self.rto).rto());
+        PathSend { lp: LpHeader { flags: flags::PTP_PROBE, ..Default::default() }, rto: Some(rto) }
     }
 
     /// The open sub-flow whose Interest is due first, if one is due at `now`.
@@ -198,8 +216,9 @@ impl SubflowManager for Dpccp {
         if f.control.probing() {
             lp.flags |= flags::RTT_PROBING;
         }
+        let rto = Some(f.rtt.rto());
         self.sent.insert(segment, Sent::Path(i));
-        Some(PathSend { lp, rto: None })
+        Some(PathSend { lp, rto })
     }
 
     fn on_data(&mut self, now: Time, sample: &DataSample) {
@@ -214,6 +233,9 @@ impl SubflowManager for Dpccp {
                     return;
                 }
                 f.data += 1;
+                if let Some(r) = sample.rtt {
+                    f.rtt.add_sample(r);
+                }
                 f.hops.on_data(flags::data_hops(sample.lp.flags), sample.rtt);
                 f.control.on_drain_flag(sample.lp.flags & flags::RTT_PROBING != 0, f.received_rate);
                 f.repace();

@@ -122,13 +122,16 @@ pub struct RateControl {
     above: Option<bool>,
     /// FC's cycles in a row below psi.
     idle_cycles: usize,
+    /// Whether FC has passed its first cycle (which measured the state before).
+    settled: bool,
     /// Z-MI: the receiving rate recorded when backlog was seen, while stage III cancels it.
     recorded: Option<f64>,
     /// The last cycle's smallest RTT, while RP or QD wait for it to stop falling.
     last_min_rtt: Option<Time>,
     /// Cycles spent in RP so far.
     probing_cycles: u32,
-    /// Whether a drain flag would start a drain (re-armed by an unflagged Data after one).
+    /// Whether a drain flag would start a drain: not while probing, and after a drain or the end
+    /// of its own probing only once a Data has come back without the flag.
     drain_armed: bool,
     /// State changes, for the path report: drains so far.
     pub drains: u64,
@@ -147,10 +150,11 @@ impl RateControl {
             cycles_in_fc: 0,
             above: None,
             idle_cycles: 0,
+            settled: true,
             recorded: None,
             last_min_rtt: None,
             probing_cycles: 0,
-            drain_armed: true,
+            drain_armed: false,
             drains: 0,
         }
     }
@@ -169,7 +173,7 @@ impl RateControl {
     /// A Data of this sub-flow arrived with (`true`) or without the drain flag.
     pub fn on_drain_flag(&mut self, flagged: bool, x: f64) {
         if !flagged {
-            self.drain_armed = !matches!(self.state, RateState::Draining);
+            self.drain_armed = !matches!(self.state, RateState::Draining | RateState::RttProbing);
             return;
         }
         if self.drain_armed && matches!(self.state, RateState::Filling(_) | RateState::Converging) {
@@ -196,6 +200,9 @@ impl RateControl {
         self.probing_cycles += 1;
         if self.rtt_stopped_falling(e) && self.probing_cycles >= 2 {
             self.enter_filling(self.rate);
+            // Its own flag still labels its faces for a while: the Data that come back flagged
+            // then are its own probing's echo, not another sub-flow's.
+            self.drain_armed = false;
         }
     }
 
@@ -241,6 +248,7 @@ impl RateControl {
         self.idle_cycles = 0;
         self.above = None;
         self.recorded = None;
+        self.settled = false;
     }
 
     /// Z-MI (Eqs. 17-18). Backlog seen: "the receiving rate is the saturated rate that can
@@ -281,8 +289,13 @@ impl RateControl {
         };
     }
 
-    /// A-AIAD (Eqs. 19-20).
+    /// A-AIAD (Eqs. 19-20). The first cycle in FC measured what was requested before (Z-MI's
+    /// stage III, whose receiving rate is the backed-off one): it holds the rate FC started at.
     fn converge(&mut self, c: &CycleInput) {
+        if !self.settled {
+            self.settled = true;
+            return;
+        }
         let (beta, target) = (c.estimate.backlog, c.setpoint);
         // Underused only if it stays so over K cycles: right after Z-MI's stage III the queue is
         // empty at a rate that fills the bottleneck, and A-AIAD's first steps rebuild the backlog.

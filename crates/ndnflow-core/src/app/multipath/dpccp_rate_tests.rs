@@ -39,9 +39,14 @@ fn backlog_in_filling_backs_off_then_converges_at_the_receiving_rate() {
     // stage III runs at 0.75 * 1000 = 750, even with a backlog past eta (the probe's own).
     c.end_cycle(&cycle(1220.0, 70.0, 100, 0.1));
     assert_eq!((c.state(), c.rate()), (RateState::Filling(ZmiStage::Back), 750.0));
-    // Then FC at the recorded rate, whatever stage III measured.
+    // Then FC at the recorded rate, whatever stage III measured; FC's first cycle measured
+    // stage III (x = 750 would pull the rate back down): it holds 1220.
     c.end_cycle(&cycle(900.0, 30.0, 100, 0.1));
     assert_eq!((c.state(), c.rate()), (RateState::Converging, 1220.0));
+    c.end_cycle(&cycle(750.0, 0.0, 100, 0.1));
+    assert_eq!(c.rate(), 1220.0);
+    c.end_cycle(&cycle(1220.0, 2.0, 100, 0.1));
+    assert_eq!(c.rate(), 1230.0);
     // Backlog seen at the end of stage III itself: FC at once, at that cycle's rate.
     let mut c = control_in(RateState::Filling(ZmiStage::Back), 1000.0);
     c.end_cycle(&cycle(1100.0, 2.0, 100, 0.1));
@@ -63,7 +68,7 @@ fn converging_returns_to_filling_after_k_cycles_without_backlog() {
 
 #[test]
 fn aiad_moves_the_backlog_one_rho_per_cycle() {
-    let mut c = control_in(RateState::Converging, 1000.0);
+    let mut c = control_in(RateState::Converging, 900.0);
     // Below the setpoint 10: x + rho / T = 1000 + 1 / 0.2 = 1005; above: 1000 - 5 = 995.
     c.end_cycle(&cycle(1000.0, 4.0, 100, 0.2));
     assert_eq!(c.rate(), 1005.0);
@@ -121,6 +126,7 @@ fn heavy_backlog_drains_then_refills_at_zeta() {
 #[test]
 fn a_drain_flag_drains_once_until_an_unflagged_data() {
     let mut c = control_in(RateState::Converging, 1000.0);
+    c.drain_armed = true;
     c.on_drain_flag(true, 800.0);
     assert_eq!((c.state(), c.tolerable), (RateState::Draining, 800.0));
     c.end_cycle(&cycle(2.0, 0.0, 100, 0.1));
@@ -145,8 +151,16 @@ fn rtt_probing_lasts_two_cycles_at_least_and_until_the_rtt_stops_falling() {
     assert!(!c.probing());
     // BF from the initial rate: the first probe at 1.25 * 50.
     assert_eq!((c.state(), c.rate()), (RateState::Filling(ZmiStage::Probe), 62.5));
-    // A drain flag while probing does nothing.
+    // Its own probing's echo, flagged Data right after RP, does not drain it; after an unflagged
+    // Data, a flag does.
+    c.on_drain_flag(true, 50.0);
+    assert_eq!(c.drains, 0);
+    c.on_drain_flag(false, 50.0);
+    c.on_drain_flag(true, 50.0);
+    assert_eq!(c.drains, 1);
+    // A drain flag while probing does nothing, and unflagged Data then do not arm it.
     let mut p = RateControl::new(RateConfig::for_setpoint(20.0), 50.0);
+    p.on_drain_flag(false, 50.0);
     p.on_drain_flag(true, 50.0);
     assert_eq!(p.state(), RateState::RttProbing);
 }

@@ -14,7 +14,7 @@ fn data(segment: u64, rtt: Option<Time>, lp: &LpHeader) -> DataSample<'_> {
 
 /// A manager that has found path [1, 1, 1, 0] with a 170 ms probe at time 0.
 fn with_path() -> Dpccp {
-    let mut d = Dpccp::new(DpccpConfig::default());
+    let mut d = Dpccp::new(DpccpConfig::default(), RttOptions::default());
     let probe = d.path_for(Time::ZERO, 0, false).unwrap();
     assert_eq!(probe.lp.flags, flags::PTP_PROBE);
     let mut lp = LpHeader { flags: flags::PTP_PROBE, ..Default::default() };
@@ -37,6 +37,8 @@ fn a_probe_opens_a_paced_subflow_that_probes_rtts() {
     let send = d.path_for(ms(170), 2, false).unwrap();
     assert_eq!(send.lp.flags, flags::RTT_PROBING);
     assert_eq!(send.lp.ext.as_ref().unwrap().tags.as_slice(), &[1, 1, 1, 0]);
+    // Its timer: RFC 6298 from the probe's 170 ms (170 + 4 x 85 = 510 ms), floored at 1 s.
+    assert_eq!(send.rto, Some(Time::from_secs(1)));
     assert!(!d.can_send(ms(170)));
     let next = d.poll_timeout().unwrap();
     assert_eq!(next, ms(170) + Time::from_secs_f64(0.017));
@@ -68,14 +70,22 @@ fn a_flagged_data_drains_a_subflow_out_of_rtt_probing() {
         d.handle_timeout(ms(end));
     }
     assert!(matches!(d.rates().next().unwrap().0, RateState::Filling(_)));
-    // A Data with the drain flag (for an Interest that went on the path, not as a probe): the
-    // sub-flow drains at 2 /s.
-    let mut s = seg;
-    while d.path_for(ms(600), s, false).unwrap().lp.flags & flags::PTP_PROBE != 0 {
+    // An unflagged Data (after its own probing, a sub-flow waits for one), then a Data with the
+    // drain flag, each for an Interest that went on the path, not as a probe: the sub-flow
+    // drains at 2 /s.
+    let on_path = |d: &mut Dpccp, mut s: u64| loop {
+        let at = d.poll_timeout().unwrap().max(ms(600));
+        if d.path_for(at, s, false).unwrap().lp.flags & flags::PTP_PROBE == 0 {
+            return s;
+        }
         s += 1;
-    }
+    };
+    let s = on_path(&mut d, seg);
+    d.on_data(ms(770), &data(s, Some(ms(170)), &LpHeader::default()));
+    assert!(matches!(d.rates().next().unwrap().0, RateState::Filling(_)));
+    let s = on_path(&mut d, s + 1);
     let flagged = LpHeader { flags: flags::RTT_PROBING, ..Default::default() };
-    d.on_data(ms(770), &data(s, Some(ms(170)), &flagged));
+    d.on_data(ms(771), &data(s, Some(ms(170)), &flagged));
     assert_eq!(d.rates().next().unwrap(), (RateState::Draining, 2.0));
     assert_eq!(d.paths()[0].decreases, 1);
 }

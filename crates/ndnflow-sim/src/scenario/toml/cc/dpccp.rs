@@ -11,7 +11,7 @@ use crate::scenario::toml::{Reader, Res};
 pub(super) const READER: CcReader = CcReader {
     name: "dpccp",
     keys: &[
-        &["max_paths", "probe_rate", "setpoint", "initial_window"],
+        &["max_paths", "probe_rate", "setpoint", "initial_window", "min_rto"],
         &["delta", "psi", "eta", "k", "drain_rate", "zeta"],
     ],
     read,
@@ -22,6 +22,9 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     let mut c = DpccpConfig::default();
     if let Some(x) = t.get("max_paths") {
         c.max_paths = r.u32_value(x, &t.field("max_paths"), 1)? as usize;
+    }
+    if let Some(x) = t.get("min_rto") {
+        c.min_rto = r.positive_duration(x, &t.field("min_rto"))?;
     }
     let positive = |key: &str, what: &str, slot: &mut f64| -> Res<()> {
         if let Some(x) = t.get(key) {
