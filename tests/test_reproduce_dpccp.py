@@ -30,6 +30,13 @@ def test_mp1_bottleneck_is_d_c():
     assert pc.optimum(sc, "n1").value_bps == 30e6
 
 
+def test_mp1_num_optimum_splits_d_c_in_two():
+    # Log utility, one 30 Mbit/s bottleneck shared by both flows (A's paths via E and F both
+    # cross D-C): 15 each, whichever way A splits.
+    best = dpccp_mp1.num_optimum_bps()
+    assert best["n1"] == pytest.approx(15e6, rel=1e-4) and best["n2"] == pytest.approx(15e6, rel=1e-4)
+
+
 def test_sp3_flow_one_alone_is_held_by_f_e():
     sc = dpccp_sp3.TOPOLOGY.scenario("DPCCP", "10s", 1, solutions=dc.SOLUTIONS)
     assert pc.optimum(sc, "n1").value_bps == 20e6

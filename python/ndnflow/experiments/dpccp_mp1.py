@@ -14,6 +14,10 @@ Data bit rates on their consumer links over 70-100 s (after B's start and 20 s t
 within 10 % of 1; "OMCC-RF achieves near-perfect multi-flow fairness", the same; "the fairness of
 PCON is worse than it is of DPCCP", PCON's ratio farther from 1 than DPCCP's. MIRCC's "around
 10Mbps" for B is not checked (MIRCC is not built).
+
+"DPCCP follows the Congestion Equality Principle [...] thus guarantees multi-flow fairness" (§V-C:
+the equilibrium of the log utility): each of DPCCP's rates within 5 % of the NUM optimum
+(`ndnflow.optimum.num` over every loop-free path, 15 and 15 Mbit/s here).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from ndnflow.experiments import common
 from ndnflow.experiments import dpccp_common as dc
 from ndnflow.experiments import ptp_common as pc
 from ndnflow.experiments.common import Row
+from ndnflow.optimum import num, num_paths
 from ndnflow.scenario import Scenario
 
 ID = "dpccp-mp1"
@@ -39,6 +44,7 @@ TOPOLOGY = pc.Topology(LINKS, [("n5", "/A"), ("n6", "/A"), ("n6", "/B")],
                        [{"node": "n1", "name": "/A/obj"}, {"node": "n2", "name": "/B/obj", "start": "50s"}])
 WINDOW = (70.0, 100.0)
 TOL = 0.10  # "nearly 1:1"
+NUM_TOL = 0.05  # issue 19: "within 5 % of the NUM optimum"
 
 
 def scenarios(duration: Any = DURATION, seed: int = SEED) -> Dict[str, Scenario]:
@@ -51,13 +57,24 @@ def ratio(res: Any) -> float:
     return a / b if b else float("inf")
 
 
+def num_optimum_bps() -> Dict[str, float]:
+    """Each consumer's rate at the NUM optimum with log utility (link bit/s)."""
+    return num(*num_paths(TOPOLOGY.scenario("DPCCP", DURATION, SEED, solutions=dc.SOLUTIONS))).flows
+
+
 def metrics(results: Mapping[str, Any]) -> List[Row]:
     ratios = {s: ratio(results[s]) for s in dc.SOLUTIONS}
+    best = num_optimum_bps()
     rows = [common.within(f"{s}: A's rate / B's rate ({WINDOW[0]:.0f}-{WINDOW[1]:.0f} s)", 1.0, ratios[s], TOL,
                           "'nearly 1:1'") for s in ("DPCCP", "OMCC-RF")]
     rows.append(common.check("PCON less fair than DPCCP (|ratio - 1|)", "'worse'",
                              [abs(ratios["PCON"] - 1), abs(ratios["DPCCP"] - 1)], "PCON's farther from 1",
                              lambda v: v[0] > v[1]))
+    for consumer, label in (("n1", "A"), ("n2", "B")):
+        target = best[consumer] / 1e6
+        measured = pc.rate_bps(results["DPCCP"], f"n3->{consumer}", *WINDOW) / 1e6
+        rows.append(common.within(f"DPCCP: {label}'s rate against the NUM optimum", target, measured,
+                                  NUM_TOL * target, "within 5 % (issue 19)", "Mbit/s"))
     return rows
 
 
