@@ -56,8 +56,11 @@ cc = {{ algorithm = "constant-rate", rate = 500 }}
     )
 }
 
+/// (instant, hop count) of each Data handed to a local application.
+type Arrivals = Vec<(Time, Option<u8>)>;
+
 /// Notes the hop count and instant of every Data a node hands to a local application.
-struct HopRecorder(Arc<Mutex<Vec<(Time, Option<u8>)>>>);
+struct HopRecorder(Arc<Mutex<Arrivals>>);
 
 impl ForwarderExtension for HopRecorder {
     fn name(&self) -> &'static str {
@@ -76,7 +79,7 @@ impl ForwarderExtension for HopRecorder {
 }
 
 /// Runs `text`, returning its summary and the (instant, hop count) of each Data A's consumer got.
-fn run(text: &str) -> (ndnflow_sim::trace::Summary, Vec<(Time, Option<u8>)>) {
+fn run(text: &str) -> (ndnflow_sim::trace::Summary, Arrivals) {
     let scenario = parse_scenario(text, "sp1.toml", None).unwrap_or_else(|e| panic!("{e}"));
     let mut sim = Simulation::new(scenario);
     let seen = Arc::new(Mutex::new(Vec::new()));

@@ -245,3 +245,21 @@ fn a_stock_forwarder_drops_the_flag() {
     fw.handle(Time::ZERO, FaceId(0), interest(100, flags::RTT_PROBING), &mut out);
     assert_eq!(out.pop().unwrap().1.lp.flags, 0);
 }
+
+#[test]
+fn a_simulated_hit_is_a_content_store_hit_to_every_extension() {
+    // A node with PTP, DPCCP and a cache hitting always: the strategy never sees the Interest
+    // (nothing goes upstream), and the Data goes back with PTP's FROM_CACHE and hop count 0.
+    let cache =
+        SimulatedCacheConfig { prefix: Name::parse("/p").unwrap(), payload: 1024, schedule: vec![(Time::ZERO, 1.0)] };
+    let config = ForwarderConfig { ptp: true, simulated_cache: Some(cache), ..dpccp_config() };
+    let mut fw = labelling_router(config);
+    let mut out = Vec::new();
+    fw.handle(Time::ZERO, FaceId(0), interest(1, 0), &mut out);
+    assert_eq!(out.len(), 1);
+    let (face, hit) = out.pop().unwrap();
+    assert_eq!(face, FaceId(0));
+    assert_eq!(hit.lp.flags, flags::with_data_hops(flags::FROM_CACHE, 0));
+    assert_eq!((fw.counters.cs_hits, fw.counters.out_interests), (1, 0));
+    assert_eq!(fw.simulated_cache().unwrap().counters.hits, 1);
+}
