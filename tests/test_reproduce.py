@@ -203,7 +203,8 @@ def test_an_info_row_does_not_count():
     assert report.summary_line() == "x-1: 1 of 2 checks pass (1 info rows); failed: c"
     assert [r["kind"] for r in report.to_dict()["rows"]] == ["check", "info", "check"]
     assert (report.to_dict()["checks"], report.to_dict()["checks_passed"]) == (2, 1)
-    verdicts = {line.split()[0]: line.split()[-1] for line in report.table().splitlines() if line[:2] in ("a ", "b ", "c ")}
+    lines = [line.split() for line in report.table().splitlines() if line[:2] in ("a ", "b ", "c ")]
+    verdicts = {cells[0]: cells[-1] for cells in lines}
     assert verdicts == {"a": "pass", "b": "(fail)", "c": "fail"}
     assert common.Report("x-1", "T", "P", "§1", common.classify(rows, info_rows=("b", "c"))).passed
     with pytest.raises(KeyError, match="INFO_ROWS names metrics that no row has"):

@@ -79,7 +79,8 @@ def test_sweep_counts_each_row_across_seeds():
     assert not sweep.passed
     # Seeds 1 and 3 pass "a" only, seed 2 nothing; "b" fails with all three.
     # On the median: a's 2.0 (of 2.0, 0.5, 3.0) passes, b's 0.0 does not.
-    assert sweep.summary_line() == "x-1, seeds 1-3: 1, 0, 1 of 2 checks pass; on the median 1 of 2; failed with every seed: b"
+    assert sweep.summary_line() == ("x-1, seeds 1-3: 1, 0, 1 of 2 checks pass; on the median 1 of 2; "
+                                    "failed with every seed: b")
     lines = sweep.table().splitlines()
     assert lines[0] == "x-1 over seeds 1-3: T [P §1]"
     row_a = next(line for line in lines if line.startswith("a "))

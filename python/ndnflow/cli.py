@@ -317,6 +317,7 @@ def cmd_import_ndnsim(args: argparse.Namespace) -> int:
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from ndnflow import experiments
     from ndnflow.experiments import seeds as seed_sweep
+    from ndnflow.experiments.common import wrap_line
 
     if args.list:
         if args.experiment is not None or args.all or args.seed is not None or args.seeds is not None:
@@ -367,9 +368,9 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     for outcome in outcomes:
         print(outcome.summary_line())
     if len(outcomes) > 1:
-        print(f"{len(failed)} of {len(outcomes)} experiments have failing checks: {', '.join(failed)}" if failed
-              else f"all {len(outcomes)} experiments pass")
-        print(checks_total_line(outcomes, seeds))
+        print(wrap_line(f"{len(failed)} of {len(outcomes)} experiments have failing checks: {', '.join(failed)}"
+                        if failed else f"all {len(outcomes)} experiments pass"))
+        print(wrap_line(checks_total_line(outcomes, seeds)))
     return EXIT_CHECKS_FAILED if failed else EXIT_OK
 
 

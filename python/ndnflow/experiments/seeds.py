@@ -136,7 +136,7 @@ class SeedSweep:
 
     def table(self) -> str:
         first = self.reports[0]
-        head = f"{self.id} over seeds {_spec(self.seeds)}: {first.title} [{first.paper} {first.section}]"
+        head = wrap_line(f"{self.id} over seeds {_spec(self.seeds)}: {first.title} [{first.paper} {first.section}]")
         columns = ["metric", "paper"] + [f"seed {seed}" for seed in self.seeds] + ["median", "passes"]
         lines = []
         for metric in self.metrics():
