@@ -119,7 +119,7 @@ def test_a_seed_sensitive_row_is_judged_on_the_median_and_info_rows_do_not_count
 
     single = report(1, 2.0)
     assert single.summary_line() == "x-1: 1 of 1 checks pass (1 info rows, 1 seed-sensitive (~))"
-    assert checks_total_line([single], None).startswith("1 of 1 checks pass with seed 1; 1 of these verdicts (~)")
+    assert checks_total_line([single], None).startswith("1 of 1 checks pass with seed 1; 1 of these verdicts (~) rest on")
     sweep = SeedSweep("x-1", [1, 2, 3], [report(1, 2.0), report(2, 0.5), report(3, 3.0)])
     assert sweep.checks() == ["a"] and sweep.median("a") == 2.0 and sweep.median_checks_passed() == 1
     # Medians of lists go item by item; a value missing in most seeds has no median.

@@ -385,8 +385,8 @@ def checks_total_line(outcomes: List[Any], seeds: Optional[List[int]]) -> str:
         sensitive = sum(len(outcome.seed_sensitive()) for outcome in outcomes)
         seed = outcomes[0].seed if outcomes else None
         line = f"{per_seed[0] if per_seed else 0} of {total} checks pass with seed {seed}"
-        return line + (f"; {sensitive} of these verdicts (~) change over seeds 1-4: --seeds 1-4 judges them on "
-                       "the median (docs/experiments/README.md)" if sensitive else "")
+        return line + (f"; {sensitive} of these verdicts (~) rest on values that move with the seed: --seeds 1-4 "
+                       "judges every check on the median (docs/experiments/README.md)" if sensitive else "")
     total = sum(len(outcome.checks()) for outcome in outcomes)
     median = sum(outcome.median_checks_passed() for outcome in outcomes)
     return (f"{', '.join(str(n) for n in per_seed)} of {total} checks pass with seeds "

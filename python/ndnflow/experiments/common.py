@@ -95,8 +95,9 @@ class Row:
     `paper` is the paper's number when the text states one, else the qualitative expectation as
     text (or None); `tolerance` says what counts as agreement and, shortly, why. `test` is the
     verdict's rule, kept so that a seed sweep can judge the median of the seeds' values by it.
-    `seed_sensitive`: the verdict changes over seeds 1-4, so one seed's verdict is not the row's
-    judgement (the catalog judges it on the median of seeds 1-4).
+    `seed_sensitive`: the verdict changes over seeds 1-4, or the value moves more than its
+    tolerance band, so one seed's verdict is not the row's judgement (the catalog judges it on
+    the median of seeds 1-4).
     """
 
     metric: str
@@ -147,8 +148,8 @@ def classify(rows: List[Row], info_rows: Sequence[str] = (), seed_sensitive: Seq
 
 
 #: The table's footnote on its verdict markers.
-VERDICT_NOTE = ("(pass), (fail): information, not counted; pass~, fail~: the verdict changes over seeds 1-4, "
-                "judged on their median (--seeds 1-4)")
+VERDICT_NOTE = ("(pass), (fail): information, not counted; pass~, fail~: a value that moves with the seed, "
+                "judged on the median of seeds 1-4 (--seeds 1-4)")
 
 
 #: A printed table fits a terminal this wide (issue 21: it was 239 characters).

@@ -35,7 +35,8 @@ DURATION = "40s"
 SEED = 1
 #: Rows that are information, not checks (docs/experiments/README.md; the page says why).
 INFO_ROWS = ("C3 overflows P1's queue (first drop at, PCON / CODEL)",)
-#: Checks whose verdict changes over seeds 1-4 (--seeds 1-4): judged on their median, the page has the values.
+#: Checks whose verdict changes over seeds 1-4, or whose value moves more than its tolerance band (--seeds 1-4):
+#: judged on their median, the page has the values.
 SEED_SENSITIVE = ("PCON: interface to P1 re-enabled at", "PCON: C1 + C2 above two links' goodput, after re-enabling")
 BIN = "100ms"
 BIN_S = 0.1

@@ -30,7 +30,8 @@ SEED = sv.SEED
 #: Rows that are information, not checks (docs/experiments/README.md; the page says why).
 INFO_ROWS = ("ICP + FPF: end-to-end delay", "ICP + FPF: sojourn at R3", "PCON-CS + FPF: end-to-end delay",
              "PCON-CS + FPF: sojourn at R3")
-#: Checks whose verdict changes over seeds 1-4 (--seeds 1-4): judged on their median, the page has the values.
+#: Checks whose verdict changes over seeds 1-4, or whose value moves more than its tolerance band (--seeds 1-4):
+#: judged on their median, the page has the values.
 SEED_SENSITIVE = ("PCON-CS: drops with BR / FPF / PCON-FS",)
 
 VARIANTS = tuple(sv.variant(cc, fs) for fs in sv.STRATEGIES for cc in sv.CONSUMERS)

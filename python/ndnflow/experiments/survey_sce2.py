@@ -30,7 +30,8 @@ DURATION = "400s"  # an upper bound: the run stops when both have their 400 MB
 SEED = sv.SEED
 #: Rows that are information, not checks (docs/experiments/README.md; the page says why).
 INFO_ROWS = ("BR: U1 rate > U2 rate while both run, ICP / PCON-CS",)
-#: Checks whose verdict changes over seeds 1-4 (--seeds 1-4): judged on their median, the page has the values.
+#: Checks whose verdict changes over seeds 1-4, or whose value moves more than its tolerance band (--seeds 1-4):
+#: judged on their median, the page has the values.
 SEED_SENSITIVE = ("PCON-FS, PCON-CS: U1 / U2 on the shared link (R3 -> R1)",)
 B_START_S = 10.0  # "The flow B starts requesting data ten seconds after the flow A"
 
