@@ -167,6 +167,30 @@ def test_plot_of_a_reproduce_folder_runs_each_variant_again(capsys, quickstart, 
                        for name in ("throughput.png", "window.png", "queue.png", "overview.png")]
 
 
+def test_plot_of_a_seeds_folder_draws_each_seed(capsys, quickstart, tmp_path):
+    # What `reproduce --seeds 1,2` leaves: seeds.json and a reproduce folder per seed (seed 2 with
+    # two variants). Each seed's variants are drawn under plots/seed-N; a stray seed-x is no seed.
+    (tmp_path / "seeds.json").write_text("{}")
+    (tmp_path / "seed-x").mkdir()
+    text = quickstart.read_text().replace('duration = "30s"', 'duration = "1s"')
+    for seed, variants in ((2, ("A", "B")), (1, ("A",))):
+        (tmp_path / f"seed-{seed}" / "scenarios").mkdir(parents=True)
+        (tmp_path / f"seed-{seed}" / "results.json").write_text("{}")
+        for variant in variants:
+            (tmp_path / f"seed-{seed}" / "scenarios" / f"{variant}.toml").write_text(text)
+    assert main(["plot", str(tmp_path), "--quiet"]) == 0
+    printed = capsys.readouterr().out.split()
+    assert printed == [str(tmp_path / "plots" / run / variant / name)
+                       for run, variant in (("seed-1", "A"), ("seed-2", "A"), ("seed-2", "B"))
+                       for name in ("throughput.png", "window.png", "queue.png", "overview.png")]
+
+
+def test_plot_of_a_seeds_folder_without_runs_says_so(capsys, tmp_path):
+    (tmp_path / "seeds.json").write_text("{}")
+    assert main(["plot", str(tmp_path), "--quiet"]) == 2
+    assert "without its seed-N folders" in capsys.readouterr().err
+
+
 def test_figures_are_headed_by_the_scenario_name(capsys, monkeypatch, quickstart, tmp_path):
     from ndnflow import plot
 

@@ -190,8 +190,26 @@ def test_rows_and_report_files(tmp_path):
     written = common.write_report(report, tmp_path)
     data = json.loads((tmp_path / "results.json").read_text())
     assert [r["verdict"] for r in data["rows"]] == ["pass", "fail", "fail"] and data["passed"] is False
-    assert (tmp_path / "results.csv").read_text().splitlines()[0] == "metric,paper,measured,unit,tolerance,verdict"
+    assert (tmp_path / "results.csv").read_text().splitlines()[0] == "metric,paper,measured,unit,tolerance,verdict,kind"
     assert len(written) == 2
+
+
+def test_an_info_row_does_not_count():
+    # Three rows: "a" passes (2 >= 1), "b" fails ([0, 1] not all 0), "c" fails (0 > 0 is false).
+    # As information, "b" leaves the count: 1 of 2 checks pass, and only "c" is named as failing;
+    # making "c" information too leaves 1 of 1, and the experiment passes.
+    rows = [common.at_least("a", "1", 2.0, 1.0, "why"), common.all_zero("b", None, [0, 1], "why"),
+            common.above("c", None, 0.0, 0, "why")]
+    report = common.Report("x-1", "T", "P", "§1", common.classify(rows, info_rows=("b",)))
+    assert report.summary_line() == "x-1: 1 of 2 checks pass (1 info rows); failed: c"
+    assert [r["kind"] for r in report.to_dict()["rows"]] == ["check", "info", "check"]
+    assert (report.to_dict()["checks"], report.to_dict()["checks_passed"]) == (2, 1)
+    lines = [line.split() for line in report.table().splitlines() if line[:2] in ("a ", "b ", "c ")]
+    verdicts = {cells[0]: cells[-1] for cells in lines}
+    assert verdicts == {"a": "pass", "b": "(fail)", "c": "fail"}
+    assert common.Report("x-1", "T", "P", "§1", common.classify(rows, info_rows=("b", "c"))).passed
+    with pytest.raises(KeyError, match="INFO_ROWS names metrics that no row has"):
+        common.classify(rows, info_rows=("typo",))
 
 
 # ------------------------------------------------------------------------------- real runs

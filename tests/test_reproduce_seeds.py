@@ -78,31 +78,54 @@ def test_sweep_counts_each_row_across_seeds():
     assert (sweep.passes("a"), sweep.passes("b")) == (2, 0)
     assert not sweep.passed
     # Seeds 1 and 3 pass "a" only, seed 2 nothing; "b" fails with all three.
-    assert sweep.summary_line() == "x-1, seeds 1-3: 1, 0, 1 of 2 checks pass; failed with every seed: b"
+    # On the median: a's 2.0 (of 2.0, 0.5, 3.0) passes, b's 0.0 does not.
+    assert sweep.summary_line() == ("x-1, seeds 1-3: 1, 0, 1 of 2 checks pass; on the median 1 of 2; "
+                                    "failed with every seed: b")
     lines = sweep.table().splitlines()
     assert lines[0] == "x-1 over seeds 1-3: T [P §1]"
     row_a = next(line for line in lines if line.startswith("a "))
-    assert re.split(r"\s{2,}", row_a.strip()) == ["a", "1", "2", "0.5 *", "3", "2/3"]
-    assert lines[-1] == "* the row fails its check with that seed"
+    assert re.split(r"\s{2,}", row_a.strip()) == ["a", "1", "2", "0.5 *", "3", "2", "2/3"]
+    assert lines[-1].startswith("* the row fails its check with that seed, or on the median")
     data = sweep.to_dict()
     assert data["checks_passed"] == {"1": 1, "2": 0, "3": 1}
     assert data["rows"][0] == {"metric": "a", "passes": 2, "measured": {"1": 2.0, "2": 0.5, "3": 3.0},
-                               "verdict": {"1": "pass", "2": "fail", "3": "pass"}}
+                               "verdict": {"1": "pass", "2": "fail", "3": "pass"}, "kind": "check",
+                               "median": 2.0, "median_verdict": "pass"}
+    assert (data["checks"], data["median_checks_passed"]) == (2, 1)
 
 
 def test_sweep_of_passing_seeds_passes_and_names_no_row():
     sweep = SeedSweep("x-1", [4, 9], [_report(4, 1.0, 1.0), _report(9, 5.0, 2.0)])
-    assert sweep.passed and sweep.summary_line() == "x-1, seeds 4,9: 2, 2 of 2 checks pass"
+    assert sweep.passed and sweep.summary_line() == "x-1, seeds 4,9: 2, 2 of 2 checks pass; on the median 2 of 2"
 
 
 def test_all_experiments_total_sums_checks_per_seed():
     # Two experiments of two rows each. Single runs: 1 + 2 rows pass. Seeds 1 and 2: x-1 passes 1
     # then 0 rows, x-2 passes 2 then 1 (a fails at 0.5), so 3 and 1 of 4.
     single = [_report(1, 2.0, 0.0), _report(1, 1.0, 1.0)]
-    assert checks_total_line(single, None) == "3 of 4 checks pass"
+    assert checks_total_line(single, None) == "3 of 4 checks pass with seed 1"
     sweeps = [SeedSweep("x-1", [1, 2], [_report(1, 2.0, 0.0), _report(2, 0.5, 0.0)]),
               SeedSweep("x-2", [1, 2], [_report(1, 1.0, 1.0), _report(2, 0.5, 1.0)])]
-    assert checks_total_line(sweeps, [1, 2]) == "3, 1 of 4 checks pass with seeds 1, 2"
+    # Medians: x-1's a 1.25 passes, b 0 fails; x-2's a 0.75 fails, b 1 passes: 2 of 4.
+    assert checks_total_line(sweeps, [1, 2]) == "3, 1 of 4 checks pass with seeds 1, 2; 2 of 4 on the median"
+
+
+def test_a_seed_sensitive_row_is_judged_on_the_median_and_info_rows_do_not_count():
+    # "a" passes with seeds 1 and 3 (2.0, 3.0) and fails with seed 2 (0.5): the median 2.0 passes.
+    # "b" as information: 0.0 fails with every seed and still counts nowhere.
+    def report(seed, a):
+        rows = [common.at_least("a", "1", a, 1.0, "why"), common.at_least("b", None, 0.0, 1.0, "why")]
+        return common.Report("x-1", "T", "P", "§1", common.classify(rows, ("b",), ("a",)), seed=seed)
+
+    single = report(1, 2.0)
+    assert single.summary_line() == "x-1: 1 of 1 checks pass (1 info rows, 1 seed-sensitive (~))"
+    assert checks_total_line([single], None).startswith("1 of 1 checks pass with seed 1; 1 of these verdicts (~) rest on")
+    sweep = SeedSweep("x-1", [1, 2, 3], [report(1, 2.0), report(2, 0.5), report(3, 3.0)])
+    assert sweep.checks() == ["a"] and sweep.median("a") == 2.0 and sweep.median_checks_passed() == 1
+    # Medians of lists go item by item; a value missing in most seeds has no median.
+    from ndnflow.experiments.seeds import median_of
+    assert median_of([[1, 10], [3, 30], [2, 20]], 3) == [2.0, 20.0]
+    assert median_of([None, None, 4.0], 3) is None
 
 
 # ------------------------------------------------------------------------------ real runs
@@ -123,7 +146,7 @@ def test_seed_sweep_files_equal_single_runs_with_those_seeds(real_core, tmp_path
         assert swept == (tmp_path / single / "results.json").read_bytes()
         data = json.loads(swept)
         assert data["seed"] == seed
-        passed = sum(1 for row in data["rows"] if row["verdict"] == "pass")
+        passed = sum(1 for row in data["rows"] if row["kind"] == "check" and row["verdict"] == "pass")
         assert sweep["checks_passed"][str(seed)] == passed
     # Different seeds, different runs: ICP's CF draws its next hops at random.
     assert (tmp_path / "one" / "results.json").read_bytes() != (tmp_path / "two" / "results.json").read_bytes()

@@ -219,9 +219,18 @@ def cmd_plot(args: argparse.Namespace) -> int:
     from ndnflow.results import Results
 
     folder = Path(args.results)
+    out = Path(args.out) if args.out is not None else folder / "plots"
+    runs = _seed_runs(folder)
+    if runs:
+        # `reproduce --seeds`: each seed's folder is a `reproduce` folder of its own.
+        for run_dir in runs:
+            _plot_variants(_reproduce_variants(run_dir), out / run_dir.name, args.quiet)
+        return EXIT_OK
     variants = _reproduce_variants(folder)
     if variants:
-        return _plot_variants(variants, Path(args.out) if args.out is not None else folder / "plots", args.quiet)
+        return _plot_variants(variants, out, args.quiet)
+    if (folder / "seeds.json").is_file():
+        raise UsageError(f"{folder}: a 'reproduce --seeds' folder without its seed-N folders: nothing to draw")
     results = Results.load(folder)
     for path in plot_results(results, args.out if args.out is not None else args.results, title=str(folder)):
         print(path)
@@ -239,6 +248,17 @@ def _reproduce_variants(folder: Path) -> List[Path]:
     return sorted((folder / "scenarios").glob("*.toml"))
 
 
+def _seed_runs(folder: Path) -> List[Path]:
+    """The seed-N folders of a folder written by `ndnflow reproduce --seeds` (it holds seeds.json),
+    in seed order; otherwise nothing."""
+    from ndnflow.experiments.seeds import SEEDS_JSON
+
+    if not (folder / SEEDS_JSON).is_file():
+        return []
+    runs = [d for d in folder.glob("seed-*") if d.is_dir() and d.name[len("seed-"):].isdigit()]
+    return sorted((d for d in runs if _reproduce_variants(d)), key=lambda d: int(d.name[len("seed-"):]))
+
+
 def _plot_variants(scenarios: List[Path], out: Path, quiet: bool) -> int:
     """Run each variant's scenario again (the same seed gives the same run) and draw its figures
     into out/VARIANT/."""
@@ -248,7 +268,10 @@ def _plot_variants(scenarios: List[Path], out: Path, quiet: bool) -> int:
     for path in scenarios:
         if not quiet:
             _say(f"{path.stem}: running {path} again for its traces")
-        title = f"{path.parent.parent.name}: {path.stem}"
+        run_dir = path.parent.parent
+        # A seed's run is named with its experiment: "pcon-4.1 seed-2: PCON".
+        name = f"{run_dir.parent.name} {run_dir.name}" if run_dir.name.startswith("seed-") else run_dir.name
+        title = f"{name}: {path.stem}"
         for written in plot_results(run(path, progress=False if quiet else None), out / path.stem, title=title):
             print(written)
     return EXIT_OK
@@ -294,6 +317,7 @@ def cmd_import_ndnsim(args: argparse.Namespace) -> int:
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from ndnflow import experiments
     from ndnflow.experiments import seeds as seed_sweep
+    from ndnflow.experiments.common import wrap_line
 
     if args.list:
         if args.experiment is not None or args.all or args.seed is not None or args.seeds is not None:
@@ -344,19 +368,29 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     for outcome in outcomes:
         print(outcome.summary_line())
     if len(outcomes) > 1:
-        print(f"{len(failed)} of {len(outcomes)} experiments have failing checks: {', '.join(failed)}" if failed
-              else f"all {len(outcomes)} experiments pass")
-        print(checks_total_line(outcomes, seeds))
+        print(wrap_line(f"{len(failed)} of {len(outcomes)} experiments have failing checks: {', '.join(failed)}"
+                        if failed else f"all {len(outcomes)} experiments pass"))
+        print(wrap_line(checks_total_line(outcomes, seeds)))
     return EXIT_CHECKS_FAILED if failed else EXIT_OK
 
 
 def checks_total_line(outcomes: List[Any], seeds: Optional[List[int]]) -> str:
-    """The checks of every experiment together: "149 of 180 checks pass", or with seeds one count
-    per seed ("149, 147 of 180 checks pass with seeds 1, 2")."""
+    """The checks of every experiment together (information rows do not count). One run: "149 of
+    180 checks pass with seed 1", and how many of those verdicts are that seed's alone (the
+    catalog judges them on the median of seeds 1-4). With seeds: one count per seed and the count
+    on the median ("149, 147 of 180 checks pass with seeds 1, 2; 148 on the median")."""
     per_seed = [sum(counts) for counts in zip(*(outcome.checks_passed() for outcome in outcomes))]
-    total = sum(len(outcome.metrics()) if seeds is not None else len(outcome.rows) for outcome in outcomes)
-    line = f"{', '.join(str(n) for n in per_seed)} of {total} checks pass"
-    return line if seeds is None else line + f" with seeds {', '.join(str(seed) for seed in seeds)}"
+    if seeds is None:
+        total = sum(len(outcome.checks) for outcome in outcomes)
+        sensitive = sum(len(outcome.seed_sensitive()) for outcome in outcomes)
+        seed = outcomes[0].seed if outcomes else None
+        line = f"{per_seed[0] if per_seed else 0} of {total} checks pass with seed {seed}"
+        return line + (f"; {sensitive} of these verdicts (~) rest on values that move with the seed: --seeds 1-4 "
+                       "judges every check on the median (docs/experiments/README.md)" if sensitive else "")
+    total = sum(len(outcome.checks()) for outcome in outcomes)
+    median = sum(outcome.median_checks_passed() for outcome in outcomes)
+    return (f"{', '.join(str(n) for n in per_seed)} of {total} checks pass with seeds "
+            f"{', '.join(str(seed) for seed in seeds)}; {median} of {total} on the median")
 
 
 # -------------------------------------------------------------------------------------- parser
@@ -407,7 +441,8 @@ def build_parser() -> argparse.ArgumentParser:
     plot = commands.add_parser("plot", help="draw the figures of saved results")
     plot.add_argument("results", metavar="DIR",
                       help="folder written by 'ndnflow run --out', or by 'ndnflow reproduce' (each variant is run "
-                           "again from DIR/scenarios for its traces, figures in DIR/plots/VARIANT)")
+                           "again from DIR/scenarios for its traces, figures in DIR/plots/VARIANT), or by "
+                           "'ndnflow reproduce --seeds' (each seed's variants, figures in DIR/plots/seed-N/VARIANT)")
     plot.add_argument("--out", metavar="DIR", help="write the figures here instead of into DIR (DIR/plots)")
     plot.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     plot.set_defaults(handler=cmd_plot)

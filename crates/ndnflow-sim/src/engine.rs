@@ -204,7 +204,10 @@ impl Simulation {
                 let arrived = dir.pop_arrival();
                 let (to, to_face, next_hop, feeds) = (dir.to, dir.to_face, dir.next, dir.feeds_shaper);
                 let origin = dir.chain.origin as usize;
-                if let Some(frame) = arrived {
+                if let Some(mut frame) = arrived {
+                    if next_hop.is_none() {
+                        self.pit_mark_at_sender(origin, &mut frame);
+                    }
                     match next_hop {
                         // An overlay link: on to the next underlay hop.
                         Some(n) => self.transmit(n as usize, frame),
@@ -239,6 +242,21 @@ impl Simulation {
                 self.drain_local();
             }
         }
+    }
+
+    /// PCON's PIT marking (§3.1, Algorithm 2): a queue of NDN-level direction `origin` (or of its
+    /// underlay) marked this Interest; the mark is for the node that sent it there, which marks
+    /// the Interest's PIT entry, and goes no further. Told on arrival rather than when the queue
+    /// marks: the Data cannot be back before then, so the entry is marked in time either way.
+    fn pit_mark_at_sender(&mut self, origin: usize, frame: &mut Frame) {
+        let NetPacket::Interest(interest) = &frame.packet else { return };
+        if frame.lp.congestion_mark == 0 {
+            return;
+        }
+        frame.lp.congestion_mark = 0;
+        let o = &self.net.dirs[origin];
+        let (from, from_face) = (o.from, o.from_face);
+        self.net.nodes[from].fw.note_congested_interest(from_face, interest);
     }
 
     /// A Nack(Congestion) for `interest`, carrying `mark`, arrives at the sender of NDN-level

@@ -93,7 +93,8 @@ fn pcon_starts_on_the_shortest_path_and_stays_there_while_it_suffices() {
 }
 
 /// c - r - p where the Interest direction r -> p is the bottleneck (asymmetric link: 160 kbit/s
-/// up, 100 Mbit/s down) with a PCON queue of 100 packets.
+/// up, 100 Mbit/s down) with a PCON queue of 100 packets. `interest_marks` is r's: the node that
+/// sends into the congested queue marks its PIT entry (PCON §3.1, Algorithm 2).
 fn interest_path_congestion(interest_marks: &str) -> String {
     format!(
         r#"
@@ -102,8 +103,8 @@ duration = "20s"
 seed = 1
 [nodes]
 c = {{}}
-r = {{}}
-p = {{ interest_marks = "{interest_marks}" }}
+r = {{ interest_marks = "{interest_marks}" }}
+p = {{}}
 [[links]]
 between = ["c", "r"]
 bandwidth = "100Mbps"
@@ -126,8 +127,9 @@ cc = {{ algorithm = "pcon" }}
 
 #[test]
 fn pit_marking_signals_interest_path_congestion_and_ignoring_it_fills_the_queue() {
-    // Cross_Opp_2: marks on the Interests come back on the Data; the consumer slows down before
-    // the 100-packet queue overflows.
+    // Cross_Opp_2: r marks the PIT entries of the Interests its queue found congested, and the
+    // Data it sends down carry the mark; the consumer slows down before the 100-packet queue
+    // overflows.
     let marked = run(&interest_path_congestion("pit"));
     let up = &marked.summary.links["r->p"];
     let c = &marked.summary.consumers["c"];

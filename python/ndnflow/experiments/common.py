@@ -22,7 +22,7 @@ import math
 import os
 import textwrap
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from types import ModuleType
@@ -57,6 +57,16 @@ PCON_MARKING_QUEUE: Dict[str, Any] = {"discipline": "pcon", "packets": 1000}
 PCON_CONSUMER: Dict[str, Any] = {"algorithm": "pcon", "beta": 0.5}
 
 
+#: The catalog's readings of the papers' recurring words (docs/experiments/README.md, "One reading
+#: per phrase"), fixed before looking at results. Two rates are "alike", "similar" or "the same"
+#: when the larger is at most 1.25 x the smaller.
+ALIKE = 1.25
+#: "Quickly": within 2 s of its cause (~70 RTTs of the PCON topologies).
+QUICKLY_S = 2.0
+#: "Significantly", "clearly", "much" (higher): at least +10 %.
+MUCH = 1.1
+
+
 def fixed_rto(seconds: float) -> Dict[str, float]:
     """A consumer `rto` table that pins the timer to `seconds` (PCON's "fixed higher RTO", §4.2)."""
     return {"initial": seconds, "min": seconds, "max": seconds}
@@ -70,12 +80,24 @@ DPI = 120
 # ------------------------------------------------------------------------------------ rows
 
 
+#: A row's kind (docs/experiments/README.md, "Checks and information"): a **check** compares a
+#: number or claim the paper's text states with a measurement and counts in "N of M checks pass";
+#: an **info** row (a setting, a precondition, a derived figure, a duplicate of another row's run,
+#: or a row that cannot fail under the configured settings) is shown with its verdict in
+#: parentheses and counts nowhere.
+CHECK, INFO = "check", "info"
+
+
 @dataclass
 class Row:
-    """One checked metric: what the paper says, what we measured, and whether that agrees.
+    """One metric: what the paper says, what we measured, and whether that agrees.
 
     `paper` is the paper's number when the text states one, else the qualitative expectation as
-    text (or None); `tolerance` says what counts as agreement and, shortly, why.
+    text (or None); `tolerance` says what counts as agreement and, shortly, why. `test` is the
+    verdict's rule, kept so that a seed sweep can judge the median of the seeds' values by it.
+    `seed_sensitive`: the verdict changes over seeds 1-4, or the value moves more than its
+    tolerance band, so one seed's verdict is not the row's judgement (the catalog judges it on
+    the median of seeds 1-4).
     """
 
     metric: str
@@ -84,17 +106,50 @@ class Row:
     tolerance: str
     passed: bool
     unit: str = ""
+    kind: str = CHECK
+    test: Optional[Callable[[Any], bool]] = field(default=None, repr=False, compare=False)
+    seed_sensitive: bool = False
+
+    @property
+    def counts(self) -> bool:
+        """Whether the row counts in "N of M checks pass"."""
+        return self.kind == CHECK
 
     @property
     def verdict(self) -> str:
         return "pass" if self.passed else "fail"
+
+    def verdict_cell(self) -> str:
+        """The table's verdict: "(pass)" for an info row, "pass~" for a seed-sensitive check."""
+        if not self.counts:
+            return f"({self.verdict})"
+        return self.verdict + ("~" if self.seed_sensitive else "")
 
     def measured_text(self) -> str:
         return f"{fmt(self.measured)}{' ' + self.unit if self.unit and _is_number(self.measured) else ''}"
 
     def to_dict(self) -> Dict[str, Any]:
         return json_ready({"metric": self.metric, "paper": self.paper, "measured": self.measured, "unit": self.unit,
-                           "tolerance": self.tolerance, "verdict": self.verdict})
+                           "tolerance": self.tolerance, "verdict": self.verdict, "kind": self.kind,
+                           "seed_sensitive": self.seed_sensitive})
+
+
+def classify(rows: List[Row], info_rows: Sequence[str] = (), seed_sensitive: Sequence[str] = ()) -> List[Row]:
+    """`rows` with those named in `info_rows` made information and those in `seed_sensitive`
+    flagged (a module's `INFO_ROWS` and `SEED_SENSITIVE`); a name that matches no row is a typo in
+    the experiment module."""
+    names = {row.metric for row in rows}
+    for what, metrics in (("INFO_ROWS", info_rows), ("SEED_SENSITIVE", seed_sensitive)):
+        unknown = set(metrics) - names
+        if unknown:
+            raise KeyError(f"{what} names metrics that no row has: {sorted(unknown)}")
+    return [replace(row, kind=INFO if row.metric in info_rows else row.kind,
+                    seed_sensitive=row.metric in seed_sensitive) for row in rows]
+
+
+#: The table's footnote on its verdict markers.
+VERDICT_NOTE = ("(pass), (fail): information, not counted; pass~, fail~: a value that moves with the seed, "
+                "judged on the median of seeds 1-4 (--seeds 1-4)")
 
 
 #: A printed table fits a terminal this wide (issue 21: it was 239 characters).
@@ -151,9 +206,13 @@ def _ok(value: Any) -> bool:
 def check(metric: str, paper: Optional[str], measured: Any, tolerance: str, test: Callable[[Any], bool],
           unit: str = "") -> Row:
     """A row whose verdict is `test(measured)`; a missing measurement (None, NaN) fails."""
+    return Row(metric, paper, measured, tolerance, judge(test, measured), unit, test=test)
+
+
+def judge(test: Callable[[Any], bool], measured: Any) -> bool:
+    """`test(measured)`, failing when a value is missing (None, NaN)."""
     values = measured if isinstance(measured, (list, tuple)) else [measured]
-    passed = all(_ok(v) for v in values) and bool(test(measured))
-    return Row(metric, paper, measured, tolerance, passed, unit)
+    return all(_ok(v) for v in values) and bool(test(measured))
 
 
 def _bound(op: str, bound: float, unit: str, why: str) -> str:
@@ -277,16 +336,26 @@ class Report:
     duration: Optional[str] = None
 
     @property
+    def checks(self) -> List[Row]:
+        """The rows that count: information rows are left out."""
+        return [row for row in self.rows if row.counts]
+
+    @property
     def passed(self) -> bool:
-        return all(row.passed for row in self.rows)
+        return all(row.passed for row in self.checks)
 
     @property
     def failed(self) -> List[Row]:
-        return [row for row in self.rows if not row.passed]
+        """The checks that fail (a failing information row is shown, not counted)."""
+        return [row for row in self.checks if not row.passed]
 
     def checks_passed(self) -> List[int]:
-        """How many rows pass, as a one-seed list (a SeedSweep gives one count per seed)."""
-        return [len(self.rows) - len(self.failed)]
+        """How many checks pass, as a one-seed list (a SeedSweep gives one count per seed)."""
+        return [len(self.checks) - len(self.failed)]
+
+    def seed_sensitive(self) -> List[Row]:
+        """The checks whose verdict here is this seed's alone (see `Row.seed_sensitive`)."""
+        return [row for row in self.checks if row.seed_sensitive]
 
     def table(self) -> str:
         """The rows as text within `TABLE_COLUMNS` columns: each tolerance's bound without its
@@ -294,14 +363,19 @@ class Report:
         head = textwrap.fill(f"{self.id}: {self.title} [{self.paper} {self.section}]", TABLE_COLUMNS)
         body = render_wrapped(["metric", "paper", "measured", "tolerance", "verdict"],
                               [[r.metric, r.paper if r.paper is not None else "-", r.measured_text(),
-                                tolerance_bound(r.tolerance), r.verdict] for r in self.rows],
+                                tolerance_bound(r.tolerance), r.verdict_cell()] for r in self.rows],
                               TABLE_WIDTHS, align="llrll")
-        return f"{head}\n{body}\n"
+        return f"{head}\n{body}\n{wrap_line(VERDICT_NOTE)}\n"
 
     def summary_line(self) -> str:
         """One line per experiment, wrapped within `TABLE_COLUMNS` (continuation lines indented)."""
-        n_pass = len(self.rows) - len(self.failed)
-        line = f"{self.id}: {n_pass} of {len(self.rows)} checks pass"
+        line = f"{self.id}: {self.checks_passed()[0]} of {len(self.checks)} checks pass"
+        extras = []
+        if len(self.rows) > len(self.checks):
+            extras.append(f"{len(self.rows) - len(self.checks)} info rows")
+        if self.seed_sensitive():
+            extras.append(f"{len(self.seed_sensitive())} seed-sensitive (~)")
+        line += f" ({', '.join(extras)})" if extras else ""
         return wrap_line(line + ("" if self.passed else "; failed: " + "; ".join(row.metric for row in self.failed)))
 
     def to_dict(self) -> Dict[str, Any]:
@@ -309,6 +383,7 @@ class Report:
         return json_ready({
             "id": self.id, "title": self.title, "paper": self.paper, "section": self.section,
             "seed": self.seed, "duration": self.duration, "passed": self.passed,
+            "checks": len(self.checks), "checks_passed": self.checks_passed()[0],
             "rows": [row.to_dict() for row in self.rows],
             "variants": {name: res.summary for name, res in self.results.items()},
         })
@@ -323,10 +398,10 @@ def write_report(report: Report, out_dir: PathLike) -> List[Path]:
         written = [out / RESULTS_JSON]
         table = io.StringIO(newline="")
         writer = csv.writer(table)
-        writer.writerow(["metric", "paper", "measured", "unit", "tolerance", "verdict"])
+        writer.writerow(["metric", "paper", "measured", "unit", "tolerance", "verdict", "kind"])
         for row in report.rows:
             writer.writerow([row.metric, row.paper if row.paper is not None else "", fmt(row.measured), row.unit,
-                             row.tolerance, row.verdict])
+                             row.tolerance, row.verdict, row.kind])
         written.append(safe_io.write_text(out / RESULTS_CSV, table.getvalue()))
         for name, res in report.results.items():
             if res.scenario_toml is not None:
@@ -350,7 +425,8 @@ def run_experiment(module: ModuleType, out_dir: Optional[PathLike] = None, *, du
     scenarios = module.scenarios(**kwargs)
     results = run_variants(scenarios, progress, desc=module.ID, jobs=jobs)
     first = next(iter(scenarios.values()))
-    report = Report(module.ID, module.TITLE, module.PAPER, module.SECTION, module.metrics(results), results,
+    rows = classify(module.metrics(results), getattr(module, "INFO_ROWS", ()), getattr(module, "SEED_SENSITIVE", ()))
+    report = Report(module.ID, module.TITLE, module.PAPER, module.SECTION, rows, results,
                     seed=first.seed, duration=first.duration)
     if out_dir is not None:
         report.files = write_report(report, out_dir) + list(module.figures(results, out_dir))

@@ -34,6 +34,9 @@ PAPER = "PCON (Schneider et al., ICN 2016)"
 SECTION = "§4.2"
 DURATION = "20s"
 SEED = 1
+#: Rows that are information, not checks (docs/experiments/README.md; the page says why).
+INFO_ROWS = ("PCON: R-P throughput, C1 alone (1-5 s)", "PCON: min RTO - RTT", "PCON: drops",
+             "TCP_timer_marks: drops, losses, expiries, Nacks")
 BIN = "10ms"
 
 LIMIT = 1000

@@ -33,6 +33,9 @@ PAPER = "PCON (Schneider et al., ICN 2016)"
 SECTION = "§4.3"
 DURATION = "25s"
 SEED = 1
+#: Rows that are information, not checks (docs/experiments/README.md; the page says why).
+INFO_ROWS = ("Payload: peak RTT / (Data size ratio x base RTT)", "Cross_Same: cross-traffic load on R-P",
+             "Cross_Opp_1: C1 marks before the first loss")
 BIN = "10ms"
 
 QUEUE = common.PCON_MARKING_QUEUE

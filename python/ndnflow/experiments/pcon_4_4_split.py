@@ -47,7 +47,7 @@ EXPECTED = {"Equal": (100 / 3,) * 3, "Diff_Delay": (100 / 3,) * 3, "Diff_BW": (7
 STRATEGIES = {"PI": "pi", "CF": "cf", "PCON": {"name": "pcon", "shift_back": 0.0}}
 RTO_S = 1.0  # fixed, above every RTT here (max ~110 ms), as pcon-4.2's PCON consumer
 SPLIT_TOL = 5.0  # percentage points
-FASTER = 1.1  # "significantly higher overall throughput": at least +10 %
+FASTER = common.MUCH  # "significantly higher overall throughput"
 
 
 def variant(case: str, strategy: str) -> str:

@@ -27,6 +27,12 @@ PAPER = "PCON (Schneider et al., ICN 2016)"
 SECTION = "§4.4"
 DURATION = "30s"  # the authors' script (pcon_scen4.2.cpp): RUNTIME 30
 SEED = 1
+#: Rows that are information, not checks (docs/experiments/README.md; the page says why).
+INFO_ROWS = ("PCON / ICP total rate", "ICP RTT < PCON RTT, consumers")
+#: Checks whose verdict changes over seeds 1-4, or whose value moves more than its tolerance band (--seeds 1-4):
+#: judged on their median, the page has the values.
+SEED_SENSITIVE = ("ICP: C1 rate", "ICP: C2 rate", "ICP: C3 rate", "ICP: C5 rate", "PCON: C1 rate", "PCON: C2 rate",
+                  "PCON: C3 rate", "PCON: All RTT")
 BIN = "100ms"
 
 CONSUMERS = ("c1", "c2", "c3", "c4", "c5")
@@ -141,8 +147,9 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
         rows.append(_relative(f"{v}: RTT ratio C1/C5", RATIOS[v][0], rtts[0] / rtts[4], 2 * REL_TOL, ""))
         rows.append(_relative(f"{v}: throughput ratio C5/C1", RATIOS[v][1], rates[4] / rates[0], 2 * REL_TOL, ""))
     rows.append(common.at_least(
-        "PCON / ICP total rate", "1.52 (much closer to 60 Mbit/s)", total["PCON"] / total["ICP"], 1.2,
-        f"PCON clearly ahead ({total['PCON']:.1f} vs {total['ICP']:.1f} of {CAPACITY_MBPS:g} Mbit/s)"))
+        "PCON / ICP total rate", "1.52 (much closer to 60 Mbit/s)", total["PCON"] / total["ICP"], common.MUCH,
+        f"'much' higher, the catalog's reading: PCON {total['PCON']:.1f} vs ICP {total['ICP']:.1f} "
+        f"of {CAPACITY_MBPS:g} Mbit/s"))
     icp = [sojourn_ms(results["ICP"], link) for link in BOTTLENECKS]
     rows.append(common.check("ICP: queuing delay P1 / P2 / P3 / P4", "noticeable only at P4", icp,
                              "P4 > 5 ms (CoDel target), others < 2.5 ms",

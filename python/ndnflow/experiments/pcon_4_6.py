@@ -33,6 +33,8 @@ PAPER = "PCON (Schneider et al., ICN 2016)"
 SECTION = "§4.6"
 DURATION = "30s"
 SEED = 1
+#: Rows that are information, not checks (docs/experiments/README.md; the page says why).
+INFO_ROWS = ("Setting: wireless loss rate (PCON run)", "Setting: R1's Interests to P2 (Ideal, Overlay)")
 BIN = "100ms"
 
 VARIANTS = ("Shaper_Ideal", "Shaper_Overlay", "PCON", "Shaper_5Mbps")
@@ -149,11 +151,6 @@ def interest_share(res: Any, start: float = 0.0) -> List[float]:
     return [100 * n2 / (n1 + n2) if n1 + n2 else float("nan"), n1 + n2]
 
 
-def max_rate_mbps(res: Any, link: str, width_s: float = 1.0) -> float:
-    """The largest mean throughput of a link direction over `width_s` windows."""
-    return float(common.rebin(common.link_rows(res, link), width_s, "throughput_bps").max() / 1e6)
-
-
 def _goodput(res: Any) -> float:
     return common.mean_goodput_bps(res, "c", half(res)) / 1e6
 
@@ -199,10 +196,11 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
         "Shaper_Overlay: timeout bursts start at", f"periodic bursts ({_timeouts(overlay)} T/Os here)",
         [round(b[0], 1) for b in bursts], ">= 3 bursts (> 1 s apart), each shorter than half the shortest gap",
         lambda v: periodic(bursts), "s"))
-    peaks = [max_rate_mbps(low, link) for link in (WIRELESS, "p2->r1")]
-    rows.append(common.check("Shaper_5Mbps: largest 1 s Data rate, P1 / P2 link", "<= 5 Mbit/s (shaper's value)",
-                             [round(p, 2) for p in peaks], "<= 5 Mbit/s each: the shaper's cap",
-                             lambda v: max(peaks) <= 5.0, "Mbit/s"))
+    # "the maximum consumer throughput will be 5 Mbps": the consumer's, not a link's (the README's
+    # reading of the phrase), over the 1 s windows the other rate rows use.
+    peak = float(common.rebin(common.consumer_rows(low, "c"), 1.0, "goodput_bps").max() / 1e6)
+    rows.append(common.at_most("Shaper_5Mbps: consumer's largest 1 s goodput", "5 Mbit/s (maximum consumer throughput)",
+                               peak, 5.0, "the text's maximum", "Mbit/s"))
     rows.append(common.check("Shaper_5Mbps: goodput / Shaper_Ideal's", "predictably lower",
                              _goodput(low) / _goodput(ideal), "0.4 to 0.6: 5 / 10 Mbit/s, ±20 %",
                              lambda v: 0.4 <= v <= 0.6))

@@ -13,13 +13,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
+import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Dict, List, Optional, Set
 
 from ndnflow import safe_io
-from ndnflow.experiments.common import Report, fmt, json_ready, run_experiment, wrap_line
+from ndnflow.experiments.common import Report, Row, fmt, judge, json_ready, run_experiment, wrap_line
 from ndnflow.report import render_wrapped
 
 SEEDS_CSV = "seeds.csv"
@@ -89,53 +91,113 @@ class SeedSweep:
         return names
 
     def checks_passed(self) -> List[int]:
-        """How many rows pass with each seed, in the order of `seeds`."""
+        """How many checks pass with each seed, in the order of `seeds`."""
         return [report.checks_passed()[0] for report in self.reports]
+
+    def checks(self) -> List[str]:
+        """The metrics that count (information rows left out), as the first report has them."""
+        return [m for m in self.metrics() if (row := self._first(m)) is not None and row.counts]
 
     def _row(self, report: Report, metric: str) -> Any:
         return next((row for row in report.rows if row.metric == metric), None)
+
+    def _first(self, metric: str) -> Optional[Row]:
+        return next((row for rep in self.reports if (row := self._row(rep, metric)) is not None), None)
 
     def passes(self, metric: str) -> int:
         """In how many seeds the row passes."""
         return sum(1 for report in self.reports if (row := self._row(report, metric)) is not None and row.passed)
 
+    def median(self, metric: str) -> Any:
+        """The median over the seeds of the row's value (of each item, for a list), None when
+        fewer than half of the seeds measured it."""
+        values = [row.measured for rep in self.reports if (row := self._row(rep, metric)) is not None]
+        return median_of(values, len(self.reports))
+
+    def median_passes(self, metric: str) -> bool:
+        """The row's judgement on the median of the seeds: its own rule applied to `median`. A row
+        without its rule (built by hand), or whose values have no median (lists of events whose
+        length differs by seed, such as the start of each burst), is judged by the majority of the
+        seeds' verdicts, the median verdict (half or fewer passing: fail)."""
+        row = self._first(metric)
+        if row is None:
+            return False
+        value = self.median(metric)
+        if row.test is None or (value is None and self._all_measured(metric)):
+            return 2 * self.passes(metric) > len(self.reports)
+        return value is not None and judge(row.test, value)
+
+    def _all_measured(self, metric: str) -> bool:
+        rows = [self._row(report, metric) for report in self.reports]
+        return all(row is not None and row.measured is not None for row in rows)
+
+    def median_checks_passed(self) -> int:
+        return sum(1 for metric in self.checks() if self.median_passes(metric))
+
     def table(self) -> str:
         first = self.reports[0]
-        head = f"{self.id} over seeds {_spec(self.seeds)}: {first.title} [{first.paper} {first.section}]"
-        columns = ["metric", "paper"] + [f"seed {seed}" for seed in self.seeds] + ["passes"]
+        head = wrap_line(f"{self.id} over seeds {_spec(self.seeds)}: {first.title} [{first.paper} {first.section}]")
+        columns = ["metric", "paper"] + [f"seed {seed}" for seed in self.seeds] + ["median", "passes"]
         lines = []
         for metric in self.metrics():
             cells = []
             for report in self.reports:
                 row = self._row(report, metric)
                 cells.append("-" if row is None else row.measured_text() + ("" if row.passed else " *"))
-            paper = next((r.paper for rep in self.reports if (r := self._row(rep, metric)) is not None), None)
+            first_row = self._first(metric)
+            paper = None if first_row is None else first_row.paper
+            median_cell = fmt(self.median(metric)) + ("" if self.median_passes(metric) else " *")
+            passes = f"{self.passes(metric)}/{len(self.seeds)}"
             lines.append([metric, "-" if paper is None else paper] + cells
-                         + [f"{self.passes(metric)}/{len(self.seeds)}"])
+                         + [median_cell, passes if first_row is None or first_row.counts else f"({passes})"])
         # Narrower than a single run's table: one measured column per seed (120 columns up to 4 seeds).
-        widths = [30, 20] + [14] * len(self.seeds) + [6]
-        body = render_wrapped(columns, lines, widths, align="ll" + "r" * len(self.seeds) + "r")
-        return f"{head}\n{body}\n* the row fails its check with that seed\n"
+        widths = [24, 14] + [12] * len(self.seeds) + [12, 6]
+        body = render_wrapped(columns, lines, widths, align="ll" + "r" * (len(self.seeds) + 1) + "r")
+        return (f"{head}\n{body}\n* the row fails its check with that seed, or on the median; "
+                f"(n/m): information, not counted\n")
 
     def summary_line(self) -> str:
         counts = ", ".join(str(n) for n in self.checks_passed())
-        total = len(self.metrics())
-        always = [m for m in self.metrics() if self.passes(m) == 0]
-        line = f"{self.id}, seeds {_spec(self.seeds)}: {counts} of {total} checks pass"
+        total = len(self.checks())
+        always = [m for m in self.checks() if self.passes(m) == 0]
+        line = (f"{self.id}, seeds {_spec(self.seeds)}: {counts} of {total} checks pass; "
+                f"on the median {self.median_checks_passed()} of {total}")
         return wrap_line(line + (f"; failed with every seed: {'; '.join(always)}" if always else ""))
 
     def to_dict(self) -> Dict[str, Any]:
         # As results.json: nothing from the wall clock, so the same seeds give the same file.
         return json_ready({
             "id": self.id, "seeds": self.seeds, "passed": self.passed,
-            "checks_passed": {str(r.seed): len(r.rows) - len(r.failed) for r in self.reports},
+            "checks": len(self.checks()), "median_checks_passed": self.median_checks_passed(),
+            "checks_passed": {str(r.seed): r.checks_passed()[0] for r in self.reports},
             "rows": [{"metric": metric, "passes": self.passes(metric),
+                      "kind": None if (first := self._first(metric)) is None else first.kind,
+                      "median": self.median(metric),
+                      "median_verdict": "pass" if self.median_passes(metric) else "fail",
                       "measured": {str(rep.seed): (None if (row := self._row(rep, metric)) is None else row.measured)
                                    for rep in self.reports},
                       "verdict": {str(rep.seed): (None if (row := self._row(rep, metric)) is None else row.verdict)
                                   for rep in self.reports}}
                      for metric in self.metrics()],
         })
+
+
+def median_of(values: List[Any], seeds: int) -> Any:
+    """The median of one row's values over `seeds` seeds: of each item for lists of one length,
+    None when fewer than half of the seeds gave a value (or the items do not line up)."""
+    present = [v for v in values if v is not None]
+    if 2 * len(present) < seeds or not present:
+        return None
+    if all(isinstance(v, (list, tuple)) for v in present):
+        if len({len(v) for v in present}) != 1:
+            return None
+        return [median_of([v[k] for v in present], len(present)) for k in range(len(present[0]))]
+    try:
+        numbers = [float(v) for v in present]
+    except (TypeError, ValueError):
+        return None
+    numbers = [x for x in numbers if not math.isnan(x)]
+    return float(statistics.median(numbers)) if 2 * len(numbers) >= seeds and numbers else None
 
 
 def _spec(seeds: List[int]) -> str:

@@ -27,6 +27,12 @@ PAPER = sv.PAPER
 SECTION = "§IV-A, Sce1"
 DURATION = "300s"  # an upper bound: the run stops when U1 has its 400 MB (35 to 80 s here)
 SEED = sv.SEED
+#: Rows that are information, not checks (docs/experiments/README.md; the page says why).
+INFO_ROWS = ("ICP + FPF: end-to-end delay", "ICP + FPF: sojourn at R3", "PCON-CS + FPF: end-to-end delay",
+             "PCON-CS + FPF: sojourn at R3")
+#: Checks whose verdict changes over seeds 1-4, or whose value moves more than its tolerance band (--seeds 1-4):
+#: judged on their median, the page has the values.
+SEED_SENSITIVE = ("PCON-CS: drops with BR / FPF / PCON-FS",)
 
 VARIANTS = tuple(sv.variant(cc, fs) for fs in sv.STRATEGIES for cc in sv.CONSUMERS)
 #: §IV, BR and FPF: "The average end-to-end delay is about 72.9ms with the ICP consumer while it is
@@ -117,8 +123,9 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
         "the same')", [sv.path2_share(r[v(cc, fs)]) for fs in ("BR", "FPF") for cc in sv.CONSUMERS],
         "all < 1 % (BR's retransmissions may take path 2)", lambda x: max(x) < 1.0, "%"))
     ratio = [sv.mbps(r[v(cc, "FPF")], "u1") / sv.mbps(r[v(cc, "BR")], "u1") for cc in sv.CONSUMERS]
-    rows.append(common.check("FPF / BR rate, ICP / PCON-CS", "'similar performances'", ratio, "within ±5 %",
-                             lambda x: all(abs(y - 1) <= 0.05 for y in x)))
+    rows.append(common.check("FPF / BR rate, ICP / PCON-CS", "'similar performances'", ratio,
+                             f"within a factor {common.ALIKE:g} ('similar': the catalog's reading)",
+                             lambda x: all(1 / common.ALIKE <= y <= common.ALIKE for y in x)))
     faster = [sv.mbps(r[v("ICP", fs)], "u1") / sv.mbps(r[v("PCON-CS", fs)], "u1") for fs in ("BR", "FPF")]
     rows.append(common.check("ICP / PCON-CS rate, BR / FPF", "'ICP reaches a slightly better goodput'", faster,
                              "in (1, 1.2]", lambda x: all(1.0 < y <= 1.2 for y in x)))

@@ -13,12 +13,14 @@
 //! Congestion marks (PCON §3.1-3.2, Algorithm 2): a Data or Nack keeps the mark it arrived with on
 //! its way downstream, so every router and consumer below a congested link hears of it. A marked
 //! Data also carries the number of forwarders it has crossed since the mark (LpHeader hop count,
-//! absent at the first), PCON's f(distance). An Interest's mark is about the link it just crossed
-//! and goes no further: the receiving forwarder notes it in the in-record of that downstream
-//! (`InterestMarks::Pit`), and the Data sent back there is marked afresh. PCON marks the PIT entry
-//! at the sending end of the congested link; we mark it at the receiving end, which needs no
-//! signal from the queue to the forwarder and gives the same marked Data on the same link (see
-//! docs/protocols/pcon.md).
+//! absent at the first), PCON's f(distance). Congestion on the Interest path is PCON's PIT mark
+//! (§3.1: "R1 will mark the PIT entry of that Interest"; Algorithm 2 line 7 `pitMarked`): the
+//! node whose outgoing queue found the Interest's link congested is told so
+//! (`note_congested_interest`, the driver's signal from that queue), marks the PIT entry, and
+//! marks afresh every Data it sends down for it. The Data it receives is unmarked, so its own split
+//! is left alone (Algorithm 2 line 2); only the routers below it lower theirs. An Interest that
+//! arrives marked (a peer that marks instead of telling its forwarder) is noted in the in-record of
+//! that downstream (`InterestMarks::Pit`), and the Data sent back there is marked afresh.
 
 use std::sync::Arc;
 
@@ -220,6 +222,23 @@ impl Forwarder {
             let nack = Arc::new(Nack { reason: NackReason::Congestion, interest: Arc::new(interest) });
             let lp = LpHeader { congestion_mark: mark, ..Default::default() };
             self.on_incoming_nack(now, face, nack, &lp, out);
+        }
+    }
+
+    /// PCON's PIT marking (§3.1, Algorithm 2): the queue of `face` found its link congested when
+    /// it sent `interest`, one this node forwarded. Its PIT entry is marked, and the Data sent down
+    /// for it will be. Ignored with `InterestMarks::Ignore`, or when the entry is gone (another
+    /// upstream answered) or was not sent on `face`.
+    pub fn note_congested_interest(&mut self, face: FaceId, interest: &Interest) {
+        if self.interest_marks != InterestMarks::Pit {
+            return;
+        }
+        let Some(id) = self.pit.find(interest) else { return };
+        let Some(entry) = self.pit.get_mut(id) else { return };
+        if !entry.is_satisfied() {
+            if let Some(o) = entry.out_record_mut(face) {
+                o.congested = true;
+            }
         }
     }
 
@@ -469,13 +488,15 @@ impl Forwarder {
                 continue;
             }
             data_flags |= self.strategies[si].after_receive_data(&ctx, entry, in_face, lp).flags;
+            let pit_marked = entry.out_records.iter().any(|o| o.congested);
             for r in &entry.in_records {
                 if r.face == in_face || r.expiry <= now {
                     continue;
                 }
+                let congested = r.congested || pit_marked;
                 match downstreams.iter_mut().find(|(f, _, _)| *f == r.face) {
-                    Some((_, congested, _)) => *congested |= r.congested,
-                    None => downstreams.push((r.face, r.congested, r.pit_hint)),
+                    Some((_, marked, _)) => *marked |= congested,
+                    None => downstreams.push((r.face, congested, r.pit_hint)),
                 }
             }
             self.on_satisfied(now, id, in_face);

@@ -228,3 +228,44 @@ fn the_strategy_sees_a_late_copy_only_within_the_straggler_time() {
         assert_eq!(*faces.lock().unwrap(), seen, "straggler {straggler} ms");
     }
 }
+
+/// Sends the Interest for /p/seg=`seg` from faces 0 and 2 (aggregated into one PIT entry), lets
+/// `face` report it congested, and returns the marks of the Data sent to faces 0 and 2 when face 1
+/// answers unmarked.
+fn pit_marked_round_trip(fw: &mut Forwarder, seg: u32, face: FaceId) -> Vec<(FaceId, LpHeader)> {
+    let name = Name::parse("/p").unwrap().append_segment(seg as u64);
+    let mut out = Vec::new();
+    for (face, nonce) in [(FaceId(0), seg), (FaceId(2), seg + 1000)] {
+        let i = Interest::new(name.clone(), nonce, Time::from_secs(2));
+        fw.handle(Time::ZERO, face, Frame::interest(Arc::new(i)), &mut out);
+    }
+    let NetPacket::Interest(sent) = &out[0].1.packet else { panic!("expected an Interest") };
+    let sent = sent.clone();
+    out.clear();
+    fw.note_congested_interest(face, &sent);
+    let data = Frame::data(Arc::new(Data::new(name, bytes::Bytes::from_static(b"x"))));
+    fw.handle(Time::from_millis(1), FaceId(1), data, &mut out);
+    out.into_iter().map(|(f, frame)| (f, frame.lp)).collect()
+}
+
+#[test]
+fn a_pit_mark_marks_every_data_sent_down_afresh() {
+    // PCON Algorithm 2 line 7: an unmarked Data leaves marked to every downstream of a marked
+    // PIT entry, with no hop count (the next router is one hop from the congested link).
+    let mut fw = router();
+    fw.add_face(FaceKind::Link); // face 2, a second downstream
+    let marked = LpHeader { congestion_mark: 1, ..Default::default() };
+    assert_eq!(pit_marked_round_trip(&mut fw, 1, FaceId(1)), vec![(FaceId(0), marked.clone()), (FaceId(2), marked)]);
+    // A report from a face the Interest was not sent on is not about it.
+    let unmarked = LpHeader::default();
+    assert_eq!(
+        pit_marked_round_trip(&mut fw, 2, FaceId(0)),
+        vec![(FaceId(0), unmarked.clone()), (FaceId(2), unmarked.clone())]
+    );
+    let mut fw = router_with(ForwarderConfig { interest_marks: InterestMarks::Ignore, ..ForwarderConfig::default() });
+    fw.add_face(FaceKind::Link);
+    assert_eq!(
+        pit_marked_round_trip(&mut fw, 3, FaceId(1)),
+        vec![(FaceId(0), unmarked.clone()), (FaceId(2), unmarked)]
+    );
+}

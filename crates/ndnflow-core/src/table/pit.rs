@@ -56,6 +56,10 @@ pub struct OutRecord {
     pub expiry: Time,
     /// Set when the upstream answered with a Nack.
     pub nack: Option<NackReason>,
+    /// PCON's PIT mark (§3.1, Algorithm 2 `pitMarked`): the Interest sent this way met a congested
+    /// queue on its way out of this node, so every Data sent down for the entry is marked here.
+    /// On the out-record, not the entry, to keep a PIT slot in two cache lines.
+    pub congested: bool,
 }
 
 /// `repr(C)`: the name's address and the in-records first, so that a slot's first cache line holds
@@ -175,7 +179,9 @@ impl PitEntry {
                 r.expiry = expiry;
                 r.nack = None;
             }
-            None => self.out_records.push(OutRecord { face, nonce, last_sent: now, expiry, nack: None }),
+            None => {
+                self.out_records.push(OutRecord { face, nonce, last_sent: now, expiry, nack: None, congested: false })
+            }
         }
     }
 
