@@ -45,6 +45,8 @@ TOPOLOGY = pc.Topology(LINKS, [("n5", "/A"), ("n6", "/A"), ("n6", "/B")],
 WINDOW = (70.0, 100.0)
 TOL = 0.10  # "nearly 1:1"
 NUM_TOL = 0.05  # issue 19: "within 5 % of the NUM optimum"
+#: DPCCP's ratio is derived from the two rates its NUM rows check (docs/experiments/dpccp.md).
+INFO_ROWS = ("DPCCP: A's rate / B's rate (70-100 s)",)
 
 
 def scenarios(duration: Any = DURATION, seed: int = SEED) -> Dict[str, Scenario]:
