@@ -34,6 +34,7 @@ use rustc_hash::FxHashMap;
 use super::cc::{CcConfig, Controller, DataSample};
 use super::multipath::{PathReport, PathSend};
 use super::rtt::{RttEstimator, RttOptions, TimerModel};
+use super::send_jitter::SendJitter;
 use crate::packet::{Frame, Interest, NackReason, NetPacket};
 use crate::timers::Timers;
 use crate::{Name, Time};
@@ -70,6 +71,9 @@ pub struct ConsumerConfig {
     pub max_retries: Option<u32>,
     /// How Interests in flight are counted against a window.
     pub in_flight: InFlightRule,
+    /// Upper bound of a uniform random delay before each send opportunity (ns-2's TCP
+    /// `overhead_`, `send_jitter`); zero, the default, sends at once.
+    pub send_jitter: Time,
 }
 
 /// Cumulative counters; the driver samples them to build time series.
@@ -123,6 +127,7 @@ pub struct Consumer {
     /// Segments waiting for retransmission, with the attempt number they will be sent as.
     retx_queue: VecDeque<(u64, u32)>,
     next_send_at: Time,
+    jitter: SendJitter,
     highest_sent: u64,
     /// When the RTO was last backed off: timeouts of Interests sent before then belong to the
     /// same loss episode and do not back it off again.
@@ -150,6 +155,7 @@ impl Consumer {
             timers: Timers::new(),
             retx_queue: VecDeque::new(),
             next_send_at: config.start,
+            jitter: SendJitter::new(config.send_jitter),
             highest_sent: 0,
             last_backoff: None,
             next_check: Time::ZERO,
@@ -352,6 +358,9 @@ impl Consumer {
                 next = Some(next.map_or(t, |n| n.min(t)));
             }
         }
+        if let Some(t) = self.jitter.deadline() {
+            next = Some(next.map_or(t, |n| n.min(t)));
+        }
         next
     }
 
@@ -465,6 +474,8 @@ impl Consumer {
         if !self.started || self.is_finished() {
             return;
         }
+        // Whether this opportunity's sends have passed the send jitter (all of them go together).
+        let mut released = false;
         loop {
             let room = match &self.cc {
                 Controller::Multipath(m) => m.can_send(now),
@@ -476,6 +487,12 @@ impl Consumer {
             let interval = self.cc.interval();
             if interval.is_some() && now < self.next_send_at {
                 return;
+            }
+            if !released && self.has_segment_to_send() {
+                released = self.jitter.release(now);
+                if !released {
+                    return self.jitter.hold(now, &mut self.rng);
+                }
             }
             let Some((seg, retries)) = self.pick_segment() else { return };
             self.send(now, seg, retries, out);
