@@ -350,11 +350,17 @@ impl Consumer {
         if self.check_interval().is_some() && !self.outstanding.is_empty() {
             next = Some(next.map_or(self.next_check, |n| n.min(self.next_check)));
         }
+        // While a send is held by the jitter, a sending slot or a probe that comes due cannot
+        // act before it: waking for them would find the send still held, at the same instant,
+        // again and again.
+        let held = self.jitter.deadline().unwrap_or(Time::ZERO);
         if self.cc.interval().is_some() && self.has_segment_to_send() {
-            next = Some(next.map_or(self.next_send_at, |n| n.min(self.next_send_at)));
+            let t = self.next_send_at.max(held);
+            next = Some(next.map_or(t, |n| n.min(t)));
         }
         if let Controller::Multipath(m) = &self.cc {
             if let Some(t) = m.poll_timeout().filter(|_| self.has_segment_to_send()) {
+                let t = t.max(held);
                 next = Some(next.map_or(t, |n| n.min(t)));
             }
         }
@@ -474,8 +480,10 @@ impl Consumer {
         if !self.started || self.is_finished() {
             return;
         }
-        // Whether this opportunity's sends have passed the send jitter (all of them go together).
-        let mut released = false;
+        // A delayed send that has come due is used up here, whether or not the window still has
+        // room (ns-2's delayed send likewise sends what the window allows, maybe nothing); the
+        // sends of this opportunity then all leave together.
+        let released = self.jitter.release(now);
         loop {
             let room = match &self.cc {
                 Controller::Multipath(m) => m.can_send(now),
@@ -489,10 +497,7 @@ impl Consumer {
                 return;
             }
             if !released && self.has_segment_to_send() {
-                released = self.jitter.release(now);
-                if !released {
-                    return self.jitter.hold(now, &mut self.rng);
-                }
+                return self.jitter.hold(now, &mut self.rng);
             }
             let Some((seg, retries)) = self.pick_segment() else { return };
             self.send(now, seg, retries, out);

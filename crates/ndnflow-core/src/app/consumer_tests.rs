@@ -188,3 +188,23 @@ fn a_send_jitter_holds_each_send_opportunity_for_a_draw_below_its_bound() {
     // second + 3R (before segment 1, sent at `first` with the initial 1 s).
     assert_eq!(c.poll_timeout(), Some(second + (ms(100) - first) * 3));
 }
+
+#[test]
+fn a_held_send_is_the_only_wake_up_for_a_sending_slot_already_due() {
+    // Constant rate, 100 Interests/s: a sending slot every 10 ms, the first at 0. With a 1 ms
+    // jitter the slot at 0 is held until a draw d in (0, 1 ms); the slot itself (0, now past)
+    // must not be the next wake-up, or the driver would call back at 0 for ever.
+    let mut config = consumer(TimerModel::PerSegment).config().clone();
+    config.cc = CcConfig::ConstantRate { rate: 100.0 };
+    config.send_jitter = ms(1);
+    let mut c = Consumer::new(config, 1);
+    let mut out = Vec::new();
+    c.handle_timeout(Time::ZERO, &mut out);
+    assert!(out.is_empty());
+    let d = c.poll_timeout().unwrap();
+    assert!(d > Time::ZERO && d < ms(1), "{d:?}");
+    // At d segment 0 leaves, and the next slot is d + 10 ms.
+    c.handle_timeout(d, &mut out);
+    assert_eq!(segments(&out), vec![0]);
+    assert_eq!(c.poll_timeout(), Some(d + ms(10)));
+}

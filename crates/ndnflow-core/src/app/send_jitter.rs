@@ -39,9 +39,9 @@ impl SendJitter {
         self.due
     }
 
-    /// Called once per send opportunity, before the first send: whether the sends the window
-    /// allows may leave now. True when the delay is off, or when the pending delay has run out
-    /// (which ends it: the sends that follow in the same opportunity leave with it).
+    /// Called once at each send opportunity: whether the sends the window allows may leave now.
+    /// True when the delay is off, or when the pending delay has run out, which ends it even if
+    /// nothing can leave (a wake-up left pending would come back at the same instant forever).
     pub fn release(&mut self, now: Time) -> bool {
         if self.max == Time::ZERO {
             return true;
