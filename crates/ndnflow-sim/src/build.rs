@@ -83,6 +83,7 @@ pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {
         rtt: c.rto,
         max_retries: c.max_retries,
         in_flight: c.in_flight,
+        send_jitter: c.send_jitter,
     }
 }
 

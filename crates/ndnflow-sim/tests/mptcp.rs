@@ -11,8 +11,12 @@
 //! the run, start-up included (as the PTP tree test reads "fills").
 //!
 //! RFC 6356 derives its goals with one loss rate for every packet through the shared link; that is
-//! the first shared link below (random loss, no queue). At a queue-limited link the measured
-//! shares differ: see `at_a_congested_bottleneck` and docs/protocols/multipath.md.
+//! the first shared link below (random loss, no queue). At a queue-limited drop-tail link a
+//! deterministic run allocates the drops by traffic phase, not by share (Floyd and Jacobson,
+//! 1991/92; traced drop by drop in docs/protocols/multipath.md): see `at_a_congested_bottleneck`.
+//! With the randomness they prescribe, a random delay before each send of up to the bottleneck's
+//! service time (ns-2's `overhead_`, our `send_jitter`), OLIA meets the goal there and LIA comes
+//! to its own fluid model's value: `at_a_drop_tail_bottleneck_with_a_send_jitter`.
 
 mod common;
 
@@ -40,6 +44,11 @@ fn route(node: &str, hop: &str) -> String {
 
 fn consumer(node: &str, cc: &str) -> String {
     format!("[[consumers]]\nnode = \"{node}\"\nname = \"/p/{node}\"\ncc = {cc}\n")
+}
+
+/// `text` with every consumer delaying each send by up to `jitter` (`send_jitter`).
+fn with_jitter(text: &str, jitter: &str) -> String {
+    text.replace("\ncc = ", &format!("\nsend_jitter = \"{jitter}\"\ncc = "))
 }
 
 /// c - r1 - {a, b} - r2 - p, every link 2 ms; `paths` on r1 - a and r1 - b, `shared` on r2 - p.
@@ -87,17 +96,27 @@ fn rate(r: &Results, dir: &str) -> f64 {
     r.summary.links[dir].bytes as f64 * 8.0 / r.summary.simulation.end_s
 }
 
-/// c's goodput over d's, both crossing `shared`, for one seed.
-fn ratio(coupling: &str, shared: &str, seed: u64) -> f64 {
-    let r = run(&diamond(FAST, shared, &mptcp(coupling), Some(RENO), "60s", seed));
+/// c's goodput over d's, both crossing `shared`, for one seed; `jitter`: each consumer's
+/// `send_jitter`, if any.
+fn ratio_with(coupling: &str, shared: &str, seed: u64, jitter: Option<&str>) -> f64 {
+    let text = diamond(FAST, shared, &mptcp(coupling), Some(RENO), "60s", seed);
+    let r = run(&jitter.map_or(text.clone(), |j| with_jitter(&text, j)));
     goodput(&r, "c") / goodput(&r, "d")
 }
 
-/// The median of `ratio` over seeds 1-4 (the mean of the middle two).
-fn median_ratio(coupling: &str, shared: &str) -> f64 {
-    let mut r: Vec<f64> = (1..=4).map(|seed| ratio(coupling, shared, seed)).collect();
+fn ratio(coupling: &str, shared: &str, seed: u64) -> f64 {
+    ratio_with(coupling, shared, seed, None)
+}
+
+/// The median of `ratio_with` over seeds 1-4 (the mean of the middle two).
+fn median_ratio_with(coupling: &str, shared: &str, jitter: Option<&str>) -> f64 {
+    let mut r: Vec<f64> = (1..=4).map(|seed| ratio_with(coupling, shared, seed, jitter)).collect();
     r.sort_by(f64::total_cmp);
     (r[1] + r[2]) / 2.0
+}
+
+fn median_ratio(coupling: &str, shared: &str) -> f64 {
+    median_ratio_with(coupling, shared, None)
 }
 
 #[test]
@@ -136,15 +155,42 @@ fn at_a_congested_bottleneck() {
     assert!((uncoupled - 2.0).abs() <= 0.20, "uncoupled / Reno = {uncoupled}");
     // LIA and OLIA take more than one share here (seed 1: 1.370 and 1.064; medians over seeds
     // 1-4: 1.381 and 1.237): RFC 6356's "do no harm" does not hold within 10 % at a drop-tail
-    // queue. Its derivation assumes one loss probability per packet; here the Reno flow sees a
-    // loss event every ~185 Data and each LIA subflow every ~250-275 (seed 1), and with a
-    // 0.3 % random loss added to the queue's link the rates meet and LIA's ratio falls to 1.10
-    // (docs/protocols/multipath.md). Coupling still takes back most of uncoupled's extra share.
+    // queue in a deterministic run. Its derivation assumes one loss probability per packet; here
+    // the queue refuses the Data of the Interest a window adds about one time in ten and a
+    // replacement's one time in 600-1,100 (traced, docs/protocols/multipath.md), so the Reno flow,
+    // which adds one per RTT, has a loss event every ~185 Data and each LIA subflow every
+    // ~250-280 (seed 1). With a send jitter see the next test. Coupling still takes back most of
+    // uncoupled's extra share.
     for coupling in ["lia", "olia"] {
         let r = ratio(coupling, BOTTLENECK, 1);
         assert!(r > 1.0 && r < 1.5, "{coupling} / Reno = {r}");
         assert!(r - 1.0 < (uncoupled - 1.0) / 2.0, "{coupling} / Reno = {r}, uncoupled {uncoupled}");
     }
+}
+
+/// One Data's transmission time at `BOTTLENECK`: 1,082 bytes on the wire x 8 / 10 Mbit/s =
+/// 865.6 us (0.866 ms to the microsecond), the bound Floyd and Jacobson give the random delay at
+/// each source (the bottleneck service time), fixed before measuring.
+const SERVICE_TIME: &str = "0.866ms";
+
+#[test]
+fn at_a_drop_tail_bottleneck_with_a_send_jitter() {
+    // Without the jitter the drop-tail queue refuses the Data of the Interest a window adds about
+    // one time in ten and an ACK-clocked replacement one time in 700 (seed 1), so losses follow
+    // growth, which coupling slows: LIA 1.381, OLIA 1.237 (medians). With it, seeds 1-4 measured
+    // LIA 1.105, 1.117, 1.087, 1.155; OLIA 0.949, 0.927, 1.015, 0.954; uncoupled 2.106, 1.797,
+    // 1.964, 1.894.
+    // OLIA: whatever its split, one Reno flow's window (see the random-loss test): within 10 % of 1.
+    let olia = median_ratio_with("olia", BOTTLENECK, Some(SERVICE_TIME));
+    assert!((olia - 1.0).abs() <= 0.10, "OLIA / Reno = {olia}");
+    // LIA: with equal RTTs and its larger window a share `a` of the total, the fluid model gives
+    // sqrt(a / (a^2 + (1 - a)^2)) times Reno's throughput (multipath.md), at most 1.099 (at
+    // a = 1/sqrt(2)); LIA's own design, not the queue. Bound: that maximum, plus 5 % for the
+    // spread of four seeds (1.087-1.155 measured).
+    let lia = median_ratio_with("lia", BOTTLENECK, Some(SERVICE_TIME));
+    assert!(lia > 1.0 && lia <= 1.099 * 1.05, "LIA / Reno = {lia}");
+    let uncoupled = median_ratio_with("uncoupled", BOTTLENECK, Some(SERVICE_TIME));
+    assert!((uncoupled - 2.0).abs() <= 0.20, "uncoupled / Reno = {uncoupled}");
 }
 
 #[test]

@@ -354,6 +354,7 @@ stop  = "5s""#,
         case(q(40, "max_retries = -1"), 40, "consumers[1].max_retries", &["must not be negative"]),
         case(q(40, r#"in_flight = "ndnsim""#), 40, "consumers[1].in_flight", &["\"outstanding\", \"consumer-cc\""]),
         case(q(40, "segments = 0"), 40, "consumers[1].segments", &["must be at least 1"]),
+        case(q(40, "send_jitter = 1"), 40, "consumers[1].send_jitter", &["expected a duration string"]),
         // TOML syntax
         case(q(13, r#"bandwidth = "100Mbps"#), 13, "", &["quickstart.toml:13:", "TOML syntax error"]).no_field(),
         case(

@@ -462,3 +462,10 @@ fn in_flight_counts_outstanding_segments_unless_consumer_cc_is_asked_for() {
     assert_eq!(rule(r#"in_flight = "outstanding""#), InFlightRule::Outstanding);
     assert_eq!(rule(r#"in_flight = "consumer-cc""#), InFlightRule::ConsumerCc);
 }
+
+#[test]
+fn send_jitter_is_off_unless_given() {
+    let jitter = |line: &str| parse(&quickstart_with_line(40, line)).unwrap().consumers[1].send_jitter;
+    assert_eq!(jitter(""), Time::ZERO);
+    assert_eq!(jitter(r#"send_jitter = "0.866ms""#), Time::from_nanos(866_000));
+}

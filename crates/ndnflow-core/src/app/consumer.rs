@@ -34,6 +34,7 @@ use rustc_hash::FxHashMap;
 use super::cc::{CcConfig, Controller, DataSample};
 use super::multipath::{PathReport, PathSend};
 use super::rtt::{RttEstimator, RttOptions, TimerModel};
+use super::send_jitter::SendJitter;
 use crate::packet::{Frame, Interest, NackReason, NetPacket};
 use crate::timers::Timers;
 use crate::{Name, Time};
@@ -70,6 +71,9 @@ pub struct ConsumerConfig {
     pub max_retries: Option<u32>,
     /// How Interests in flight are counted against a window.
     pub in_flight: InFlightRule,
+    /// Upper bound of a uniform random delay before each send opportunity (ns-2's TCP
+    /// `overhead_`, `send_jitter`); zero, the default, sends at once.
+    pub send_jitter: Time,
 }
 
 /// Cumulative counters; the driver samples them to build time series.
@@ -123,6 +127,7 @@ pub struct Consumer {
     /// Segments waiting for retransmission, with the attempt number they will be sent as.
     retx_queue: VecDeque<(u64, u32)>,
     next_send_at: Time,
+    jitter: SendJitter,
     highest_sent: u64,
     /// When the RTO was last backed off: timeouts of Interests sent before then belong to the
     /// same loss episode and do not back it off again.
@@ -150,6 +155,7 @@ impl Consumer {
             timers: Timers::new(),
             retx_queue: VecDeque::new(),
             next_send_at: config.start,
+            jitter: SendJitter::new(config.send_jitter),
             highest_sent: 0,
             last_backoff: None,
             next_check: Time::ZERO,
@@ -344,13 +350,22 @@ impl Consumer {
         if self.check_interval().is_some() && !self.outstanding.is_empty() {
             next = Some(next.map_or(self.next_check, |n| n.min(self.next_check)));
         }
+        // While a send is held by the jitter, a sending slot or a probe that comes due cannot
+        // act before it: waking for them would find the send still held, at the same instant,
+        // again and again.
+        let held = self.jitter.deadline().unwrap_or(Time::ZERO);
         if self.cc.interval().is_some() && self.has_segment_to_send() {
-            next = Some(next.map_or(self.next_send_at, |n| n.min(self.next_send_at)));
+            let t = self.next_send_at.max(held);
+            next = Some(next.map_or(t, |n| n.min(t)));
         }
         if let Controller::Multipath(m) = &self.cc {
             if let Some(t) = m.poll_timeout().filter(|_| self.has_segment_to_send()) {
+                let t = t.max(held);
                 next = Some(next.map_or(t, |n| n.min(t)));
             }
+        }
+        if let Some(t) = self.jitter.deadline() {
+            next = Some(next.map_or(t, |n| n.min(t)));
         }
         next
     }
@@ -465,6 +480,10 @@ impl Consumer {
         if !self.started || self.is_finished() {
             return;
         }
+        // A delayed send that has come due is used up here, whether or not the window still has
+        // room (ns-2's delayed send likewise sends what the window allows, maybe nothing); the
+        // sends of this opportunity then all leave together.
+        let released = self.jitter.release(now);
         loop {
             let room = match &self.cc {
                 Controller::Multipath(m) => m.can_send(now),
@@ -476,6 +495,9 @@ impl Consumer {
             let interval = self.cc.interval();
             if interval.is_some() && now < self.next_send_at {
                 return;
+            }
+            if !released && self.has_segment_to_send() {
+                return self.jitter.hold(now, &mut self.rng);
             }
             let Some((seg, retries)) = self.pick_segment() else { return };
             self.send(now, seg, retries, out);

@@ -16,6 +16,7 @@ fn consumer(timer: TimerModel) -> Consumer {
         rtt,
         max_retries: None,
         in_flight: InFlightRule::Outstanding,
+        send_jitter: Time::ZERO,
     };
     Consumer::new(config, 1)
 }
@@ -100,6 +101,7 @@ fn aimd_consumer(rule: InFlightRule) -> Consumer {
         rtt: RttOptions { min_rto: Time::from_millis(10), ..RttOptions::default() },
         max_retries: None,
         in_flight: rule,
+        send_jitter: Time::ZERO,
     };
     Consumer::new(config, 1)
 }
@@ -142,4 +144,67 @@ fn consumer_cc_counting_allows_one_more_and_counts_a_late_data_twice() {
     c.handle(ms(450), data(3), &mut out);
     assert_eq!(segments(&out), vec![4, 5]);
     assert_eq!((c.window(), c.in_flight()), (Some(2.0), 4));
+}
+
+/// The fixed window of 2 of `consumer`, per-Interest timers, with a send jitter of `max`.
+fn jittered(max: Time) -> Consumer {
+    let mut config = consumer(TimerModel::PerSegment).config().clone();
+    config.send_jitter = max;
+    Consumer::new(config, 1)
+}
+
+#[test]
+fn a_send_jitter_holds_each_send_opportunity_for_a_draw_below_its_bound() {
+    let mut out = Vec::new();
+    // Without it, the window of 2 leaves at the start and a Data's replacement leaves with it.
+    let mut c = jittered(Time::ZERO);
+    c.handle_timeout(Time::ZERO, &mut out);
+    assert_eq!(segments(&out), vec![0, 1]);
+    out.clear();
+    c.handle(ms(100), data(0), &mut out);
+    assert_eq!(segments(&out), vec![2]);
+
+    // With a 1 ms bound, nothing leaves at the start: a wake-up comes in (0, 1 ms), and then
+    // both Interests of the window leave together (ns-2's delayed send: `send(force = 1)`).
+    let mut c = jittered(ms(1));
+    out.clear();
+    c.handle_timeout(Time::ZERO, &mut out);
+    assert!(out.is_empty());
+    let first = c.poll_timeout().unwrap();
+    assert!(first > Time::ZERO && first < ms(1), "{first:?}");
+    c.handle_timeout(first, &mut out);
+    assert_eq!(segments(&out), vec![0, 1]);
+    // The Data of 0 at 100 ms frees a slot; its replacement waits for a new draw in
+    // [100 ms, 101 ms), the retransmission timers (1 s) being later.
+    out.clear();
+    c.handle(ms(100), data(0), &mut out);
+    assert!(out.is_empty());
+    let second = c.poll_timeout().unwrap();
+    assert!(second >= ms(100) && second < ms(101), "{second:?}");
+    c.handle_timeout(second, &mut out);
+    assert_eq!(segments(&out), vec![2]);
+    // The RTT is measured from when the Interest left, not from when it was held: R = 100 ms -
+    // first; RFC 6298's first sample sets RTO = R + 4 x R / 2 = 3R, so segment 2 times out at
+    // second + 3R (before segment 1, sent at `first` with the initial 1 s).
+    assert_eq!(c.poll_timeout(), Some(second + (ms(100) - first) * 3));
+}
+
+#[test]
+fn a_held_send_is_the_only_wake_up_for_a_sending_slot_already_due() {
+    // Constant rate, 100 Interests/s: a sending slot every 10 ms, the first at 0. With a 1 ms
+    // jitter the slot at 0 is held until a draw d in (0, 1 ms); the slot itself (0, now past)
+    // must not be the next wake-up, or the driver would call back at 0 for ever.
+    let mut config = consumer(TimerModel::PerSegment).config().clone();
+    config.cc = CcConfig::ConstantRate { rate: 100.0 };
+    config.send_jitter = ms(1);
+    let mut c = Consumer::new(config, 1);
+    let mut out = Vec::new();
+    c.handle_timeout(Time::ZERO, &mut out);
+    assert!(out.is_empty());
+    let d = c.poll_timeout().unwrap();
+    assert!(d > Time::ZERO && d < ms(1), "{d:?}");
+    // At d segment 0 leaves, and the next slot is d + 10 ms.
+    c.handle_timeout(d, &mut out);
+    assert_eq!(segments(&out), vec![0]);
+    assert_eq!(c.poll_timeout(), Some(d + ms(10)));
 }

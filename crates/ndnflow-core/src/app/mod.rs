@@ -6,6 +6,7 @@ pub mod consumer;
 pub mod multipath;
 pub mod producer;
 pub mod rtt;
+pub mod send_jitter;
 
 pub use consumer::{Consumer, ConsumerConfig, ConsumerStats, InFlightRule};
 pub use producer::{Producer, ProducerConfig};

@@ -285,6 +285,9 @@ pub struct ConsumerSpec {
     pub max_retries: Option<u32>,
     /// How the Interests in flight are counted against the window (`in_flight`).
     pub in_flight: ndnflow_core::app::InFlightRule,
+    /// Upper bound of the random delay before each send opportunity (`send_jitter`, ns-2's TCP
+    /// `overhead_`; zero: none).
+    pub send_jitter: Time,
 }
 
 /// The consumer's window or rate algorithm and the retransmission timer, as the core takes them

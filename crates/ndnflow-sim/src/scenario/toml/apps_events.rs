@@ -77,7 +77,19 @@ impl Reader<'_, '_> {
         let t = self.table(
             v,
             path,
-            &["node", "name", "start", "stop", "segments", "lifetime", "max_retries", "rto", "cc", "in_flight"],
+            &[
+                "node",
+                "name",
+                "start",
+                "stop",
+                "segments",
+                "lifetime",
+                "max_retries",
+                "rto",
+                "cc",
+                "in_flight",
+                "send_jitter",
+            ],
             "a table ([[consumers]])",
         )?;
         let node = self.node_ref(self.required(&t, "node", "the node the consumer runs on")?, &t.field("node"))?;
@@ -157,7 +169,9 @@ impl Reader<'_, '_> {
             },
             None => InFlightRule::Outstanding,
         };
-        Ok(ConsumerSpec { node, name, start, stop, segments, cc, lifetime, rto, max_retries, in_flight })
+        let send_jitter = t.get("send_jitter").map(|j| self.duration(j, &t.field("send_jitter"))).transpose()?;
+        let send_jitter = send_jitter.unwrap_or(Time::ZERO);
+        Ok(ConsumerSpec { node, name, start, stop, segments, cc, lifetime, rto, max_retries, in_flight, send_jitter })
     }
 
     /// `timer = "per-segment" | "ndnsim"`; `check` and `max_multiplier` only with "ndnsim".
