@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from ndnflow.experiments import dpccp_common as dc
-from ndnflow.experiments import dpccp_mp1, dpccp_mp2, dpccp_mp3, dpccp_sp3
+from ndnflow.experiments import dpccp_mp1, dpccp_mp2, dpccp_mp3, dpccp_sp1, dpccp_sp3
 from ndnflow.experiments import ptp_common as pc
 
 
@@ -47,6 +47,15 @@ def test_mp2_mp3_share_ptps_topologies(module):
     # The same max flows as PTP's Scenarios 1 and 2 (tree: 10 Mbit/s in both cases; diamond: 11 and 4).
     values = [pc.optimum(module.reference(case)).value_bps for case in module.CASES]
     assert values == ([10e6, 10e6] if module is dpccp_mp2 else [11e6, 4e6])
+
+
+def test_drop_share_counts_each_data_once():
+    # D sent 600 Data and C's cache answered 400; C's out_data (1000) also carries D's 600 and
+    # must not count again: 5 drops in 1000 Data.
+    nodes = {"n3": {"out_data": 1000, "cs_hits": 400}, "n4": {"out_data": 600}}
+    links = {"n4->n3": {"drops": 3}, "n3->n2": {"drops": 2}}
+    res = SimpleNamespace(summary={"nodes": nodes, "links": links}, consumers=None, links=None)
+    assert dpccp_sp1.drop_share(res) == 5 / 1000
 
 
 def test_split_ratio_reads_the_consumer_links_after_b_converged():

@@ -79,9 +79,10 @@ def utilization(res: Any, kappa: float) -> float:
 
 
 def drop_share(res: Any) -> float:
-    """Drops on every link over the Data the producer and the cache sent."""
+    """Drops on every link over the Data the holders sent: D's (all its Data come from its
+    producer) and C's cache hits (C's other Data are D's, passed on)."""
     nodes = res.summary.get("nodes", {})
-    sent = sum(int(n.get("out_data", 0) or 0) for name, n in nodes.items() if name in ("n3", "n4"))
+    sent = int(nodes.get("n4", {}).get("out_data", 0) or 0) + int(nodes.get("n3", {}).get("cs_hits", 0) or 0)
     return common.all_drops(res) / sent if sent else 0.0
 
 

@@ -31,9 +31,9 @@ pub use super::config::{ForwarderConfig, InterestMarks, StrategyName};
 use super::ext::{DataCopy, ForwarderExtension};
 pub use super::ext::{Dpccp, Mpfp, MpfpCounters};
 use super::face::{FaceInfo, FaceKind};
-use super::strategy::{InterestDecision, NackDecision, Strategy, StrategyActions, StrategyCtx};
+use super::strategy::{InterestDecision, Strategy, StrategyActions, StrategyCtx};
 use crate::link::Limit;
-use crate::packet::{Data, Frame, Interest, LpHeader, Nack, NackReason, NetPacket};
+use crate::packet::{Data, Frame, Interest, LpHeader, NackReason, NetPacket};
 use crate::table::{ContentStore, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId, SimulatedCache};
 use crate::{Name, Time};
 
@@ -204,24 +204,6 @@ impl Forwarder {
             NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, &frame.lp, frame.pit_hint, out),
             NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, (frame.net_size, frame.pit_hint), out),
             NetPacket::Nack(n) => self.on_incoming_nack(now, face, n, &frame.lp, out),
-        }
-    }
-
-    /// The link behind `face` reports that Data sent to us was lost on the way (PCON §3.5 local
-    /// link loss detection): each PIT entry it would have satisfied gets a Nack(Congestion) from
-    /// that upstream, with the congestion mark `mark`, as if the upstream had sent it.
-    pub fn handle_lost_data(&mut self, now: Time, face: FaceId, data: &Data, mark: u64, out: &mut Outbox) {
-        let mut matches: SmallVec<[PitId; 2]> = SmallVec::new();
-        self.pit.find_for_data(&data.name, &mut matches);
-        for id in matches {
-            let Some(entry) = self.pit.get(id) else { continue };
-            let Some(o) = entry.out_record(face) else { continue };
-            // The Nack names the Interest this node sent that way (its nonce), as a real one would.
-            let mut interest = Interest::clone(entry.interest());
-            interest.nonce = Some(o.nonce);
-            let nack = Arc::new(Nack { reason: NackReason::Congestion, interest: Arc::new(interest) });
-            let lp = LpHeader { congestion_mark: mark, ..Default::default() };
-            self.on_incoming_nack(now, face, nack, &lp, out);
         }
     }
 
@@ -436,21 +418,6 @@ impl Forwarder {
         out.push((face, frame));
     }
 
-    /// Outgoing Nack pipeline.
-    fn on_outgoing_nack(
-        &mut self,
-        face: FaceId,
-        interest: Arc<Interest>,
-        reason: NackReason,
-        mark: u64,
-        out: &mut Outbox,
-    ) {
-        self.counters.out_nacks += 1;
-        let mut frame = Frame::nack(Arc::new(Nack { reason, interest }));
-        frame.lp.congestion_mark = mark;
-        out.push((face, frame));
-    }
-
     /// `net_size` and `pit_hint` are the frame's.
     fn on_incoming_data(
         &mut self,
@@ -545,42 +512,6 @@ impl Forwarder {
         e.out_records.retain(|o| o.face != in_face);
         self.pit.set_expiry(id, now + self.straggler);
     }
-
-    fn on_incoming_nack(&mut self, now: Time, in_face: FaceId, nack: Arc<Nack>, lp: &LpHeader, out: &mut Outbox) {
-        self.counters.in_nacks += 1;
-        let Some(id) = self.pit.find(&nack.interest) else { return };
-        let nonce = nack.interest.nonce.unwrap_or(0);
-        let Some(entry) = self.pit.get_mut(id) else { return };
-        if entry.is_satisfied() {
-            return; // answered already: nothing to retry, nobody to tell
-        }
-        match entry.out_record_mut(in_face) {
-            // A Nack only counts for the Interest we actually sent upstream.
-            Some(o) if o.nonce == nonce => o.nack = Some(nack.reason),
-            _ => return,
-        }
-        let si = self.strategy_index(&nack.interest.name);
-        let fib = self.fib.longest_prefix_match(&nack.interest.name).map(|(_, e)| e);
-        let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
-        let Some(entry) = self.pit.get_mut(id) else { return };
-        match self.strategies[si].after_receive_nack(&ctx, in_face, &nack, lp, entry, fib) {
-            NackDecision::Wait => {}
-            NackDecision::Forward(faces) => {
-                // The retried Interest is new traffic: the Nack's congestion mark stays behind.
-                for face in faces {
-                    self.on_outgoing_interest(now, id, face, LpHeader::default(), out);
-                }
-            }
-            // The mark does travel down with the Nack: PCON (§3.5) reacts to marked Nacks.
-            NackDecision::NackDownstream(reason) => {
-                let Some(entry) = self.pit.remove(id) else { return };
-                for r in &entry.in_records {
-                    self.on_outgoing_nack(r.face, r.interest.clone(), reason, lp.congestion_mark, out);
-                }
-                self.on_interest_finalize(now, &entry);
-            }
-        }
-    }
 }
 
 /// The link header of a Data sent downstream (PCON Algorithm 2 lines 5-9): marked if it arrived
@@ -607,6 +538,8 @@ mod timers;
 
 #[path = "forwarder_lookup.rs"]
 mod lookup;
+#[path = "forwarder_nack.rs"]
+mod nack;
 
 #[cfg(test)]
 #[path = "forwarder_tests.rs"]

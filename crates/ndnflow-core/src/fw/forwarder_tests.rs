@@ -3,7 +3,7 @@
 use super::super::strategy::MulticastStrategy;
 use super::*;
 use crate::fw::testing::{interest, round_trip, router, router_with};
-use crate::packet::NO_PIT_HINT;
+use crate::packet::{Nack, NO_PIT_HINT};
 
 #[test]
 fn hop_limit_is_decremented_on_arrival_and_an_exhausted_one_is_not_sent() {

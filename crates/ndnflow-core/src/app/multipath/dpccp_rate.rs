@@ -85,17 +85,6 @@ pub enum RateState {
     Draining,
 }
 
-impl RateState {
-    pub fn label(self) -> &'static str {
-        match self {
-            RateState::RttProbing => "rtt-probing",
-            RateState::Filling(_) => "bottleneck-filling",
-            RateState::Converging => "fairness-converging",
-            RateState::Draining => "queue-draining",
-        }
-    }
-}
-
 /// What the rate controller measured in a cycle, with the setpoint the manager gave it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CycleInput {
@@ -313,7 +302,7 @@ impl RateControl {
             self.history.pop_front();
         }
         self.cycles_in_fc += 1;
-        if self.cycles_in_fc % self.config.k == 0 && self.history.len() == self.config.k + 1 {
+        if self.cycles_in_fc.is_multiple_of(self.config.k) && self.history.len() == self.config.k + 1 {
             self.adapt_rho();
         }
         let step = self.rho / c.length.max(1e-9);
