@@ -185,10 +185,11 @@ fn at_a_drop_tail_bottleneck_with_a_send_jitter() {
     assert!((olia - 1.0).abs() <= 0.10, "OLIA / Reno = {olia}");
     // LIA: with equal RTTs and its larger window a share `a` of the total, the fluid model gives
     // sqrt(a / (a^2 + (1 - a)^2)) times Reno's throughput (multipath.md), at most 1.099 (at
-    // a = 1/sqrt(2)); LIA's own design, not the queue. Bound: that maximum, plus 5 % for the
-    // spread of four seeds (1.087-1.155 measured).
+    // a = 1/sqrt(2)); LIA's own design, not the queue. Bound: about that maximum, in the
+    // catalog's one reading of "about" a rate (within 10 %, docs/experiments/README.md), so at
+    // most 1.099 x 1.1 = 1.209; the default, 1.381, is outside it.
     let lia = median_ratio_with("lia", BOTTLENECK, Some(SERVICE_TIME));
-    assert!(lia > 1.0 && lia <= 1.099 * 1.05, "LIA / Reno = {lia}");
+    assert!(lia > 1.0 && lia <= 1.099 * 1.10, "LIA / Reno = {lia}");
     let uncoupled = median_ratio_with("uncoupled", BOTTLENECK, Some(SERVICE_TIME));
     assert!((uncoupled - 2.0).abs() <= 0.20, "uncoupled / Reno = {uncoupled}");
 }

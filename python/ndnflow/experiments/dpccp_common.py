@@ -35,6 +35,18 @@ SOLUTIONS: Dict[str, Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]] = {
 }
 
 
+def per_second_mbps(res: Any, link: str, start_s: float = 0.0) -> Any:
+    """A link direction's Data rate in 1 s bins from `start_s`, Mbit/s (the experiments' figures and
+    their time-to-share rows)."""
+    return common.rebin(common.link_rows(res, link, start_s), 1.0, "throughput_bps") / 1e6
+
+
+def case_scenarios(build: Any, cases: Sequence[str], duration: Any, seed: int) -> Dict[str, Any]:
+    """Every protocol in every case of a topology builder `build(case) -> Topology` (MP-2, MP-3)."""
+    return {pc.variant(s, case): build(case).scenario(s, duration, seed, solutions=SOLUTIONS)
+            for case in cases for s in SOLUTIONS}
+
+
 def case_rows(results: Mapping[str, Any], cases: Sequence[str], paper: Mapping[str, Mapping[str, float]],
               scenario_of: Any, link: str) -> List[Row]:
     """Per case: each protocol's utilization of `link` against the paper's percentage, then

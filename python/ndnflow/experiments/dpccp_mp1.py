@@ -88,8 +88,7 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     for row, solution in enumerate(names):
         ax, res = axes[row, 0], results[solution]
         for k, consumer in enumerate(("n1", "n2")):
-            rows = common.link_rows(res, f"n3->{consumer}")
-            rate = rows.groupby((rows["time_s"] // 1.0) * 1.0)["throughput_bps"].mean() / 1e6
+            rate = dc.per_second_mbps(res, f"n3->{consumer}")
             common.step(ax, rate.index, rate, color=f"C{k}", label="A (two sources)" if k == 0 else "B")
         ax.set_title(f"{solution}: A / B = {ratio(res):.2f}", fontsize="small")
         ax.set_ylabel("Mbit/s")

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping
 
 from ndnflow.experiments import dpccp_common as dc
-from ndnflow.experiments import ptp_common as pc
 from ndnflow.experiments import ptp_s1
 from ndnflow.experiments.common import Row
 from ndnflow.scenario import Scenario
@@ -38,8 +37,7 @@ def reference(case: str) -> Scenario:
 
 
 def scenarios(duration: Any = DURATION, seed: int = SEED) -> Dict[str, Scenario]:
-    return {pc.variant(s, case): ptp_s1.tree(case).scenario(s, duration, seed, solutions=dc.SOLUTIONS)
-            for case in CASES for s in dc.SOLUTIONS}
+    return dc.case_scenarios(ptp_s1.tree, CASES, duration, seed)
 
 
 def metrics(results: Mapping[str, Any]) -> List[Row]:

@@ -49,14 +49,9 @@ def scenarios(duration: Any = DURATION, seed: int = SEED) -> Dict[str, Scenario]
             for s in dc.SOLUTIONS}
 
 
-def per_second(res: Any) -> Any:
-    rows = common.link_rows(res, ACCESS)
-    return rows.groupby((rows["time_s"] // 1.0) * 1.0)["throughput_bps"].mean() / 1e6
-
-
 def time_to_fill(res: Any) -> float:
     """Seconds from 50 s until the 1 s rate on B-A first reaches 90 % of 40 Mbit/s."""
-    rate = per_second(res)
+    rate = dc.per_second_mbps(res, ACCESS)
     hit = rate[(rate.index >= CACHE_ON_S) & (rate >= REACH * CACHED_MBPS)]
     return float(hit.index[0] - CACHE_ON_S) if len(hit) else math.inf
 
@@ -84,7 +79,7 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     figure, axes = common.figure_grid(len(names), 1, width=7.0, height=2.0)
     for row, s in enumerate(names):
         ax = axes[row, 0]
-        rate = per_second(results[s])
+        rate = dc.per_second_mbps(results[s], ACCESS)
         common.step(ax, rate.index, rate, color=f"C{row}", label=s)
         ax.hlines([10, CACHED_MBPS, 10], [0, 50, 150], [50, 150, 200], color="0.4", linestyle=":", linewidth=0.9)
         ax.set_title(f"{s}: time to fill {time_to_fill(results[s]):.0f} s", fontsize="small")

@@ -68,8 +68,7 @@ def flow_mbps(res: Any, consumer: str, start_s: float, end_s: float) -> float:
 
 def convergence_s(res: Any, consumer: str, start_s: float, share_mbps: float) -> float:
     """Seconds from `start_s` until the consumer's 1 s rate first comes within TOL of `share_mbps`."""
-    rows = common.link_rows(res, f"n4->{consumer}", start_s)
-    rate = rows.groupby((rows["time_s"] // 1.0) * 1.0)["throughput_bps"].mean() / 1e6
+    rate = dc.per_second_mbps(res, f"n4->{consumer}", start_s)
     near = rate[(rate - share_mbps).abs() <= TOL * share_mbps]
     return float(near.index[0] - start_s) if len(near) else math.inf
 
@@ -100,8 +99,7 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     for row, solution in enumerate(names):
         ax, res = axes[row, 0], results[solution]
         for k, (consumer, _, _, _, _) in enumerate(FLOWS):
-            rows = common.link_rows(res, f"n4->{consumer}")
-            rate = rows.groupby((rows["time_s"] // 1.0) * 1.0)["throughput_bps"].mean() / 1e6
+            rate = dc.per_second_mbps(res, f"n4->{consumer}")
             common.step(ax, rate.index, rate, color=f"C{k}", label=f"flow {k + 1}")
         for (a, b), _, ideal in PHASES.values():
             ax.hlines(ideal, a, b, color="0.4", linestyle=":", linewidth=0.9)

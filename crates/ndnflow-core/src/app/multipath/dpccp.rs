@@ -177,7 +177,7 @@ impl Dpccp {
     fn send_probe(&mut self, now: Time, segment: u64) -> PathSend {
         self.sent.insert(segment, Sent::Probe);
         let step = Time::from_secs_f64(1.0 / self.config.probe_rate.max(1e-9));
-        self.next_probe = Some(self.next_probe.map_or(now, |t| t.max(now.saturating_sub(step))) + step);
+        self.next_probe = Some(super::ptp::next_probe(self.next_probe, now, step));
         // A probe may take any path: the largest of the sub-flows' timers (1 s before any).
         let rto = self.flows.iter().map(|f| f.rtt.rto()).max().unwrap_or_else(|| RttEstimator::new(self.rto).rto());
         PathSend { lp: LpHeader { flags: flags::PTP_PROBE, ..Default::default() }, rto: Some(rto) }

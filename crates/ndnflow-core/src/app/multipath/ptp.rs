@@ -123,6 +123,12 @@ pub struct PathSpecified {
 /// PTP's consumer.
 pub type Ptp = PathSpecified;
 
+/// When the probe after one sent at `now` is due, probes every `step`: on the grid of the one that
+/// was due (`due`) while there is traffic, and after a pause one step from now (no catching up).
+pub(super) fn next_probe(due: Option<Time>, now: Time, step: Time) -> Time {
+    due.map_or(now, |t| t.max(now.saturating_sub(step))) + step
+}
+
 impl PathSpecified {
     /// PTP's consumer: `rto` is the consumer's timer options, which each path runs on its own.
     pub fn new(config: PtpConfig, rto: RttOptions, seed: u64) -> PathSpecified {
@@ -286,8 +292,7 @@ impl PathSpecified {
     /// pause restart now.
     fn send_probe(&mut self, now: Time, segment: u64) -> PathSend {
         self.paths.send_probe(segment);
-        let step = self.probe_interval();
-        self.next_probe = Some(self.next_probe.map_or(now, |t| t.max(now.saturating_sub(step))) + step);
+        self.next_probe = Some(next_probe(self.next_probe, now, self.probe_interval()));
         PathSend { lp: LpHeader { flags: flags::PTP_PROBE, ..Default::default() }, rto: Some(self.paths.probe_rto()) }
     }
 }
