@@ -224,11 +224,13 @@ fn every_header_field_in_increasing_type_order_then_fragment() {
             path_id: Some(0x0102_0304_0506_0708),
             trajectory_id: Some(9),
             tags: SmallVec::from_slice(&[1, 300]),
+            mircc_rate: Some(30_000_000),
+            mircc_rate2: Some(0),
         })),
     };
     #[rustfmt::skip]
     let head = [
-        0x64, 0x6B,                                     // LpPacket, length 107
+        0x64, 0x83,                                     // LpPacket, length 131
         0xFD, 0x03, 0x40, 0x01, 0x01,                   //   CongestionMark (832) = 1
         0xFD, 0x03, 0x44, 0x08, 0, 0, 0, 0, 0, 0, 0, 7, //   Ack (836), fixed 8 octets
         0xFD, 0x03, 0x48, 0x08, 0, 0, 0, 0, 0, 0, 0, 5, //   TxSequence (840), fixed 8 octets
@@ -239,6 +241,8 @@ fn every_header_field_in_increasing_type_order_then_fragment() {
         0xFD, 0x03, 0x68, 0x01, 0x01,                   //     Tag (872 = 0x368) = 1 (bottom)
         0xFD, 0x03, 0x68, 0x02, 0x01, 0x2C,             //     Tag = 300 (top)
         0xFD, 0x03, 0x6C, 0x01, 0x05,                   //   Flags (876 = 0x36C) = FROM_CACHE|HIGH_CONG
+        0xFD, 0x03, 0x70, 0x08, 0, 0, 0, 0, 0x01, 0xC9, 0xC3, 0x80, // MirccRate (880): 30,000,000
+        0xFD, 0x03, 0x74, 0x08, 0, 0, 0, 0, 0, 0, 0, 0, //   MirccRate2 (884) = 0, fixed 8 octets
         0x50, 0x1B,                                     //   Fragment, length 27
     ];
     let expected = concat(&[&head, &VIDEO_INTEREST_WIRE]);
@@ -373,13 +377,13 @@ fn lp_field_order_and_ignorable_rule() {
         out
     };
     let mark = [0xFD, 0x03, 0x40, 0x01, 0x01];
-    let ignorable = [0xFD, 0x03, 0x70, 0x00]; // 880: in 800..=959, low bits 00
-    let not_ignorable = [0xFD, 0x03, 0x71, 0x00]; // 881
+    let ignorable = [0xFD, 0x03, 0x78, 0x00]; // 888: in 800..=959, low bits 00, unused
+    let not_ignorable = [0xFD, 0x03, 0x79, 0x00]; // 889
     let seq = [0x51, 0x08, 0, 0, 0, 0, 0, 0, 0, 1]; // Sequence (81), fixed 8 octets
     let f = decode_frame(&lp(&[&seq, &mark, &ignorable])).unwrap();
     assert_eq!(f.lp.congestion_mark, 1);
     assert_eq!(f.lp.ext.as_deref().and_then(|e| e.sequence), Some(1));
-    assert!(matches!(decode_frame(&lp(&[&not_ignorable])), Err(DecodeError::UnknownCritical { typ: 881, .. })));
+    assert!(matches!(decode_frame(&lp(&[&not_ignorable])), Err(DecodeError::UnknownCritical { typ: 889, .. })));
     // 960 is outside the ignorable range even with low bits 00.
     assert!(decode_frame(&lp(&[&[0xFD, 0x03, 0xC0, 0x00]])).is_err());
     // Out of order: HopCount (856) before CongestionMark (832).

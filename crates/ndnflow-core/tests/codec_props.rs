@@ -131,9 +131,20 @@ fn lp_header() -> impl Strategy<Value = LpHeader> {
         any::<Option<u64>>(),
         prop::collection::vec(any::<u64>(), 0..5),
         sometimes_zero(),
+        (any::<Option<u64>>(), any::<Option<u64>>()),
     )
         .prop_map(
-            |(congestion_mark, (sequence, tx_sequence), acks, hop_count, path_id, trajectory_id, tags, flags)| {
+            |(
+                congestion_mark,
+                (sequence, tx_sequence),
+                acks,
+                hop_count,
+                path_id,
+                trajectory_id,
+                tags,
+                flags,
+                (mircc_rate, mircc_rate2),
+            )| {
                 let ext = LpExtensions {
                     sequence,
                     tx_sequence,
@@ -141,6 +152,8 @@ fn lp_header() -> impl Strategy<Value = LpHeader> {
                     path_id,
                     trajectory_id,
                     tags: SmallVec::from_vec(tags),
+                    mircc_rate,
+                    mircc_rate2,
                 };
                 // Decoding creates the box only when an extension field is present.
                 let ext = (ext != LpExtensions::default()).then(|| Box::new(ext));
@@ -167,7 +180,7 @@ fn frame() -> impl Strategy<Value = Frame> {
 fn tlv_tree() -> impl Strategy<Value = Vec<u8>> {
     let types = prop::sample::select(vec![
         5u64, 6, 7, 8, 10, 12, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 30, 31, 33, 34, 36, 44, 46, 50, 80, 81, 82, 83,
-        98, 100, 800, 801, 832, 836, 840, 856, 860, 864, 868, 872, 876, 880, 881, 1, 9, 40, 41,
+        98, 100, 800, 801, 832, 836, 840, 856, 860, 864, 868, 872, 876, 880, 884, 888, 889, 1, 9, 40, 41,
     ]);
     let leaf = (types.clone(), prop::collection::vec(any::<u8>(), 0..10)).prop_map(|(t, v)| {
         let mut out = Vec::new();

@@ -45,6 +45,10 @@ pub mod tlv_type {
     pub const TAG_STACK: u64 = 868;
     pub const TAG: u64 = 872;
     pub const FLAGS: u64 = 876;
+    /// MIRCC: the smallest first-class link rate along the Data's path, bits per second.
+    pub const MIRCC_RATE: u64 = 880;
+    /// MIRCC: the smallest second-class link rate along the Data's path, bits per second.
+    pub const MIRCC_RATE2: u64 = 884;
 }
 
 /// Bits of the ndnflow Flags field.
@@ -76,6 +80,10 @@ pub mod flags {
     pub const HOPS_MASK: u64 = 0x3F << HOPS_SHIFT;
     /// "At most 63 hops" (§VI-C): the count saturates there.
     pub const MAX_HOPS: u8 = 63;
+    /// MIRCC's dual classes: on an Interest, its sub-flow is second-class (not the consumer's
+    /// primary path); the producer echoes it on the Data, whose bytes a MIRCC link then counts
+    /// in the second class.
+    pub const MIRCC_SECONDARY: u64 = 1 << 6;
     /// The flags that describe the path upstream and so hold for every node below it: what a
     /// forwarder passes on with a Data unless its strategy says otherwise
     /// (`Strategy::after_receive_data`). HIGH_CONG_LOCAL is about the last link only.
@@ -125,6 +133,10 @@ pub struct LpExtensions {
     pub trajectory_id: Option<u64>,
     /// PTP tag stack: pushed by routers into probing Data, popped from Interests. Last = top.
     pub tags: SmallVec<[u64; 4]>,
+    /// MIRCC: the smallest first-class link rate the Data met on its way, bits per second.
+    pub mircc_rate: Option<u64>,
+    /// MIRCC: the smallest second-class link rate the Data met on its way, bits per second.
+    pub mircc_rate2: Option<u64>,
 }
 
 impl LpExtensions {
@@ -150,6 +162,8 @@ impl LpExtensions {
         if !self.tags.is_empty() {
             n += tlv_size(TAG_STACK, tag_stack_value_size(&self.tags));
         }
+        // Rates are fixed 8 octets: a router lowering one never changes the frame's size.
+        n += [self.mircc_rate, self.mircc_rate2].iter().flatten().count() * tlv_size(MIRCC_RATE, 8);
         n
     }
 }
@@ -325,6 +339,12 @@ impl LpHeader {
         if self.flags != 0 {
             write_nonneg_tlv(out, FLAGS, self.flags);
         }
+        if let Some(r) = ext.and_then(|e| e.mircc_rate) {
+            write_fixed_u64_tlv(out, MIRCC_RATE, r);
+        }
+        if let Some(r) = ext.and_then(|e| e.mircc_rate2) {
+            write_fixed_u64_tlv(out, MIRCC_RATE2, r);
+        }
     }
 }
 
@@ -495,6 +515,8 @@ impl LpHeader {
                 }
             }
             FLAGS => self.flags = e.nonneg()?,
+            MIRCC_RATE => self.ext_mut().mircc_rate = Some(e.fixed_u64("MirccRate")?),
+            MIRCC_RATE2 => self.ext_mut().mircc_rate2 = Some(e.fixed_u64("MirccRate2")?),
             // Known NDNLPv2 fields that carry nothing ndnflow models.
             PIT_TOKEN => {}
             FRAG_INDEX => require_unfragmented(e, 0)?,
