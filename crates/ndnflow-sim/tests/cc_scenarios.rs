@@ -439,3 +439,28 @@ fn dpccp_reads_its_setpoint_and_laws() {
         assert!(err.contains(says), "{bad}: {err}");
     }
 }
+
+#[test]
+fn mircc_reads_its_path_keys() {
+    use ndnflow_core::app::cc::CcConfig;
+    let read =
+        |text: &str| parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, text), "t.toml", None);
+    let CcConfig::Mircc(m) = read(r#"{ algorithm = "mircc" }"#).expect("valid").consumers[0].cc else {
+        panic!("mircc")
+    };
+    // PTP's 10 paths and 10 probes per second; RFC 6298's 1 s floor.
+    assert_eq!((m.max_paths, m.probe_rate, m.min_rto), (10, 10.0, ndnflow_core::Time::from_secs(1)));
+    let CcConfig::Mircc(m) =
+        read(r#"{ algorithm = "mircc", max_paths = 2, probe_rate = 5 }"#).expect("valid").consumers[0].cc
+    else {
+        panic!("mircc")
+    };
+    assert_eq!((m.max_paths, m.probe_rate), (2, 5.0));
+    for (bad, says) in [
+        (r#"{ algorithm = "mircc", probe_rate = 0 }"#, "probe_rate: must be positive"),
+        (r#"{ algorithm = "mircc", setpoint = 20 }"#, "\"setpoint\" does not apply to algorithm = \"mircc\""),
+    ] {
+        let err = read(bad).expect_err(bad).to_string();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+}

@@ -283,6 +283,7 @@ impl Consumer {
             congestion_mark: frame.lp.congestion_mark,
             highest_sent: self.highest_sent,
             in_flight: self.outstanding.len(),
+            wire_size: frame.wire_size(),
             lp: &frame.lp,
         };
         self.cc.on_data(now, &sample);

@@ -93,8 +93,15 @@ pub(crate) mod tests {
     /// Feeds Data for `seg` (mark 0 or 1) with everything up to `high` sent.
     pub(crate) fn data(cc: &mut dyn CongestionController, now: Time, seg: u64, high: u64, mark: u64) {
         let lp = LpHeader::default();
-        let s =
-            DataSample { segment: seg, rtt: None, congestion_mark: mark, highest_sent: high, in_flight: 0, lp: &lp };
+        let s = DataSample {
+            wire_size: 0,
+            segment: seg,
+            rtt: None,
+            congestion_mark: mark,
+            highest_sent: high,
+            in_flight: 0,
+            lp: &lp,
+        };
         cc.on_data(now, &s);
     }
 

@@ -283,6 +283,7 @@ mod tests {
         send(&mut c, 10_000);
         let lp = LpHeader::default();
         let s = DataSample {
+            wire_size: 0,
             segment: 1,
             rtt: Some(ms(10)),
             congestion_mark: 1,

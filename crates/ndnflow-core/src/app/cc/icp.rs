@@ -163,6 +163,7 @@ mod tests {
     fn data_rtt(cc: &mut dyn CongestionController, seg: u64, high: u64, rtt_ms: u64) {
         let lp = LpHeader::default();
         let s = DataSample {
+            wire_size: 0,
             segment: seg,
             rtt: Some(Time::from_millis(rtt_ms)),
             congestion_mark: 0,

@@ -22,7 +22,7 @@ pub use fixed_window::FixedWindow;
 pub use icp::{Icp, IcpConfig, IcpRto};
 pub use raaqm::{Raaqm, RaaqmConfig};
 
-use super::multipath::{mptcp, Dpccp, DpccpConfig, MptcpConfig, Ptp, PtpConfig, SubflowManager};
+use super::multipath::{mptcp, Dpccp, DpccpConfig, Mircc, MirccConfig, MptcpConfig, Ptp, PtpConfig, SubflowManager};
 use super::rtt::RttOptions;
 use crate::packet::{LpHeader, NackReason};
 use crate::Time;
@@ -39,6 +39,9 @@ pub struct DataSample<'a> {
     pub highest_sent: u64,
     /// Interests outstanding after this Data was accounted for.
     pub in_flight: usize,
+    /// The Data's size on the link, bytes (a rate-based controller turns the bits per second it
+    /// is told into Interests per second with it).
+    pub wire_size: u32,
     /// The Data's link header, for controllers that read path labels or flags.
     pub lp: &'a LpHeader,
 }
@@ -99,6 +102,9 @@ pub enum CcConfig {
     /// DPCCP's delay-based rate control per path over PTP's probed paths,
     /// `DpccpConfig::default()` (the paper's values where it gives them).
     Dpccp(DpccpConfig),
+    /// MIRCC's consumer: each path paced at the rate its links write into Data (RCP-style, one
+    /// primary sub-flow and the rest second-class), `MirccConfig::default()`.
+    Mircc(MirccConfig),
 }
 
 /// What a consumer runs: one controller for all its Interests, or a subflow manager that keeps
@@ -170,6 +176,7 @@ impl CcConfig {
             CcConfig::Ptp(c) => return Controller::Multipath(Box::new(Ptp::new(c, rto, seed))),
             CcConfig::Mptcp(c) => return Controller::Multipath(Box::new(mptcp::mptcp(c, rto, seed))),
             CcConfig::Dpccp(c) => return Controller::Multipath(Box::new(Dpccp::new(c, rto))),
+            CcConfig::Mircc(c) => return Controller::Multipath(Box::new(Mircc::new(c, rto))),
         };
         Controller::Single(single)
     }

@@ -209,6 +209,7 @@ mod tests {
             lp.ext_mut().trajectory_id = label;
         }
         let s = DataSample {
+            wire_size: 0,
             segment: seg,
             rtt: Some(Time::from_millis(rtt_ms)),
             congestion_mark: 0,

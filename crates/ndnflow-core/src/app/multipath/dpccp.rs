@@ -32,12 +32,13 @@ use rustc_hash::FxHashMap;
 
 use super::dpccp_rate::{CycleInput, RateConfig, RateControl, RateState};
 use super::hopflow::HopFlows;
+use super::pacing::{first_due, interval, path_header, probed_path, Pacer, Prober};
 use super::paths::{Sent, Tags};
 use super::{PathReport, PathSend, SubflowManager};
 use crate::app::cc::DataSample;
 use crate::app::rtt::{RttEstimator, RttOptions};
 use crate::packet::lp::flags;
-use crate::packet::{LpHeader, NackReason};
+use crate::packet::NackReason;
 use crate::Time;
 
 /// DPCCP's consumer parameters (docs/protocols/dpccp.md gives each one's source).
@@ -77,9 +78,7 @@ struct SubFlow {
     control: RateControl,
     hops: HopFlows,
     rtt: RttEstimator,
-    /// Pacing: when its next Interest may leave, and when its last one left.
-    next_send: Time,
-    last_send: Option<Time>,
+    pacer: Pacer,
     /// The current control cycle's length and end.
     cycle: Time,
     cycle_end: Time,
@@ -91,15 +90,12 @@ struct SubFlow {
 
 impl SubFlow {
     fn interval(&self) -> Time {
-        Time::from_secs_f64(1.0 / self.control.rate().max(1e-6))
+        interval(self.control.rate())
     }
 
-    /// After a rate change, the next Interest leaves one new interval after the last one if
-    /// that is sooner (a sub-flow leaving a 2 /s drain must not wait out its 0.5 s slot).
+    /// After a rate change (a sub-flow leaving a 2 /s drain must not wait out its 0.5 s slot).
     fn repace(&mut self) {
-        if let Some(last) = self.last_send {
-            self.next_send = self.next_send.min(last + self.interval());
-        }
+        self.pacer.repace(self.interval());
     }
 }
 
@@ -110,23 +106,20 @@ pub struct Dpccp {
     rto: RttOptions,
     flows: Vec<SubFlow>,
     sent: FxHashMap<u64, Sent>,
-    next_probe: Option<Time>,
+    prober: Prober,
 }
 
 impl Dpccp {
     /// `rto`: the consumer's timer options, which each sub-flow runs with its own floor.
     pub fn new(config: DpccpConfig, rto: RttOptions) -> Dpccp {
         let rto = RttOptions { min_rto: config.min_rto.min(rto.max_rto), ..rto };
-        Dpccp { config, rto, flows: Vec::new(), sent: FxHashMap::default(), next_probe: None }
+        let prober = Prober::new(config.probe_rate);
+        Dpccp { config, rto, flows: Vec::new(), sent: FxHashMap::default(), prober }
     }
 
     /// Each open sub-flow's (state, requesting rate in Interests per second).
     pub fn rates(&self) -> impl Iterator<Item = (RateState, f64)> + '_ {
         self.flows.iter().filter(|f| f.open).map(|f| (f.control.state(), f.control.rate()))
-    }
-
-    fn probe_due(&self, now: Time) -> bool {
-        self.next_probe.is_none_or(|t| now >= t)
     }
 
     fn open_count(&self) -> usize {
@@ -148,8 +141,7 @@ impl Dpccp {
             control: RateControl::new(self.config.rate, initial),
             hops: HopFlows::new(),
             rtt: estimator,
-            next_send: now,
-            last_send: None,
+            pacer: Pacer::new(now),
             cycle: rtt,
             cycle_end: now + rtt,
             received_rate: 0.0,
@@ -176,17 +168,15 @@ impl Dpccp {
 
     fn send_probe(&mut self, now: Time, segment: u64) -> PathSend {
         self.sent.insert(segment, Sent::Probe);
-        let step = Time::from_secs_f64(1.0 / self.config.probe_rate.max(1e-9));
-        self.next_probe = Some(super::ptp::next_probe(self.next_probe, now, step));
+        let lp = self.prober.send(now);
         // A probe may take any path: the largest of the sub-flows' timers (1 s before any).
         let rto = self.flows.iter().map(|f| f.rtt.rto()).max().unwrap_or_else(|| RttEstimator::new(self.rto).rto());
-        PathSend { lp: LpHeader { flags: flags::PTP_PROBE, ..Default::default() }, rto: Some(rto) }
+        PathSend { lp, rto: Some(rto) }
     }
 
     /// The open sub-flow whose Interest is due first, if one is due at `now`.
     fn due(&self, now: Time) -> Option<usize> {
-        let (i, f) = self.flows.iter().enumerate().filter(|(_, f)| f.open).min_by_key(|(i, f)| (f.next_send, *i))?;
-        (f.next_send <= now).then_some(i)
+        first_due(now, self.flows.iter().enumerate().filter(|(_, f)| f.open).map(|(i, f)| (i, f.pacer.next_send)))
     }
 }
 
@@ -196,23 +186,18 @@ impl SubflowManager for Dpccp {
     }
 
     fn can_send(&self, now: Time) -> bool {
-        self.probe_due(now) || self.due(now).is_some()
+        self.prober.due(now) || self.due(now).is_some()
     }
 
     fn path_for(&mut self, now: Time, segment: u64, _retransmission: bool) -> Option<PathSend> {
-        if self.probe_due(now) {
+        if self.prober.due(now) {
             return Some(self.send_probe(now, segment));
         }
         let i = self.due(now)?;
         let f = &mut self.flows[i];
         let interval = f.interval();
-        // Paced exactly while on time; after a gap, from now (no burst).
-        f.next_send = if f.next_send + interval > now { f.next_send + interval } else { now + interval };
-        f.last_send = Some(now);
-        let mut lp = LpHeader::default();
-        if !f.tags.is_empty() {
-            lp.ext_mut().tags = f.tags.clone();
-        }
+        f.pacer.sent(now, interval);
+        let mut lp = path_header(&f.tags);
         if f.control.probing() {
             lp.flags |= flags::RTT_PROBING;
         }
@@ -224,7 +209,7 @@ impl SubflowManager for Dpccp {
     fn on_data(&mut self, now: Time, sample: &DataSample) {
         match self.sent.remove(&sample.segment) {
             Some(Sent::Probe) if sample.lp.flags & flags::PTP_PROBE != 0 => {
-                let tags: Tags = sample.lp.ext.as_ref().map(|e| e.tags.clone()).unwrap_or_default();
+                let tags = probed_path(sample.lp);
                 self.learn_path(now, &tags, sample.rtt);
             }
             Some(Sent::Path(i)) => {
@@ -262,8 +247,8 @@ impl SubflowManager for Dpccp {
     fn take_lost(&mut self, _out: &mut Vec<u64>) {}
 
     fn poll_timeout(&self) -> Option<Time> {
-        let flows = self.flows.iter().filter(|f| f.open).map(|f| f.next_send.min(f.cycle_end));
-        flows.chain(self.next_probe).min()
+        let flows = self.flows.iter().filter(|f| f.open).map(|f| f.pacer.next_send.min(f.cycle_end));
+        flows.chain(self.prober.deadline()).min()
     }
 
     fn handle_timeout(&mut self, now: Time) {

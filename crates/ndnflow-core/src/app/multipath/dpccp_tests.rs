@@ -9,7 +9,7 @@ fn ms(x: u64) -> Time {
 }
 
 fn data(segment: u64, rtt: Option<Time>, lp: &LpHeader) -> DataSample<'_> {
-    DataSample { segment, rtt, congestion_mark: 0, highest_sent: segment, in_flight: 0, lp }
+    DataSample { wire_size: 0, segment, rtt, congestion_mark: 0, highest_sent: segment, in_flight: 0, lp }
 }
 
 /// A manager that has found path [1, 1, 1, 0] with a 170 ms probe at time 0.

@@ -13,7 +13,8 @@
 //!   LIA) and MPTCP (`mptcp`: the same probed paths, Reno per subflow with RFC 8985's tail loss
 //!   probe, `tlp`, a chosen coupling), and DPCCP (`dpccp`: the same probed paths, one
 //!   rate-controlled sub-flow each, `dpccp_rate`, driven by backlogs estimated per hop-flow,
-//!   `hopflow`).
+//!   `hopflow`), and MIRCC (`mircc`: the same probed paths, each paced at the rate its links
+//!   write into Data, one primary and the rest second-class).
 //!
 //! All sans-IO: handed `now` and events, returning decisions and deadlines.
 
@@ -23,9 +24,11 @@ pub mod dpccp_rate;
 pub mod ewtcp;
 pub mod hopflow;
 pub mod lia;
+pub mod mircc;
 pub mod mpccp;
 pub mod mptcp;
 pub mod olia;
+pub mod pacing;
 pub mod paths;
 pub mod ptp;
 pub mod selection;
@@ -37,6 +40,7 @@ pub use coupling::{Coupling, CouplingName, PathView};
 pub use dpccp::{Dpccp, DpccpConfig};
 pub use dpccp_rate::{RateConfig, RateState};
 pub use lia::{lia_alpha, lia_increase};
+pub use mircc::{Mircc, MirccConfig};
 pub use mpccp::{MpccpConfig, PathCongestion, PathCounters, PathPhase, Recovery};
 pub use mptcp::{Mptcp, MptcpConfig};
 pub use ptp::{PathSpecified, PathSpecifiedConfig, Ptp, PtpConfig};

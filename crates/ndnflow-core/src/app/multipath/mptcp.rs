@@ -242,7 +242,15 @@ mod tests {
     }
 
     fn data(m: &mut Mptcp, now: Time, segment: u64, lp: &LpHeader) {
-        let sample = DataSample { segment, rtt: Some(t(50)), congestion_mark: 0, highest_sent: 0, in_flight: 0, lp };
+        let sample = DataSample {
+            wire_size: 0,
+            segment,
+            rtt: Some(t(50)),
+            congestion_mark: 0,
+            highest_sent: 0,
+            in_flight: 0,
+            lp,
+        };
         m.on_data(now, &sample);
     }
 

@@ -17,7 +17,15 @@ fn probe_data(tags: &[u64]) -> LpHeader {
 }
 
 fn data(p: &mut Ptp, now: Time, segment: u64, rtt_ms: u64, lp: &LpHeader) {
-    let sample = DataSample { segment, rtt: Some(t(rtt_ms)), congestion_mark: 0, highest_sent: 0, in_flight: 0, lp };
+    let sample = DataSample {
+        wire_size: 0,
+        segment,
+        rtt: Some(t(rtt_ms)),
+        congestion_mark: 0,
+        highest_sent: 0,
+        in_flight: 0,
+        lp,
+    };
     p.on_data(now, &sample);
 }
 
@@ -223,6 +231,7 @@ fn the_data_of_a_resent_segment_declares_nothing() {
     // The first copy of 2 answers now (no RTT sample: the consumer cannot tell which copy). Read
     // as the resend, it would overtake 5 and declare it lost; it declares nothing.
     let ambiguous = DataSample {
+        wire_size: 0,
         segment: 2,
         rtt: None,
         congestion_mark: 0,
@@ -327,8 +336,15 @@ fn a_path_without_an_rtt_sample_takes_the_largest_known_one() {
     p.path_for(t(0), 0, false);
     data(&mut p, t(100), 0, 100, &probe_data(&[1]));
     p.path_for(t(100), 1, true);
-    let resent =
-        DataSample { segment: 1, rtt: None, congestion_mark: 0, highest_sent: 1, in_flight: 0, lp: &probe_data(&[2]) };
+    let resent = DataSample {
+        wire_size: 0,
+        segment: 1,
+        rtt: None,
+        congestion_mark: 0,
+        highest_sent: 1,
+        in_flight: 0,
+        lp: &probe_data(&[2]),
+    };
     p.on_data(t(150), &resent);
     assert_eq!(p.coupled_views().iter().map(|v| v.rtt).collect::<Vec<_>>(), vec![0.1, 0.1]);
 }

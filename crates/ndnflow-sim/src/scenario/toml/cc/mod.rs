@@ -14,6 +14,7 @@ mod cubic;
 mod dpccp;
 mod fixed_window;
 mod icp;
+mod mircc;
 mod mptcp;
 mod ptp;
 mod raaqm;
@@ -48,6 +49,7 @@ const READERS: &[CcReader] = &[
     ptp::READER,
     mptcp::READER,
     dpccp::READER,
+    mircc::READER,
 ];
 
 /// Keys of the window controllers' loss and mark signals (PCON Algorithm 1's CWA and friends).

@@ -1,0 +1,313 @@
+//! MIRCC's consumer (Mahdian, Arianfar, Gibson and Oran, "MIRCC: Multipath-aware ICN Rate-based
+//! Congestion Control", ACM ICN 2016), the rate-based baseline of the DPCCP paper (§II, §VII), as
+//! a subflow manager. MIRCC's own text was not available to us; what we take, and from where, is
+//! in docs/protocols/mircc.md.
+//!
+//! * **Rates come from the network.** Every MIRCC link computes an RCP-style rate and lowers the
+//!   rate a Data carries to it ("MIRCC routers calculate their link rate R(t). They compare R(t)
+//!   in Data packets and their own R(t), and update Data packets' R(t) with smaller value", SMIC
+//!   §6), so each Data brings back the smallest rate on its path; a sub-flow sends at that rate
+//!   ("these rates are returned to consumers to adjust requesting speeds", DPCCP §II). The rate is
+//!   in bits per second of link bytes: a sub-flow sends `R / (8 x the Data's size on the link)`
+//!   Interests per second, paced.
+//! * **Paths** are PTP's (DPCCP §II: MIRCC "took advantage of path-switch"), found by probes every
+//!   `1 / probe_rate` as DPCCP's consumer finds them (routers need `ptp = true`).
+//! * **Two classes** ("They split flows into two classes, the primary and secondary, and perform
+//!   different congestion control for the two classes", SMIC §2): the primary sub-flow follows
+//!   the first-class rate (`mircc_rate`), the others the second-class rate (`mircc_rate2`), which
+//!   links compute from what the first class leaves; the secondaries' Interests carry
+//!   `MIRCC_SECONDARY`, echoed by the producer, so that links count their Data in the second class.
+//!
+//! Our choices where the sources are silent (docs/protocols/mircc.md gives the reasons):
+//! * The primary is the open sub-flow whose latest first-class rate is highest (the path with the
+//!   most to offer a single-path flow), the earliest found on a tie; it is chosen again on every
+//!   Data, and changes only when another path's rate is strictly higher.
+//! * A path's first rates come with the probe that found it (the probe's Data crosses the same
+//!   links); a Data without rates (no MIRCC link on the path) leaves the sub-flow at
+//!   `initial_window` Interests per RTT of that probe.
+//! * Losses are not a congestion signal (rate-based, as RCP): a timeout retransmits. Each sub-flow
+//!   times its Interests with its own RFC 6298 estimator floored at 1 s, as DPCCP's and PTP's.
+
+use rustc_hash::FxHashMap;
+
+use super::pacing::{first_due, interval, path_header, probed_path, Pacer, Prober};
+use super::paths::{Sent, Tags};
+use super::{PathReport, PathSend, SubflowManager};
+use crate::app::cc::DataSample;
+use crate::app::rtt::{RttEstimator, RttOptions};
+use crate::packet::lp::flags;
+use crate::packet::{LpHeader, NackReason};
+use crate::Time;
+
+/// MIRCC's consumer parameters (docs/protocols/mircc.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MirccConfig {
+    /// Most sub-flows at once (PTP's N, 10, as DPCCP's consumer).
+    pub max_paths: usize,
+    /// Probing Interests per second (PTP §3-A's 10).
+    pub probe_rate: f64,
+    /// A sub-flow's rate, in Interests per RTT of its probe, until a Data brings a link rate.
+    pub initial_window: f64,
+    /// Floor of each sub-flow's RTO (RFC 6298 §2.4's 1 s).
+    pub min_rto: Time,
+}
+
+impl Default for MirccConfig {
+    fn default() -> Self {
+        MirccConfig { max_paths: 10, probe_rate: 10.0, initial_window: 10.0, min_rto: super::ptp::TCP_MIN_RTO }
+    }
+}
+
+/// The two rates the latest Data of a path carried, bits per second.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct LinkRates {
+    first: Option<f64>,
+    second: Option<f64>,
+}
+
+impl LinkRates {
+    fn of(lp: &LpHeader) -> LinkRates {
+        let ext = lp.ext.as_deref();
+        LinkRates {
+            first: ext.and_then(|e| e.mircc_rate).map(|r| r as f64),
+            second: ext.and_then(|e| e.mircc_rate2).map(|r| r as f64),
+        }
+    }
+
+    /// Keeps the rates a Data brought, and the older ones where it brought none.
+    fn update(&mut self, newer: LinkRates) {
+        self.first = newer.first.or(self.first);
+        self.second = newer.second.or(self.second);
+    }
+}
+
+struct SubFlow {
+    tags: Tags,
+    open: bool,
+    rates: LinkRates,
+    /// Interests per second before any link rate is known.
+    fallback: f64,
+    /// The size on the link of its latest Data, bytes.
+    data_size: f64,
+    rtt: RttEstimator,
+    pacer: Pacer,
+    data: u64,
+    timeouts: u64,
+}
+
+impl SubFlow {
+    /// Interests per second in class `primary`.
+    fn rate(&self, primary: bool) -> f64 {
+        let link = if primary { self.rates.first } else { self.rates.second };
+        match link {
+            Some(bps) if self.data_size > 0.0 => bps / (8.0 * self.data_size),
+            _ => self.fallback,
+        }
+    }
+
+    fn srtt_secs(&self) -> f64 {
+        self.rtt.srtt().map_or(0.0, |t| t.as_secs_f64())
+    }
+}
+
+/// MIRCC's consumer: the sub-flows of one flow, one of them primary.
+pub struct Mircc {
+    config: MirccConfig,
+    rto: RttOptions,
+    flows: Vec<SubFlow>,
+    /// Index of the primary sub-flow, once there is an open one.
+    primary: Option<usize>,
+    sent: FxHashMap<u64, Sent>,
+    prober: Prober,
+    /// Times the primary moved to another path.
+    pub primary_changes: u64,
+}
+
+impl Mircc {
+    /// `rto`: the consumer's timer options, which each sub-flow runs with its own floor.
+    pub fn new(config: MirccConfig, rto: RttOptions) -> Mircc {
+        let rto = RttOptions { min_rto: config.min_rto.min(rto.max_rto), ..rto };
+        let prober = Prober::new(config.probe_rate);
+        Mircc { config, rto, flows: Vec::new(), primary: None, sent: FxHashMap::default(), prober, primary_changes: 0 }
+    }
+
+    /// Each open sub-flow's (primary, requesting rate in Interests per second).
+    pub fn rates(&self) -> impl Iterator<Item = (bool, f64)> + '_ {
+        self.flows.iter().enumerate().filter(|(_, f)| f.open).map(|(i, f)| {
+            let primary = self.primary == Some(i);
+            (primary, f.rate(primary))
+        })
+    }
+
+    fn open_count(&self) -> usize {
+        self.flows.iter().filter(|f| f.open).count()
+    }
+
+    fn interval(&self, i: usize) -> Time {
+        interval(self.flows[i].rate(self.primary == Some(i)))
+    }
+
+    /// A probe came back over `tags` after `rtt`, with the link rates and size of its Data.
+    fn learn_path(&mut self, now: Time, tags: &[u64], rtt: Option<Time>, sample: &DataSample) {
+        if self.flows.iter().any(|f| f.tags.as_slice() == tags) || self.open_count() >= self.config.max_paths {
+            return;
+        }
+        let rtt = rtt.unwrap_or(Time::from_secs(1)).max(Time::from_micros(1));
+        let mut estimator = RttEstimator::new(self.rto);
+        estimator.add_sample(rtt);
+        self.flows.push(SubFlow {
+            tags: Tags::from_slice(tags),
+            open: true,
+            rates: LinkRates::of(sample.lp),
+            fallback: self.config.initial_window / rtt.as_secs_f64(),
+            data_size: f64::from(sample.wire_size),
+            rtt: estimator,
+            pacer: Pacer::new(now),
+            data: 0,
+            timeouts: 0,
+        });
+        self.choose_primary();
+    }
+
+    /// The open sub-flow with the highest first-class rate (see the module comment); the
+    /// sub-flows whose class changed are re-paced.
+    fn choose_primary(&mut self) {
+        let rate = |f: &SubFlow| f.rates.first.unwrap_or(0.0);
+        let mut best = self.primary.filter(|&i| self.flows[i].open);
+        for (i, f) in self.flows.iter().enumerate().filter(|(_, f)| f.open) {
+            if best.is_none_or(|b| rate(f) > rate(&self.flows[b])) {
+                best = Some(i);
+            }
+        }
+        if best == self.primary {
+            return;
+        }
+        if self.primary.is_some() && best.is_some() {
+            self.primary_changes += 1;
+        }
+        let before = std::mem::replace(&mut self.primary, best);
+        for i in [before, best].into_iter().flatten() {
+            let interval = self.interval(i);
+            self.flows[i].pacer.repace(interval);
+        }
+    }
+
+    /// The open sub-flow whose Interest is due first, if one is due at `now`.
+    fn due(&self, now: Time) -> Option<usize> {
+        first_due(now, self.flows.iter().enumerate().filter(|(_, f)| f.open).map(|(i, f)| (i, f.pacer.next_send)))
+    }
+
+    fn send_probe(&mut self, now: Time, segment: u64) -> PathSend {
+        self.sent.insert(segment, Sent::Probe);
+        let lp = self.prober.send(now);
+        let rto = self.flows.iter().map(|f| f.rtt.rto()).max().unwrap_or_else(|| RttEstimator::new(self.rto).rto());
+        PathSend { lp, rto: Some(rto) }
+    }
+}
+
+impl SubflowManager for Mircc {
+    fn name(&self) -> &'static str {
+        "mircc"
+    }
+
+    fn can_send(&self, now: Time) -> bool {
+        self.prober.due(now) || self.due(now).is_some()
+    }
+
+    fn path_for(&mut self, now: Time, segment: u64, _retransmission: bool) -> Option<PathSend> {
+        if self.prober.due(now) {
+            return Some(self.send_probe(now, segment));
+        }
+        let i = self.due(now)?;
+        let interval = self.interval(i);
+        let f = &mut self.flows[i];
+        f.pacer.sent(now, interval);
+        let mut lp = path_header(&f.tags);
+        if self.primary != Some(i) {
+            lp.flags |= flags::MIRCC_SECONDARY;
+        }
+        let rto = Some(f.rtt.rto());
+        self.sent.insert(segment, Sent::Path(i));
+        Some(PathSend { lp, rto })
+    }
+
+    fn on_data(&mut self, now: Time, sample: &DataSample) {
+        match self.sent.remove(&sample.segment) {
+            Some(Sent::Probe) if sample.lp.flags & flags::PTP_PROBE != 0 => {
+                let tags = probed_path(sample.lp);
+                self.learn_path(now, &tags, sample.rtt, sample);
+            }
+            Some(Sent::Path(i)) => {
+                let f = &mut self.flows[i];
+                if !f.open {
+                    return;
+                }
+                f.data += 1;
+                if let Some(r) = sample.rtt {
+                    f.rtt.add_sample(r);
+                }
+                f.rates.update(LinkRates::of(sample.lp));
+                f.data_size = f64::from(sample.wire_size);
+                self.choose_primary();
+                let interval = self.interval(i);
+                self.flows[i].pacer.repace(interval);
+            }
+            Some(Sent::Probe) | None => {}
+        }
+    }
+
+    fn on_timeout(&mut self, _now: Time, segment: u64) {
+        if let Some(Sent::Path(i)) = self.sent.remove(&segment) {
+            self.flows[i].timeouts += 1;
+        }
+    }
+
+    fn on_nack(&mut self, _now: Time, segment: u64, reason: NackReason, _marked: bool) {
+        if let Some(Sent::Path(i)) = self.sent.remove(&segment) {
+            // PTP §4-C-2: a path Nacked NoRoute is broken.
+            if reason == NackReason::NoRoute && self.flows[i].open {
+                self.flows[i].open = false;
+                self.choose_primary();
+            }
+        }
+    }
+
+    fn take_lost(&mut self, _out: &mut Vec<u64>) {}
+
+    fn poll_timeout(&self) -> Option<Time> {
+        let flows = self.flows.iter().filter(|f| f.open).map(|f| f.pacer.next_send);
+        flows.chain(self.prober.deadline()).min()
+    }
+
+    fn handle_timeout(&mut self, _now: Time) {}
+
+    /// The Interests the rates keep in flight: each sub-flow's rate times its smoothed RTT.
+    fn window(&self) -> f64 {
+        self.rates().zip(self.flows.iter().filter(|f| f.open)).map(|((_, r), f)| r * f.srtt_secs()).sum()
+    }
+
+    fn paths(&self) -> Vec<PathReport> {
+        self.flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| PathReport {
+                tags: f.tags.to_vec(),
+                state: match (f.open, self.primary == Some(i)) {
+                    (false, _) => "failed",
+                    (true, true) => "primary",
+                    (true, false) => "secondary",
+                },
+                window: f.rate(self.primary == Some(i)) * f.srtt_secs(),
+                srtt: f.rtt.srtt(),
+                data: f.data,
+                losses: 0,
+                decreases: 0,
+                timeouts: f.timeouts,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+#[path = "mircc_tests.rs"]
+mod tests;
