@@ -91,6 +91,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                 _say(f"removed {', '.join(removed)}: an earlier run's, which this run did not write")
     if results.interrupted:
         end_s = results.summary.get("simulation", {}).get("end_s")
+        if results.stopped:
+            _say(results.stopped)
         _say(f"interrupted: results cover the first {end_s} s of simulated time")
         return EXIT_INTERRUPTED
     return EXIT_OK

@@ -114,8 +114,8 @@ class Results:
         consumers: per consumer and time bin (see `CONSUMER_COLUMNS`).
         paths: per path of a multipath consumer (PTP, MPTCP) and time bin (see `PATH_COLUMNS`);
             empty when the run has none.
-        interrupted: True when the run was stopped (Ctrl-C) before its end; everything computed
-            until then is kept.
+        interrupted: True when the run was stopped before its end (Ctrl-C, or the memory watch:
+            see `stopped`); everything computed until then is kept.
         scenario_toml: the scenario text that produced the results, when known.
     """
 
@@ -133,10 +133,17 @@ class Results:
         self.links: pd.DataFrame = to_frame(links, LINK_COLUMNS)
         self.consumers: pd.DataFrame = to_frame(consumers, CONSUMER_COLUMNS)
         self.paths: pd.DataFrame = to_frame(paths, PATH_COLUMNS)
-        self.interrupted = bool(interrupted or self.summary.get("simulation", {}).get("interrupted", False))
+        simulation = self.summary.get("simulation", {})
+        self.interrupted = bool(interrupted or simulation.get("interrupted", False) or simulation.get("stopped"))
         if self.interrupted:
             self.summary.setdefault("simulation", {})["interrupted"] = True
         self.scenario_toml = scenario_toml
+
+    @property
+    def stopped(self) -> Optional[str]:
+        """Why the run stopped before its end when the memory watch stopped it (its held memory
+        passed `[simulation] memory_limit`), else None."""
+        return self.summary.get("simulation", {}).get("stopped")
 
     @classmethod
     def from_core(cls, raw: Mapping[str, Any], *, interrupted: bool = False, scenario_toml: Optional[str] = None) -> "Results":

@@ -24,6 +24,7 @@ use ndnflow_core::app::multipath::PathReport;
 use ndnflow_core::fw::forwarder::Outbox;
 use ndnflow_core::fw::{ForwarderExtension, Strategy};
 use ndnflow_core::link::reliability::Output;
+use ndnflow_core::link::QueueDiscipline;
 use ndnflow_core::packet::{Frame, Interest, Nack, NackReason, NetPacket};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::{Name, Time};
@@ -56,6 +57,8 @@ pub struct Simulation {
     /// Scratch for the Interests a shaper drops.
     shaper_dropped: Vec<Frame>,
     warnings: Vec<String>,
+    /// Why the run stopped before its end, when the memory watch stopped it (`crate::memory`).
+    stopped: Option<String>,
 }
 
 impl Simulation {
@@ -90,6 +93,7 @@ impl Simulation {
             idle_carrier: reliable::idle_carrier(),
             shaper_dropped: Vec::new(),
             warnings,
+            stopped: None,
             scenario,
         }
     }
@@ -153,9 +157,13 @@ impl Simulation {
             }
             self.now = at;
             self.events_processed += 1;
+            let watch = matches!(event, Event::Sample) || self.events_processed % crate::memory::WATCH_EVERY == 0;
             self.dispatch(event);
             if self.consumers_left == 0 && !self.scenario.consumers.is_empty() {
                 self.finish();
+                return true;
+            }
+            if watch && self.over_memory_limit() {
                 return true;
             }
         }
@@ -176,6 +184,47 @@ impl Simulation {
                 self.events.pop();
             }
         }
+    }
+
+    /// What the run holds now (`crate::memory::Held`).
+    pub fn held(&self) -> crate::memory::Held {
+        let pit: usize = self.net.nodes.iter().map(|n| n.fw.pit.len()).sum();
+        let outstanding: usize = self
+            .net
+            .apps
+            .iter()
+            .map(|a| match &a.app {
+                App::Consumer(c) => c.in_flight(),
+                _ => 0,
+            })
+            .sum();
+        let queued: usize = self.net.dirs.iter().map(|d| d.queue.len_packets() + d.in_flight.len()).sum::<usize>()
+            + self.events.len()
+            + self.local.len();
+        let r = &self.recorder;
+        let rows = r.links.time_s.len() + r.consumers.time_s.len() + r.paths.time_s.len();
+        crate::memory::Held {
+            pending: (pit + outstanding) as u64,
+            queued: queued as u64,
+            rows: rows as u64,
+            nodes: self.net.nodes.len() as u64,
+        }
+    }
+
+    /// The memory watch: past the limit, the run ends here, with what it computed and the reason.
+    fn over_memory_limit(&mut self) -> bool {
+        let held = self.held();
+        if held.bytes() <= self.scenario.memory_limit {
+            return false;
+        }
+        self.stopped = Some(crate::memory::stopped_message(self.now, held, self.scenario.memory_limit));
+        self.finish();
+        true
+    }
+
+    /// Why the run stopped before its end (the memory watch), if it did.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
     }
 
     fn finish(&mut self) {
@@ -582,6 +631,7 @@ impl Simulation {
                 end_s: end.as_secs_f64(),
                 events: self.events_processed,
                 packet_hops: self.packet_hops(),
+                stopped: self.stopped.clone(),
             },
             consumers,
             links,

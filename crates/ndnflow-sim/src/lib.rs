@@ -10,6 +10,7 @@ pub mod events;
 pub mod flow_network;
 pub mod link;
 mod link_frag;
+pub mod memory;
 pub mod rng;
 pub mod routing;
 mod routing_detours;

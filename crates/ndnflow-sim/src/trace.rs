@@ -264,6 +264,9 @@ pub struct SimulationSummary {
     pub end_s: f64,
     pub events: u64,
     pub packet_hops: u64,
+    /// Why the run ended before its duration, when the memory watch stopped it (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

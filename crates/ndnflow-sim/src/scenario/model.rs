@@ -29,6 +29,9 @@ pub struct Scenario {
     pub routes: Vec<RouteSpec>,
     /// Scheduled link changes, in the order given.
     pub events: Vec<LinkEvent>,
+    /// Bytes the run may need (`crate::memory`): a scenario estimated above it is refused, and a
+    /// run that grows past it stops with what it computed.
+    pub memory_limit: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -161,6 +161,20 @@ impl Controller {
 }
 
 impl CcConfig {
+    /// The Interests a window controller may send at once when it starts (its first window; the
+    /// fixed window's whole window); `None` for rate and multipath controllers.
+    pub fn initial_window(&self) -> Option<f64> {
+        match self {
+            CcConfig::FixedWindow { window } => Some(f64::from(*window)),
+            CcConfig::Aimd(c) | CcConfig::Chopcop(c) => Some(c.initial_window),
+            CcConfig::Bic(c) => Some(c.initial_window),
+            CcConfig::Cubic(c) => Some(c.initial_window),
+            CcConfig::Icp(c) => Some(c.initial_window),
+            CcConfig::Raaqm(c) => Some(c.initial_window),
+            _ => None,
+        }
+    }
+
     /// `seed` feeds the controllers that draw random numbers (RAAQM, PTP); `rto` is the consumer's
     /// timer, which multipath transports run once per path.
     pub fn build(&self, seed: u64, rto: RttOptions) -> Controller {

@@ -161,7 +161,12 @@ impl Reader<'_, '_> {
                 "missing required table [simulation] (it needs at least duration = \"30s\")",
             )
         })?;
-        let sim = self.table(sv, "simulation", &["duration", "seed", "bin", "routing"], "a table ([simulation])")?;
+        let sim = self.table(
+            sv,
+            "simulation",
+            &["duration", "seed", "bin", "routing", "memory_limit"],
+            "a table ([simulation])",
+        )?;
         let duration = self.positive_duration(
             self.required(&sim, "duration", "how long to simulate, e.g. duration = \"30s\"")?,
             "simulation.duration",
@@ -178,6 +183,10 @@ impl Reader<'_, '_> {
                 _ => RoutingMetric::HopCount,
             },
             None => RoutingMetric::HopCount,
+        };
+        let memory_limit = match sim.get("memory_limit") {
+            Some(m) => self.size(m, "simulation.memory_limit")? as u64,
+            None => crate::memory::DEFAULT_LIMIT,
         };
 
         // [topology] routers, then [nodes]
@@ -240,8 +249,10 @@ impl Reader<'_, '_> {
             producers.push(self.producer(v, &format!("producers[{i}]"))?);
         }
         let mut consumers = Vec::new();
+        let mut consumer_spans = Vec::new();
         for (i, v) in self.sections(&root, "consumers")?.into_iter().enumerate() {
             consumers.push(self.consumer(v, &format!("consumers[{i}]"), &producers)?);
+            consumer_spans.push(v.span());
         }
         let mut routes = Vec::new();
         for (i, v) in self.sections(&root, "routes")?.into_iter().enumerate() {
@@ -252,6 +263,33 @@ impl Reader<'_, '_> {
             events.push(self.event(v, &format!("events[{i}]"), &links)?);
         }
 
-        Ok(Scenario { duration, seed, bin, routing, nodes: self.nodes, links, producers, consumers, routes, events })
+        let scenario = Scenario {
+            duration,
+            seed,
+            bin,
+            routing,
+            nodes: self.nodes,
+            links,
+            producers,
+            consumers,
+            routes,
+            events,
+            memory_limit,
+        };
+        crate::memory::check(&scenario).map_err(|(part, total)| {
+            let span = part.consumer.and_then(|i| consumer_spans.get(i).cloned()).or_else(|| sim.get("bin").map(|b| b.span()));
+            self.ctx.err(
+                span.unwrap_or_else(|| sv.span()),
+                &part.field,
+                format!(
+                    "the run would need about {}, most of it for {}, above the memory limit of {}; {}, or raise [simulation] memory_limit",
+                    crate::memory::human(total),
+                    part.how,
+                    crate::memory::human(memory_limit),
+                    part.remedy
+                ),
+            )
+        })?;
+        Ok(scenario)
     }
 }

@@ -1,0 +1,180 @@
+//! What a run needs in memory: estimated from the scenario before it runs, so that a value that
+//! cannot fit is refused with the field that asks for it, and watched while it runs, so that a
+//! run outgrowing the limit stops with what it computed instead of aborting the process.
+//!
+//! A simulation's memory grows with what is pending (Interests in PIT entries and in consumers'
+//! outstanding maps, packets in queues, events) and with the trace rows it keeps. The costs below
+//! were measured on the quick start with `/usr/bin/time` (docs/performance.md, "Memory"): a
+//! constant-rate consumer of 10^6 Interests/s for 2 s peaked at 463 MB (2 x 10^6 Interests
+//! pending: about 230 bytes each); a fixed window of 10^6 at 917 MB (sent in one burst, every
+//! Interest is also a frame in flight between the consumer and its forwarder: about 900 bytes
+//! each); 1 ms bins over 30 s (240,000 trace rows) at 56 MB against 8 MB with 100 ms bins (about
+//! 200 bytes a row in the engine, twice that once the Python layer has copied them).
+
+use ndnflow_core::app::cc::CcConfig;
+use ndnflow_core::Time;
+
+use crate::scenario::model::{ConsumerSpec, Scenario};
+
+/// The default limit: 4 GiB, far above what any experiment of the catalog needs (the largest
+/// peaks under 200 MB) and below what a laptop has. `[simulation] memory_limit` raises it.
+pub const DEFAULT_LIMIT: u64 = 4 << 30;
+/// Bytes per record of a pending Interest (a PIT entry, or a consumer's outstanding record, with
+/// its timer).
+pub const PENDING_RECORD_BYTES: u64 = 128;
+/// Bytes per Interest pending at a steady rate: its consumer's record and its node's PIT entry.
+pub const PENDING_INTEREST_BYTES: u64 = 2 * PENDING_RECORD_BYTES;
+/// Bytes per Interest of a window sent in one burst (the pending Interest and its frame in flight).
+pub const BURST_INTEREST_BYTES: u64 = 1024;
+/// Bytes per trace row, once copied to Python.
+pub const TRACE_ROW_BYTES: u64 = 400;
+/// Bytes per queued packet or pending event (a frame and its slot).
+pub const QUEUED_PACKET_BYTES: u64 = 128;
+/// Bytes per node before any traffic: its forwarder's tables, sized up front (a chain of 100,001
+/// nodes peaked at 1.9 GiB, docs/performance.md "Building large scenarios").
+pub const NODE_BYTES: u64 = 20 << 10;
+
+/// One part of a scenario's estimated need, and the field that sets it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Demand {
+    /// The scenario field that sets it ("consumers[0].cc.rate", "simulation.bin").
+    pub field: String,
+    /// Which consumer it is, for a consumer's demand.
+    pub consumer: Option<usize>,
+    pub bytes: u64,
+    /// How it was worked out, for the message.
+    pub how: String,
+    /// What the user can change to need less.
+    pub remedy: &'static str,
+}
+
+/// The parts of a scenario's need that its own values set, largest first: a constant rate, a
+/// window's first burst, the trace bins. How far an adaptive window grows is bounded by the
+/// network rather than by a value: that is left to the watch during the run.
+pub fn demands(s: &Scenario) -> Vec<Demand> {
+    let mut out: Vec<Demand> = s.consumers.iter().enumerate().filter_map(|(i, c)| consumer_demand(s, i, c)).collect();
+    out.push(trace_demand(s));
+    out.push(Demand {
+        field: "nodes".into(),
+        consumer: None,
+        bytes: (s.nodes.len() as u64).saturating_mul(NODE_BYTES),
+        how: format!("{} nodes' tables", s.nodes.len()),
+        remedy: "use fewer nodes",
+    });
+    out.sort_by(|a, b| b.bytes.cmp(&a.bytes));
+    out
+}
+
+fn consumer_demand(s: &Scenario, i: usize, c: &ConsumerSpec) -> Option<Demand> {
+    let end = c.stop.unwrap_or(s.duration).min(s.duration);
+    let active = end.saturating_sub(c.start);
+    let cap = |n: f64| c.segments.map_or(n, |k| n.min(k as f64));
+    let (field, pending, per, how) = match c.cc {
+        CcConfig::ConstantRate { rate } => {
+            let held = c.lifetime.min(active).as_secs_f64();
+            let n = cap(rate * held);
+            let how = format!("{n:.3e} Interests pending ({rate} Interests/s, each for up to {held} s)");
+            ("rate", n, PENDING_INTEREST_BYTES, how)
+        }
+        cc => {
+            let n = cap(cc.initial_window()?);
+            let field = if matches!(cc, CcConfig::FixedWindow { .. }) { "window" } else { "initial_window" };
+            (field, n, BURST_INTEREST_BYTES, format!("a window of {n:.0} Interests sent at once"))
+        }
+    };
+    let field = format!("consumers[{i}].cc.{field}");
+    Some(Demand { field, consumer: Some(i), bytes: bytes(pending, per), how, remedy: "lower this value" })
+}
+
+fn trace_demand(s: &Scenario) -> Demand {
+    let bins = (s.duration.as_nanos() as f64 / s.bin.as_nanos().max(1) as f64).ceil();
+    let dirs: usize = s.links.iter().map(|l| 2 + l.ab.underlay.len() + l.ba.underlay.len()).sum();
+    let per_bin = (dirs + s.consumers.len()) as f64;
+    Demand {
+        field: "simulation.bin".into(),
+        consumer: None,
+        bytes: bytes(bins * per_bin, TRACE_ROW_BYTES),
+        how: format!("{:.3e} trace rows ({bins:.0} bins x {per_bin:.0} link directions and consumers)", bins * per_bin),
+        remedy: "widen the bins (simulation.bin), or shorten the run",
+    }
+}
+
+fn bytes(count: f64, each: u64) -> u64 {
+    let b = count * each as f64;
+    if b >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        b as u64
+    }
+}
+
+/// The scenario's estimated need against its limit: `Err` with the largest part when the sum does
+/// not fit.
+pub fn check(s: &Scenario) -> Result<(), (Demand, u64)> {
+    let parts = demands(s);
+    let total = parts.iter().fold(0u64, |t, d| t.saturating_add(d.bytes));
+    match parts.into_iter().next() {
+        Some(largest) if total > s.memory_limit => Err((largest, total)),
+        _ => Ok(()),
+    }
+}
+
+/// "4.0 GiB", "512 MiB": a byte count for a message.
+pub fn human(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = bytes as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
+}
+
+/// What a run holds at one moment, for the watch (`Simulation::run_until`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Held {
+    /// Records of pending Interests: PIT entries over all nodes plus consumers' outstanding ones.
+    pub pending: u64,
+    /// Packets in queues and links, and events scheduled.
+    pub queued: u64,
+    /// Trace rows recorded.
+    pub rows: u64,
+    /// Nodes (their tables, sized up front).
+    pub nodes: u64,
+}
+
+impl Held {
+    pub fn bytes(&self) -> u64 {
+        self.pending
+            .saturating_mul(PENDING_RECORD_BYTES)
+            .saturating_add(self.queued.saturating_mul(QUEUED_PACKET_BYTES))
+            .saturating_add(self.rows.saturating_mul(TRACE_ROW_BYTES))
+            .saturating_add(self.nodes.saturating_mul(NODE_BYTES))
+    }
+}
+
+/// How often (in events) a run checks what it holds, besides at the end of every trace bin: often
+/// enough that a runaway scenario stops within a few megabytes of the limit, rarely enough to
+/// cost nothing measurable.
+pub const WATCH_EVERY: u64 = 1 << 16;
+
+/// The message of a run stopped by the watch at `now`.
+pub fn stopped_message(now: Time, held: Held, limit: u64) -> String {
+    format!(
+        "stopped at {now}: the run held about {} ({} pending Interest records, {} packets and events queued, {} trace rows), above the memory limit of {}; raise [simulation] memory_limit, or lower what the consumers ask for",
+        human(held.bytes()),
+        held.pending,
+        held.queued,
+        held.rows,
+        human(limit)
+    )
+}
+
+#[cfg(test)]
+#[path = "memory_tests.rs"]
+mod tests;

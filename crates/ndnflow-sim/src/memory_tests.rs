@@ -1,0 +1,92 @@
+//! The estimate and the watch, on numbers worked by hand.
+
+use super::*;
+use crate::scenario::toml::parse_scenario;
+
+/// One link c - p at 10 Mbit/s, a producer on p and a consumer on c running `cc` for 10 s in
+/// 100 ms bins, under `limit` (none: the default).
+fn scenario(cc: &str, limit: Option<&str>) -> Result<Scenario, String> {
+    let limit = limit.map(|l| format!("memory_limit = \"{l}\"")).unwrap_or_default();
+    let text = format!(
+        "[simulation]\nduration = \"10s\"\n{limit}\n[nodes]\nc = {{}}\np = {{}}\n\
+         [[links]]\nbetween = [\"c\", \"p\"]\nbandwidth = \"10Mbps\"\ndelay = \"10ms\"\n\
+         [[producers]]\nnode = \"p\"\nprefix = \"/a\"\n\
+         [[consumers]]\nnode = \"c\"\nname = \"/a\"\ncc = {cc}\n"
+    );
+    parse_scenario(&text, "t.toml", None).map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_constant_rate_holds_its_rate_times_the_lifetime() {
+    // 10^6 Interests/s, each pending up to the default 2 s lifetime (ndnSIM's consumers'):
+    // 2 x 10^6 pending at 256 B, 512,000,000 B.
+    let s = scenario("{ algorithm = \"constant-rate\", rate = 1e6 }", None).expect("fits in 4 GiB");
+    let parts = demands(&s);
+    assert_eq!(parts[0].field, "consumers[0].cc.rate");
+    assert_eq!(parts[0].bytes, 512_000_000);
+    // The traces: 100 bins x (2 link directions + 1 consumer) x 400 B = 120,000 B.
+    assert_eq!(parts[1].field, "simulation.bin");
+    assert_eq!(parts[1].bytes, 120_000);
+    // Two nodes' tables: 2 x 20 KiB = 40,960 B.
+    assert_eq!((parts[2].field.as_str(), parts[2].bytes), ("nodes", 40_960));
+}
+
+#[test]
+fn a_scenario_that_cannot_fit_is_refused_naming_its_field() {
+    // The issue's three: a rate of 10^12 /s, a window of 10^9, 1 ns bins.
+    let e = scenario("{ algorithm = \"constant-rate\", rate = 1e12 }", None).unwrap_err();
+    assert!(e.contains("consumers[0].cc.rate") && e.contains("memory limit of 4.0 GiB"), "{e}");
+    let e = scenario("{ algorithm = \"fixed-window\", window = 1000000000 }", None).unwrap_err();
+    assert!(e.contains("consumers[0].cc.window") && e.contains("a window of 1000000000 Interests"), "{e}");
+    let e = scenario("{ algorithm = \"aimd\", initial_window = 1e8 }", None).unwrap_err();
+    assert!(e.contains("consumers[0].cc.initial_window"), "{e}");
+    let text = "[simulation]\nduration = \"60s\"\nbin = \"1ns\"\n[nodes]\na = {}\nb = {}\n\
+                [[links]]\nbetween = [\"a\", \"b\"]\nbandwidth = \"10Mbps\"\ndelay = \"1ms\"\n";
+    let e = parse_scenario(text, "t.toml", None).unwrap_err().to_string();
+    // 6 x 10^10 bins x 2 rows x 400 B = 48 TB.
+    assert!(e.contains("simulation.bin") && e.contains("t.toml:3:"), "{e}");
+}
+
+#[test]
+fn the_limit_is_a_field_of_the_scenario() {
+    // A window of 10^6 sent at once: 1,024,000,000 B plus 120,000 B of traces and 40,960 B of
+    // nodes. Under 1 GB it does not fit, under 2 GB it does.
+    assert!(scenario("{ algorithm = \"fixed-window\", window = 1000000 }", Some("1GB")).is_err());
+    let s = scenario("{ algorithm = \"fixed-window\", window = 1000000 }", Some("2GB")).expect("fits");
+    assert_eq!(s.memory_limit, 2_000_000_000);
+}
+
+#[test]
+fn what_a_run_holds_in_bytes() {
+    // 1,000 pending records at 128 B, 10 packets at 128 B, 100 rows at 400 B, 2 nodes at 20 KiB.
+    let held = Held { pending: 1000, queued: 10, rows: 100, nodes: 2 };
+    assert_eq!(held.bytes(), 128_000 + 1_280 + 40_000 + 40_960);
+    assert_eq!(human(held.bytes()), "205.3 KiB");
+    assert_eq!(human(DEFAULT_LIMIT), "4.0 GiB");
+}
+
+#[test]
+fn a_run_that_outgrows_the_limit_stops_with_what_it_computed() {
+    // How far an adaptive window grows is the network's to bound, so the estimate counts AIMD's
+    // first window (1 Interest, 1,024 B), the traces (120,000 B) and two nodes (40,960 B):
+    // 161,984 B, under a 200 kB limit. The run holds more: its window of about 120 Interests pending at the consumer and in
+    // two PITs (about 45 kB at 128 B a record), the Data queued at the bottleneck (up to 100
+    // packets, 12.8 kB) and the nodes (41 kB), and trace rows at 400 B, three per 100 ms bin
+    // (12 kB a second): past 200 kB once about 250 rows (8 s) are kept, and the watch, at the end
+    // of each bin, stops it.
+    let cc = "{ algorithm = \"aimd\" }";
+    let s = scenario(cc, Some("200KB")).expect("the estimate fits");
+    let mut sim = crate::Simulation::new(s);
+    let results = sim.run();
+    let stopped = results.summary.simulation.stopped.as_deref().expect("stopped by the watch");
+    assert!(stopped.contains("above the memory limit of 195.3 KiB"), "{stopped}");
+    let end = results.summary.simulation.end_s;
+    assert!(end > 3.0 && end < 10.0, "ended at {end} s");
+    // What it computed up to there is kept: its rows reach the instant it stopped.
+    let last = results.consumers.time_s.last().copied().expect("consumer rows");
+    assert!(last <= end && end - last <= 0.1 + 1e-9, "last row at {last} s, stopped at {end} s");
+    // Without the limit the same scenario runs to its end.
+    let mut sim = crate::Simulation::new(scenario(cc, None).unwrap());
+    let results = sim.run();
+    assert_eq!((results.summary.simulation.stopped, results.summary.simulation.end_s), (None, 10.0));
+}

@@ -1,0 +1,48 @@
+"""The memory limit (issue 22 item 1): a scenario that cannot fit is refused before it runs, naming
+the field that asks for too much; a run that outgrows the limit stops with what it computed.
+The Rust tests (crates/ndnflow-sim/src/memory_tests.rs) work the byte counts out by hand; these
+check that the user meets them as one-line errors and as interrupted results."""
+
+from __future__ import annotations
+
+import time
+
+from ndnflow import Scenario, run
+from ndnflow.cli import main
+
+
+def test_a_rate_that_cannot_fit_is_refused_at_once(capsys, quickstart, tmp_path):
+    # The issue's quick start with a constant rate of 10^12 Interests/s aborted after a minute at
+    # 7-9 GB: now a one-line error naming the field, before anything runs.
+    text = quickstart.read_text().replace('cc   = { algorithm = "fixed-window", window = 40 }',
+                                          'cc   = { algorithm = "constant-rate", rate = 1e12 }', 1)
+    path = tmp_path / "huge.toml"
+    path.write_text(text)
+    started = time.monotonic()
+    code = main(["run", str(path), "--out", str(tmp_path / "out")])
+    assert time.monotonic() - started < 10
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    line = err.strip()
+    assert line.startswith(f"error: {path}:") and "consumers[0].cc.rate" in line, line
+    assert "memory limit of 4.0 GiB" in line and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_run_past_the_limit_stops_and_keeps_its_results(real_core, tmp_path):
+    # AIMD's window is the network's to bound: the estimate (about 162 kB) fits 200 kB, the run
+    # outgrows it (memory_tests.rs works out where) and stops before its 10 s.
+    sc = Scenario(duration="10s", memory_limit="200KB")
+    sc.node("c")
+    sc.node("p")
+    sc.link("c", "p", bandwidth="10Mbps", delay="10ms")
+    sc.producer("p", "/a")
+    sc.consumer("c", "/a", cc={"algorithm": "aimd"})
+    results = run(sc, progress=False)
+    assert results.interrupted
+    assert results.stopped is not None and "above the memory limit" in results.stopped
+    end_s = results.summary["simulation"]["end_s"]
+    assert 0 < end_s < 10
+    assert len(results.consumers) > 0 and results.consumers["time_s"].max() <= end_s
+    results.save(tmp_path / "out")
+    assert (tmp_path / "out" / "summary.json").is_file()
