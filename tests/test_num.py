@@ -8,7 +8,7 @@ import math
 import pytest
 
 from ndnflow import Scenario
-from ndnflow.optimum import num, num_paths
+from ndnflow.optimum import duality_gap, num, num_paths
 from ndnflow.optimum import OptimumError, max_flow
 
 
@@ -92,3 +92,31 @@ def test_num_paths_shares_between_consumers_of_one_node(real_core):
     capacities, routing = num_paths(diamond(consumers=2))
     best = num(capacities, routing)
     assert best.flows == pytest.approx({"c#0": 7.5e6, "c#1": 7.5e6}, rel=1e-5)
+
+
+def test_duality_gap_by_hand():
+    # One link of 1 shared by two flows of one path each (w = 1). At x = (0.5, 0.5) with price 2:
+    # D = 2 (log(1 / 2) - 1) + 2 * 1 = 2 log 0.5 = the utility, gap 0. At x = (0.4, 0.4), the same
+    # price: gap = 2 log 0.5 - 2 log 0.4 = 2 log 1.25 = 0.4463.
+    import numpy as np
+
+    A, B, c, w = np.array([[1.0, 1.0]]), np.eye(2), np.array([1.0]), np.array([1.0, 1.0])
+    assert duality_gap(np.array([0.5, 0.5]), [2.0], A, B, c, w) == pytest.approx(0.0, abs=1e-12)
+    assert duality_gap(np.array([0.4, 0.4]), [2.0], A, B, c, w) == pytest.approx(2 * math.log(1.25))
+    assert duality_gap(np.array([0.5, 0.5]), [0.0], A, B, c, w) == math.inf  # a free path
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_num_on_abilene_with_fast_leaves_converges(real_core, seed):
+    # dpccp-mp4's network: a 10 Mbit/s backbone, 100 Mbit/s leaves, 70-90 sub-flows. Scaled by the
+    # largest capacity, SLSQP found its linearised constraints incompatible (seed 1) or stopped
+    # short of the optimum (seed 2); at 1e-13 it stops on its line search, and the duality gap
+    # certifies that stop. Chicago's two links (20 Mbit/s) are a cut between /Amazon's repository
+    # and its four consumers.
+    from ndnflow.experiments import dpccp_mp4
+
+    capacities, routing = num_paths(dpccp_mp4.scenarios("1s", seed)["DPCCP"])
+    best = num(capacities, routing)
+    amazon = [c.leaf for c in dpccp_mp4.draw(seed) if c.prefix == "/Amazon"]
+    assert 0 < sum(best.flows[leaf] for leaf in amazon) <= 20e6 * (1 + 1e-9)
+    assert all(load <= capacities[link] * (1 + 1e-9) for link, load in best.links.items())

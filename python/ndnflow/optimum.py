@@ -31,7 +31,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 from ndnflow import _native
 from ndnflow.scenario import Scenario
 
-__all__ = ["MaxFlow", "Num", "OptimumError", "max_flow", "num", "num_paths"]
+__all__ = ["MaxFlow", "Num", "OptimumError", "duality_gap", "max_flow", "num", "num_paths"]
 
 ScenarioLike = Union[Scenario, Mapping[str, Any], str, "os.PathLike[str]"]
 #: The super-source feeding every producer; a tuple, so it cannot clash with a node name.
@@ -149,7 +149,9 @@ def max_flow(scenario: ScenarioLike, consumer: Union[str, int] = 0) -> MaxFlow:
 # setpoints give proportional fairness, §V-C). The problem is concave with linear constraints; it is
 # solved by scipy's SLSQP. Each link's price is the Lagrange multiplier of its capacity constraint:
 # at the optimum, every used sub-flow of flow s sees the same summed price w_s / y_s (eq. (11),
-# "Condition 1" of §V-C).
+# "Condition 1" of §V-C). Those prices also bound the optimum from above (Lagrangian duality): when
+# SLSQP stops because its line search can gain nothing more in floating point, the run is
+# accepted if the dual at its prices is within `GAP_TOL` of its utility (`duality_gap`).
 #
 # `num_paths` builds the model from a scenario: every loop-free path from a producer to each
 # consumer, as the simulator reads the network (`_core.flow_network`, as `max_flow` does).
@@ -191,7 +193,11 @@ def num(capacities: Mapping[str, float], routing: Routing, weights: Optional[Map
         raise ImportError(f"ndnflow.num needs scipy ({exc}); install it with pip install scipy") from exc
 
     c = np.array([capacities[l] for l in links], dtype=float)
-    scale = float(c.max())  # rates in units of the largest capacity keep the solver well conditioned
+    # Rates in units of the smallest capacity: the links that bind are the narrow ones, and SLSQP's
+    # tolerances are absolute. In units of the largest, a network with fast access links (Abilene's
+    # 10 Mbit/s backbone behind 100 Mbit/s leaves, dpccp-mp4) made its linearised constraints
+    # "incompatible" three steps in.
+    scale = float(c.min())
     A = np.array(a, dtype=float)
     B = np.array([[1.0 if f == s else 0.0 for (f, _) in subflows] for s in flows])
     weight = np.array([w[s] for s in flows])
@@ -205,14 +211,17 @@ def num(capacities: Mapping[str, float], routing: Routing, weights: Optional[Map
     # A feasible interior start: each sub-flow takes an equal part of its tightest link.
     load = (A > 0).sum(axis=1)
     x0 = np.array([min(c[i] / scale / load[i] for i in np.nonzero(A[:, r])[0]) for r in range(len(subflows))]) / 2
-    result = minimize(objective, x0, jac=gradient, method="SLSQP", bounds=[(0.0, None)] * len(subflows),
-                      constraints=[{"type": "ineq", "fun": lambda x: c / scale - A @ x, "jac": lambda x: -A}],
-                      options={"ftol": 1e-13, "maxiter": 1000})
-    if not result.success:
-        raise OptimumError(f"the NUM solver did not converge: {result.message}")
+    # A line search may try a point where a flow's rate is 0 (log 0 = -inf): SLSQP backs off from
+    # it, and numpy's warning about it says nothing to the reader.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = minimize(objective, x0, jac=gradient, method="SLSQP", bounds=[(0.0, None)] * len(subflows),
+                          constraints=[{"type": "ineq", "fun": lambda x: c / scale - A @ x, "jac": lambda x: -A}],
+                          options={"ftol": 1e-13, "maxiter": 1000})
     x = np.maximum(result.x, 0.0)
     y = B @ x
     prices = getattr(result, "multipliers", None)
+    if not (result.success or _certified(result.status, x, prices, A, B, c / scale, weight)):
+        raise OptimumError(f"the NUM solver did not converge: {result.message}")
     return Num(
         flows={s: float(v * scale) for s, v in zip(flows, y)},
         subflows={key: float(v * scale) for key, v in zip(subflows, x)},
@@ -221,6 +230,42 @@ def num(capacities: Mapping[str, float], routing: Routing, weights: Optional[Map
         prices={} if prices is None else {l: float(p) / scale for l, p in zip(links, np.asarray(prices)[: len(links)])},
         utility=float(weight @ np.log(y * scale)),
     )
+
+
+#: SLSQP's status when its line search cannot improve any more in floating point ("Positive
+#: directional derivative for linesearch"): at the optimum when the duality gap says so.
+_LINESEARCH_STUCK = 8
+#: Largest duality gap, in units of the utility, at which a stuck run is the optimum: the utility
+#: is then within 1e-6 of the best, the rates within about sqrt(2e-6) = 0.14 % of it.
+GAP_TOL = 1e-6
+
+
+def duality_gap(x: Any, prices: Any, A: Any, B: Any, c: Any, weight: Any) -> float:
+    """The dual value at link prices `prices` minus the utility at sub-flow rates `x` (>= 0 for
+    a feasible `x`; 0 at the optimum with its prices). For log utility the dual is
+    D(p) = sum_s [w_s log(w_s / q_s) - w_s] + p . c, q_s being the cheapest price of flow s's
+    sub-flows (a flow spends all its rate on its cheapest path: max_y w log y - y q is at y = w / q)."""
+    import numpy as np
+
+    p = np.maximum(np.asarray(prices, dtype=float)[: len(c)], 0.0)
+    path_price = A.T @ p
+    dual = float(p @ c)
+    for s, w in enumerate(weight):
+        cheapest = float(path_price[B[s] > 0].min())
+        if cheapest <= 0.0:
+            return math.inf  # a free path: the dual is unbounded at these prices
+        dual += float(w * math.log(w / cheapest) - w)
+    return dual - float(weight @ np.log(B @ x))
+
+
+def _certified(status: int, x: Any, prices: Any, A: Any, B: Any, c: Any, weight: Any) -> bool:
+    """Whether a run SLSQP gave up on is the optimum anyway: stuck in its line search, feasible,
+    and within `GAP_TOL` of the dual."""
+    import numpy as np
+
+    if status != _LINESEARCH_STUCK or prices is None or not bool(np.all(A @ x <= c * (1 + 1e-9))):
+        return False
+    return duality_gap(x, prices, A, B, c, weight) <= GAP_TOL
 
 
 def _model(capacities: Mapping[str, float], routing: Routing, weights: Optional[Mapping[str, float]]):

@@ -291,6 +291,14 @@ def mean_goodput_bps(results: Any, consumer: str, start_s: float = 0.0, end_s: f
     return float(rows["goodput_bps"].mean()) if len(rows) else float("nan")
 
 
+def jain_index(rates: Sequence[float]) -> float:
+    """Jain's fairness index (sum x)^2 / (n sum x^2) (Jain, Chiu and Hawe, DEC-TR-301, 1984): 1 when
+    every rate is equal, 1/n when one takes everything; nan for no rates or all zero."""
+    values = [float(x) for x in rates]
+    squares = sum(x * x for x in values)
+    return sum(values) ** 2 / (len(values) * squares) if squares > 0 else float("nan")
+
+
 def weighted_sojourn_ms(results: Any, link: str) -> float:
     """Queuing delay of a link direction: the per-bin mean sojourn weighted by packets sent."""
     rows = link_rows(results, link)
