@@ -116,6 +116,14 @@ impl Law {
         moved.clamp(self.floor, self.target)
     }
 
+    /// A new bandwidth: a new target and floor, the rates clamped into them.
+    fn set_capacity(&mut self, capacity_bps: u64) {
+        let (r1, r2) = (self.r1, self.r2);
+        *self = Law { r1, r2, ..Law::new(self.cfg, capacity_bps) };
+        self.r1 = r1.clamp(self.floor, self.target);
+        self.r2 = r2.clamp(self.floor, self.target);
+    }
+
     /// Applies `n` intervals with arrival rates `y1`, `y2` (bits/s) and `q` bits queued.
     fn apply(&mut self, n: u64, (y1, y2): (f64, f64), q: f64) {
         let f1 = self.factor(self.target, y1, q);
@@ -164,6 +172,19 @@ impl MirccQueue {
         self.law.r2
     }
 
+    /// (R1, R2) as a Data leaving now would carry them: whole bits/s, rounded to nearest.
+    pub fn stamp_rates(&self) -> (u64, u64) {
+        (self.law.r1.round() as u64, self.law.r2.round() as u64)
+    }
+
+    /// The direction's bandwidth changed at `now` (a scenario event): the intervals elapsed are
+    /// closed with the old one; from now on the target is η times the new one, and rates above
+    /// it come down to it at once (RCP's R never exceeds C).
+    pub fn set_capacity(&mut self, now: Time, capacity_bps: u64) {
+        self.catch_up(now);
+        self.law.set_capacity(capacity_bps);
+    }
+
     /// Applies the law for every whole interval elapsed by `now` (see the module comment).
     fn catch_up(&mut self, now: Time) {
         if now < self.interval_end {
@@ -199,7 +220,7 @@ impl MirccQueue {
         if item.frame.packet.kind() != PacketKind::Data || item.frame.net_size == 0 {
             return;
         }
-        let (r1, r2) = (self.law.r1.round() as u64, self.law.r2.round() as u64);
+        let (r1, r2) = self.stamp_rates();
         let had_both = item.frame.lp.ext.as_ref().is_some_and(|e| e.mircc_rate.is_some() && e.mircc_rate2.is_some());
         let before = if had_both { 0 } else { item.frame.wire_size() as i64 };
         let ext = item.frame.lp.ext_mut();

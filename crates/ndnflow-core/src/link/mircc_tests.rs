@@ -200,3 +200,21 @@ fn tail_drop_at_the_limit_still_counts_the_offered_bits() {
     q.dequeue(Time::from_millis(10), &mut Vec::new()).unwrap();
     assert!(close_to(q.rate(), TARGET * 0.98), "{}", q.rate());
 }
+
+#[test]
+fn a_bandwidth_change_moves_the_target_and_clamps_the_rates() {
+    // Idle from 5 and 1 Mbit/s: the interval closed at the change gives 5.05 and 1.01 (x 1.01);
+    // then C halves: eta C = 4.75 Mbit/s, so R1 comes down to it.
+    let mut q = queue();
+    (q.law.r1, q.law.r2) = (5e6, 1e6);
+    q.set_capacity(Time::from_millis(10), C / 2);
+    assert_eq!(q.rate(), 4_750_000.0);
+    assert!(close_to(q.rate2(), 1_010_000.0), "{}", q.rate2());
+    // y1 = 9.5 Mbit/s, at the old target but twice the new one:
+    // R1 x (1 + 0.01 x (4.75 - 9.5) / 4.75) = 4.75 x 0.99 = 4.7025 Mbit/s. S2 = 0, y2 = 0: R2 stays.
+    offer(&mut q, Time::from_millis(10), 11_875, 0);
+    close(&mut q, Time::from_millis(20));
+    assert!(close_to(q.rate(), 4_702_500.0), "{}", q.rate());
+    assert!(close_to(q.rate2(), 1_010_000.0), "{}", q.rate2());
+    assert_eq!(q.counters.updates, 2);
+}

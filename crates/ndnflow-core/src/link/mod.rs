@@ -122,6 +122,16 @@ impl Queue {
     }
 }
 
+impl Queue {
+    /// The bandwidth of the direction the queue feeds changed at `now`; only MIRCC's queue,
+    /// whose rates are shares of it, cares.
+    pub fn set_capacity(&mut self, now: Time, capacity_bps: u64) {
+        if let Queue::Mircc(q) = self {
+            q.set_capacity(now, capacity_bps);
+        }
+    }
+}
+
 impl From<DropTailQueue> for Queue {
     fn from(q: DropTailQueue) -> Queue {
         Queue::DropTail(q)
