@@ -200,7 +200,7 @@ impl MirccQueue {
             self.law.apply(later, (0.0, 0.0), q);
         }
         self.counters.updates += 1 + later;
-        self.interval_end = self.interval_end + t * (1 + later);
+        self.interval_end += t * (1 + later);
         self.bits = (0, 0);
     }
 

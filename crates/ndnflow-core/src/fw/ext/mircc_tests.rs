@@ -1,7 +1,7 @@
 //! MIRCC's forwarder side on one router: the class bit goes upstream on Interests and downstream
 //! on Data, the rates go downstream, a Content Store answer takes its Interest's class; a stock
-//! router drops all three; beside PTP's MPFP, tags and rates both survive. The router is
-//! `fw::testing`'s: face 0 downstream, face 1 upstream, /p via face 1.
+//! router drops all three; beside PTP's MPFP and DPCCP's extension, tags, hop count and rates
+//! all survive. The router is `fw::testing`'s: face 0 downstream, face 1 upstream, /p via face 1.
 
 use std::sync::Arc;
 
@@ -90,14 +90,16 @@ fn a_content_store_answer_takes_the_class_of_the_interest_it_answers() {
 }
 
 #[test]
-fn beside_ptp_a_probing_data_keeps_its_tags_and_its_rates() {
-    let mut fw = router_with(ForwarderConfig { ptp: true, ..mircc(0) });
+fn beside_ptp_and_dpccp_a_probing_data_keeps_its_tags_hop_count_and_rates() {
+    let dpccp = Some(crate::fw::ext::DpccpConfig::default());
+    let mut fw = router_with(ForwarderConfig { ptp: true, dpccp, ..mircc(0) });
     let mut lp = stamped();
-    lp.flags |= flags::PTP_PROBE;
+    lp.flags = flags::with_data_hops(lp.flags | flags::PTP_PROBE, 2);
     lp.ext_mut().tags = [7].into_iter().collect();
     let (up, down) = round_trip(&mut fw, 0, flags::MIRCC_SECONDARY | flags::PTP_PROBE, lp);
     assert_eq!(up.lp.flags, flags::MIRCC_SECONDARY | flags::PTP_PROBE);
-    assert_eq!(down.lp.flags, flags::MIRCC_SECONDARY | flags::PTP_PROBE);
+    // DPCCP counts this router: 2 hops above, 3 below.
+    assert_eq!(down.lp.flags, flags::with_data_hops(flags::MIRCC_SECONDARY | flags::PTP_PROBE, 3));
     assert_eq!(rates(&down.lp), (Some(3_000_000), Some(500_000)));
     // MPFP pushed the face the Data came in on over the router above's 7.
     assert_eq!(down.lp.ext.as_deref().unwrap().tags.to_vec(), vec![7, 1]);
