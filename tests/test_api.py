@@ -608,3 +608,26 @@ def test_import_leaves_matplotlib_until_a_figure_is_drawn():
     assert out.split() == ["False", "True", "plot_results"]
     with pytest.raises(AttributeError, match="no attribute 'plot_result'"):
         ndnflow.plot_result  # noqa: B018 - a misspelt name still fails
+
+
+def test_a_mircc_link_reports_its_rates_in_the_summary():
+    # 100 Interests/s of 1024-byte Data (about 0.86 Mbit/s) on a 10 Mbit/s mircc link: far below
+    # its target 0.95 x 10 Mbit/s, where both rates start and stay (docs/protocols/mircc.md); one
+    # update per 10 ms interval closed by a packet, the last Data leaving p at about 0.99 s.
+    s = (
+        Scenario(duration="1s", seed=1)
+        .nodes("p", "c")
+        .node("r", mircc=True)
+        .link("p", "r", bandwidth="10Mbps", delay="1ms", queue={"discipline": "mircc"})
+        .link("r", "c", bandwidth="100Mbps", delay="1ms")
+        .producer("p", "/p")
+        .consumer("c", "/p/x", rate=100.0)
+    )
+    links = ndnflow.run(s, progress=False).summary["links"]
+    m = links["p->r"]["mircc"]
+    assert (m["rate_bps"], m["rate2_bps"]) == (9_500_000, 9_500_000)
+    assert m["stamped"] == links["p->r"]["data"] > 90
+    assert 95 <= m["updates"] <= 100
+    # The queue is the link's, so the Interests' direction has one too: it never stamps.
+    assert links["r->p"]["mircc"]["stamped"] == 0 < links["r->p"]["interests"]
+    assert "mircc" not in links["r->c"]

@@ -473,7 +473,10 @@ impl Simulation {
         };
         for &d in dirs {
             match e.change {
-                LinkChange::Bandwidth(bps) => self.net.dirs[d].bandwidth_bps = bps,
+                LinkChange::Bandwidth(bps) => {
+                    self.net.dirs[d].bandwidth_bps = bps;
+                    self.net.dirs[d].queue.set_capacity(self.now, bps);
+                }
                 LinkChange::Down => {
                     self.net.dirs[d].set_down(self.now);
                     self.set_face_state(d, false);
@@ -575,7 +578,7 @@ impl Simulation {
                 },
             );
         }
-        let links = self.net.dirs.iter().zip(&self.net.dir_names).map(|(d, n)| (n.name.clone(), d.counters)).collect();
+        let links = self.net.dirs.iter().zip(&self.net.dir_names).map(|(d, n)| (n.name.clone(), d.summary())).collect();
         let nodes = self
             .net
             .nodes

@@ -72,11 +72,27 @@ pub struct LinkCounters {
     pub lp_retx: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub lp_gave_up: u64,
+    /// MIRCC's queue (`queue.discipline = "mircc"`; absent elsewhere), filled in the summary
+    /// only (`LinkDir::summary`): not a counter the trace bins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mircc: Option<MirccLinkSummary>,
     /// Sum and count of queue sojourn times, for the per-bin means of the trace.
     #[serde(skip)]
     pub sojourn_sum: Time,
     #[serde(skip)]
     pub sojourn_count: u64,
+}
+
+/// What a MIRCC queue did over the run and the rates it ended with (docs/protocols/mircc.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct MirccLinkSummary {
+    /// Intervals the rate law was applied over.
+    pub updates: u64,
+    /// Data that left with rates set or lowered here.
+    pub stamped: u64,
+    /// R1 and R2 after the last update, bits/s, rounded as they are stamped.
+    pub rate_bps: u64,
+    pub rate2_bps: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -193,7 +209,7 @@ impl LinkDir {
         let chain = Chain { origin: index as u32, loss_detection: spec.loss_detection };
         let (bandwidth, delay) = (spec.bandwidth_bps, spec.delay);
         let mut rng = rng;
-        let queue = queue(&spec.queue, &mut rng);
+        let queue = queue(&spec.queue, &mut rng, bandwidth);
         let mut dir = LinkDir::idle(ends, chain, (bandwidth, delay), queue, loss(&spec.loss), rng);
         dir.frag = spec.mtu.map(|mtu| Box::new(Fragmenter::new(mtu)));
         dir.marker = spec.marking.map(|m| {
@@ -211,7 +227,7 @@ impl LinkDir {
         let ends = ((origin.from, origin.from_face), (origin.to, origin.to_face));
         let rate = (hop.bandwidth_bps, hop.delay);
         let mut rng = rng;
-        let queue = queue(&hop.queue, &mut rng);
+        let queue = queue(&hop.queue, &mut rng, hop.bandwidth_bps);
         LinkDir::idle(ends, origin.chain, rate, queue, LossModel::None, rng)
     }
 
@@ -387,6 +403,19 @@ impl LinkDir {
         Transmission { arrival: first.then_some(arrival), done }
     }
 
+    /// The counters as summary.json reports them, with the MIRCC queue's state on a direction
+    /// that has one.
+    pub fn summary(&self) -> LinkCounters {
+        let mircc = match &self.queue {
+            Queue::Mircc(q) => {
+                let (rate_bps, rate2_bps) = q.stamp_rates();
+                Some(MirccLinkSummary { updates: q.counters.updates, stamped: q.counters.stamped, rate_bps, rate2_bps })
+            }
+            _ => None,
+        };
+        LinkCounters { mircc, ..self.counters }
+    }
+
     /// Takes the link down: queued packets are dropped. Packets already propagating (and the one
     /// being serialised) still arrive: they left before the link went down.
     pub fn set_down(&mut self, now: Time) {
@@ -440,7 +469,8 @@ fn wire_size(frame: &Frame) -> u32 {
 
 /// The queue discipline a scenario asks for. A REM queue seeds its own stream from the
 /// direction's (one draw, only for REM, so other directions' loss patterns stay as they were).
-fn queue(spec: &QueueSpec, rng: &mut ChaCha8Rng) -> Queue {
+/// A MIRCC queue's rates are shares of `bandwidth_bps`, the direction's own.
+fn queue(spec: &QueueSpec, rng: &mut ChaCha8Rng, bandwidth_bps: u64) -> Queue {
     let limit = |l: &QueueLimit| match *l {
         QueueLimit::Packets(n) => Limit::Packets(n),
         QueueLimit::Bytes(n) => Limit::Bytes(n),
@@ -448,6 +478,7 @@ fn queue(spec: &QueueSpec, rng: &mut ChaCha8Rng) -> Queue {
     match spec {
         QueueSpec::DropTail { limit: l } => Queue::drop_tail(limit(l)),
         QueueSpec::Rem { limit: l, rem } => Queue::rem(limit(l), *rem, rand::Rng::next_u64(rng)),
+        QueueSpec::Mircc { limit: l, mircc } => Queue::mircc(limit(l), *mircc, bandwidth_bps),
         QueueSpec::Codel { limit: l, target, interval, mode, law_interval, high_cong_after, signal_on_arrival } => {
             Queue::codel(
                 limit(l),

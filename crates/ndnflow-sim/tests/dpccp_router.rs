@@ -7,17 +7,10 @@
 //! the bottleneck D-C at 10 Mbit/s; we put 10 ms on A-B, 50 ms on B-C and 25 ms on C-D (the figure
 //! that assigns them did not survive), the other links at 100 Mbit/s.
 
-use std::any::Any;
-use std::sync::{Arc, Mutex};
+mod common;
 
-use ndnflow_core::fw::ext::DataCopy;
-use ndnflow_core::fw::strategy::StrategyCtx;
-use ndnflow_core::fw::{FaceKind, ForwarderExtension};
 use ndnflow_core::packet::lp::flags::data_hops;
-use ndnflow_core::packet::LpHeader;
 use ndnflow_core::Time;
-use ndnflow_sim::scenario::toml::parse_scenario;
-use ndnflow_sim::Simulation;
 
 /// SP-1 with C's simulated cache `cache` (a TOML inline table's inner keys): the consumer on A
 /// asks 500 Interests/s of 1024-byte Data (4.2 Mbit/s of payload: no queue at the 10 Mbit/s
@@ -59,34 +52,9 @@ cc = {{ algorithm = "constant-rate", rate = 500 }}
 /// (instant, hop count) of each Data handed to a local application.
 type Arrivals = Vec<(Time, Option<u8>)>;
 
-/// Notes the hop count and instant of every Data a node hands to a local application.
-struct HopRecorder(Arc<Mutex<Arrivals>>);
-
-impl ForwarderExtension for HopRecorder {
-    fn name(&self) -> &'static str {
-        "hop-recorder"
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn outgoing_data(&mut self, ctx: &StrategyCtx, copy: DataCopy, _lp_in: &LpHeader, lp_out: &mut LpHeader) {
-        if ctx.faces[copy.out_face.index()].kind == FaceKind::App {
-            self.0.lock().unwrap().push((ctx.now, data_hops(lp_out.flags)));
-        }
-    }
-}
-
 /// Runs `text`, returning its summary and the (instant, hop count) of each Data A's consumer got.
 fn run(text: &str) -> (ndnflow_sim::trace::Summary, Arrivals) {
-    let scenario = parse_scenario(text, "sp1.toml", None).unwrap_or_else(|e| panic!("{e}"));
-    let mut sim = Simulation::new(scenario);
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    assert!(sim.add_extension("A", Box::new(HopRecorder(seen.clone()))));
-    let results = sim.run();
-    let seen = seen.lock().unwrap().clone();
-    (results.summary, seen)
+    common::run_recording_app_data(text, "A", |_, lp_out| data_hops(lp_out.flags))
 }
 
 fn count(seen: &[(Time, Option<u8>)], hops: u8, from_s: f64, to_s: f64) -> u64 {

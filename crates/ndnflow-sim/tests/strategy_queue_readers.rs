@@ -101,12 +101,10 @@ fn a_queue_key_of_another_discipline_names_the_disciplines_that_take_it() {
 #[test]
 fn each_discipline_has_its_own_default_limit() {
     // ns-3: DropTailQueue holds 100 packets, CoDelQueueDisc 1500; pcon is a CoDel queue; rem
-    // (CHoPCoP) a drop-tail queue that marks.
-    for (discipline, want) in [("droptail", 100), ("codel", 1500), ("pcon", 1500), ("rem", 100)] {
+    // (CHoPCoP) and mircc are drop-tail queues that mark or stamp.
+    for (discipline, want) in [("droptail", 100), ("codel", 1500), ("pcon", 1500), ("rem", 100), ("mircc", 100)] {
         let line = format!("queue     = {{ discipline = {discipline:?} }}");
         let s = parse(&quickstart_with_line(QUEUE_LINE, &line)).unwrap();
-        let (QueueSpec::DropTail { limit } | QueueSpec::Codel { limit, .. } | QueueSpec::Rem { limit, .. }) =
-            s.links[2].ab.queue;
-        assert_eq!(limit, QueueLimit::Packets(want), "{discipline}");
+        assert_eq!(s.links[2].ab.queue.limit(), QueueLimit::Packets(want), "{discipline}");
     }
 }

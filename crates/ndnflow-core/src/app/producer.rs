@@ -67,6 +67,8 @@ impl Producer {
         // PTP §3-A: a probing Interest gets a probing Data, with an empty tag stack for the
         // routers on the way back to fill.
         reply.lp.flags |= frame.lp.flags & flags::PTP_PROBE;
+        // MIRCC: the Data is of its Interest's class, in which the links count its bytes.
+        reply.lp.flags |= frame.lp.flags & flags::MIRCC_SECONDARY;
         Some(reply)
     }
 }
@@ -100,5 +102,28 @@ mod tests {
         let mut p = Producer::new(config);
         let sizes: Vec<usize> = [0, 4999, 5000, 14_999, 15_000, 30_000].iter().map(|&t| ask(&mut p, t)).collect();
         assert_eq!(sizes, vec![100, 100, 5000, 5000, 100, 100]);
+    }
+
+    #[test]
+    fn data_echoes_the_interests_mircc_class_and_probe_flag_only() {
+        let config = ProducerConfig {
+            prefix: Name::parse("/p").unwrap(),
+            payload: 10,
+            payload_changes: Vec::new(),
+            segments: None,
+            freshness: None,
+        };
+        let mut p = Producer::new(config);
+        let reply = |p: &mut Producer, lp_flags: u64| {
+            let i = Interest::new(Name::parse("/p/seg=1").unwrap(), 1, Time::from_secs(2));
+            let mut frame = Frame::interest(Arc::new(i));
+            frame.lp.flags = lp_flags;
+            p.handle(Time::ZERO, frame).expect("a Data").lp.flags
+        };
+        let secondary = flags::MIRCC_SECONDARY;
+        assert_eq!(reply(&mut p, secondary), secondary);
+        assert_eq!(reply(&mut p, secondary | flags::RTT_PROBING), secondary, "only the class and PTP_PROBE echo");
+        assert_eq!(reply(&mut p, flags::PTP_PROBE), flags::PTP_PROBE);
+        assert_eq!(reply(&mut p, 0), 0);
     }
 }

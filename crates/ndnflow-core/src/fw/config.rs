@@ -2,7 +2,7 @@
 //! labels and the straggler time (`ForwarderConfig`), and how the built-in strategies and router
 //! extensions are made.
 
-use super::ext::{Dpccp, DpccpConfig, ForwarderExtension, InvalidTag, Mpfp, RouteLabels};
+use super::ext::{Dpccp, DpccpConfig, ForwarderExtension, InvalidTag, Mircc, Mpfp, RouteLabels};
 use super::strategy::{
     BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PafConfig, PafStrategy, PconConfig, PconStrategy,
     PiStrategy, RfaStrategy, Strategy,
@@ -46,10 +46,10 @@ pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> 
     }
 }
 
-/// The router extensions a config asks for, in hook order: route labels, MPFP, DPCCP. Their
-/// hooks write distinct link-header fields (the trajectory id; PTP's flags and tags; DPCCP's hop
-/// count and drain flag), so the order changes no packet; it is fixed so that it never depends
-/// on anything else.
+/// The router extensions a config asks for, in hook order: route labels, MPFP, DPCCP, MIRCC.
+/// Their hooks write distinct link-header fields (the trajectory id; PTP's flags and tags;
+/// DPCCP's hop count and drain flag; MIRCC's rates and class bit), so the order changes no
+/// packet; it is fixed so that it never depends on anything else.
 pub(super) fn make_extensions(config: &ForwarderConfig, nonce_seed: u64) -> Vec<Box<dyn ForwarderExtension>> {
     let mut extensions: Vec<Box<dyn ForwarderExtension>> = Vec::new();
     if config.route_labels {
@@ -62,6 +62,9 @@ pub(super) fn make_extensions(config: &ForwarderConfig, nonce_seed: u64) -> Vec<
     }
     if let Some(dpccp) = config.dpccp {
         extensions.push(Box::new(Dpccp::new(dpccp)));
+    }
+    if config.mircc {
+        extensions.push(Box::new(Mircc::new()));
     }
     extensions
 }
@@ -128,6 +131,9 @@ pub struct ForwarderConfig {
     /// DPCCP's router side (§VI-C hop count, §VI-E-7 RTT-probing labels and drain flag). Off by
     /// default: a stock forwarder sends Data without a hop count. Installs `ext::Dpccp`.
     pub dpccp: Option<DpccpConfig>,
+    /// MIRCC's forwarder side: the class bit and the links' rates go on from hop to hop. Off by
+    /// default: a stock forwarder drops them. Installs `ext::Mircc`.
+    pub mircc: bool,
     /// DPCCP §VII-A's simulated cache: answers Interests under a prefix with probability kappa,
     /// storing nothing. None by default.
     pub simulated_cache: Option<SimulatedCacheConfig>,
@@ -152,6 +158,7 @@ impl Default for ForwarderConfig {
             fab_capacity: crate::table::Fab::DEFAULT_CAPACITY,
             invalid_tag: InvalidTag::Nack,
             dpccp: None,
+            mircc: false,
             simulated_cache: None,
         }
     }

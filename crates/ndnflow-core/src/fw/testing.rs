@@ -25,6 +25,14 @@ pub fn interest(nonce: u32, hop_limit: Option<u8>) -> Frame {
     Frame::interest(Arc::new(i))
 }
 
+/// The Data for /p/seg=`seg` (a one-octet payload) under the link header `lp`.
+pub fn data(seg: u64, lp: LpHeader) -> Frame {
+    let name = Name::parse("/p").unwrap().append_segment(seg);
+    let mut d = Frame::data(Arc::new(Data::new(name, bytes::Bytes::from_static(b"x"))));
+    d.lp = lp;
+    d
+}
+
 /// `router()` built from `config` instead of the default one.
 pub fn router_with(config: ForwarderConfig) -> Forwarder {
     let mut fw = Forwarder::new(config, 1);
@@ -43,10 +51,7 @@ pub fn round_trip(fw: &mut Forwarder, seg: u32, interest_mark: u64, data_lp: LpH
     fw.handle(Time::ZERO, FaceId(0), i, &mut out);
     let (face, sent) = out.pop().expect("forwarded");
     assert_eq!((face, sent.lp.congestion_mark), (FaceId(1), 0), "an Interest's mark goes no further");
-    let name = Name::parse("/p").unwrap().append_segment(seg as u64);
-    let mut d = Frame::data(Arc::new(Data::new(name, bytes::Bytes::from_static(b"x"))));
-    d.lp = data_lp;
-    fw.handle(Time::from_millis(1), FaceId(1), d, &mut out);
+    fw.handle(Time::from_millis(1), FaceId(1), data(seg as u64, data_lp), &mut out);
     let (face, back) = out.pop().expect("Data sent back");
     assert_eq!(face, FaceId(0));
     back

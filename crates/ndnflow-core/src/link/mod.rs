@@ -1,5 +1,5 @@
 //! Link-layer output queues (DropTail, CoDel in drop or mark mode, CHoPCoP's random early marking
-//! `rem`), NFD's send-queue congestion
+//! `rem`, MIRCC's rate-stamping `mircc`), NFD's send-queue congestion
 //! marker (`nfd_mark`), random loss models, the hop-by-hop Interest shaper (`shaper`,
 //! docs/protocols/shaper.md), NDNLPv2 fragmentation on a link with an MTU (`frag`,
 //! docs/protocols/links.md), and NDNLPv2 link reliability (`reliability`, docs/protocols/links.md).
@@ -13,6 +13,7 @@ pub mod codel;
 pub mod droptail;
 pub mod frag;
 pub mod loss;
+pub mod mircc;
 pub mod nfd_mark;
 pub mod reliability;
 pub mod rem;
@@ -21,6 +22,7 @@ pub mod shaper;
 pub use codel::{CodelConfig, CodelQueue};
 pub use droptail::DropTailQueue;
 pub use loss::{Bernoulli, GilbertElliott, LossModel};
+pub use mircc::{MirccConfig, MirccCounters, MirccQueue};
 pub use nfd_mark::{NfdMarkConfig, NfdMarker};
 pub use reliability::{LpReliability, ReliabilityConfig};
 pub use rem::{RemConfig, RemQueue};
@@ -100,6 +102,8 @@ pub enum Queue {
     Codel(CodelQueue),
     /// Boxed: its random stream would otherwise grow every direction's queue.
     Rem(Box<RemQueue>),
+    /// Boxed: its rates and counters would otherwise grow every direction's queue.
+    Mircc(Box<MirccQueue>),
 }
 
 impl Queue {
@@ -111,6 +115,20 @@ impl Queue {
     }
     pub fn rem(limit: Limit, cfg: RemConfig, seed: u64) -> Queue {
         Queue::Rem(Box::new(RemQueue::new(limit, cfg, seed)))
+    }
+    /// `capacity_bps`: the bandwidth of the direction the queue feeds (MIRCC's C).
+    pub fn mircc(limit: Limit, cfg: MirccConfig, capacity_bps: u64) -> Queue {
+        Queue::Mircc(Box::new(MirccQueue::new(limit, cfg, capacity_bps)))
+    }
+}
+
+impl Queue {
+    /// The bandwidth of the direction the queue feeds changed at `now`; only MIRCC's queue,
+    /// whose rates are shares of it, cares.
+    pub fn set_capacity(&mut self, now: Time, capacity_bps: u64) {
+        if let Queue::Mircc(q) = self {
+            q.set_capacity(now, capacity_bps);
+        }
     }
 }
 
@@ -133,6 +151,7 @@ impl QueueDiscipline for Queue {
             Queue::DropTail(q) => q.enqueue(now, item),
             Queue::Codel(q) => q.enqueue(now, item),
             Queue::Rem(q) => q.enqueue(now, item),
+            Queue::Mircc(q) => q.enqueue(now, item),
         }
     }
     #[inline]
@@ -141,6 +160,7 @@ impl QueueDiscipline for Queue {
             Queue::DropTail(q) => q.dequeue(now, dropped),
             Queue::Codel(q) => q.dequeue(now, dropped),
             Queue::Rem(q) => q.dequeue(now, dropped),
+            Queue::Mircc(q) => q.dequeue(now, dropped),
         }
     }
     #[inline]
@@ -149,6 +169,7 @@ impl QueueDiscipline for Queue {
             Queue::DropTail(q) => q.len_packets(),
             Queue::Codel(q) => q.len_packets(),
             Queue::Rem(q) => q.len_packets(),
+            Queue::Mircc(q) => q.len_packets(),
         }
     }
     #[inline]
@@ -157,6 +178,7 @@ impl QueueDiscipline for Queue {
             Queue::DropTail(q) => q.len_bytes(),
             Queue::Codel(q) => q.len_bytes(),
             Queue::Rem(q) => q.len_bytes(),
+            Queue::Mircc(q) => q.len_bytes(),
         }
     }
 }
@@ -193,6 +215,7 @@ mod tests {
             Queue::drop_tail(Limit::Packets(2)),
             Queue::codel(Limit::Packets(2), CodelConfig::default()),
             Queue::rem(Limit::Packets(2), RemConfig::default(), 1),
+            Queue::mircc(Limit::Packets(2), MirccConfig::default(), 10_000_000),
         ];
         for q in &mut queues {
             let t = Time::from_millis(1);

@@ -228,13 +228,22 @@ pub enum QueueSpec {
         limit: QueueLimit,
         rem: ndnflow_core::link::RemConfig,
     },
+    /// MIRCC's link rate (docs/protocols/mircc.md): a drop-tail FIFO that computes RCP's rate in
+    /// two classes and stamps it into departing Data.
+    Mircc {
+        limit: QueueLimit,
+        mircc: ndnflow_core::link::MirccConfig,
+    },
 }
 
 impl QueueSpec {
     /// The queue's capacity, whatever the discipline.
     pub fn limit(&self) -> QueueLimit {
         match *self {
-            QueueSpec::DropTail { limit } | QueueSpec::Codel { limit, .. } | QueueSpec::Rem { limit, .. } => limit,
+            QueueSpec::DropTail { limit }
+            | QueueSpec::Codel { limit, .. }
+            | QueueSpec::Rem { limit, .. }
+            | QueueSpec::Mircc { limit, .. } => limit,
         }
     }
 }

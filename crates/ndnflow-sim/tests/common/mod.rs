@@ -1,10 +1,18 @@
 //! Helpers shared by the scenario-level tests.
 #![allow(dead_code)] // each test crate uses its own subset
 
+use std::any::Any;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
+use ndnflow_core::fw::ext::DataCopy;
+use ndnflow_core::fw::strategy::StrategyCtx;
+use ndnflow_core::fw::{FaceKind, ForwarderExtension};
+use ndnflow_core::packet::LpHeader;
+use ndnflow_core::Time;
 use ndnflow_sim::scenario::model::{NodeId, Scenario};
 use ndnflow_sim::scenario::toml::{parse_scenario, ScenarioError};
+use ndnflow_sim::trace::Summary;
 use ndnflow_sim::{Results, Simulation};
 
 /// The repository's `examples/` directory.
@@ -69,6 +77,45 @@ pub fn small_with(extra: &str) -> Result<Scenario, ScenarioError> {
 pub fn run(text: &str) -> Results {
     let scenario = parse_scenario(text, "test.toml", None).unwrap_or_else(|e| panic!("{e}"));
     Simulation::new(scenario).run()
+}
+
+/// What a node's extension notes of each Data it hands to a local application: the instant and
+/// `read` of the Data's link header as it arrived and as it leaves.
+struct AppDataRecorder<T> {
+    seen: Arc<Mutex<Vec<(Time, T)>>>,
+    read: fn(&LpHeader, &LpHeader) -> T,
+}
+
+impl<T: Send + 'static> ForwarderExtension for AppDataRecorder<T> {
+    fn name(&self) -> &'static str {
+        "app-data-recorder"
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn outgoing_data(&mut self, ctx: &StrategyCtx, copy: DataCopy, lp_in: &LpHeader, lp_out: &mut LpHeader) {
+        if ctx.faces[copy.out_face.index()].kind == FaceKind::App {
+            self.seen.lock().unwrap().push((ctx.now, (self.read)(lp_in, lp_out)));
+        }
+    }
+}
+
+/// Runs `text` to its end with an `AppDataRecorder` on node `at` (after its other extensions, so
+/// that it sees what they wrote); returns the summary and the notes, in arrival order.
+pub fn run_recording_app_data<T: Send + 'static>(
+    text: &str,
+    at: &str,
+    read: fn(&LpHeader, &LpHeader) -> T,
+) -> (Summary, Vec<(Time, T)>) {
+    let scenario = parse_scenario(text, "test.toml", None).unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = Simulation::new(scenario);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    assert!(sim.add_extension(at, Box::new(AppDataRecorder { seen: seen.clone(), read })));
+    let results = sim.run();
+    let seen = std::mem::take(&mut *seen.lock().unwrap());
+    (results.summary, seen)
 }
 
 /// Rows of `consumer` in the consumer trace whose bin starts in [from_s, to_s).

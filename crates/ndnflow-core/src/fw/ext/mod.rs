@@ -1,5 +1,6 @@
 //! Router extensions: what a protocol adds to every forwarder's pipelines beside the strategy
-//! (PTP's path-specified forwarding, route labels, DPCCP's hop count and RTT-probing labels),
+//! (PTP's path-specified forwarding, route labels, DPCCP's hop count and RTT-probing labels,
+//! MIRCC's rates and class carried from hop to hop),
 //! behind hooks where NFD's pipelines hand a packet on (daemon/fw/forwarder.cpp: incoming
 //! Interest before the Content Store, a Content Store hit, the outgoing Interest and Data
 //! pipelines).
@@ -13,6 +14,7 @@
 //! it needs, and a forwarder without extensions pays for none.
 
 pub mod dpccp;
+pub mod mircc;
 pub mod mpfp;
 pub mod route_labels;
 
@@ -23,6 +25,7 @@ use crate::packet::LpHeader;
 use crate::table::{FaceId, PitEntry};
 
 pub use dpccp::{Dpccp, DpccpConfig, DpccpCounters};
+pub use mircc::Mircc;
 pub use mpfp::{InvalidTag, Mpfp, MpfpCounters};
 pub use route_labels::RouteLabels;
 

@@ -52,6 +52,7 @@ impl Reader<'_, '_> {
                 "fab",
                 "invalid_tag",
                 "dpccp",
+                "mircc",
                 "simulated_cache",
             ],
             "a table such as {} or { cs = { policy = \"lru\", capacity = 1000 } }",
@@ -127,6 +128,9 @@ impl Reader<'_, '_> {
         }
         if let Some(d) = t.get("dpccp") {
             node.dpccp = self.dpccp(d, &t.field("dpccp"))?;
+        }
+        if let Some(m) = t.get("mircc") {
+            node.mircc = self.boolean(m, &t.field("mircc"))?;
         }
         if let Some(c) = t.get("simulated_cache") {
             node.simulated_cache = Some(self.simulated_cache(c, &t.field("simulated_cache"))?);
@@ -447,6 +451,15 @@ impl Reader<'_, '_> {
                     t.span.clone(),
                     &t.field("mtu"),
                     "mtu (NDNLPv2 fragmentation) cannot be combined with underlay or loss_detection on the same direction",
+                ));
+            }
+            // A MIRCC queue stamps whole Data as they leave; on a direction with an MTU it would
+            // hold fragments, whose sizes were fixed before the stamp.
+            if dir.mtu.is_some() && matches!(dir.queue, QueueSpec::Mircc { .. }) {
+                return Err(self.ctx.err(
+                    t.span.clone(),
+                    &t.field("mtu"),
+                    "mtu (NDNLPv2 fragmentation) cannot be combined with queue discipline \"mircc\" on the same direction",
                 ));
             }
             Ok(dir)

@@ -10,6 +10,7 @@
 
 mod codel;
 mod droptail;
+mod mircc;
 mod pcon;
 mod rem;
 
@@ -31,7 +32,7 @@ pub(super) struct QueueReader {
 }
 
 /// Every discipline, in the order error messages list them; the first is the default.
-const QUEUES: &[QueueReader] = &[droptail::READER, codel::READER, pcon::READER, rem::READER];
+const QUEUES: &[QueueReader] = &[droptail::READER, codel::READER, pcon::READER, rem::READER, mircc::READER];
 
 /// The limit's keys, which every discipline takes.
 const LIMIT: &[&str] = &["packets", "bytes"];
