@@ -21,7 +21,21 @@ def _links(rates, seconds=200, step=0.5):
 def test_every_solution_has_the_papers_settings():
     nodes, cc, _ = dc.SOLUTIONS["DPCCP"]
     assert nodes["ptp"] and cc == {"algorithm": "dpccp"}
-    assert set(dc.SOLUTIONS) == {"DPCCP", "OMCC-RF", "PCON"}
+    assert set(dc.SOLUTIONS) == {"DPCCP", "OMCC-RF", "PCON", "MIRCC"}
+    # MIRCC: its rates at every link and node, on PTP's path switching (DPCCP §II).
+    nodes, cc, links = dc.SOLUTIONS["MIRCC"]
+    assert nodes == {"ptp": True, "mircc": True} and cc == {"algorithm": "mircc"}
+    assert links["queue"]["discipline"] == "mircc"
+
+
+def test_sp1_nearly_empty_is_one_data_transmission():
+    # A Data of about 1,090 bytes takes 1,090 x 8 / 10^7 s = 0.872 ms at D-C (10 Mbit/s) and
+    # 0.145 ms at C-B (60 Mbit/s); a mean sojourn of 1.744 ms at D-C is two of them.
+    assert dpccp_sp1.DATA_TIME_MS["n4->n3"] == pytest.approx(0.872)
+    assert dpccp_sp1.DATA_TIME_MS["n3->n2"] == pytest.approx(0.872 / 6)
+    res = SimpleNamespace(links=pd.DataFrame([{"link": "n4->n3", "time_s": 0.0, "sojourn_ms": 1.744,
+                                                "packets": 10}]))
+    assert dpccp_sp1.queue_in_data_times(res, 0.4) == pytest.approx(2.0)
 
 
 def test_mp1_bottleneck_is_d_c():

@@ -108,12 +108,13 @@ def test_dpccp_must_be_strictly_above_every_other_protocol():
 def test_a_short_run_gives_every_row_for_every_protocol(real_core, monkeypatch, tmp_path):
     # 3 s: nobody finishes, so every check compares partial rates; what matters here is that
     # INFO_ROWS names rows that exist (classify raises otherwise), the row count, and that a
-    # protocol added to dpccp_common.SOLUTIONS (MIRCC, later) is run and compared with no change
-    # to the module: here a second PCON.
+    # protocol added to dpccp_common.SOLUTIONS is run and compared with no change to the module
+    # (as MIRCC was): here a second PCON.
     monkeypatch.setitem(dc.SOLUTIONS, "PCON again", dc.SOLUTIONS["PCON"])
     report = common.run_experiment(mp4, tmp_path, duration="3s", progress=False)
     assert len(report.rows) == 17 and len(report.checks) == 6
     assert {row.metric for row in report.rows if not row.counts} == set(mp4.INFO_ROWS)
     throughput = next(row for row in report.rows if row.metric == "/Amazon: repository throughput")
-    assert len(throughput.measured) == 4 and throughput.tolerance.endswith("(values: DPCCP, OMCC-RF, PCON, PCON again)")
+    assert len(throughput.measured) == 5
+    assert throughput.tolerance.endswith("(values: DPCCP, OMCC-RF, PCON, MIRCC, PCON again)")
     assert sorted(p.name for p in report.files if p.suffix == ".png") == ["figure22.png", "rates.png"]

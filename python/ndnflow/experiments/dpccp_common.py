@@ -4,8 +4,8 @@ Control", §VII): the solutions compared, and the paper's settings.
 §VII-A: "Each requested content object is split into segments with a payload of 1024Bytes";
 "the target number of backlogged packets [...] set to a constant value (20 packets)" (the default
 of `cc = { algorithm = "dpccp" }`). The baselines are OMCC-RF (RAAQM + RFA, as PTP's Sol.2),
-MIRCC and PCON ("we directly use the published source code"). MIRCC is not built yet (issue 19):
-its rows are left out, and each page says so. Queues are not given; the paper runs ndnSIM, whose
+MIRCC (its rate law at every link, its consumer, [mircc.md](../protocols/mircc.md) in docs) and PCON
+("we directly use the published source code"). Queues are not given; the paper runs ndnSIM, whose
 links default to a drop-tail queue of 100 packets, as PTP's experiments here (`ptp_common`).
 
 Parameters, choices and their reasons: docs/experiments/dpccp.md.
@@ -32,6 +32,9 @@ SOLUTIONS: Dict[str, Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]] = {
     # PCON as its authors run it (pcon-4.3/4.4 here): PCON's marking queue on every link, its
     # mark-driven strategy at every node, its consumer.
     "PCON": ({"strategy": "pcon"}, common.PCON_CONSUMER, {"queue": {"discipline": "pcon"}}),
+    # MIRCC on the same path switching (DPCCP §II: MIRCC "took advantage of path-switch"): MPFP and
+    # MIRCC's forwarding of its rates and classes at every node, MIRCC's rate law on every link.
+    "MIRCC": ({"ptp": True, "mircc": True}, {"algorithm": "mircc"}, {"queue": {"discipline": "mircc"}}),
 }
 
 

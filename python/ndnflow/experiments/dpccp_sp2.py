@@ -13,8 +13,9 @@ on B-A over the run at least `common.MUCH` (1.1) times each other protocol's (th
 "significantly"); "as the increasing speed of the requesting rate
 in DPCCP is exponential with time, the time to arrive at the optimal utilization is much
 shortened" (against OMCC-RF's and PCON's additive increase), the time from 50 s until the 1 s rate
-first reaches 90 % of 40 Mbit/s, each other protocol's at least `common.MUCH` (1.1) times DPCCP's
-(the catalog's "much"). MIRCC is not built.
+first reaches 90 % of 40 Mbit/s, OMCC-RF's and PCON's each at least `common.MUCH` (1.1) times
+DPCCP's (the catalog's "much"; MIRCC, whose rate the routers compute, is not among "those using
+AI").
 """
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ def time_to_fill(res: Any) -> float:
     return float(hit.index[0] - CACHE_ON_S) if len(hit) else math.inf
 
 
+#: The protocols that probe with additive increase, which "much shortened" is measured against
+#: (the text: "compared with those using AI"; MIRCC's rate comes from the routers).
+ADDITIVE = ("OMCC-RF", "PCON")
+
+
 def metrics(results: Mapping[str, Any]) -> List[Row]:
     others = [s for s in dc.SOLUTIONS if s != "DPCCP"]
     means = {s: pc.rate_bps(results[s], ACCESS, 0.0) / 1e6 for s in dc.SOLUTIONS}
@@ -66,8 +72,8 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
                      f"DPCCP at least {common.MUCH:g} x each (values: DPCCP, " + ", ".join(others) + ")",
                      lambda v: all(v[0] >= common.MUCH * x for x in v[1:]), "Mbit/s"),
         common.check(f"time from 50 s to {REACH:.0%} of 40 Mbit/s", "DPCCP 'much shortened'",
-                     [fill["DPCCP"], *(fill[s] for s in others)],
-                     f"each at least {common.MUCH:g} x DPCCP's (values: DPCCP, " + ", ".join(others) + ")",
+                     [fill["DPCCP"], *(fill[s] for s in ADDITIVE)],
+                     f"each at least {common.MUCH:g} x DPCCP's (values: DPCCP, " + ", ".join(ADDITIVE) + ")",
                      lambda v: all(x >= common.MUCH * v[0] for x in v[1:]), "s"),
     ]
 
