@@ -120,6 +120,8 @@ def _overridden(scenario: Any, args: argparse.Namespace, simulation: Dict[str, A
     from ndnflow.scenario import Scenario
     from ndnflow.sweep_grid import GridError, parse_assignment, set_field
 
+    if not args.set and not simulation:
+        return scenario
     doc = scenario.to_dict()
     for text in args.set or []:
         try:

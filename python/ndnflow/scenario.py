@@ -180,8 +180,13 @@ class Scenario:
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any], source: str = "<scenario>", base_dir: Optional[PathLike] = None) -> "Scenario":
         """A scenario holding a copy of `doc` (the structure `tomllib` gives for a scenario file)."""
+        return cls._holding(copy.deepcopy(dict(doc)), source, base_dir)
+
+    @classmethod
+    def _holding(cls, doc: Dict[str, Any], source: str, base_dir: Optional[PathLike]) -> "Scenario":
+        """A scenario that owns `doc` itself (no copy: nobody else holds it)."""
         scenario = cls()
-        scenario._doc = copy.deepcopy(dict(doc))
+        scenario._doc = doc
         scenario._source = source
         scenario._base_dir = None if base_dir is None else os.fspath(base_dir)
         return scenario
@@ -194,8 +199,9 @@ class Scenario:
         `base_dir` is where relative paths in the scenario (`[topology] ndnsim`) are resolved.
         """
         try:
-            doc = tomllib.loads(text)
-            scenario = cls.from_dict(doc, source, base_dir)
+            # The parsed document is this scenario's alone: no copy (a 20,000-link file's copy took
+            # longer than parsing it).
+            scenario = cls._holding(tomllib.loads(text), source, base_dir)
         except tomllib.TOMLDecodeError as exc:
             raise _decode_error(exc, source, text) from None
         except RecursionError:
