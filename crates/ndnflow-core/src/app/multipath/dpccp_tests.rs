@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::packet::lp::LpExtensions;
+use crate::packet::LpHeader;
 
 fn ms(x: u64) -> Time {
     Time::from_millis(x)
