@@ -2,7 +2,7 @@
 //! labels and the straggler time (`ForwarderConfig`), and how the built-in strategies and router
 //! extensions are made.
 
-use super::ext::{Dpccp, DpccpConfig, ForwarderExtension, InvalidTag, Mircc, Mpfp, RouteLabels};
+use super::ext::{Dpccp, DpccpConfig, ForwarderExtension, InvalidTag, Mircc, Mpfp, RouteLabels, Smic, SmicConfig};
 use super::strategy::{
     BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PafConfig, PafStrategy, PconConfig, PconStrategy,
     PiStrategy, RfaStrategy, Strategy,
@@ -46,13 +46,16 @@ pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> 
     }
 }
 
-/// The router extensions a config asks for, in hook order: route labels, MPFP, DPCCP, MIRCC.
+/// The router extensions a config asks for, in hook order: route labels, MPFP, DPCCP, MIRCC, SMIC.
 /// Their hooks write distinct link-header fields (the trajectory id; PTP's flags and tags;
-/// DPCCP's hop count and drain flag; MIRCC's rates and class bit), so the order changes no
-/// packet; it is fixed so that it never depends on anything else.
+/// DPCCP's hop count and drain flag; MIRCC's rates and class bit; SMIC's path id), so the order
+/// changes no packet; it is fixed so that it never depends on anything else. MPFP's
+/// `forward_interest` runs before SMIC's: an Interest with a valid PTP tag and a path id goes by
+/// its tag, which names the face outright.
 pub(super) fn make_extensions(config: &ForwarderConfig, nonce_seed: u64) -> Vec<Box<dyn ForwarderExtension>> {
     let mut extensions: Vec<Box<dyn ForwarderExtension>> = Vec::new();
-    if config.route_labels {
+    // SMIC's trajectory id is the route label's fold (fw/ext/smic.rs): one fold, whichever asks.
+    if config.route_labels || config.smic.is_some() {
         extensions.push(Box::new(RouteLabels));
     }
     if config.ptp {
@@ -65,6 +68,9 @@ pub(super) fn make_extensions(config: &ForwarderConfig, nonce_seed: u64) -> Vec<
     }
     if config.mircc {
         extensions.push(Box::new(Mircc::new()));
+    }
+    if let Some(smic) = config.smic {
+        extensions.push(Box::new(Smic::new(smic, crate::mix::mix64(nonce_seed ^ 0x5A1C_0BA7_5A1C_0BA7))));
     }
     extensions
 }
@@ -134,6 +140,10 @@ pub struct ForwarderConfig {
     /// MIRCC's forwarder side: the class bit and the links' rates go on from hop to hop. Off by
     /// default: a stock forwarder drops them. Installs `ext::Mircc`.
     pub mircc: bool,
+    /// SMIC's router side (§3.3.2, §4.2): an Interest with a path id goes to next hop
+    /// Hash(path id) mod c; turns route labels on for the trajectory id. Off by default: a stock
+    /// forwarder forwards by strategy and drops the path id. Installs `ext::Smic`.
+    pub smic: Option<SmicConfig>,
     /// DPCCP §VII-A's simulated cache: answers Interests under a prefix with probability kappa,
     /// storing nothing. None by default.
     pub simulated_cache: Option<SimulatedCacheConfig>,
@@ -159,6 +169,7 @@ impl Default for ForwarderConfig {
             invalid_tag: InvalidTag::Nack,
             dpccp: None,
             mircc: false,
+            smic: None,
             simulated_cache: None,
         }
     }

@@ -77,8 +77,8 @@ pub struct Forwarder {
     nonce_state: u64,
     interest_marks: InterestMarks,
     straggler: Time,
-    /// Router extensions, in hook order (route labels, MPFP, DPCCP, as the config asks; then any
-    /// `add_extension` added).
+    /// Router extensions, in hook order (route labels, MPFP, DPCCP, MIRCC, SMIC, as the config
+    /// asks; then any `add_extension` added).
     extensions: Vec<Box<dyn ForwarderExtension>>,
     /// Scratch for the actions of strategy timers, kept to spare an allocation per wake-up.
     actions: StrategyActions,

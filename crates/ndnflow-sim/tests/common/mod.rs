@@ -109,8 +109,22 @@ pub fn run_recording_app_data<T: Send + 'static>(
     at: &str,
     read: fn(&LpHeader, &LpHeader) -> T,
 ) -> (Summary, Vec<(Time, T)>) {
+    run_recording_app_data_with(text, at, read, Vec::new())
+}
+
+/// `run_recording_app_data` with `extra` extensions added first, each on its node (test-only
+/// stand-ins for what no scenario key offers yet).
+pub fn run_recording_app_data_with<T: Send + 'static>(
+    text: &str,
+    at: &str,
+    read: fn(&LpHeader, &LpHeader) -> T,
+    extra: Vec<(&str, Box<dyn ForwarderExtension>)>,
+) -> (Summary, Vec<(Time, T)>) {
     let scenario = parse_scenario(text, "test.toml", None).unwrap_or_else(|e| panic!("{e}"));
     let mut sim = Simulation::new(scenario);
+    for (node, extension) in extra {
+        assert!(sim.add_extension(node, extension), "no node {node}");
+    }
     let seen = Arc::new(Mutex::new(Vec::new()));
     assert!(sim.add_extension(at, Box::new(AppDataRecorder { seen: seen.clone(), read })));
     let results = sim.run();

@@ -1,6 +1,6 @@
 //! Router extensions: what a protocol adds to every forwarder's pipelines beside the strategy
 //! (PTP's path-specified forwarding, route labels, DPCCP's hop count and RTT-probing labels,
-//! MIRCC's rates and class carried from hop to hop),
+//! MIRCC's rates and class carried from hop to hop, SMIC's path ids hashed onto next hops),
 //! behind hooks where NFD's pipelines hand a packet on (daemon/fw/forwarder.cpp: incoming
 //! Interest before the Content Store, a Content Store hit, the outgoing Interest and Data
 //! pipelines).
@@ -17,6 +17,7 @@ pub mod dpccp;
 pub mod mircc;
 pub mod mpfp;
 pub mod route_labels;
+pub mod smic;
 
 use std::any::Any;
 
@@ -28,6 +29,7 @@ pub use dpccp::{Dpccp, DpccpConfig, DpccpCounters};
 pub use mircc::Mircc;
 pub use mpfp::{InvalidTag, Mpfp, MpfpCounters};
 pub use route_labels::RouteLabels;
+pub use smic::{PathHash, Smic, SmicConfig, SmicCounters};
 
 /// An extension's answer for an Interest it forwards itself, in place of the strategy.
 #[derive(Clone, Debug, PartialEq, Eq)]

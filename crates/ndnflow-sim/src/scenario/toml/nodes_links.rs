@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use ndnflow_core::fw::ext::{DpccpConfig, InvalidTag};
+use ndnflow_core::fw::ext::{DpccpConfig, InvalidTag, PathHash, SmicConfig};
 use ndnflow_core::table::SimulatedCacheConfig;
 use ndnflow_core::{Name, Time};
 use rustc_hash::FxHashMap;
@@ -53,6 +53,7 @@ impl Reader<'_, '_> {
                 "invalid_tag",
                 "dpccp",
                 "mircc",
+                "smic",
                 "simulated_cache",
             ],
             "a table such as {} or { cs = { policy = \"lru\", capacity = 1000 } }",
@@ -132,6 +133,9 @@ impl Reader<'_, '_> {
         if let Some(m) = t.get("mircc") {
             node.mircc = self.boolean(m, &t.field("mircc"))?;
         }
+        if let Some(v) = t.get("smic") {
+            node.smic = self.smic(v, &t.field("smic"))?;
+        }
         if let Some(c) = t.get("simulated_cache") {
             node.simulated_cache = Some(self.simulated_cache(c, &t.field("simulated_cache"))?);
         }
@@ -179,6 +183,22 @@ impl Reader<'_, '_> {
         let mut config = DpccpConfig::default();
         if let Some(l) = t.get("label_lifetime") {
             config.label_lifetime = self.positive_duration(l, &t.field("label_lifetime"))?;
+        }
+        Ok(Some(config))
+    }
+
+    /// `smic = true`, or `smic = { hash = "salted" }` (SMIC's router side).
+    fn smic(&self, v: &Val<'_>, path: &str) -> Res<Option<SmicConfig>> {
+        if let DeValue::Boolean(on) = v.get_ref() {
+            return Ok(on.then(SmicConfig::default));
+        }
+        let t = self.table(v, path, &["hash"], "true, false or a table such as { hash = \"salted\" }")?;
+        let mut config = SmicConfig::default();
+        if let Some(h) = t.get("hash") {
+            config.hash = match self.choice(h, &t.field("hash"), &["paper", "salted"])? {
+                "salted" => PathHash::Salted,
+                _ => PathHash::Paper,
+            };
         }
         Ok(Some(config))
     }
