@@ -157,7 +157,8 @@ impl Simulation {
             }
             self.now = at;
             self.events_processed += 1;
-            let watch = matches!(event, Event::Sample) || self.events_processed % crate::memory::WATCH_EVERY == 0;
+            let watch =
+                matches!(event, Event::Sample) || self.events_processed.is_multiple_of(crate::memory::WATCH_EVERY);
             self.dispatch(event);
             if self.consumers_left == 0 && !self.scenario.consumers.is_empty() {
                 self.finish();

@@ -61,7 +61,7 @@ pub fn demands(s: &Scenario) -> Vec<Demand> {
         how: format!("{} nodes' tables", s.nodes.len()),
         remedy: "use fewer nodes",
     });
-    out.sort_by(|a, b| b.bytes.cmp(&a.bytes));
+    out.sort_by_key(|d| std::cmp::Reverse(d.bytes));
     out
 }
 
