@@ -2,7 +2,7 @@
 //! against values worked by hand.
 
 use super::*;
-use crate::packet::lp::LpExtensions;
+use crate::packet::lp::{LpExtensions, LpHeader};
 
 fn ms(x: u64) -> Time {
     Time::from_millis(x)
