@@ -39,7 +39,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
-use super::catalog::{Catalog, CatalogConfig, ObjectRecord};
+use super::catalog::{Catalog, CatalogConfig};
 use super::cc::{CcConfig, Controller, DataSample};
 use super::multipath::{PathReport, PathSend};
 use super::rtt::{RttEstimator, RttOptions, TimerModel};
@@ -215,31 +215,6 @@ impl Consumer {
         match &self.cc {
             Controller::Multipath(m) => Some(m.paths()),
             Controller::Single(_) => None,
-        }
-    }
-
-    /// A catalog consumer's objects in the order requested, the one being fetched last (with no
-    /// end); empty for a consumer of one object or before the start.
-    pub fn objects(&self) -> Vec<ObjectRecord> {
-        let Some(c) = &self.catalog else { return Vec::new() };
-        let mut all = c.done.clone();
-        if self.started {
-            all.push(c.snapshot(self.stats.payload_bytes, self.path_data().as_deref()));
-        }
-        all
-    }
-
-    /// Each path's Data count, for a multipath controller.
-    fn path_data(&self) -> Option<Vec<u64>> {
-        self.paths().map(|paths| paths.iter().map(|p| p.data).collect())
-    }
-
-    /// The segment number inside the consumer of segment `seg` of the named object; `None` for a
-    /// catalog consumer's Data or Nack of another object than the current one.
-    fn own_segment(&self, name: &Name, seg: u64) -> Option<u64> {
-        match &self.catalog {
-            None => Some(seg),
-            Some(c) => c.owns(name).then_some(c.base + seg),
         }
     }
 
@@ -526,15 +501,6 @@ impl Consumer {
         }
     }
 
-    /// The catalog's current object is complete: the next one's segments follow on.
-    fn next_object(&mut self, now: Time) {
-        let path_data = self.path_data();
-        let Some(c) = &mut self.catalog else { return };
-        c.next(now, self.next_segment, self.stats.payload_bytes, path_data);
-        let segments = self.config.segments.unwrap_or(1).max(1);
-        self.final_segment = Some(self.next_segment + segments - 1);
-    }
-
     fn send_allowed(&mut self, now: Time, out: &mut Vec<Frame>) {
         if !self.started || self.is_finished() {
             return;
@@ -637,6 +603,9 @@ fn next_tick(now: Time, every: Time) -> Time {
 fn is_live(outstanding: &FxHashMap<u64, Outstanding>, at: Time, (seg, retries): (u64, u32)) -> bool {
     outstanding.get(&seg).is_some_and(|o| o.retries == retries && o.deadline == at)
 }
+
+#[path = "consumer_catalog.rs"]
+mod catalog_objects;
 
 #[cfg(test)]
 #[path = "consumer_tests.rs"]
