@@ -137,6 +137,29 @@ def draw_sojourn(ax: Axes, results: Results) -> None:
     ax.set_ylabel("sojourn (ms)")
 
 
+def draw_completion_cdf(ax: Axes, results: Results) -> None:
+    """Per catalog consumer, the empirical CDF of its objects' completion times (end - start;
+    unfinished objects left out), as SMIC §5 plots retrieval times."""
+    objects = results.objects
+    done = objects[objects["end_s"].notna()] if not objects.empty else objects
+    names = sorted(done["consumer"].unique(), key=lambda name: natural_key(str(name)))[:MAX_SERIES] if len(done) else []
+    for name in names:
+        rows = done[done["consumer"] == name]
+        times = np.sort((rows["end_s"] - rows["start_s"]).to_numpy(dtype=float))
+        ax.step(times, np.arange(1, len(times) + 1) / len(times), where="post", label=str(name), linewidth=1.2)
+    if names:
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+        ax.set_xlim(left=0)
+    else:
+        ax.text(0.5, 0.5, "no completed object", transform=ax.transAxes, ha="center", va="center", color="gray")
+    ax.set_ylim(0, 1.02)
+    ax.grid(True, alpha=0.3)
+    total = done["consumer"].nunique() if len(done) else 0
+    ax.set_title(_series_title("Object completion time (CDF)", len(names), total))
+    ax.set_xlabel("completion time (s)")
+    ax.set_ylabel("fraction of objects")
+
+
 Drawer = Callable[[Axes, Results], None]
 
 #: file name -> the panels of that figure, top to bottom.
@@ -147,7 +170,17 @@ FIGURES = {
     # Goodput rather than the window: a fixed-window consumer's window is a flat line that says
     # nothing about the run (window.png has both).
     "overview.png": [draw_throughput, draw_goodput, draw_queue],
+    "objects.png": [draw_completion_cdf],
 }
+
+
+def _panels(name: str, results: Results) -> List[Drawer]:
+    """A figure's panels; a run with catalog consumers gets their completion-time CDF in the
+    overview too."""
+    panels = list(FIGURES[name])
+    if name == "overview.png" and not results.objects.empty:
+        panels.append(draw_completion_cdf)
+    return panels
 
 
 def _figure(panels: Sequence[Drawer], results: Results, path: Path, title: Optional[str]) -> Path:
@@ -169,16 +202,22 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
     throughput.png: per link direction that carried traffic, Mbit/s over time.
     window.png: consumer window and goodput over time.
     queue.png: queue length (packets) and sojourn time (ms) over time.
-    overview.png: throughput, goodput and queue length, one above the other.
+    overview.png: throughput, goodput and queue length, one above the other (and the objects'
+        completion-time CDF when the run has catalog consumers).
+    objects.png: per catalog consumer, the CDF of its objects' completion times; drawn only for a
+        run with catalog consumers unless asked for by name.
     `names` picks a subset of these files; `title` (the scenario's name) heads every figure.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    selected = list(FIGURES) if names is None else list(names)
+    if names is None:
+        selected = [name for name in FIGURES if name != "objects.png" or not results.objects.empty]
+    else:
+        selected = list(names)
     unknown = [name for name in selected if name not in FIGURES]
     if unknown:
         raise ValueError(f"unknown figure(s) {', '.join(unknown)}; known: {', '.join(FIGURES)}")
-    return [_figure(FIGURES[name], results, out / name, title) for name in selected]
+    return [_figure(_panels(name, results), results, out / name, title) for name in selected]
 
 
 #: At most this many metrics get a panel in a sweep's figure.

@@ -1,7 +1,7 @@
 """`Results`: what a run produced, as a summary dict and two pandas DataFrames; saved as files.
 
 On disk a result folder holds ``summary.json`` (sorted keys, two-space indent), ``links.parquet``
-and ``consumers.parquet`` (zstd, no pandas metadata, so the same data always gives the same bytes)
+and ``consumers.parquet`` (``paths.parquet`` and ``objects.parquet`` when the run has rows for them) (zstd, no pandas metadata, so the same data always gives the same bytes)
 and, when known, ``scenario.toml``, the scenario that produced them.
 """
 
@@ -28,6 +28,7 @@ SUMMARY_FILE = "summary.json"
 LINKS_FILE = "links.parquet"
 CONSUMERS_FILE = "consumers.parquet"
 PATHS_FILE = "paths.parquet"
+OBJECTS_FILE = "objects.parquet"
 SCENARIO_FILE = "scenario.toml"
 
 
@@ -48,6 +49,9 @@ CONSUMER_COLUMNS: Dict[str, str] = _trace_columns("consumers")
 
 #: Column -> dtype of the per-bin path trace of multipath consumers (one row per path and time bin).
 PATH_COLUMNS: Dict[str, str] = _trace_columns("paths")
+
+#: Column -> dtype of the per-object table of catalog consumers (one row per object requested).
+OBJECT_COLUMNS: Dict[str, str] = _trace_columns("objects")
 
 
 def _series(values: Any, dtype: Optional[str]) -> pd.Series:
@@ -114,6 +118,8 @@ class Results:
         consumers: per consumer and time bin (see `CONSUMER_COLUMNS`).
         paths: per path of a multipath consumer (PTP, MPTCP) and time bin (see `PATH_COLUMNS`);
             empty when the run has none.
+        objects: per object a catalog consumer requested, with its start and end (see
+            `OBJECT_COLUMNS`); empty when the run has no catalog consumer.
         interrupted: True when the run was stopped before its end (Ctrl-C, or the memory watch:
             see `stopped`); everything computed until then is kept.
         scenario_toml: the scenario text that produced the results, when known.
@@ -126,6 +132,7 @@ class Results:
         consumers: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
         *,
         paths: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
+        objects: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
         interrupted: bool = False,
         scenario_toml: Optional[str] = None,
     ) -> None:
@@ -133,6 +140,7 @@ class Results:
         self.links: pd.DataFrame = to_frame(links, LINK_COLUMNS)
         self.consumers: pd.DataFrame = to_frame(consumers, CONSUMER_COLUMNS)
         self.paths: pd.DataFrame = to_frame(paths, PATH_COLUMNS)
+        self.objects: pd.DataFrame = to_frame(objects, OBJECT_COLUMNS)
         simulation = self.summary.get("simulation", {})
         self.interrupted = bool(interrupted or simulation.get("interrupted", False) or simulation.get("stopped"))
         if self.interrupted:
@@ -149,7 +157,7 @@ class Results:
     def from_core(cls, raw: Mapping[str, Any], *, interrupted: bool = False, scenario_toml: Optional[str] = None) -> "Results":
         """Results from the dict that `_core.Simulation.results()` returns."""
         return cls(raw["summary"], raw.get("links"), raw.get("consumers"), paths=raw.get("paths"),
-                   interrupted=interrupted, scenario_toml=scenario_toml)
+                   objects=raw.get("objects"), interrupted=interrupted, scenario_toml=scenario_toml)
 
     # -------------------------------------------------------------------------------- files
 
@@ -165,11 +173,13 @@ class Results:
         with safe_io.signals_held():
             for frame, name in ((self.links, LINKS_FILE), (self.consumers, CONSUMERS_FILE)):
                 written.append(safe_io.write_with(directory / name, partial(_write_parquet, frame)))
-            # Only runs with a multipath consumer have paths; a stale file from another run goes.
-            if len(self.paths):
-                written.append(safe_io.write_with(directory / PATHS_FILE, partial(_write_parquet, self.paths)))
-            else:
-                (directory / PATHS_FILE).unlink(missing_ok=True)
+            # Only runs with a multipath (catalog) consumer have paths (objects); a stale file from
+            # another run goes.
+            for frame, name in ((self.paths, PATHS_FILE), (self.objects, OBJECTS_FILE)):
+                if len(frame):
+                    written.append(safe_io.write_with(directory / name, partial(_write_parquet, frame)))
+                else:
+                    (directory / name).unlink(missing_ok=True)
             if self.scenario_toml is not None:
                 written.append(safe_io.write_text(directory / SCENARIO_FILE, self.scenario_toml))
             safe_io.write_text(written[0], json.dumps(self.summary, sort_keys=True, indent=2) + "\n")
@@ -187,11 +197,13 @@ class Results:
         summary = json.loads((directory / SUMMARY_FILE).read_text(encoding="utf-8"))
         scenario_path = directory / SCENARIO_FILE
         paths_path = directory / PATHS_FILE
+        objects_path = directory / OBJECTS_FILE
         return cls(
             summary,
             _read_parquet(directory / LINKS_FILE, LINK_COLUMNS),
             _read_parquet(directory / CONSUMERS_FILE, CONSUMER_COLUMNS),
             paths=_read_parquet(paths_path, PATH_COLUMNS) if paths_path.is_file() else None,
+            objects=_read_parquet(objects_path, OBJECT_COLUMNS) if objects_path.is_file() else None,
             scenario_toml=scenario_path.read_text(encoding="utf-8") if scenario_path.is_file() else None,
         )
 

@@ -8,7 +8,7 @@ use ndnflow_core::Time;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
 use ndnflow_sim::trace::Summary;
-use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, LINKS, PATHS};
+use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, LINKS, OBJECTS, PATHS};
 use ndnflow_sim::Simulation as Engine;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -82,7 +82,7 @@ impl Simulation {
         py.detach(move || engine.run_until(Time::from_nanos(t_ns)))
     }
 
-    /// {"summary": dict, "links": columns, "consumers": columns, "paths": columns} up to now. Numeric columns are
+    /// {"summary": dict, "links": columns, "consumers": columns, "paths": columns, "objects": columns} up to now. Numeric columns are
     /// numpy arrays; label columns are lists sharing one str object per distinct label.
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = self.engine().results();
@@ -92,6 +92,7 @@ impl Simulation {
         out.set_item(LINKS.name, trace_columns(&columns, &LINKS, &r.links, &r.link_names)?)?;
         out.set_item(CONSUMERS.name, trace_columns(&columns, &CONSUMERS, &r.consumers, &r.consumer_names)?)?;
         out.set_item(PATHS.name, trace_columns(&columns, &PATHS, &r.paths, &r.path_names)?)?;
+        out.set_item(OBJECTS.name, trace_columns(&columns, &OBJECTS, &r.objects, &r.consumer_names)?)?;
         Ok(out)
     }
 

@@ -84,6 +84,7 @@ pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {
         max_retries: c.max_retries,
         in_flight: c.in_flight,
         send_jitter: c.send_jitter,
+        catalog: c.catalog,
     }
 }
 

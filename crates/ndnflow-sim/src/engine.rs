@@ -33,8 +33,8 @@ use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{
-    ConsumerName, ConsumerSample, ConsumerSummary, DpccpNodeSummary, NodeSummary, PathName, PathSummary,
-    PtpNodeSummary, Recorder, Results, SimulatedCacheSummary, SimulationSummary, Summary,
+    CatalogSummary, ConsumerName, ConsumerSample, ConsumerSummary, DpccpNodeSummary, NodeSummary, ObjectSeries,
+    PathName, PathSummary, PtpNodeSummary, Recorder, Results, SimulatedCacheSummary, SimulationSummary, Summary,
 };
 
 pub struct Simulation {
@@ -533,10 +533,23 @@ impl Simulation {
             links: self.recorder.links.clone(),
             consumers: self.recorder.consumers.clone(),
             paths: self.recorder.paths.clone(),
+            objects: self.objects(),
             link_names: self.net.dir_names.clone(),
             consumer_names,
             path_names,
         }
+    }
+
+    /// Every catalog consumer's objects, consumers in scenario order.
+    fn objects(&self) -> ObjectSeries {
+        let mut series = ObjectSeries::default();
+        for slot in &self.net.apps {
+            let (App::Consumer(c), Some(i)) = (&slot.app, slot.consumer) else { continue };
+            for o in c.objects() {
+                series.push(i as u32, &o);
+            }
+        }
+        series
     }
 
     /// The totals of `results` without the time series (which `results` copies).
@@ -576,6 +589,7 @@ impl Simulation {
                     end_s: stop.as_secs_f64(),
                     finished: c.finished_at().is_some(),
                     paths: c.paths().map(|paths| paths.into_iter().map(path_summary).collect()),
+                    catalog: spec.catalog.map(|_| CatalogSummary::of(&c.objects())),
                 },
             );
         }

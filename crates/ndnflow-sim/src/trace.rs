@@ -69,6 +69,30 @@ pub struct PathSeries {
     pub srtt_ms: Vec<f64>,
 }
 
+/// One row per object a catalog consumer requested, in the order requested; `consumer` indexes
+/// `Results::consumer_names`. Built at the end (a few rows per consumer), not per bin.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ObjectSeries {
+    pub consumer: Vec<u32>,
+    pub rank: Vec<u64>,
+    pub start_s: Vec<f64>,
+    /// NaN while unfinished.
+    pub end_s: Vec<f64>,
+    pub bytes: Vec<u64>,
+    pub paths: Vec<u64>,
+}
+
+impl ObjectSeries {
+    pub fn push(&mut self, consumer: u32, o: &ndnflow_core::app::ObjectRecord) {
+        self.consumer.push(consumer);
+        self.rank.push(o.rank);
+        self.start_s.push(o.start.as_secs_f64());
+        self.end_s.push(o.end.map_or(f64::NAN, Time::as_secs_f64));
+        self.bytes.push(o.bytes);
+        self.paths.push(u64::from(o.paths));
+    }
+}
+
 /// A path's place in the run: its consumer (index in the scenario), its index among that
 /// consumer's paths (the order found), and its route.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -301,6 +325,26 @@ pub struct ConsumerSummary {
     /// A multipath transport's paths, in the order found (absent for single-path consumers).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paths: Option<Vec<PathSummary>>,
+    /// A catalog consumer's objects (absent for a consumer of one object).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub catalog: Option<CatalogSummary>,
+}
+
+/// What a catalog consumer fetched: objects completed and their mean completion time (end - start).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct CatalogSummary {
+    pub objects_completed: u64,
+    /// `None` when no object completed.
+    pub mean_completion_s: Option<f64>,
+}
+
+impl CatalogSummary {
+    pub fn of(objects: &[ndnflow_core::app::ObjectRecord]) -> CatalogSummary {
+        let times: Vec<f64> = objects.iter().filter_map(|o| o.end.map(|e| (e - o.start).as_secs_f64())).collect();
+        let n = times.len();
+        let mean_completion_s = (n > 0).then(|| times.iter().sum::<f64>() / n as f64);
+        CatalogSummary { objects_completed: n as u64, mean_completion_s }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -423,6 +467,7 @@ pub struct Results {
     pub links: LinkSeries,
     pub consumers: ConsumerSeries,
     pub paths: PathSeries,
+    pub objects: ObjectSeries,
     /// Indexed by `LinkSeries::dir`.
     pub link_names: Vec<DirName>,
     /// Indexed by `ConsumerSeries::consumer`.

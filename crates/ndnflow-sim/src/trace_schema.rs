@@ -5,7 +5,7 @@
 //! docs/protocols/links.md ("Traces") explains each column at length; a test keeps its tables
 //! listing exactly these columns, in this order.
 
-use crate::trace::{ConsumerName, ConsumerSeries, DirName, LinkSeries, PathName, PathSeries};
+use crate::trace::{ConsumerName, ConsumerSeries, DirName, LinkSeries, ObjectSeries, PathName, PathSeries};
 
 /// How a column's values are read from its series.
 pub enum Values<S: 'static, L: 'static> {
@@ -64,6 +64,7 @@ pub struct Table<S: 'static, L: 'static> {
 type LinkColumn = Column<LinkSeries, DirName>;
 type ConsumerColumn = Column<ConsumerSeries, ConsumerName>;
 type PathColumn = Column<PathSeries, PathName>;
+type ObjectColumn = Column<ObjectSeries, ConsumerName>;
 
 pub static LINKS: Table<LinkSeries, DirName> = Table {
     name: "links",
@@ -161,6 +162,37 @@ pub static PATHS: Table<PathSeries, PathName> = Table {
             "ms",
             "the path's smoothed RTT at the end of the bin; NaN before its first sample",
             |s| &s.srtt_ms,
+        ),
+    ],
+};
+
+/// The catalog workload's per-object completion times (SMIC §5's retrieval time); only catalog
+/// consumers have rows.
+pub static OBJECTS: Table<ObjectSeries, ConsumerName> = Table {
+    name: "objects",
+    row: "one object a catalog consumer requested, in the order requested",
+    codes: |s| &s.consumer,
+    columns: &[
+        ObjectColumn::label("consumer", "the consumer's id, as in consumers.parquet", |n| &n.id),
+        ObjectColumn::label("node", "node the consumer runs on", |n| &n.node),
+        ObjectColumn::int(
+            "object",
+            "rank",
+            "the object's popularity rank, 1 = most popular; its name is <name>/<rank>",
+            |s| &s.rank,
+        ),
+        ObjectColumn::float("start_s", "s", "when its first Interest could leave (the previous object's end)", |s| {
+            &s.start_s
+        }),
+        ObjectColumn::float("end_s", "s", "when its last segment arrived; NaN if unfinished at the run's end", |s| {
+            &s.end_s
+        }),
+        ObjectColumn::int("bytes", "bytes", "Content bytes received for it", |s| &s.bytes),
+        ObjectColumn::int(
+            "paths",
+            "count",
+            "distinct paths its Data came over (a multipath consumer's paths; 1 for single path)",
+            |s| &s.paths,
         ),
     ],
 };

@@ -23,6 +23,7 @@ fn the_documentation_lists_exactly_these_columns() {
     assert_eq!(documented("### `links.parquet`"), names(&LINKS));
     assert_eq!(documented("### `consumers.parquet`"), names(&CONSUMERS));
     assert_eq!(documented("### `paths.parquet`"), names(&PATHS));
+    assert_eq!(documented("### `objects.parquet`"), names(&OBJECTS));
 }
 
 /// (name, value) of every numeric column of `table` on row 0 of `series`.
@@ -150,4 +151,19 @@ fn labels_read_the_name_table() {
         [LINKS.columns[0].dtype(), LINKS.columns[1].dtype(), LINKS.columns[4].dtype()],
         ["float64", "str", "int64"]
     );
+}
+
+#[test]
+fn each_object_column_reads_its_own_field() {
+    let s = ObjectSeries {
+        consumer: vec![2],
+        rank: vec![1],
+        start_s: vec![2.0],
+        end_s: vec![3.0],
+        bytes: vec![4],
+        paths: vec![5],
+    };
+    let expected = [("object", 1.0), ("start_s", 2.0), ("end_s", 3.0), ("bytes", 4.0), ("paths", 5.0)];
+    assert_eq!(row0(&OBJECTS, &s), expected);
+    assert_eq!((OBJECTS.codes)(&s), [2]);
 }

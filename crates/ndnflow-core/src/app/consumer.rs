@@ -20,6 +20,14 @@
 //! past the end, or the end of the run with it still outstanding. docs/protocols/consumer.md
 //! ("Conservation") states the identity the counters satisfy.
 //!
+//! With a catalog (`app::catalog`) the consumer fetches objects one after another: when the last
+//! segment of one arrives it draws the next and goes on at once, with the same congestion
+//! controller and RTT estimator, as an application reusing one TCP connection would (a fresh
+//! slow start per object would make completion times depend on object size in a way the SMIC
+//! paper's workload, one long-lived consumer per user, does not have). Segment numbers run on
+//! across objects inside the consumer, so controllers that compare them see one stream; names carry
+//! the object's own segment number.
+//!
 //! `InFlightRule::ConsumerCc` counts Interests in flight as that consumer (`ConsumerCC`) does, see
 //! the rule's comment; by default a new Interest leaves while fewer than floor(cwnd) segments are
 //! outstanding.
@@ -31,6 +39,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
+use super::catalog::{Catalog, CatalogConfig};
 use super::cc::{CcConfig, Controller, DataSample};
 use super::multipath::{PathReport, PathSend};
 use super::rtt::{RttEstimator, RttOptions, TimerModel};
@@ -74,6 +83,9 @@ pub struct ConsumerConfig {
     /// Upper bound of a uniform random delay before each send opportunity (ns-2's TCP
     /// `overhead_`, `send_jitter`); zero, the default, sends at once.
     pub send_jitter: Time,
+    /// Fetch objects `<name>/<rank>` of `segments` segments each, one after another, by
+    /// Zipf-Mandelbrot popularity; `None`: fetch `name` once.
+    pub catalog: Option<CatalogConfig>,
 }
 
 /// Cumulative counters; the driver samples them to build time series.
@@ -135,6 +147,7 @@ pub struct Consumer {
     /// Next periodic check (`TimerModel::NdnSim` only).
     next_check: Time,
     finished_at: Option<Time>,
+    catalog: Option<Box<Catalog>>,
     pub stats: ConsumerStats,
 }
 
@@ -143,6 +156,7 @@ impl Consumer {
         let cc = config.cc.build(seed ^ 0x5241_4151_4d00, config.rtt);
         let final_segment = config.segments.map(|n| n.saturating_sub(1));
         let finished_at = (config.segments == Some(0)).then_some(config.start);
+        let catalog = config.catalog.map(|c| Box::new(Catalog::new(&c, config.name.clone(), seed)));
         Consumer {
             rtt: RttEstimator::new(config.rtt),
             cc,
@@ -160,6 +174,7 @@ impl Consumer {
             last_backoff: None,
             next_check: Time::ZERO,
             finished_at,
+            catalog,
             stats: ConsumerStats::default(),
             config,
         }
@@ -212,6 +227,7 @@ impl Consumer {
         match &frame.packet {
             NetPacket::Data(d) => {
                 let Some(seg) = d.name.last().and_then(|c| c.as_segment()) else { return };
+                let Some(seg) = self.own_segment(&d.name, seg) else { return };
                 if let Some(last) = d.final_segment() {
                     self.learn_final_segment(last);
                 }
@@ -219,6 +235,7 @@ impl Consumer {
             }
             NetPacket::Nack(n) => {
                 let Some(seg) = n.interest.name.last().and_then(|c| c.as_segment()) else { return };
+                let Some(seg) = self.own_segment(&n.interest.name, seg) else { return };
                 self.on_nack(now, seg, n.reason, frame.lp.congestion_mark != 0);
             }
             NetPacket::Interest(_) => return,
@@ -232,6 +249,7 @@ impl Consumer {
             Some(n) => last.min(n.saturating_sub(1)),
             None => last,
         };
+        let last = last + self.catalog.as_ref().map_or(0, |c| c.base);
         self.final_segment = Some(self.final_segment.map_or(last, |f| f.min(last)));
         // Segments past the end will never come back: forget them (they leave the count of
         // `InFlightRule::ConsumerCc` too, where ndnSIM would time them out one by one).
@@ -379,6 +397,10 @@ impl Consumer {
         if !self.started {
             self.started = true;
             self.next_send_at = now;
+            let path_data = self.path_data().unwrap_or_default();
+            if let Some(c) = &mut self.catalog {
+                c.begin(now, self.stats.payload_bytes, path_data);
+            }
         }
         loop {
             let outstanding = &self.outstanding;
@@ -472,7 +494,9 @@ impl Consumer {
             && self.final_segment.is_some_and(|f| self.next_segment > f)
             && self.outstanding.is_empty()
             && self.retx_queue.is_empty();
-        if stopped || complete {
+        if complete && !stopped && self.catalog.is_some() {
+            self.next_object(now);
+        } else if stopped || complete {
             self.finished_at = Some(now);
         }
     }
@@ -557,7 +581,10 @@ impl Consumer {
         if let Controller::Single(c) = &mut self.cc {
             c.on_interest_sent(now, seg, retries > 0);
         }
-        let name = self.config.name.append_segment(seg);
+        let name = match &self.catalog {
+            None => self.config.name.append_segment(seg),
+            Some(c) => c.name.append_segment(seg - c.base),
+        };
         let interest = Interest::new(name, self.rng.next_u32(), self.config.lifetime);
         let mut frame = Frame::interest(Arc::new(interest));
         frame.lp = path.lp;
@@ -576,6 +603,9 @@ fn next_tick(now: Time, every: Time) -> Time {
 fn is_live(outstanding: &FxHashMap<u64, Outstanding>, at: Time, (seg, retries): (u64, u32)) -> bool {
     outstanding.get(&seg).is_some_and(|o| o.retries == retries && o.deadline == at)
 }
+
+#[path = "consumer_catalog.rs"]
+mod catalog_objects;
 
 #[cfg(test)]
 #[path = "consumer_tests.rs"]

@@ -17,6 +17,7 @@ fn consumer(timer: TimerModel) -> Consumer {
         max_retries: None,
         in_flight: InFlightRule::Outstanding,
         send_jitter: Time::ZERO,
+        catalog: None,
     };
     Consumer::new(config, 1)
 }
@@ -102,6 +103,7 @@ fn aimd_consumer(rule: InFlightRule) -> Consumer {
         max_retries: None,
         in_flight: rule,
         send_jitter: Time::ZERO,
+        catalog: None,
     };
     Consumer::new(config, 1)
 }

@@ -1,6 +1,7 @@
 //! Applications on a node's app faces: the producer and the segment-fetching consumer with its
 //! pluggable congestion controllers.
 
+pub mod catalog;
 pub mod cc;
 pub mod consumer;
 pub mod multipath;
@@ -8,6 +9,7 @@ pub mod producer;
 pub mod rtt;
 pub mod send_jitter;
 
+pub use catalog::{CatalogConfig, ObjectRecord, ZipfMandelbrot};
 pub use consumer::{Consumer, ConsumerConfig, ConsumerStats, InFlightRule};
 pub use producer::{Producer, ProducerConfig};
 pub use rtt::{RttEstimator, RttOptions, TimerModel};

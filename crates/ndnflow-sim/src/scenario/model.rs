@@ -300,6 +300,9 @@ pub struct ConsumerSpec {
     /// Upper bound of the random delay before each send opportunity (`send_jitter`, ns-2's TCP
     /// `overhead_`; zero: none).
     pub send_jitter: Time,
+    /// Objects `<name>/<rank>` fetched one after another by Zipf-Mandelbrot popularity
+    /// (`catalog`); `None`: the one object `name`.
+    pub catalog: Option<ndnflow_core::app::CatalogConfig>,
 }
 
 /// The consumer's window or rate algorithm and the retransmission timer, as the core takes them

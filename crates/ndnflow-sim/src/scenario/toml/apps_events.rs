@@ -2,7 +2,7 @@
 //! (with their retransmission timer; their congestion control is read by `cc`), static `[[routes]]`
 //! and the link changes of `[[events]]`.
 
-use ndnflow_core::app::{InFlightRule, TimerModel};
+use ndnflow_core::app::{CatalogConfig, InFlightRule, TimerModel};
 use ndnflow_core::Time;
 use rustc_hash::FxHashMap;
 
@@ -14,6 +14,10 @@ use crate::scenario::model::*;
 /// Largest Data payload: 64 KiB, far above NDN's 8800-byte packet limit and the papers' largest
 /// (5 KB, PCON §4.3), and what simulated payloads can borrow without allocating.
 const MAX_PAYLOAD: usize = 65_536;
+
+/// Most objects in a catalog: its cumulative table is 8 bytes an object (80 MB at this bound), a
+/// thousand times the SMIC paper's 10,000.
+const MAX_CATALOG: u64 = 10_000_000;
 
 impl Reader<'_, '_> {
     // ---------------------------------------------------------------- apps, routes, events
@@ -89,6 +93,7 @@ impl Reader<'_, '_> {
                 "cc",
                 "in_flight",
                 "send_jitter",
+                "catalog",
             ],
             "a table ([[consumers]])",
         )?;
@@ -171,7 +176,47 @@ impl Reader<'_, '_> {
         };
         let send_jitter = t.get("send_jitter").map(|j| self.duration(j, &t.field("send_jitter"))).transpose()?;
         let send_jitter = send_jitter.unwrap_or(Time::ZERO);
-        Ok(ConsumerSpec { node, name, start, stop, segments, cc, lifetime, rto, max_retries, in_flight, send_jitter })
+        let catalog = t.get("catalog").map(|c| self.catalog(c, &t.field("catalog"))).transpose()?;
+        if let (Some(_), None) = (&catalog, segments) {
+            let msg = "a catalog needs segments, the number of segments of every object (e.g. segments = 10083)";
+            return Err(self.ctx.err(t.key_span("catalog"), &t.field("segments"), msg));
+        }
+        #[rustfmt::skip]
+        let spec = ConsumerSpec {
+            node, name, start, stop, segments, cc, lifetime, rto, max_retries, in_flight, send_jitter, catalog,
+        };
+        Ok(spec)
+    }
+
+    /// `catalog = { objects = 10000, alpha = 1.0, q = 0.0 }`: ndnSIM ConsumerZipfMandelbrot's
+    /// NumberOfContents, s and q. Defaults are ndnSIM's, except q, whose default is 0 (plain Zipf,
+    /// as the SMIC paper states its workload) where ndnSIM's is 0.7.
+    fn catalog(&self, v: &Val<'_>, field: &str) -> Res<CatalogConfig> {
+        let t = self.table(v, field, &["objects", "alpha", "q"], "a table such as { objects = 10000, alpha = 1.0 }")?;
+        let objects = match t.get("objects") {
+            Some(n) => self.positive_uint(n, &t.field("objects"))?,
+            None => 100,
+        };
+        if objects > MAX_CATALOG {
+            let span = t.get("objects").map_or(t.span.clone(), |n| n.span());
+            let msg = format!("{objects} objects is more than the {MAX_CATALOG} a consumer's table may hold");
+            return Err(self.ctx.err(span, &t.field("objects"), msg));
+        }
+        let alpha = match t.get("alpha") {
+            Some(a) => self.number(a, &t.field("alpha"))?,
+            None => 0.7,
+        };
+        if alpha <= 0.0 {
+            let span = t.get("alpha").map_or(t.span.clone(), |a| a.span());
+            let msg = format!("alpha (Zipf's s) must be above 0, found {alpha}");
+            return Err(self.ctx.err(span, &t.field("alpha"), msg));
+        }
+        let q = t.get("q").map(|q| self.number(q, &t.field("q"))).transpose()?.unwrap_or(0.0);
+        if q < 0.0 {
+            let span = t.get("q").map_or(t.span.clone(), |q| q.span());
+            return Err(self.ctx.err(span, &t.field("q"), format!("q must not be negative, found {q}")));
+        }
+        Ok(CatalogConfig { objects, alpha, q })
     }
 
     /// `timer = "per-segment" | "ndnsim"`; `check` and `max_multiplier` only with "ndnsim".

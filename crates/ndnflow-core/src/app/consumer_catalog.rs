@@ -1,0 +1,42 @@
+//! The consumer's side of the catalog workload (`app::catalog`): which object a Data belongs to,
+//! moving on to the next object, and the per-object records.
+
+use super::Consumer;
+use crate::app::catalog::ObjectRecord;
+use crate::{Name, Time};
+
+impl Consumer {
+    /// A catalog consumer's objects in the order requested, the one being fetched last (with no
+    /// end); empty for a consumer of one object or before the start.
+    pub fn objects(&self) -> Vec<ObjectRecord> {
+        let Some(c) = &self.catalog else { return Vec::new() };
+        let mut all = c.done.clone();
+        if self.started {
+            all.push(c.snapshot(self.stats.payload_bytes, self.path_data().as_deref()));
+        }
+        all
+    }
+
+    /// Each path's Data count, for a multipath controller.
+    pub(super) fn path_data(&self) -> Option<Vec<u64>> {
+        self.paths().map(|paths| paths.iter().map(|p| p.data).collect())
+    }
+
+    /// The segment number inside the consumer of segment `seg` of the named object; `None` for a
+    /// catalog consumer's Data or Nack of another object than the current one.
+    pub(super) fn own_segment(&self, name: &Name, seg: u64) -> Option<u64> {
+        match &self.catalog {
+            None => Some(seg),
+            Some(c) => c.owns(name).then_some(c.base + seg),
+        }
+    }
+
+    /// The catalog's current object is complete: the next one's segments follow on.
+    pub(super) fn next_object(&mut self, now: Time) {
+        let path_data = self.path_data();
+        let Some(c) = &mut self.catalog else { return };
+        c.next(now, self.next_segment, self.stats.payload_bytes, path_data);
+        let segments = self.config.segments.unwrap_or(1).max(1);
+        self.final_segment = Some(self.next_segment + segments - 1);
+    }
+}
