@@ -15,12 +15,13 @@
 //! to the sender as a marked Nack(Congestion), as a lost Interest the link gives up on does.
 
 mod reliable;
+mod report;
 mod shaping;
-use std::collections::{BTreeMap, VecDeque};
+mod watch;
+use std::collections::VecDeque;
 
 use std::sync::Arc;
 
-use ndnflow_core::app::multipath::PathReport;
 use ndnflow_core::fw::forwarder::Outbox;
 use ndnflow_core::fw::{ForwarderExtension, Strategy};
 use ndnflow_core::link::reliability::Output;
@@ -32,10 +33,7 @@ use ndnflow_core::{Name, Time};
 use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
-use crate::trace::{
-    CatalogSummary, ConsumerName, ConsumerSample, ConsumerSummary, DpccpNodeSummary, NodeSummary, ObjectSeries,
-    PathName, PathSummary, PtpNodeSummary, Recorder, Results, SimulatedCacheSummary, SimulationSummary, Summary,
-};
+use crate::trace::{ConsumerSample, Recorder, Results};
 
 pub struct Simulation {
     scenario: Scenario,
@@ -185,47 +183,6 @@ impl Simulation {
                 self.events.pop();
             }
         }
-    }
-
-    /// What the run holds now (`crate::memory::Held`).
-    pub fn held(&self) -> crate::memory::Held {
-        let pit: usize = self.net.nodes.iter().map(|n| n.fw.pit.len()).sum();
-        let outstanding: usize = self
-            .net
-            .apps
-            .iter()
-            .map(|a| match &a.app {
-                App::Consumer(c) => c.in_flight(),
-                _ => 0,
-            })
-            .sum();
-        let queued: usize = self.net.dirs.iter().map(|d| d.queue.len_packets() + d.in_flight.len()).sum::<usize>()
-            + self.events.len()
-            + self.local.len();
-        let r = &self.recorder;
-        let rows = r.links.time_s.len() + r.consumers.time_s.len() + r.paths.time_s.len();
-        crate::memory::Held {
-            pending: (pit + outstanding) as u64,
-            queued: queued as u64,
-            rows: rows as u64,
-            nodes: self.net.nodes.len() as u64,
-        }
-    }
-
-    /// The memory watch: past the limit, the run ends here, with what it computed and the reason.
-    fn over_memory_limit(&mut self) -> bool {
-        let held = self.held();
-        if held.bytes() <= self.scenario.memory_limit {
-            return false;
-        }
-        self.stopped = Some(crate::memory::stopped_message(self.now, held, self.scenario.memory_limit));
-        self.finish();
-        true
-    }
-
-    /// Why the run stopped before its end (the memory watch), if it did.
-    pub fn stopped(&self) -> Option<&str> {
-        self.stopped.as_deref()
     }
 
     fn finish(&mut self) {
@@ -457,7 +414,6 @@ impl Simulation {
                 self.events.schedule(arrival, Event::Arrive(d as u32));
             }
         }
-        use ndnflow_core::link::QueueDiscipline;
         if !dir.tx_pending && !dir.is_idle(now) && !dir.queue.is_empty() {
             dir.tx_pending = true;
             self.events.schedule(dir.busy_until, Event::TxDone(d as u32));
@@ -498,175 +454,5 @@ impl Simulation {
         if let Some(face) = face {
             self.net.nodes[from].fw.set_face_up(FaceId(face as u32), up);
         }
-    }
-
-    /// Packets put on a link so far (a packet crossing one link is one packet-hop).
-    pub fn packet_hops(&self) -> u64 {
-        self.net.dirs.iter().map(|d| d.counters.packets).sum()
-    }
-
-    pub fn events_processed(&self) -> u64 {
-        self.events_processed
-    }
-
-    /// Results up to now (complete once the run is over).
-    pub fn results(&self) -> Results {
-        let consumer_names: Vec<ConsumerName> = self
-            .scenario
-            .consumers
-            .iter()
-            .zip(&self.net.consumer_ids)
-            .map(|(c, id)| ConsumerName { id: id.clone(), node: self.scenario.nodes[c.node].name.clone() })
-            .collect();
-        let path_names = self
-            .recorder
-            .path_keys
-            .iter()
-            .map(|k| {
-                let c = &consumer_names[k.consumer as usize];
-                let route = k.tags.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
-                PathName { consumer: c.id.clone(), node: c.node.clone(), index: k.index, route }
-            })
-            .collect();
-        Results {
-            summary: self.summary(),
-            links: self.recorder.links.clone(),
-            consumers: self.recorder.consumers.clone(),
-            paths: self.recorder.paths.clone(),
-            objects: self.objects(),
-            link_names: self.net.dir_names.clone(),
-            consumer_names,
-            path_names,
-        }
-    }
-
-    /// Every catalog consumer's objects, consumers in scenario order.
-    fn objects(&self) -> ObjectSeries {
-        let mut series = ObjectSeries::default();
-        for slot in &self.net.apps {
-            let (App::Consumer(c), Some(i)) = (&slot.app, slot.consumer) else { continue };
-            for o in c.objects() {
-                series.push(i as u32, &o);
-            }
-        }
-        series
-    }
-
-    /// The totals of `results` without the time series (which `results` copies).
-    pub fn summary(&self) -> Summary {
-        let end = self.end.unwrap_or(self.now);
-        let mut consumers = BTreeMap::new();
-        for slot in &self.net.apps {
-            let (App::Consumer(c), Some(i)) = (&slot.app, slot.consumer) else { continue };
-            let spec = &self.scenario.consumers[i];
-            let s = c.stats;
-            let stop = c.finished_at().unwrap_or(end).min(end);
-            let active = (stop - spec.start).as_secs_f64();
-            let ms = |t: Option<Time>| t.map(|t| t.as_millis_f64());
-            consumers.insert(
-                self.net.consumer_ids[i].clone(),
-                ConsumerSummary {
-                    node: self.scenario.nodes[spec.node].name.clone(),
-                    name: spec.name.to_string(),
-                    goodput_bps: if active > 0.0 { s.payload_bytes as f64 * 8.0 / active } else { 0.0 },
-                    interests_sent: s.interests_sent,
-                    data_received: s.data_received,
-                    timeouts: s.timeouts,
-                    nacks: s.nacks,
-                    retransmissions: s.retransmissions,
-                    marks: s.marks,
-                    abandoned: s.abandoned,
-                    losses: s.losses,
-                    late_data: s.late_data,
-                    forgotten: s.forgotten,
-                    pending: c.in_flight() as u64,
-                    pending_nacked: c.in_flight_nacked() as u64,
-                    payload_bytes: s.payload_bytes,
-                    rtt_min_ms: ms(s.rtt_min),
-                    rtt_avg_ms: (s.rtt_samples > 0).then(|| s.rtt_sum.as_millis_f64() / s.rtt_samples as f64),
-                    rtt_max_ms: ms(s.rtt_max),
-                    start_s: spec.start.as_secs_f64(),
-                    end_s: stop.as_secs_f64(),
-                    finished: c.finished_at().is_some(),
-                    paths: c.paths().map(|paths| paths.into_iter().map(path_summary).collect()),
-                    catalog: spec.catalog.map(|_| CatalogSummary::of(&c.objects())),
-                },
-            );
-        }
-        let links = self.net.dirs.iter().zip(&self.net.dir_names).map(|(d, n)| (n.name.clone(), d.summary())).collect();
-        let nodes = self
-            .net
-            .nodes
-            .iter()
-            .zip(&self.scenario.nodes)
-            .map(|(n, spec)| {
-                let c = n.fw.counters;
-                let summary = NodeSummary {
-                    in_interests: c.in_interests,
-                    out_interests: c.out_interests,
-                    in_data: c.in_data,
-                    out_data: c.out_data,
-                    in_nacks: c.in_nacks,
-                    out_nacks: c.out_nacks,
-                    cs_hits: c.cs_hits,
-                    cs_misses: c.cs_misses,
-                    pit_aggregated: c.aggregated,
-                    pit_expired: c.expired,
-                    duplicates: c.duplicates,
-                    unsolicited_data: c.unsolicited_data,
-                    no_route: c.no_route,
-                    hop_limit_exceeded: c.hop_limit_exceeded,
-                    pit_entries_at_end: n.fw.pit.len() as u64,
-                    ptp: n.fw.mpfp().map(|m| {
-                        let fab = m.fab().counters;
-                        PtpNodeSummary {
-                            probes: m.counters.probes,
-                            tag_switched: m.counters.tag_switched,
-                            tag_fallbacks: m.counters.tag_fallbacks,
-                            tag_nacks: m.counters.tag_nacks,
-                            fab_hits: fab.hits,
-                            fab_misses: fab.misses,
-                            fab_evictions: fab.evictions,
-                        }
-                    }),
-                    dpccp: n.fw.dpccp().map(|d| DpccpNodeSummary {
-                        hop_counted: d.counters.hop_counted,
-                        faces_labelled: d.counters.faces_labelled,
-                        drain_flagged: d.counters.drain_flagged,
-                    }),
-                    simulated_cache: n
-                        .fw
-                        .simulated_cache()
-                        .map(|c| SimulatedCacheSummary { lookups: c.counters.lookups, hits: c.counters.hits }),
-                };
-                (spec.name.clone(), summary)
-            })
-            .collect();
-        Summary {
-            simulation: SimulationSummary {
-                duration_s: self.scenario.duration.as_secs_f64(),
-                seed: self.scenario.seed,
-                end_s: end.as_secs_f64(),
-                events: self.events_processed,
-                packet_hops: self.packet_hops(),
-                stopped: self.stopped.clone(),
-            },
-            consumers,
-            links,
-            nodes,
-        }
-    }
-}
-
-fn path_summary(p: PathReport) -> PathSummary {
-    PathSummary {
-        tags: p.tags,
-        state: p.state,
-        window: p.window,
-        srtt_ms: p.srtt.map(|t| t.as_millis_f64()),
-        data: p.data,
-        losses: p.losses,
-        decreases: p.decreases,
-        timeouts: p.timeouts,
     }
 }

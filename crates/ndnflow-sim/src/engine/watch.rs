@@ -1,0 +1,51 @@
+//! The engine's memory watch (`crate::memory`): what a run holds, added up every
+//! `memory::WATCH_EVERY` events and at the end of every bin, and the run ended there, with what it
+//! computed and the reason, once that passes the scenario's `memory_limit`.
+
+use ndnflow_core::link::QueueDiscipline;
+
+use super::Simulation;
+use crate::build::App;
+
+impl Simulation {
+    /// What the run holds now (`crate::memory::Held`).
+    pub fn held(&self) -> crate::memory::Held {
+        let pit: usize = self.net.nodes.iter().map(|n| n.fw.pit.len()).sum();
+        let outstanding: usize = self
+            .net
+            .apps
+            .iter()
+            .map(|a| match &a.app {
+                App::Consumer(c) => c.in_flight(),
+                _ => 0,
+            })
+            .sum();
+        let queued: usize = self.net.dirs.iter().map(|d| d.queue.len_packets() + d.in_flight.len()).sum::<usize>()
+            + self.events.len()
+            + self.local.len();
+        let r = &self.recorder;
+        let rows = r.links.time_s.len() + r.consumers.time_s.len() + r.paths.time_s.len();
+        crate::memory::Held {
+            pending: (pit + outstanding) as u64,
+            queued: queued as u64,
+            rows: rows as u64,
+            nodes: self.net.nodes.len() as u64,
+        }
+    }
+
+    /// The memory watch: past the limit, the run ends here, with what it computed and the reason.
+    pub(super) fn over_memory_limit(&mut self) -> bool {
+        let held = self.held();
+        if held.bytes() <= self.scenario.memory_limit {
+            return false;
+        }
+        self.stopped = Some(crate::memory::stopped_message(self.now, held, self.scenario.memory_limit));
+        self.finish();
+        true
+    }
+
+    /// Why the run stopped before its end (the memory watch), if it did.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
+    }
+}
