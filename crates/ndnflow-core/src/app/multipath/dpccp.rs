@@ -28,12 +28,10 @@
 //! RTT of the probe that found it (10, RFC 6928's initial window), and the window reported for
 //! traces is the rate times the cycle (the Interests the rate keeps in flight).
 
-use rustc_hash::FxHashMap;
-
 use super::dpccp_rate::{CycleInput, RateConfig, RateControl, RateState};
 use super::hopflow::HopFlows;
-use super::pacing::{first_due, interval, path_header, probed_path, Pacer, Prober};
-use super::paths::{Sent, Tags};
+use super::pacing::{interval, paced_flow, path_header, Answered, PacedFlows, Pacer, Turn};
+use super::paths::Tags;
 use super::{PathReport, PathSend, SubflowManager};
 use crate::app::cc::DataSample;
 use crate::app::rtt::{RttEstimator, RttOptions};
@@ -99,44 +97,35 @@ impl SubFlow {
     }
 }
 
+paced_flow!(SubFlow);
+
 /// DPCCP's consumer: the sub-flows of one flow.
 pub struct Dpccp {
     config: DpccpConfig,
-    /// The sub-flows' timer options: the consumer's, floored at `min_rto`.
-    rto: RttOptions,
-    flows: Vec<SubFlow>,
-    sent: FxHashMap<u64, Sent>,
-    prober: Prober,
+    /// The sub-flows (their timer options: the consumer's, floored at `min_rto`).
+    paths: PacedFlows<SubFlow>,
 }
 
 impl Dpccp {
     /// `rto`: the consumer's timer options, which each sub-flow runs with its own floor.
     pub fn new(config: DpccpConfig, rto: RttOptions) -> Dpccp {
         let rto = RttOptions { min_rto: config.min_rto.min(rto.max_rto), ..rto };
-        let prober = Prober::new(config.probe_rate);
-        Dpccp { config, rto, flows: Vec::new(), sent: FxHashMap::default(), prober }
+        Dpccp { config, paths: PacedFlows::new(config.probe_rate, rto, config.max_paths) }
     }
 
     /// Each open sub-flow's (state, requesting rate in Interests per second).
     pub fn rates(&self) -> impl Iterator<Item = (RateState, f64)> + '_ {
-        self.flows.iter().filter(|f| f.open).map(|f| (f.control.state(), f.control.rate()))
+        self.paths.open().map(|(_, f)| (f.control.state(), f.control.rate()))
     }
 
-    fn open_count(&self) -> usize {
-        self.flows.iter().filter(|f| f.open).count()
-    }
-
-    /// A probe came back over `tags` after `rtt`: a new path becomes a sub-flow.
-    fn learn_path(&mut self, now: Time, tags: &[u64], rtt: Option<Time>) {
-        if self.flows.iter().any(|f| f.tags.as_slice() == tags) || self.open_count() >= self.config.max_paths {
-            return;
-        }
+    /// A probe came back over a new path, `tags`, after `rtt`: it becomes a sub-flow.
+    fn learn_path(&mut self, now: Time, tags: Tags, rtt: Option<Time>) {
         let rtt = rtt.unwrap_or(Time::from_secs(1)).max(Time::from_micros(1));
         let initial = self.config.initial_window / rtt.as_secs_f64();
-        let mut estimator = RttEstimator::new(self.rto);
+        let mut estimator = RttEstimator::new(self.paths.rto);
         estimator.add_sample(rtt);
-        self.flows.push(SubFlow {
-            tags: Tags::from_slice(tags),
+        self.paths.flows.push(SubFlow {
+            tags,
             open: true,
             control: RateControl::new(self.config.rate, initial),
             hops: HopFlows::new(),
@@ -152,31 +141,19 @@ impl Dpccp {
 
     /// Closes the control cycle of sub-flow `i` (§VI-E-2) and starts the next.
     fn end_cycle(&mut self, i: usize, now: Time) {
-        let length = self.flows[i].cycle;
-        let estimate = self.flows[i].hops.end_cycle(length);
-        self.flows[i].received_rate = estimate.rate;
+        let flows = &mut self.paths.flows;
+        let length = flows[i].cycle;
+        let estimate = flows[i].hops.end_cycle(length);
+        flows[i].received_rate = estimate.rate;
         // Eq. 16 over the latest rates of the open sub-flows.
-        let flow_rate: f64 = self.flows.iter().filter(|f| f.open).map(|f| f.received_rate).sum();
-        let setpoint = subflow_setpoint(self.config.setpoint, estimate.rate, flow_rate, self.open_count());
-        let f = &mut self.flows[i];
+        let flow_rate: f64 = self.paths.open().map(|(_, f)| f.received_rate).sum();
+        let setpoint = subflow_setpoint(self.config.setpoint, estimate.rate, flow_rate, self.paths.open_count());
+        let f = &mut self.paths.flows[i];
         let input = CycleInput { estimate, setpoint, length: f.cycle.as_secs_f64() };
         f.control.end_cycle(&input);
         f.cycle = estimate.max_rtt.unwrap_or(f.cycle).max(Time::from_micros(1));
         f.cycle_end = now + f.cycle;
         f.repace();
-    }
-
-    fn send_probe(&mut self, now: Time, segment: u64) -> PathSend {
-        self.sent.insert(segment, Sent::Probe);
-        let lp = self.prober.send(now);
-        // A probe may take any path: the largest of the sub-flows' timers (1 s before any).
-        let rto = self.flows.iter().map(|f| f.rtt.rto()).max().unwrap_or_else(|| RttEstimator::new(self.rto).rto());
-        PathSend { lp, rto: Some(rto) }
-    }
-
-    /// The open sub-flow whose Interest is due first, if one is due at `now`.
-    fn due(&self, now: Time) -> Option<usize> {
-        first_due(now, self.flows.iter().enumerate().filter(|(_, f)| f.open).map(|(i, f)| (i, f.pacer.next_send)))
     }
 }
 
@@ -186,15 +163,15 @@ impl SubflowManager for Dpccp {
     }
 
     fn can_send(&self, now: Time) -> bool {
-        self.prober.due(now) || self.due(now).is_some()
+        self.paths.can_send(now)
     }
 
     fn path_for(&mut self, now: Time, segment: u64, _retransmission: bool) -> Option<PathSend> {
-        if self.prober.due(now) {
-            return Some(self.send_probe(now, segment));
-        }
-        let i = self.due(now)?;
-        let f = &mut self.flows[i];
+        let i = match self.paths.turn(now, segment)? {
+            Turn::Probe(send) => return Some(send),
+            Turn::Flow(i) => i,
+        };
+        let f = &mut self.paths.flows[i];
         let interval = f.interval();
         f.pacer.sent(now, interval);
         let mut lp = path_header(&f.tags);
@@ -202,21 +179,15 @@ impl SubflowManager for Dpccp {
             lp.flags |= flags::RTT_PROBING;
         }
         let rto = Some(f.rtt.rto());
-        self.sent.insert(segment, Sent::Path(i));
+        self.paths.sent_on(segment, i);
         Some(PathSend { lp, rto })
     }
 
     fn on_data(&mut self, now: Time, sample: &DataSample) {
-        match self.sent.remove(&sample.segment) {
-            Some(Sent::Probe) if sample.lp.flags & flags::PTP_PROBE != 0 => {
-                let tags = probed_path(sample.lp);
-                self.learn_path(now, &tags, sample.rtt);
-            }
-            Some(Sent::Path(i)) => {
-                let f = &mut self.flows[i];
-                if !f.open {
-                    return;
-                }
+        match self.paths.on_data(sample) {
+            Answered::NewPath(tags) => self.learn_path(now, tags, sample.rtt),
+            Answered::Flow(i) => {
+                let f = &mut self.paths.flows[i];
                 f.data += 1;
                 if let Some(r) = sample.rtt {
                     f.rtt.add_sample(r);
@@ -225,46 +196,40 @@ impl SubflowManager for Dpccp {
                 f.control.on_drain_flag(sample.lp.flags & flags::RTT_PROBING != 0, f.received_rate);
                 f.repace();
             }
-            Some(Sent::Probe) | None => {}
+            Answered::Nothing => {}
         }
     }
 
     fn on_timeout(&mut self, _now: Time, segment: u64) {
-        if let Some(Sent::Path(i)) = self.sent.remove(&segment) {
-            self.flows[i].timeouts += 1;
-        }
+        self.paths.on_timeout(segment);
     }
 
     fn on_nack(&mut self, _now: Time, segment: u64, reason: NackReason, _marked: bool) {
-        if let Some(Sent::Path(i)) = self.sent.remove(&segment) {
-            // PTP §4-C-2: a path Nacked NoRoute is broken.
-            if reason == NackReason::NoRoute {
-                self.flows[i].open = false;
-            }
-        }
+        // PTP §4-C-2: a path Nacked NoRoute is broken.
+        self.paths.on_nack(segment, reason);
     }
 
     fn take_lost(&mut self, _out: &mut Vec<u64>) {}
 
     fn poll_timeout(&self) -> Option<Time> {
-        let flows = self.flows.iter().filter(|f| f.open).map(|f| f.pacer.next_send.min(f.cycle_end));
-        flows.chain(self.prober.deadline()).min()
+        self.paths.poll(|f| f.pacer.next_send.min(f.cycle_end))
     }
 
     fn handle_timeout(&mut self, now: Time) {
-        for i in 0..self.flows.len() {
-            if self.flows[i].open && self.flows[i].cycle_end <= now {
+        for i in 0..self.paths.flows.len() {
+            if self.paths.flows[i].open && self.paths.flows[i].cycle_end <= now {
                 self.end_cycle(i, now);
             }
         }
     }
 
     fn window(&self) -> f64 {
-        self.flows.iter().filter(|f| f.open).map(|f| f.control.rate() * f.cycle.as_secs_f64()).sum()
+        self.paths.open().map(|(_, f)| f.control.rate() * f.cycle.as_secs_f64()).sum()
     }
 
     fn paths(&self) -> Vec<PathReport> {
-        self.flows
+        self.paths
+            .flows
             .iter()
             .map(|f| PathReport {
                 tags: f.tags.to_vec(),

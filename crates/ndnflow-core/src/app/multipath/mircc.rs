@@ -28,10 +28,8 @@
 //! * Losses are not a congestion signal (rate-based, as RCP): a timeout retransmits. Each sub-flow
 //!   times its Interests with its own RFC 6298 estimator floored at 1 s, as DPCCP's and PTP's.
 
-use rustc_hash::FxHashMap;
-
-use super::pacing::{first_due, interval, path_header, probed_path, Pacer, Prober};
-use super::paths::{Sent, Tags};
+use super::pacing::{interval, paced_flow, path_header, Answered, PacedFlows, Pacer, Turn};
+use super::paths::Tags;
 use super::{PathReport, PathSend, SubflowManager};
 use crate::app::cc::DataSample;
 use crate::app::rtt::{RttEstimator, RttOptions};
@@ -110,15 +108,14 @@ impl SubFlow {
     }
 }
 
+paced_flow!(SubFlow);
+
 /// MIRCC's consumer: the sub-flows of one flow, one of them primary.
 pub struct Mircc {
     config: MirccConfig,
-    rto: RttOptions,
-    flows: Vec<SubFlow>,
+    paths: PacedFlows<SubFlow>,
     /// Index of the primary sub-flow, once there is an open one.
     primary: Option<usize>,
-    sent: FxHashMap<u64, Sent>,
-    prober: Prober,
     /// Times the primary moved to another path.
     pub primary_changes: u64,
 }
@@ -127,36 +124,30 @@ impl Mircc {
     /// `rto`: the consumer's timer options, which each sub-flow runs with its own floor.
     pub fn new(config: MirccConfig, rto: RttOptions) -> Mircc {
         let rto = RttOptions { min_rto: config.min_rto.min(rto.max_rto), ..rto };
-        let prober = Prober::new(config.probe_rate);
-        Mircc { config, rto, flows: Vec::new(), primary: None, sent: FxHashMap::default(), prober, primary_changes: 0 }
+        let paths = PacedFlows::new(config.probe_rate, rto, config.max_paths);
+        Mircc { config, paths, primary: None, primary_changes: 0 }
     }
 
     /// Each open sub-flow's (primary, requesting rate in Interests per second).
     pub fn rates(&self) -> impl Iterator<Item = (bool, f64)> + '_ {
-        self.flows.iter().enumerate().filter(|(_, f)| f.open).map(|(i, f)| {
+        self.paths.open().map(|(i, f)| {
             let primary = self.primary == Some(i);
             (primary, f.rate(primary))
         })
     }
 
-    fn open_count(&self) -> usize {
-        self.flows.iter().filter(|f| f.open).count()
-    }
-
     fn interval(&self, i: usize) -> Time {
-        interval(self.flows[i].rate(self.primary == Some(i)))
+        interval(self.paths.flows[i].rate(self.primary == Some(i)))
     }
 
-    /// A probe came back over `tags` after `rtt`, with the link rates and size of its Data.
-    fn learn_path(&mut self, now: Time, tags: &[u64], rtt: Option<Time>, sample: &DataSample) {
-        if self.flows.iter().any(|f| f.tags.as_slice() == tags) || self.open_count() >= self.config.max_paths {
-            return;
-        }
+    /// A probe came back over a new path, `tags`, after `rtt`, with the link rates and size of
+    /// its Data.
+    fn learn_path(&mut self, now: Time, tags: Tags, rtt: Option<Time>, sample: &DataSample) {
         let rtt = rtt.unwrap_or(Time::from_secs(1)).max(Time::from_micros(1));
-        let mut estimator = RttEstimator::new(self.rto);
+        let mut estimator = RttEstimator::new(self.paths.rto);
         estimator.add_sample(rtt);
-        self.flows.push(SubFlow {
-            tags: Tags::from_slice(tags),
+        self.paths.flows.push(SubFlow {
+            tags,
             open: true,
             rates: LinkRates::of(sample.lp),
             fallback: self.config.initial_window / rtt.as_secs_f64(),
@@ -173,9 +164,10 @@ impl Mircc {
     /// sub-flows whose class changed are re-paced.
     fn choose_primary(&mut self) {
         let rate = |f: &SubFlow| f.rates.first.unwrap_or(0.0);
-        let mut best = self.primary.filter(|&i| self.flows[i].open);
-        for (i, f) in self.flows.iter().enumerate().filter(|(_, f)| f.open) {
-            if best.is_none_or(|b| rate(f) > rate(&self.flows[b])) {
+        let flows = &self.paths.flows;
+        let mut best = self.primary.filter(|&i| flows[i].open);
+        for (i, f) in self.paths.open() {
+            if best.is_none_or(|b| rate(f) > rate(&flows[b])) {
                 best = Some(i);
             }
         }
@@ -188,20 +180,8 @@ impl Mircc {
         let before = std::mem::replace(&mut self.primary, best);
         for i in [before, best].into_iter().flatten() {
             let interval = self.interval(i);
-            self.flows[i].pacer.repace(interval);
+            self.paths.flows[i].pacer.repace(interval);
         }
-    }
-
-    /// The open sub-flow whose Interest is due first, if one is due at `now`.
-    fn due(&self, now: Time) -> Option<usize> {
-        first_due(now, self.flows.iter().enumerate().filter(|(_, f)| f.open).map(|(i, f)| (i, f.pacer.next_send)))
-    }
-
-    fn send_probe(&mut self, now: Time, segment: u64) -> PathSend {
-        self.sent.insert(segment, Sent::Probe);
-        let lp = self.prober.send(now);
-        let rto = self.flows.iter().map(|f| f.rtt.rto()).max().unwrap_or_else(|| RttEstimator::new(self.rto).rto());
-        PathSend { lp, rto: Some(rto) }
     }
 }
 
@@ -211,37 +191,31 @@ impl SubflowManager for Mircc {
     }
 
     fn can_send(&self, now: Time) -> bool {
-        self.prober.due(now) || self.due(now).is_some()
+        self.paths.can_send(now)
     }
 
     fn path_for(&mut self, now: Time, segment: u64, _retransmission: bool) -> Option<PathSend> {
-        if self.prober.due(now) {
-            return Some(self.send_probe(now, segment));
-        }
-        let i = self.due(now)?;
+        let i = match self.paths.turn(now, segment)? {
+            Turn::Probe(send) => return Some(send),
+            Turn::Flow(i) => i,
+        };
         let interval = self.interval(i);
-        let f = &mut self.flows[i];
+        let f = &mut self.paths.flows[i];
         f.pacer.sent(now, interval);
         let mut lp = path_header(&f.tags);
         if self.primary != Some(i) {
             lp.flags |= flags::MIRCC_SECONDARY;
         }
         let rto = Some(f.rtt.rto());
-        self.sent.insert(segment, Sent::Path(i));
+        self.paths.sent_on(segment, i);
         Some(PathSend { lp, rto })
     }
 
     fn on_data(&mut self, now: Time, sample: &DataSample) {
-        match self.sent.remove(&sample.segment) {
-            Some(Sent::Probe) if sample.lp.flags & flags::PTP_PROBE != 0 => {
-                let tags = probed_path(sample.lp);
-                self.learn_path(now, &tags, sample.rtt, sample);
-            }
-            Some(Sent::Path(i)) => {
-                let f = &mut self.flows[i];
-                if !f.open {
-                    return;
-                }
+        match self.paths.on_data(sample) {
+            Answered::NewPath(tags) => self.learn_path(now, tags, sample.rtt, sample),
+            Answered::Flow(i) => {
+                let f = &mut self.paths.flows[i];
                 f.data += 1;
                 if let Some(r) = sample.rtt {
                     f.rtt.add_sample(r);
@@ -250,44 +224,39 @@ impl SubflowManager for Mircc {
                 f.data_size = f64::from(sample.wire_size);
                 self.choose_primary();
                 let interval = self.interval(i);
-                self.flows[i].pacer.repace(interval);
+                self.paths.flows[i].pacer.repace(interval);
             }
-            Some(Sent::Probe) | None => {}
+            Answered::Nothing => {}
         }
     }
 
     fn on_timeout(&mut self, _now: Time, segment: u64) {
-        if let Some(Sent::Path(i)) = self.sent.remove(&segment) {
-            self.flows[i].timeouts += 1;
-        }
+        self.paths.on_timeout(segment);
     }
 
     fn on_nack(&mut self, _now: Time, segment: u64, reason: NackReason, _marked: bool) {
-        if let Some(Sent::Path(i)) = self.sent.remove(&segment) {
-            // PTP §4-C-2: a path Nacked NoRoute is broken.
-            if reason == NackReason::NoRoute && self.flows[i].open {
-                self.flows[i].open = false;
-                self.choose_primary();
-            }
+        // PTP §4-C-2: a path Nacked NoRoute is broken.
+        if self.paths.on_nack(segment, reason) {
+            self.choose_primary();
         }
     }
 
     fn take_lost(&mut self, _out: &mut Vec<u64>) {}
 
     fn poll_timeout(&self) -> Option<Time> {
-        let flows = self.flows.iter().filter(|f| f.open).map(|f| f.pacer.next_send);
-        flows.chain(self.prober.deadline()).min()
+        self.paths.poll(|f| f.pacer.next_send)
     }
 
     fn handle_timeout(&mut self, _now: Time) {}
 
     /// The Interests the rates keep in flight: each sub-flow's rate times its smoothed RTT.
     fn window(&self) -> f64 {
-        self.rates().zip(self.flows.iter().filter(|f| f.open)).map(|((_, r), f)| r * f.srtt_secs()).sum()
+        self.rates().zip(self.paths.open()).map(|((_, r), (_, f))| r * f.srtt_secs()).sum()
     }
 
     fn paths(&self) -> Vec<PathReport> {
-        self.flows
+        self.paths
+            .flows
             .iter()
             .enumerate()
             .map(|(i, f)| PathReport {

@@ -1,10 +1,18 @@
 //! What the rate-based subflow managers (DPCCP's `dpccp`, MIRCC's `mircc`) share: Interests
-//! paced one interval apart per sub-flow, and PTP's path probes on a fixed grid (PTP §3-A).
+//! paced one interval apart per sub-flow, PTP's path probes on a fixed grid (PTP §3-A), and
+//! `PacedFlows`, the bookkeeping around them (which Interest went where, which turn is next, a
+//! probe's answer as a new path, a NoRoute closing a path), so that each manager holds only its
+//! own control law.
 
-use super::paths::Tags;
+use rustc_hash::FxHashMap;
+
+use super::paths::{Sent, Tags};
 use super::ptp::next_probe;
+use super::PathSend;
+use crate::app::cc::DataSample;
+use crate::app::rtt::{RttEstimator, RttOptions};
 use crate::packet::lp::flags;
-use crate::packet::LpHeader;
+use crate::packet::{LpHeader, NackReason};
 use crate::Time;
 
 /// One sub-flow's Interest pacing at a rate that may change between Interests.
@@ -91,6 +99,152 @@ pub fn path_header(tags: &Tags) -> LpHeader {
 /// The path a probe's Data brought back.
 pub fn probed_path(lp: &LpHeader) -> Tags {
     lp.ext.as_ref().map(|e| e.tags.clone()).unwrap_or_default()
+}
+
+/// What `PacedFlows` needs of a manager's sub-flow.
+pub trait PacedFlow {
+    fn tags(&self) -> &Tags;
+    fn is_open(&self) -> bool;
+    /// Its path broke (Nack NoRoute, PTP §4-C-2).
+    fn close(&mut self);
+    fn pacer(&self) -> &Pacer;
+    fn rtt(&self) -> &RttEstimator;
+    fn count_timeout(&mut self);
+}
+
+/// Implements `PacedFlow` for a sub-flow struct with the fields `tags`, `open`, `pacer`, `rtt`
+/// and `timeouts` (DPCCP's and MIRCC's).
+macro_rules! paced_flow {
+    ($t:ty) => {
+        impl $crate::app::multipath::pacing::PacedFlow for $t {
+            fn tags(&self) -> &Tags {
+                &self.tags
+            }
+            fn is_open(&self) -> bool {
+                self.open
+            }
+            fn close(&mut self) {
+                self.open = false;
+            }
+            fn pacer(&self) -> &Pacer {
+                &self.pacer
+            }
+            fn rtt(&self) -> &RttEstimator {
+                &self.rtt
+            }
+            fn count_timeout(&mut self) {
+                self.timeouts += 1;
+            }
+        }
+    };
+}
+pub(super) use paced_flow;
+
+/// Whose turn it is to send.
+pub enum Turn {
+    /// A probe leaves, with this header and timer.
+    Probe(PathSend),
+    /// Sub-flow i's Interest is due.
+    Flow(usize),
+}
+
+/// What a Data answered.
+pub enum Answered {
+    /// A probe, which found a path not yet known, with room for it.
+    NewPath(Tags),
+    /// An Interest of sub-flow i, which is open.
+    Flow(usize),
+    /// Nothing to act on: a probe of a known path, a closed sub-flow, a late copy.
+    Nothing,
+}
+
+/// The sub-flows of a rate-based manager, the map from segments to them, and the prober.
+pub struct PacedFlows<F> {
+    pub flows: Vec<F>,
+    /// The sub-flows' timer options.
+    pub rto: RttOptions,
+    max_paths: usize,
+    sent: FxHashMap<u64, Sent>,
+    prober: Prober,
+}
+
+impl<F: PacedFlow> PacedFlows<F> {
+    pub fn new(probe_rate: f64, rto: RttOptions, max_paths: usize) -> PacedFlows<F> {
+        PacedFlows { flows: Vec::new(), rto, max_paths, sent: FxHashMap::default(), prober: Prober::new(probe_rate) }
+    }
+
+    pub fn open(&self) -> impl Iterator<Item = (usize, &F)> {
+        self.flows.iter().enumerate().filter(|(_, f)| f.is_open())
+    }
+
+    pub fn open_count(&self) -> usize {
+        self.open().count()
+    }
+
+    /// The open sub-flow whose Interest is due first, if one is due at `now`.
+    fn due(&self, now: Time) -> Option<usize> {
+        first_due(now, self.open().map(|(i, f)| (i, f.pacer().next_send)))
+    }
+
+    pub fn can_send(&self, now: Time) -> bool {
+        self.prober.due(now) || self.due(now).is_some()
+    }
+
+    /// A due probe goes first (recorded here); else the due sub-flow, which the manager sends
+    /// and records with `sent_on`.
+    pub fn turn(&mut self, now: Time, segment: u64) -> Option<Turn> {
+        if !self.prober.due(now) {
+            return self.due(now).map(Turn::Flow);
+        }
+        self.sent.insert(segment, Sent::Probe);
+        let lp = self.prober.send(now);
+        // A probe may take any path: the largest of the sub-flows' timers (the initial one
+        // before any).
+        let rto = self.flows.iter().map(|f| f.rtt().rto()).max().unwrap_or_else(|| RttEstimator::new(self.rto).rto());
+        Some(Turn::Probe(PathSend { lp, rto: Some(rto) }))
+    }
+
+    pub fn sent_on(&mut self, segment: u64, i: usize) {
+        self.sent.insert(segment, Sent::Path(i));
+    }
+
+    pub fn on_data(&mut self, sample: &DataSample) -> Answered {
+        match self.sent.remove(&sample.segment) {
+            Some(Sent::Probe) if sample.lp.flags & flags::PTP_PROBE != 0 => {
+                let tags = probed_path(sample.lp);
+                let known = self.flows.iter().any(|f| f.tags().as_slice() == tags.as_slice());
+                if known || self.open_count() >= self.max_paths {
+                    Answered::Nothing
+                } else {
+                    Answered::NewPath(tags)
+                }
+            }
+            Some(Sent::Path(i)) if self.flows[i].is_open() => Answered::Flow(i),
+            _ => Answered::Nothing,
+        }
+    }
+
+    pub fn on_timeout(&mut self, segment: u64) {
+        if let Some(Sent::Path(i)) = self.sent.remove(&segment) {
+            self.flows[i].count_timeout();
+        }
+    }
+
+    /// A Nack for `segment`: whether it closed an open sub-flow.
+    pub fn on_nack(&mut self, segment: u64, reason: NackReason) -> bool {
+        match self.sent.remove(&segment) {
+            Some(Sent::Path(i)) if reason == NackReason::NoRoute && self.flows[i].is_open() => {
+                self.flows[i].close();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The earliest of the open sub-flows' `deadline`s and the next probe.
+    pub fn poll(&self, deadline: impl Fn(&F) -> Time) -> Option<Time> {
+        self.open().map(|(_, f)| deadline(f)).chain(self.prober.deadline()).min()
+    }
 }
 
 #[cfg(test)]
