@@ -389,7 +389,10 @@ impl SubflowManager for Smic {
             let f = &mut self.flows[r];
             f.timeout_count += 1;
             f.timeouts.push(now, self.config.sharing.history);
-            self.detect_sharing(r);
+            // An idle sub-flow (its path ids moved on) is not compared: S only counts those in use.
+            if f.in_use() {
+                self.detect_sharing(r);
+            }
         }
     }
 
