@@ -101,11 +101,15 @@ impl ContentStore {
     /// `new(policy, usize::MAX)`.
     pub fn with_byte_limit(mut self, limit: Option<usize>) -> ContentStore {
         self.byte_limit = limit.unwrap_or(usize::MAX);
+        // Said by the capacity, so that the per-packet test stays one comparison.
+        if self.byte_limit == 0 {
+            self.capacity = 0;
+        }
         self
     }
 
     pub fn is_enabled(&self) -> bool {
-        self.capacity > 0 && self.byte_limit > 0
+        self.capacity > 0
     }
     pub fn len(&self) -> usize {
         self.index.len()
@@ -133,7 +137,7 @@ impl ContentStore {
 
     /// Stores a Data packet (replacing an older copy of the same name), evicting as the policy says.
     pub fn insert(&mut self, now: Time, data: Arc<Data>) {
-        if !self.is_enabled() {
+        if self.capacity == 0 {
             return;
         }
         let fresh_until = now + data.freshness_period.unwrap_or(Time::ZERO);
@@ -142,9 +146,11 @@ impl ContentStore {
             return;
         }
         let weight = weight(&data);
-        // Checked before the admission draw: a Data that cannot be stored takes nothing from the
-        // stream, and evicts nothing.
-        if weight > self.byte_limit {
+        // One test on the common path; without a byte limit it never holds (`bytes + weight` is
+        // far below usize::MAX). A Data heavier than the whole limit is turned away before the
+        // admission draw: it takes nothing from the stream and evicts nothing.
+        let over = self.bytes + weight > self.byte_limit;
+        if over && weight > self.byte_limit {
             return;
         }
         if let Some((admit, rng)) = &mut self.admission {
@@ -155,8 +161,9 @@ impl ContentStore {
         if self.index.len() >= self.capacity {
             self.evict_one();
         }
-        // Without a byte limit this never loops: `bytes + weight` is far below usize::MAX.
-        while self.bytes + weight > self.byte_limit && self.evict_one() {}
+        if over {
+            self.make_room(weight);
+        }
         let entry = Entry { data: data.clone(), fresh_until, links: Links::DETACHED };
         let i = match self.free.pop() {
             Some(i) => {
@@ -191,6 +198,12 @@ impl ContentStore {
             self.touch(i);
         }
         while self.bytes > self.byte_limit && self.evict_one() {}
+    }
+
+    /// Evicts by the policy until `weight` more bytes fit under the byte limit.
+    #[cold]
+    fn make_room(&mut self, weight: usize) {
+        while self.bytes + weight > self.byte_limit && self.evict_one() {}
     }
 
     /// Evicts the policy's next victim; false when the store is empty.
