@@ -570,6 +570,34 @@ def test_real_validation_error_names_the_field(real_core):
         scenario.validate()
 
 
+def test_a_byte_limited_content_store_round_trips_and_runs(real_core):
+    # As crates/ndnflow-sim/tests/engine.rs: c2 fetches at 10 s the 1000 segments c1 fetched.
+    # r's store weighs a Data by its payload (SMIC §5), so 1000 x 1024 bytes hold all of them
+    # (1000 hits) and 1023 bytes none of them (0 hits, every segment crosses r-p twice).
+    def two_fetches(cs):
+        scenario = (
+            Scenario(duration="20s")
+            .nodes("c1", "c2", "p")
+            .node("r", cs=cs)
+            .link("c1", "r", bandwidth="100Mbps", delay="5ms")
+            .link("c2", "r", bandwidth="100Mbps", delay="5ms")
+            .link("r", "p", bandwidth="10Mbps", delay="20ms")
+            .producer("p", "/video", payload=1024)
+            .consumer("c1", "/video/a", window=10, segments=1000)
+            .consumer("c2", "/video/a", window=10, segments=1000, start="10s")
+        )
+        assert Scenario.from_toml(scenario.to_toml()) == scenario
+        return ndnflow.run(scenario, progress=False).summary
+
+    full = two_fetches({"policy": "lru", "bytes": 1_024_000})
+    assert (full["nodes"]["r"]["cs_hits"], full["links"]["p->r"]["data"]) == (1000, 1000)
+    tiny = two_fetches({"bytes": "1023B"})
+    assert (tiny["nodes"]["r"]["cs_hits"], tiny["links"]["p->r"]["data"]) == (0, 2000)
+    garbage = Scenario(duration="1s").nodes("c").node("r", cs={"bytes": "lots"})
+    with pytest.raises(ScenarioError, match=r"nodes\.r\.cs\.bytes: invalid size \"lots\""):
+        garbage.link("c", "r", bandwidth="1Mbps", delay="1ms").validate()
+
+
 def test_nfd_marking_round_trips_and_runs():
     # The hand-derived run of crates/ndnflow-sim/tests/nfd_marking.rs: 1000 Interests/s overload a
     # 4 Mbit/s Data direction; NFD's marker (threshold 65 536 B) marks from 121 ms on its

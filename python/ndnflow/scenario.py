@@ -249,7 +249,9 @@ class Scenario:
     def node(self, name: str, cs: Union[None, int, Mapping[str, Any]] = None, strategy: Optional[str] = None, **extra: Any) -> "Scenario":
         """Declare node `name` or update its settings.
 
-        `cs` is a table such as ``{"policy": "lru", "capacity": 1000}``, or an int (the capacity);
+        `cs` is a table such as ``{"policy": "lru", "capacity": 1000}`` (a limit in Data packets),
+        ``{"policy": "lru", "bytes": "100MiB"}`` (in payload bytes: an int or a size string), or
+        both limits, or an int (the capacity);
         `strategy` is the forwarding strategy for "/" (e.g. "best-route", "multicast").
         """
         if isinstance(cs, int) and not isinstance(cs, bool):

@@ -144,6 +144,22 @@ fn a_later_consumer_is_served_from_the_router_cache() {
 }
 
 #[test]
+fn a_byte_limited_store_weighs_each_data_by_its_payload() {
+    // SMIC §5: "a unit of a caching operation is a chunk, which is the payload size". 1000
+    // payloads of 1024 bytes fill 1,024,000 bytes exactly, so c2's whole fetch hits, as with
+    // room for 1000 packets above; weighed by their 1087 encoded bytes, only 942 would fit.
+    let cs = |bytes: usize| {
+        router_scenario(10_000, "10s", 1000).replace("capacity = 10000 }", &format!("bytes = {bytes} }}"))
+    };
+    let r = run(&cs(1_024_000));
+    assert_eq!((r.summary.nodes["r"].cs_hits, r.summary.links["p->r"].data), (1000, 1000));
+    // 1023 bytes hold no 1024-byte payload: nothing is stored, every segment crosses r-p twice.
+    let r = run(&cs(1023));
+    assert_eq!((r.summary.nodes["r"].cs_hits, r.summary.links["p->r"].data), (0, 2000));
+    assert_eq!(r.summary.consumers["c2"].data_received, 1000);
+}
+
+#[test]
 fn simultaneous_requests_are_aggregated_into_one_upstream_interest() {
     // CS off: only PIT aggregation can explain a single upstream copy.
     let r = run(&router_scenario(0, "0s", 2000));

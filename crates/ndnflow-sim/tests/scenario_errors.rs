@@ -149,6 +149,26 @@ fn validation_errors_name_line_field_and_reason() {
             &["probability must be between 0 and 1, found 1.5"],
         ),
         case(q(8, r#"r  = { cs = { capacity = 10, admit = 0 } }"#), 8, "nodes.r.cs.admit", &["must be above 0"]),
+        // The byte limit (SMIC §5's "content store of 100 MB")
+        case(q(8, r#"r  = { cs = { bytes = -5 } }"#), 8, "nodes.r.cs.bytes", &["must not be negative, found -5"]),
+        case(q(8, r#"r  = { cs = { bytes = "-5MB" } }"#), 8, "nodes.r.cs.bytes", &["must not be negative"]),
+        case(q(8, r#"r  = { cs = { bytes = 0 } }"#), 8, "nodes.r.cs.bytes", &["must be at least 1 byte"]),
+        case(q(8, r#"r  = { cs = { bytes = "0MB" } }"#), 8, "nodes.r.cs.bytes", &["must be at least 1 byte"]),
+        case(q(8, r#"r  = { cs = { bytes = "lots" } }"#), 8, "nodes.r.cs.bytes", &["invalid size \"lots\""]),
+        case(q(8, r#"r  = { cs = { bytes = "100Mb" } }"#), 8, "nodes.r.cs.bytes", &["lower-case \"b\" means bits"]),
+        case(q(8, r#"r  = { cs = { bytes = 1.5 } }"#), 8, "nodes.r.cs.bytes", &["expected a number of bytes"]),
+        case(
+            q(8, r#"r  = { cs = { policy = "off", bytes = "1MB" } }"#),
+            8,
+            "nodes.r.cs.bytes",
+            &["a byte limit has no effect with policy = \"off\""],
+        ),
+        case(
+            q(8, r#"r  = { cs = { policy = "fifo" } }"#),
+            8,
+            "nodes.r.cs.capacity",
+            &["missing required field \"capacity\"", "or `bytes`"],
+        ),
         case(q(8, r#"r  = { strategy = "ncc" }"#), 8, "nodes.r.strategy", &["\"best-route\", \"multicast\""]),
         case(
             q(8, r#"r  = { strategies = { "video" = "multicast" } }"#),

@@ -58,6 +58,22 @@ fn quickstart_parses_to_the_expected_model() {
 }
 
 #[test]
+fn cs_bytes_sets_a_byte_limit_beside_or_instead_of_the_packet_count() {
+    let r = |cs: &str| {
+        let s = parse(&quickstart_with_line(8, &format!("r  = {{ cs = {cs} }}"))).unwrap_or_else(|e| panic!("{e}"));
+        let f = s.nodes[2].forwarder.clone();
+        (f.cs_policy, f.cs_capacity, f.cs_bytes)
+    };
+    // SMIC §5's store: 100 MiB = 100 x 2^20 = 104,857,600 bytes; "MB" is 10^6 as in every size.
+    assert_eq!(r(r#"{ bytes = "100MiB" }"#), (CsPolicy::Lru, usize::MAX, Some(104_857_600)));
+    assert_eq!(r(r#"{ bytes = "100MB" }"#).2, Some(100_000_000));
+    assert_eq!(r(r#"{ policy = "fifo", capacity = 50, bytes = 3000 }"#), (CsPolicy::Fifo, 50, Some(3000)));
+    // Without `bytes`, nothing changes: a packet count alone, no byte limit.
+    assert_eq!(r(r#"{ capacity = 10000 }"#), (CsPolicy::Lru, 10_000, None));
+    assert_eq!(r(r#"{ policy = "off" }"#), (CsPolicy::Lru, 0, None));
+}
+
+#[test]
 fn dumbbell_example_uses_every_feature() {
     let s = load_scenario(&examples().join("dumbbell.toml")).unwrap();
     assert_eq!((s.seed, s.bin, s.routing), (42, Time::from_millis(50), RoutingMetric::Delay));

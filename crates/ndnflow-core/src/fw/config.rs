@@ -104,8 +104,12 @@ pub enum InterestMarks {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ForwarderConfig {
     pub cs_policy: CsPolicy,
-    /// Content Store capacity in Data packets; 0 turns it off.
+    /// Content Store capacity in Data packets; 0 turns it off; `usize::MAX` when only `cs_bytes`
+    /// limits it.
     pub cs_capacity: usize,
+    /// Content Store limit on the payload bytes of the Data it holds together (SMIC §5 sizes
+    /// stores in bytes, a chunk weighing its payload); `None`, the default: no byte limit.
+    pub cs_bytes: Option<usize>,
     /// Probability that the Content Store admits a Data of a new name (PTP §6-E caches half of
     /// the Data "randomly selected"); 1, the default, admits all, as NFD does.
     pub cs_admit: f64,
@@ -158,6 +162,7 @@ impl Default for ForwarderConfig {
         ForwarderConfig {
             cs_policy: CsPolicy::Lru,
             cs_capacity: 0,
+            cs_bytes: None,
             cs_admit: 1.0,
             default_strategy: StrategyName::BestRoute,
             strategy_choices: Vec::new(),

@@ -106,6 +106,7 @@ impl Forwarder {
             fib: Fib::new(),
             pit: PendingInterestTable::new(),
             cs: ContentStore::new(config.cs_policy, config.cs_capacity)
+                .with_byte_limit(config.cs_bytes)
                 .with_admission(config.cs_admit, cs_seed(nonce_seed)),
             sim_cache,
             dnl: DeadNonceList::default(),

@@ -1,4 +1,12 @@
-//! Content Store (NFD daemon/table/cs) with a capacity in packets and LRU or FIFO replacement.
+//! Content Store (NFD daemon/table/cs) with a capacity in packets, in bytes, or both, and LRU or
+//! FIFO replacement.
+//!
+//! NFD and ndnSIM size a store in packets (`cs_max_packets`, `MaxSize`). SMIC §5 (Table 1 and the
+//! paragraph after it) sizes it in bytes: "content store of 100 MB; thus it can cache maximum
+//! 100,830 chunks. Note that a unit of a caching operation is a chunk, which is the payload size."
+//! So a Data weighs its Content's length, not its encoded size. A byte limit evicts by the policy
+//! until the new Data fits; a Data heavier than the whole limit is not stored. With both limits,
+//! whichever binds first evicts.
 //!
 //! An admission probability lets a store keep only a share of the Data it sees, each one drawn
 //! from the store's own seeded stream: PTP §6-E caches "half of the 2000 Data packets (randomly
@@ -41,10 +49,20 @@ impl Linked for Entry {
     }
 }
 
+/// What a stored Data counts against a byte limit: its payload (SMIC §5: "a unit of a caching
+/// operation is a chunk, which is the payload size"), not its name, signature or link header.
+fn weight(data: &Data) -> usize {
+    data.content.len()
+}
+
 #[derive(Debug)]
 pub struct ContentStore {
     policy: CsPolicy,
     capacity: usize,
+    /// Most payload bytes the stored Data may hold together; `usize::MAX`: no byte limit.
+    byte_limit: usize,
+    /// Payload bytes of the stored Data together.
+    bytes: usize,
     index: NameMap<Name, u32>,
     slots: Vec<Entry>,
     free: Vec<u32>,
@@ -61,6 +79,8 @@ impl ContentStore {
         ContentStore {
             policy,
             capacity,
+            byte_limit: usize::MAX,
+            bytes: 0,
             index: NameMap::default(),
             slots: Vec::new(),
             free: Vec::new(),
@@ -76,6 +96,18 @@ impl ContentStore {
         self
     }
 
+    /// Also limit the payload bytes stored together to `limit` (`None`: no byte limit, as `new`
+    /// has); `Some(0)` disables the store. An unlimited packet count with a byte limit is
+    /// `new(policy, usize::MAX)`.
+    pub fn with_byte_limit(mut self, limit: Option<usize>) -> ContentStore {
+        self.byte_limit = limit.unwrap_or(usize::MAX);
+        // Said by the capacity, so that the per-packet test stays one comparison.
+        if self.byte_limit == 0 {
+            self.capacity = 0;
+        }
+        self
+    }
+
     pub fn is_enabled(&self) -> bool {
         self.capacity > 0
     }
@@ -87,6 +119,14 @@ impl ContentStore {
     }
     pub fn capacity(&self) -> usize {
         self.capacity
+    }
+    /// The byte limit, `None` when there is none.
+    pub fn byte_limit(&self) -> Option<usize> {
+        (self.byte_limit != usize::MAX).then_some(self.byte_limit)
+    }
+    /// Payload bytes stored now.
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// A hit or a refreshed insert: the entry goes to the back, last to be evicted.
@@ -102,12 +142,15 @@ impl ContentStore {
         }
         let fresh_until = now + data.freshness_period.unwrap_or(Time::ZERO);
         if let Some(&i) = self.index.get(&data.name) {
-            let e = &mut self.slots[i as usize];
-            e.data = data;
-            e.fresh_until = fresh_until;
-            if self.policy == CsPolicy::Lru {
-                self.touch(i);
-            }
+            self.refresh(i, data, fresh_until);
+            return;
+        }
+        let weight = weight(&data);
+        // One test on the common path; without a byte limit it never holds (`bytes + weight` is
+        // far below usize::MAX). A Data heavier than the whole limit is turned away before the
+        // admission draw: it takes nothing from the stream and evicts nothing.
+        let over = self.bytes + weight > self.byte_limit;
+        if over && weight > self.byte_limit {
             return;
         }
         if let Some((admit, rng)) = &mut self.admission {
@@ -117,6 +160,9 @@ impl ContentStore {
         }
         if self.index.len() >= self.capacity {
             self.evict_one();
+        }
+        if over {
+            self.make_room(weight);
         }
         let entry = Entry { data: data.clone(), fresh_until, links: Links::DETACHED };
         let i = match self.free.pop() {
@@ -131,17 +177,51 @@ impl ContentStore {
         };
         self.index.insert(data.name.clone(), i);
         self.order.push_back(&mut self.slots, i);
+        self.bytes += weight;
     }
 
-    fn evict_one(&mut self) {
-        let victim = self.order.head;
-        if victim == NIL {
+    /// A new copy of stored entry `i`'s name takes its place. A heavier copy may overrun the
+    /// byte limit: the policy's victims go until it fits, the refreshed entry among them only if
+    /// the policy puts it first (FIFO: the oldest insertion, which a refresh does not change). A
+    /// copy heavier than the whole limit cannot stay, and neither can the stale one.
+    fn refresh(&mut self, i: u32, data: Arc<Data>, fresh_until: Time) {
+        let e = &mut self.slots[i as usize];
+        self.bytes = self.bytes - weight(&e.data) + weight(&data);
+        let oversized = weight(&data) > self.byte_limit;
+        e.data = data;
+        e.fresh_until = fresh_until;
+        if oversized {
+            self.remove(i);
             return;
         }
-        self.order.unlink(&mut self.slots, victim);
-        let name = self.slots[victim as usize].data.name.clone();
-        self.index.remove(&name);
-        self.free.push(victim);
+        if self.policy == CsPolicy::Lru {
+            self.touch(i);
+        }
+        while self.bytes > self.byte_limit && self.evict_one() {}
+    }
+
+    /// Evicts by the policy until `weight` more bytes fit under the byte limit.
+    #[cold]
+    fn make_room(&mut self, weight: usize) {
+        while self.bytes + weight > self.byte_limit && self.evict_one() {}
+    }
+
+    /// Evicts the policy's next victim; false when the store is empty.
+    fn evict_one(&mut self) -> bool {
+        let victim = self.order.head;
+        if victim == NIL {
+            return false;
+        }
+        self.remove(victim);
+        true
+    }
+
+    fn remove(&mut self, i: u32) {
+        self.order.unlink(&mut self.slots, i);
+        let data = &self.slots[i as usize].data;
+        self.bytes -= weight(data);
+        self.index.remove(&data.name);
+        self.free.push(i);
     }
 
     /// The cached Data that satisfies `interest`, if any (a hit refreshes LRU order).
@@ -163,82 +243,5 @@ impl ContentStore {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::packet::data::zero_payload;
-
-    fn data(name: &str) -> Arc<Data> {
-        Arc::new(Data::new(Name::parse(name).unwrap(), zero_payload(10)))
-    }
-    fn interest(name: &str) -> Interest {
-        Interest::new(Name::parse(name).unwrap(), 1, Time::from_secs(2))
-    }
-
-    #[test]
-    fn admission_keeps_about_its_share() {
-        // 2000 distinct names offered to a store of 2000 admitting half: the count admitted is
-        // Binomial(2000, 0.5), mean 1000 and standard deviation sqrt(2000 / 4) = 22.4; 4 sigma is
-        // +-90. A stored name is refreshed whatever the draw.
-        let mut cs = ContentStore::new(CsPolicy::Lru, 2000).with_admission(0.5, 7);
-        for i in 0..2000 {
-            cs.insert(Time::ZERO, data(&format!("/o/{i}")));
-        }
-        assert!((910..=1090).contains(&cs.len()), "{} admitted", cs.len());
-        let stored = (0..2000).find(|i| cs.find(Time::ZERO, &interest(&format!("/o/{i}"))).is_some()).unwrap();
-        for _ in 0..50 {
-            cs.insert(Time::from_secs(1), data(&format!("/o/{stored}")));
-            assert!(cs.find(Time::from_secs(1), &interest(&format!("/o/{stored}"))).is_some());
-        }
-        // Admission 1 draws nothing and keeps all.
-        let mut all = ContentStore::new(CsPolicy::Lru, 10).with_admission(1.0, 7);
-        (0..10).for_each(|i| all.insert(Time::ZERO, data(&format!("/o/{i}"))));
-        assert_eq!(all.len(), 10);
-        assert!(all.admission.is_none());
-    }
-
-    #[test]
-    fn lru_evicts_the_least_recently_used() {
-        let mut cs = ContentStore::new(CsPolicy::Lru, 2);
-        cs.insert(Time::ZERO, data("/a"));
-        cs.insert(Time::ZERO, data("/b"));
-        assert!(cs.find(Time::ZERO, &interest("/a")).is_some()); // /a is now most recent
-        cs.insert(Time::ZERO, data("/c")); // evicts /b
-        assert!(cs.find(Time::ZERO, &interest("/b")).is_none());
-        assert!(cs.find(Time::ZERO, &interest("/a")).is_some());
-        assert!(cs.find(Time::ZERO, &interest("/c")).is_some());
-        assert_eq!(cs.len(), 2);
-    }
-
-    #[test]
-    fn fifo_evicts_the_oldest_insertion_despite_hits() {
-        let mut cs = ContentStore::new(CsPolicy::Fifo, 2);
-        cs.insert(Time::ZERO, data("/a"));
-        cs.insert(Time::ZERO, data("/b"));
-        assert!(cs.find(Time::ZERO, &interest("/a")).is_some());
-        cs.insert(Time::ZERO, data("/c")); // evicts /a, the oldest
-        assert!(cs.find(Time::ZERO, &interest("/a")).is_none());
-        assert!(cs.find(Time::ZERO, &interest("/b")).is_some());
-    }
-
-    #[test]
-    fn must_be_fresh_respects_the_freshness_period() {
-        let mut cs = ContentStore::new(CsPolicy::Lru, 10);
-        let mut d = Data::new(Name::parse("/a").unwrap(), zero_payload(1));
-        d.freshness_period = Some(Time::from_millis(100));
-        cs.insert(Time::ZERO, Arc::new(d));
-        let mut i = interest("/a");
-        i.must_be_fresh = true;
-        assert!(cs.find(Time::from_millis(99), &i).is_some());
-        assert!(cs.find(Time::from_millis(100), &i).is_none());
-        i.must_be_fresh = false;
-        assert!(cs.find(Time::from_secs(5), &i).is_some());
-    }
-
-    #[test]
-    fn capacity_zero_stores_nothing() {
-        let mut cs = ContentStore::new(CsPolicy::Lru, 0);
-        cs.insert(Time::ZERO, data("/a"));
-        assert!(cs.find(Time::ZERO, &interest("/a")).is_none());
-        assert!(!cs.is_enabled());
-    }
-}
+#[path = "cs_tests.rs"]
+mod tests;

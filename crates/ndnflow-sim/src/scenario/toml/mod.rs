@@ -15,6 +15,7 @@
 
 mod apps_events;
 mod cc;
+mod content_store;
 mod error;
 mod marking;
 mod nodes_links;

@@ -59,46 +59,7 @@ impl Reader<'_, '_> {
             "a table such as {} or { cs = { policy = \"lru\", capacity = 1000 } }",
         )?;
         if let Some(cs) = t.get("cs") {
-            let path = t.field("cs");
-            let cs = self.table(
-                cs,
-                &path,
-                &["policy", "capacity", "admit"],
-                "a table such as { policy = \"lru\", capacity = 1000 }",
-            )?;
-            if let Some(a) = cs.get("admit") {
-                node.cs_admit = self.probability(a, &cs.field("admit"))?;
-                if node.cs_admit == 0.0 {
-                    return Err(self.ctx.err(
-                        a.span(),
-                        &cs.field("admit"),
-                        "must be above 0; policy = \"off\" stores nothing",
-                    ));
-                }
-            }
-            let policy = match cs.get("policy") {
-                Some(p) => self.choice(p, &cs.field("policy"), &["lru", "fifo", "off"])?,
-                None => "lru",
-            };
-            (node.cs_policy, node.cs_capacity) = match policy {
-                "off" => {
-                    if let Some(c) = cs.get("capacity") {
-                        return Err(self.ctx.err(
-                            c.span(),
-                            &cs.field("capacity"),
-                            "a capacity has no effect with policy = \"off\"; remove one of them",
-                        ));
-                    }
-                    (CsPolicy::Lru, 0)
-                }
-                p => {
-                    let c = self.required(&cs, "capacity", "number of Data packets the Content Store holds")?;
-                    let capacity = self.uint(c, &cs.field("capacity"))?;
-                    let capacity = usize::try_from(capacity)
-                        .map_err(|_| self.ctx.err(c.span(), &cs.field("capacity"), "too large"))?;
-                    (if p == "fifo" { CsPolicy::Fifo } else { CsPolicy::Lru }, capacity)
-                }
-            };
+            self.content_store(cs, &t.field("cs"), node)?;
         }
         if let Some(s) = t.get("strategy") {
             node.default_strategy = self.strategy(s, &t.field("strategy"))?;

@@ -1,0 +1,218 @@
+//! The Content Store's tests: replacement, freshness, admission, and the byte limit (SMIC §5).
+
+use super::*;
+use crate::packet::data::zero_payload;
+
+fn data(name: &str) -> Arc<Data> {
+    Arc::new(Data::new(Name::parse(name).unwrap(), zero_payload(10)))
+}
+fn interest(name: &str) -> Interest {
+    Interest::new(Name::parse(name).unwrap(), 1, Time::from_secs(2))
+}
+
+#[test]
+fn admission_keeps_about_its_share() {
+    // 2000 distinct names offered to a store of 2000 admitting half: the count admitted is
+    // Binomial(2000, 0.5), mean 1000 and standard deviation sqrt(2000 / 4) = 22.4; 4 sigma is
+    // +-90. A stored name is refreshed whatever the draw.
+    let mut cs = ContentStore::new(CsPolicy::Lru, 2000).with_admission(0.5, 7);
+    for i in 0..2000 {
+        cs.insert(Time::ZERO, data(&format!("/o/{i}")));
+    }
+    assert!((910..=1090).contains(&cs.len()), "{} admitted", cs.len());
+    let stored = (0..2000).find(|i| cs.find(Time::ZERO, &interest(&format!("/o/{i}"))).is_some()).unwrap();
+    for _ in 0..50 {
+        cs.insert(Time::from_secs(1), data(&format!("/o/{stored}")));
+        assert!(cs.find(Time::from_secs(1), &interest(&format!("/o/{stored}"))).is_some());
+    }
+    // Admission 1 draws nothing and keeps all.
+    let mut all = ContentStore::new(CsPolicy::Lru, 10).with_admission(1.0, 7);
+    (0..10).for_each(|i| all.insert(Time::ZERO, data(&format!("/o/{i}"))));
+    assert_eq!(all.len(), 10);
+    assert!(all.admission.is_none());
+}
+
+#[test]
+fn lru_evicts_the_least_recently_used() {
+    let mut cs = ContentStore::new(CsPolicy::Lru, 2);
+    cs.insert(Time::ZERO, data("/a"));
+    cs.insert(Time::ZERO, data("/b"));
+    assert!(cs.find(Time::ZERO, &interest("/a")).is_some()); // /a is now most recent
+    cs.insert(Time::ZERO, data("/c")); // evicts /b
+    assert!(cs.find(Time::ZERO, &interest("/b")).is_none());
+    assert!(cs.find(Time::ZERO, &interest("/a")).is_some());
+    assert!(cs.find(Time::ZERO, &interest("/c")).is_some());
+    assert_eq!(cs.len(), 2);
+}
+
+#[test]
+fn fifo_evicts_the_oldest_insertion_despite_hits() {
+    let mut cs = ContentStore::new(CsPolicy::Fifo, 2);
+    cs.insert(Time::ZERO, data("/a"));
+    cs.insert(Time::ZERO, data("/b"));
+    assert!(cs.find(Time::ZERO, &interest("/a")).is_some());
+    cs.insert(Time::ZERO, data("/c")); // evicts /a, the oldest
+    assert!(cs.find(Time::ZERO, &interest("/a")).is_none());
+    assert!(cs.find(Time::ZERO, &interest("/b")).is_some());
+}
+
+#[test]
+fn must_be_fresh_respects_the_freshness_period() {
+    let mut cs = ContentStore::new(CsPolicy::Lru, 10);
+    let mut d = Data::new(Name::parse("/a").unwrap(), zero_payload(1));
+    d.freshness_period = Some(Time::from_millis(100));
+    cs.insert(Time::ZERO, Arc::new(d));
+    let mut i = interest("/a");
+    i.must_be_fresh = true;
+    assert!(cs.find(Time::from_millis(99), &i).is_some());
+    assert!(cs.find(Time::from_millis(100), &i).is_none());
+    i.must_be_fresh = false;
+    assert!(cs.find(Time::from_secs(5), &i).is_some());
+}
+
+#[test]
+fn capacity_zero_stores_nothing() {
+    let mut cs = ContentStore::new(CsPolicy::Lru, 0);
+    cs.insert(Time::ZERO, data("/a"));
+    assert!(cs.find(Time::ZERO, &interest("/a")).is_none());
+    assert!(!cs.is_enabled());
+}
+
+// ------------------------------------------------------------------ the byte limit (SMIC §5)
+
+fn sized(name: &str, payload: usize) -> Arc<Data> {
+    Arc::new(Data::new(Name::parse(name).unwrap(), zero_payload(payload)))
+}
+fn holds(cs: &mut ContentStore, name: &str) -> bool {
+    cs.find(Time::ZERO, &interest(name)).is_some()
+}
+/// A store limited to `bytes` of payload only (no packet count).
+fn by_bytes(policy: CsPolicy, bytes: usize) -> ContentStore {
+    ContentStore::new(policy, usize::MAX).with_byte_limit(Some(bytes))
+}
+
+#[test]
+fn byte_limit_evicts_the_lru_entry_when_the_next_chunk_does_not_fit() {
+    // 3000 bytes, 1040-byte payloads: two fit (2080); a third would make 3120 > 3000, so the
+    // least recently used goes (/b, since /a was read after it) and 2080 bytes stay stored.
+    let mut cs = by_bytes(CsPolicy::Lru, 3000);
+    cs.insert(Time::ZERO, sized("/a", 1040));
+    cs.insert(Time::ZERO, sized("/b", 1040));
+    assert_eq!((cs.len(), cs.bytes()), (2, 2080));
+    assert!(holds(&mut cs, "/a"));
+    cs.insert(Time::ZERO, sized("/c", 1040));
+    assert!(!holds(&mut cs, "/b"));
+    assert!(holds(&mut cs, "/a") && holds(&mut cs, "/c"));
+    assert_eq!((cs.len(), cs.bytes()), (2, 2080));
+}
+
+#[test]
+fn byte_limit_evicts_as_many_as_the_new_data_needs() {
+    // 3000 bytes: 1000 + 1000 + 1000 fills it exactly (the limit is inclusive). A 1500-byte Data
+    // needs 1500 free: evicting /a leaves 2000 + 1500 = 3500 > 3000, evicting /b too leaves
+    // 1000 + 1500 = 2500, so /a and /b go (FIFO order) and /c stays.
+    let mut cs = by_bytes(CsPolicy::Fifo, 3000);
+    for name in ["/a", "/b", "/c"] {
+        cs.insert(Time::ZERO, sized(name, 1000));
+    }
+    assert_eq!((cs.len(), cs.bytes()), (3, 3000));
+    cs.insert(Time::ZERO, sized("/d", 1500));
+    assert!(!holds(&mut cs, "/a") && !holds(&mut cs, "/b"));
+    assert!(holds(&mut cs, "/c") && holds(&mut cs, "/d"));
+    assert_eq!((cs.len(), cs.bytes()), (2, 2500));
+    // A small Data then fits beside them without evicting: 2500 + 500 = 3000.
+    cs.insert(Time::ZERO, sized("/e", 500));
+    assert_eq!((cs.len(), cs.bytes()), (3, 3000));
+}
+
+#[test]
+fn whichever_limit_binds_first_evicts() {
+    // 2 packets and 3000 bytes. 100-byte payloads: the count binds (a third evicts at 200 bytes).
+    let mut cs = ContentStore::new(CsPolicy::Lru, 2).with_byte_limit(Some(3000));
+    for name in ["/a", "/b", "/c"] {
+        cs.insert(Time::ZERO, sized(name, 100));
+    }
+    assert_eq!((cs.len(), cs.bytes()), (2, 200));
+    assert!(!holds(&mut cs, "/a"));
+    // 5 packets and 3000 bytes, 1040-byte payloads: the bytes bind at 2 (3 x 1040 = 3120).
+    let mut cs = ContentStore::new(CsPolicy::Lru, 5).with_byte_limit(Some(3000));
+    for name in ["/a", "/b", "/c"] {
+        cs.insert(Time::ZERO, sized(name, 1040));
+    }
+    assert_eq!((cs.len(), cs.bytes()), (2, 2080));
+    assert!(!holds(&mut cs, "/a"));
+}
+
+#[test]
+fn a_data_heavier_than_the_limit_is_not_stored_and_evicts_nothing() {
+    let mut cs = by_bytes(CsPolicy::Lru, 1000);
+    cs.insert(Time::ZERO, sized("/a", 600));
+    cs.insert(Time::ZERO, sized("/big", 1001));
+    assert!(!holds(&mut cs, "/big"));
+    assert!(holds(&mut cs, "/a"));
+    assert_eq!((cs.len(), cs.bytes()), (1, 600));
+    // Exactly the limit is stored (evicting /a).
+    cs.insert(Time::ZERO, sized("/full", 1000));
+    assert!(holds(&mut cs, "/full") && !holds(&mut cs, "/a"));
+    assert_eq!(cs.bytes(), 1000);
+}
+
+#[test]
+fn a_heavier_copy_of_a_stored_name_makes_room_by_the_policy() {
+    // 3000 bytes holding /a and /b, 1000 each; /a comes again with 2500: 2500 + 1000 = 3500.
+    // LRU: the refresh moved /a to the back, so /b goes and 2500 bytes stay.
+    let mut lru = by_bytes(CsPolicy::Lru, 3000);
+    lru.insert(Time::ZERO, sized("/a", 1000));
+    lru.insert(Time::ZERO, sized("/b", 1000));
+    lru.insert(Time::ZERO, sized("/a", 2500));
+    assert!(holds(&mut lru, "/a") && !holds(&mut lru, "/b"));
+    assert_eq!((lru.len(), lru.bytes()), (1, 2500));
+    assert_eq!(lru.find(Time::ZERO, &interest("/a")).unwrap().content.len(), 2500);
+    // FIFO: a refresh keeps /a first in line, so /a itself goes and /b's 1000 bytes stay.
+    let mut fifo = by_bytes(CsPolicy::Fifo, 3000);
+    fifo.insert(Time::ZERO, sized("/a", 1000));
+    fifo.insert(Time::ZERO, sized("/b", 1000));
+    fifo.insert(Time::ZERO, sized("/a", 2500));
+    assert!(!holds(&mut fifo, "/a") && holds(&mut fifo, "/b"));
+    assert_eq!((fifo.len(), fifo.bytes()), (1, 1000));
+    // A copy heavier than the whole limit takes the stale one out; a lighter one frees bytes.
+    fifo.insert(Time::ZERO, sized("/b", 3001));
+    assert_eq!((fifo.len(), fifo.bytes()), (0, 0));
+    fifo.insert(Time::ZERO, sized("/c", 2000));
+    fifo.insert(Time::ZERO, sized("/c", 700));
+    assert_eq!((fifo.len(), fifo.bytes()), (1, 700));
+}
+
+#[test]
+fn smics_100_mib_store_holds_100830_chunks_of_ten_objects() {
+    // SMIC §5: 10 MB objects in 1040-byte payloads are 10,083 chunks, and a 100 MB store caches
+    // at most 100,830. 10 MiB = 10,485,760 bytes = 10,082 x 1040 + 480: 10,082 full chunks and
+    // a last one of 480 bytes, 10,083 in all (10 x 10^6 / 1040 would give 9,616). Ten such
+    // objects weigh 100 MiB = 104,857,600 bytes exactly and are 100,830 chunks: the paper's
+    // figures hold with MB = 2^20 bytes and a chunk weighing its payload.
+    const OBJECT: usize = 10 << 20;
+    let chunks = OBJECT.div_ceil(1040);
+    assert_eq!((chunks, OBJECT - (chunks - 1) * 1040), (10_083, 480));
+    let mut cs = by_bytes(CsPolicy::Lru, 100 << 20);
+    for object in 0..10 {
+        for chunk in 0..chunks {
+            let payload = if chunk + 1 == chunks { 480 } else { 1040 };
+            cs.insert(Time::ZERO, sized(&format!("/o{object}/{chunk}"), payload));
+        }
+    }
+    assert_eq!((cs.len(), cs.bytes()), (100_830, 104_857_600));
+    // One more full chunk does not fit: the oldest, /o0/0 (1040 bytes), goes.
+    cs.insert(Time::ZERO, sized("/o10/0", 1040));
+    assert_eq!((cs.len(), cs.bytes()), (100_830, 104_857_600));
+    assert!(!holds(&mut cs, "/o0/0") && holds(&mut cs, "/o0/1"));
+}
+
+#[test]
+fn a_zero_byte_limit_turns_the_store_off_and_no_limit_is_none() {
+    let mut cs = by_bytes(CsPolicy::Lru, 0);
+    cs.insert(Time::ZERO, sized("/a", 0));
+    assert!(!cs.is_enabled() && cs.is_empty());
+    let plain = ContentStore::new(CsPolicy::Lru, 10);
+    assert_eq!(plain.byte_limit(), None);
+    assert_eq!(by_bytes(CsPolicy::Lru, 3000).byte_limit(), Some(3000));
+}
