@@ -392,6 +392,9 @@ pub struct PathSummary {
     pub losses: u64,
     pub decreases: u64,
     pub timeouts: u64,
+    /// SMIC: how many sub-flows share its bottleneck, itself included (absent for others).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sharing: Option<usize>,
 }
 
 /// What a PTP router did (MPFP, PTP §4): Interests it steered, and its FAB's lookups.

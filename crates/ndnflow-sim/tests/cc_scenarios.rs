@@ -464,3 +464,38 @@ fn mircc_reads_its_path_keys() {
         assert!(err.contains(says), "{bad}: {err}");
     }
 }
+
+#[test]
+fn smic_reads_its_keys() {
+    use ndnflow_core::app::cc::CcConfig;
+    use ndnflow_core::app::multipath::{CouplingName, SmicIncrease};
+    let read =
+        |text: &str| parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, text), "t.toml", None);
+    let CcConfig::Smic(s) = read(r#"{ algorithm = "smic" }"#).expect("valid").consumers[0].cc else { panic!("smic") };
+    // §3.3.2's pool 0..10, §5's thresholds (0.05 s, 80 %), Algorithm 1.
+    assert_eq!((s.path_ids, s.sharing.rmse, s.sharing.bandwidth_difference), (11, 0.05, 0.8));
+    assert_eq!(s.increase, SmicIncrease::Algorithm1);
+    let CcConfig::Smic(s) = read(
+        r#"{ algorithm = "smic", coupling = "olia", path_ids = 4, rmse = "20ms", bandwidth_difference = 0.2, respread = "5s", history = 3 }"#,
+    )
+    .expect("valid")
+    .consumers[0]
+        .cc
+    else {
+        panic!("smic")
+    };
+    assert_eq!(s.increase, SmicIncrease::Coupled(CouplingName::OLIA));
+    assert_eq!((s.path_ids, s.sharing.history, s.sharing.rmse, s.sharing.bandwidth_difference), (4, 3, 0.02, 0.2));
+    assert_eq!(s.respread, ndnflow_core::Time::from_secs(5));
+    for (bad, says) in [
+        (r#"{ algorithm = "smic", coupling = "reno" }"#, "coupling"),
+        (r#"{ algorithm = "smic", path_ids = 0 }"#, "path_ids"),
+        (r#"{ algorithm = "smic", path_ids = 100000 }"#, "at most 65536 path ids"),
+        (r#"{ algorithm = "smic", bandwidth_difference = 1.5 }"#, "must be in (0, 1]"),
+        (r#"{ algorithm = "smic", lia_rtt_ratio = 1 }"#, "must be above 1"),
+        (r#"{ algorithm = "smic", probe_rate = 5 }"#, "\"probe_rate\" does not apply to algorithm = \"smic\""),
+    ] {
+        let err = read(bad).expect_err(bad).to_string();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+}

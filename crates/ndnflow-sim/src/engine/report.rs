@@ -182,5 +182,6 @@ fn path_summary(p: PathReport) -> PathSummary {
         losses: p.losses,
         decreases: p.decreases,
         timeouts: p.timeouts,
+        sharing: p.sharing,
     }
 }

@@ -22,7 +22,10 @@ pub use fixed_window::FixedWindow;
 pub use icp::{Icp, IcpConfig, IcpRto};
 pub use raaqm::{Raaqm, RaaqmConfig};
 
-use super::multipath::{mptcp, Dpccp, DpccpConfig, Mircc, MirccConfig, MptcpConfig, Ptp, PtpConfig, SubflowManager};
+use super::multipath::{
+    mptcp, Dpccp, DpccpConfig, Mircc, MirccConfig, MptcpConfig, Ptp, PtpConfig, Smic, SmicConsumerConfig,
+    SubflowManager,
+};
 use super::rtt::RttOptions;
 use crate::packet::{LpHeader, NackReason};
 use crate::Time;
@@ -105,6 +108,9 @@ pub enum CcConfig {
     /// MIRCC's consumer: each path paced at the rate its links write into Data (RCP-style, one
     /// primary sub-flow and the rest second-class), `MirccConfig::default()`.
     Mircc(MirccConfig),
+    /// SMIC's consumer: one window per sub-flow found by path ids, Algorithm 1 (or an MPTCP
+    /// coupling over the same sub-flows), `SmicConsumerConfig::default()`.
+    Smic(SmicConsumerConfig),
 }
 
 /// What a consumer runs: one controller for all its Interests, or a subflow manager that keeps
@@ -191,6 +197,7 @@ impl CcConfig {
             CcConfig::Mptcp(c) => return Controller::Multipath(Box::new(mptcp::mptcp(c, rto, seed))),
             CcConfig::Dpccp(c) => return Controller::Multipath(Box::new(Dpccp::new(c, rto))),
             CcConfig::Mircc(c) => return Controller::Multipath(Box::new(Mircc::new(c, rto))),
+            CcConfig::Smic(c) => return Controller::Multipath(Box::new(Smic::new(c, rto))),
         };
         Controller::Single(single)
     }

@@ -275,6 +275,7 @@ impl SubflowManager for Dpccp {
                 losses: 0,
                 decreases: f.control.drains,
                 timeouts: f.timeouts,
+                sharing: None,
             })
             .collect()
     }

@@ -303,6 +303,7 @@ impl SubflowManager for Mircc {
                 losses: 0,
                 decreases: 0,
                 timeouts: f.timeouts,
+                sharing: None,
             })
             .collect()
     }

@@ -14,7 +14,9 @@
 //!   probe, `tlp`, a chosen coupling), and DPCCP (`dpccp`: the same probed paths, one
 //!   rate-controlled sub-flow each, `dpccp_rate`, driven by backlogs estimated per hop-flow,
 //!   `hopflow`), and MIRCC (`mircc`: the same probed paths, each paced at the rate its links
-//!   write into Data, one primary and the rest second-class).
+//!   write into Data, one primary and the rest second-class), and SMIC (`smic`: sub-flows found
+//!   by path ids that routers hash onto next hops, merged by trajectory id, Algorithm 1's windows
+//!   with bottleneck sharing from `smic_sharing`, or an MPTCP coupling over the same sub-flows).
 //!
 //! All sans-IO: handed `now` and events, returning decisions and deadlines.
 
@@ -33,6 +35,8 @@ pub mod paths;
 pub mod ptp;
 pub mod selection;
 pub mod semicoupled;
+pub mod smic;
+pub mod smic_sharing;
 pub mod tlp;
 pub mod uncoupled;
 
@@ -45,6 +49,7 @@ pub use mpccp::{MpccpConfig, PathCongestion, PathCounters, PathPhase, Recovery};
 pub use mptcp::{Mptcp, MptcpConfig};
 pub use ptp::{PathSpecified, PathSpecifiedConfig, Ptp, PtpConfig};
 pub use selection::PathSelection;
+pub use smic::{Smic, SmicConsumerConfig, SmicIncrease};
 
 use super::cc::DataSample;
 use crate::packet::{LpHeader, NackReason};
@@ -75,6 +80,9 @@ pub struct PathReport {
     pub losses: u64,
     pub decreases: u64,
     pub timeouts: u64,
+    /// SMIC: the sub-flows found to share its bottleneck, itself included (|S_r| of Algorithm 1);
+    /// `None` for transports without bottleneck-sharing detection.
+    pub sharing: Option<usize>,
 }
 
 /// A multipath transport as the consumer engine drives it. `Send` for the same reason as

@@ -323,6 +323,7 @@ impl PathSet {
                     losses: c.losses_detected,
                     decreases: c.decreases,
                     timeouts: c.timeouts,
+                    sharing: None,
                 }
             })
             .collect()

@@ -18,6 +18,7 @@ mod mircc;
 mod mptcp;
 mod ptp;
 mod raaqm;
+mod smic;
 
 use ndnflow_core::app::cc::{CcConfig, SignalConfig};
 
@@ -50,6 +51,7 @@ const READERS: &[CcReader] = &[
     mptcp::READER,
     dpccp::READER,
     mircc::READER,
+    smic::READER,
 ];
 
 /// Keys of the window controllers' loss and mark signals (PCON Algorithm 1's CWA and friends).
