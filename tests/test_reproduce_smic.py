@@ -49,7 +49,11 @@ def test_table_one_workload():
     assert sc.SEGMENTS == math.ceil(10 * 2 ** 20 / 1040) == 10_083
     assert sc.CS_PACKETS == 10 * sc.SEGMENTS
     doc = b1.scenarios("10s", 1)[b1.VARIANT].to_dict()
-    assert all(n == {"cs": {"policy": "lru", "capacity": 100_830}, "smic": True} for n in doc["nodes"].values())
+    # "Each router has ... content store of 100MB": r and p; the consumers' own nodes have none.
+    routers = {name for name, n in doc["nodes"].items() if n == {"cs": {"policy": "lru", "capacity": 100_830},
+                                                                 "smic": True}}
+    assert routers == {"r", "p"}
+    assert all(doc["nodes"][c] == {"cs": {"policy": "off"}, "smic": True} for c in b1.CONSUMERS)
     assert [c["cc"]["algorithm"] for c in doc["consumers"]] == ["smic", "smic", "smic", "icp"]
     for consumer in doc["consumers"]:
         assert consumer["catalog"] == {"objects": 10_000, "alpha": 1.0} and consumer["segments"] == 10_083
@@ -68,7 +72,17 @@ def test_topologies_have_the_papers_shapes():
     runs = tree.scenarios("10s", 1)
     assert list(runs) == ["SMIC", "MPTCP LIA", "single"]
     assert all(n["smic"] == {"hash": "salted"} for n in runs["SMIC"].to_dict()["nodes"].values())
-    assert runs["MPTCP LIA"].to_dict()["consumers"][0]["cc"] == {"algorithm": "smic", "coupling": "lia"}
+    assert runs["MPTCP LIA"].to_dict()["consumers"][0]["cc"] == {"algorithm": "smic", "coupling": "lia",
+                                                                 "path_ids": 32}
+
+
+@pytest.mark.parametrize("n, expected", [(11, 0.169), (32, 0.0004)])
+def test_salted_pool_misses_a_leaf_rarely(n, expected):
+    # Independent fair hashes at r0 and below: r1 gets k of n ids (binomial), and misses one of its
+    # two leaves when all k go one way, 2 x 2^-k; summed over k, 2 x 0.75^n, and as much for r2.
+    miss = sum(math.comb(n, k) / 2 ** n * 2 * 2.0 ** -k for k in range(n + 1)) * 2
+    assert miss == pytest.approx(4 * 0.75 ** n) == pytest.approx(expected, abs=5e-4)
+    assert n != tree.POOL or miss < 1e-3
 
 
 @pytest.mark.parametrize("k", comp.PATHS)
@@ -180,7 +194,8 @@ def test_bottleneck2_window_before_the_first_timeout():
 
 def test_tree_link_rows_by_hand():
     # The single-path run loads c-r0, r0-r1, r1-s1 (and leaks 0.5 % to r2's side: under 1 %); the
-    # multi-path runs spread: their 2nd and 3rd shares (0.2, 0.15) are below single's (0.33, 0.33).
+    # multi-path runs spread: of their 1100 bytes, c-r0 carries 400 and their 2nd and 3rd shares
+    # (200 / 1100 = 0.18, 150 / 1100 = 0.14) are below single's (325 / 990 = 0.33 each).
     single = {"c->r0": 10, "r0->c": 320, "r0->r1": 10, "r1->r0": 315, "r1->s1": 10, "s1->r1": 315,
               "r0->r2": 5, "r2->s3": 5, "s3->r2": 0}
     spread = {"r0->c": 400, "r1->r0": 200, "r2->r0": 150, "s1->r1": 100, "s2->r1": 100, "s3->r2": 100,
@@ -192,10 +207,25 @@ def test_tree_link_rows_by_hand():
 
     results = {"SMIC": run(spread, 11.0), "MPTCP LIA": run(spread, 15.8), "single": run(single, 27.0)}
     got = {row.metric: row for row in tree.metrics(results)}
-    assert got["single: links carrying >= 1 % of the traffic"].passed
-    assert got["SMIC: most loaded link"].measured == "c-r0" and got["SMIC: 2nd and 3rd link shares (single's)"].passed
+    assert got["single: links carrying >= 1 % of the traffic (all, on the best path)"].measured == [3, 3]
+    assert got["SMIC: share of c-r0, of the most loaded other link"].measured == pytest.approx([4 / 11, 2 / 11])
+    assert got["SMIC: 2nd and 3rd link shares (single's)"].passed
     assert got["SMIC < MPTCP < single (average retrieval time)"].passed
     assert got["single: median 1 s rate from the servers"].measured == 3.0
     # The same volumes under SMIC and single: nothing was spread.
     results["SMIC"] = run(single, 11.0)
     assert not {row.metric: row for row in tree.metrics(results)}["SMIC: 2nd and 3rd link shares (single's)"].passed
+    # A single-path run that loaded r2's side: four links carry traffic, one off the best path.
+    results["single"] = run({**single, "r0->r2": 50, "r2->r0": 0}, 27.0)
+    got = {row.metric: row for row in tree.metrics(results)}
+    assert got["single: links carrying >= 1 % of the traffic (all, on the best path)"].measured == [4, 3]
+    assert not got["single: links carrying >= 1 % of the traffic (all, on the best path)"].passed
+
+
+def test_tree_convergence_is_the_first_bin_at_ninety_percent_of_the_median():
+    # The servers' 1 s rates 1, 2, 8, 9, 9, 9 (s1 alone): median 8.5, 90 % of it 7.65, first reached
+    # in the bin starting at 2 s, so converged at its end, 3 s.
+    rates = [1, 2, 8, 9, 9, 9]
+    res = fake(links={"link": ["s1->r1"] * 6, "time_s": [float(t) for t in range(6)],
+                      "throughput_bps": [r * 1e6 for r in rates]})
+    assert tree.convergence_s(res) == 3.0

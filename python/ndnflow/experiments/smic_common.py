@@ -33,6 +33,11 @@ ALPHA = 1.0  # Table 1: Zipf skewness
 #: "it can cache maximum 100,830 chunks": the 100 MB store in packets. Every Data here carries 1040
 #: bytes, so a packet count is the byte limit exactly (the paper's own arithmetic).
 CS_PACKETS = 100_830
+ROUTER_CS: Dict[str, Any] = {"policy": "lru", "capacity": CS_PACKETS}
+#: "Each router has ... content store": routers, not the consumers' own nodes. A store on a
+#: consumer's node would answer an object drawn again while still cached in 0 s (local delivery),
+#: which is no retrieval at all.
+CONSUMER_CS: Dict[str, Any] = {"policy": "off"}
 #: "Each router has a tail-drop queue" (§5); its size was in a lost figure. ndnSIM's links (the
 #: paper's simulator) default to ns-3's DropTailQueue of 100 packets.
 QUEUE: Dict[str, Any] = {"discipline": "droptail", "packets": 100}
@@ -60,7 +65,8 @@ def catalog() -> Dict[str, Any]:
 
 class Topology:
     """Links (a, b, bandwidth), producer nodes and consumers (node, controller name) of one run.
-    Every node is a SMIC router with the paper's LRU store; `hash` picks the path-id hash."""
+    Every node is a SMIC router with the paper's LRU store, but the consumers' nodes have no store;
+    `hash` picks the path-id hash."""
 
     def __init__(self, links: Sequence[Tuple[str, str, str]], producers: Sequence[str],
                  consumers: Sequence[Tuple[str, str]]):
@@ -82,8 +88,9 @@ class Topology:
         tables = {**CONTROLLERS, **(cc or {})}
         sc = Scenario(duration=duration, seed=seed, bin=bin)
         smic = True if hash == "paper" else {"hash": hash}
+        users = {node for node, _ in self.consumers}
         for node in self.nodes():
-            sc.node(node, cs={"policy": "lru", "capacity": CS_PACKETS}, smic=smic)
+            sc.node(node, cs=CONSUMER_CS if node in users else ROUTER_CS, smic=smic)
         for a, b, bandwidth in self.links:
             sc.link(a, b, bandwidth=bandwidth, delay=DELAY, queue=QUEUE)
         for node in self.producers:

@@ -41,7 +41,7 @@ ID = "smic-competition"
 TITLE = "One multi-path flow against k single-path flows, k = 2..5 (Fig. 7b, 9): retrieval times"
 PAPER = sc.PAPER
 SECTION = "§5.3, competition topology"
-DURATION = "1000s"
+DURATION = "200s"
 SEED = sc.SEED
 PATHS = (2, 3, 4, 5)
 MULTI = ("SMIC", "MPTCP LIA", "MPTCP OLIA")
