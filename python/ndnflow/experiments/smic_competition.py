@@ -53,6 +53,8 @@ PAPER_SMIC_S, PAPER_OTHERS_S = 16.4, 24.0
 PAPER_FASTER = {2: 46.0, 3: 50.0, 4: 90.0, 5: 102.0}
 #: k = 2's 46 % is the text's own 24 / 16.4 - 1, derived from the two times checked above it.
 INFO_ROWS = ("k=2: SMIC % faster than its single-path flows",)
+#: Verdicts that change over seeds 1-4 (docs/experiments/smic.md).
+SEED_SENSITIVE = ("k=2: MPTCP LIA and its single-path flows", "k=4: % faster (SMIC, LIA, OLIA)")
 
 
 def variant(k: int, multi: str) -> str:
