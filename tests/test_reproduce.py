@@ -17,7 +17,8 @@ from ndnflow.experiments import common, pcon_4_1, pcon_4_2
 
 IDS = ("pcon-4.1", "pcon-4.2", "pcon-4.3", "pcon-4.4-split", "pcon-4.4-table1", "pcon-4.5", "pcon-4.6",
        "survey-sce1", "survey-sce2", "survey-sce3", "ptp-s1", "ptp-s2", "ptp-s3", "ptp-s4", "ptp-s5",
-       "dpccp-sp1", "dpccp-sp2", "dpccp-sp3", "dpccp-mp1", "dpccp-mp2", "dpccp-mp3", "dpccp-mp4")
+       "dpccp-sp1", "dpccp-sp2", "dpccp-sp3", "dpccp-mp1", "dpccp-mp2", "dpccp-mp3", "dpccp-mp4",
+       "smic-bottleneck1", "smic-bottleneck2", "smic-tree", "smic-competition")
 #: The experiments whose full run this file checks end to end.
 END_TO_END = ("pcon-4.1", "pcon-4.2")
 

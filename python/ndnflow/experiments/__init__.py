@@ -22,7 +22,8 @@ from ndnflow.experiments.common import Report, Row, run_experiment
 #: Experiment modules, in catalog order.
 MODULES = ("pcon_4_1", "pcon_4_2", "pcon_4_3", "pcon_4_4_split", "pcon_4_4_table1", "pcon_4_5", "pcon_4_6",
            "survey_sce1", "survey_sce2", "survey_sce3", "ptp_s1", "ptp_s2", "ptp_s3", "ptp_s4", "ptp_s5",
-           "dpccp_sp1", "dpccp_sp2", "dpccp_sp3", "dpccp_mp1", "dpccp_mp2", "dpccp_mp3", "dpccp_mp4")
+           "dpccp_sp1", "dpccp_sp2", "dpccp_sp3", "dpccp_mp1", "dpccp_mp2", "dpccp_mp3", "dpccp_mp4",
+           "smic_bottleneck1", "smic_bottleneck2", "smic_tree", "smic_competition")
 
 
 class UnknownExperiment(KeyError):
