@@ -28,6 +28,10 @@ pub struct CatalogConfig {
     pub alpha: f64,
     /// q, the Mandelbrot plateau (ndnSIM `q`, default 0.7; SMIC's plain Zipf: 0).
     pub q: f64,
+    /// Each object a new flow: the controller (window, sub-flows) and the RTT estimator start
+    /// over at every object, as a new connection per request would. Off by default: one
+    /// long-lived flow (docs/protocols/consumer.md#catalog-consumer).
+    pub restart: bool,
 }
 
 /// Zipf-Mandelbrot over ranks 1..=N, as a cumulative table.

@@ -70,7 +70,7 @@ fn consumer() -> Consumer {
         max_retries: None,
         in_flight: InFlightRule::Outstanding,
         send_jitter: Time::ZERO,
-        catalog: Some(CatalogConfig { objects: 1000, alpha: 1.0, q: 0.0 }),
+        catalog: Some(CatalogConfig { objects: 1000, alpha: 1.0, q: 0.0, restart: false }),
     };
     Consumer::new(config, 3)
 }
@@ -129,9 +129,33 @@ fn objects_follow_one_another_with_their_own_segment_numbers() {
 }
 
 #[test]
+fn a_restarting_catalog_starts_each_object_from_the_initial_window() {
+    // AIMD from a window of 1 in slow start, +1 per Data: after the first object's two Data the
+    // window is 3. Kept: the second object starts at 3; restarted: at 1 again.
+    let window_after_one_object = |restart: bool| {
+        let mut config = consumer().config().clone();
+        config.cc = CcConfig::Aimd(crate::app::cc::AimdConfig::default());
+        config.catalog = Some(CatalogConfig { objects: 1000, alpha: 1.0, q: 0.0, restart });
+        let mut c = Consumer::new(config, 3);
+        let mut out = Vec::new();
+        c.handle_timeout(Time::from_millis(10), &mut out);
+        let first = interest_names(&out);
+        assert_eq!(first.len(), 1, "a window of one");
+        out.clear();
+        c.handle(Time::from_millis(30), answer(&first[0], 100), &mut out);
+        let second = interest_names(&out);
+        c.handle(Time::from_millis(50), answer(&second[0], 100), &mut out);
+        assert_eq!(c.objects().len(), 2, "the first object is done");
+        c.window().unwrap()
+    };
+    assert_eq!(window_after_one_object(false), 3.0);
+    assert_eq!(window_after_one_object(true), 1.0);
+}
+
+#[test]
 fn the_same_seed_draws_the_same_objects_and_another_seed_others() {
     let ranks = |seed: u64| {
-        let config = CatalogConfig { objects: 10_000, alpha: 1.0, q: 0.0 };
+        let config = CatalogConfig { objects: 10_000, alpha: 1.0, q: 0.0, restart: false };
         let mut cat = Catalog::new(&config, Name::parse("/cat").unwrap(), seed);
         (0..20)
             .map(|i| {

@@ -148,12 +148,16 @@ pub struct Consumer {
     next_check: Time,
     finished_at: Option<Time>,
     catalog: Option<Box<Catalog>>,
+    seed: u64,
     pub stats: ConsumerStats,
 }
 
+/// Mixed into the consumer's seed for its controller's.
+const CC_SEED: u64 = 0x5241_4151_4d00;
+
 impl Consumer {
     pub fn new(config: ConsumerConfig, seed: u64) -> Consumer {
-        let cc = config.cc.build(seed ^ 0x5241_4151_4d00, config.rtt);
+        let cc = config.cc.build(seed ^ CC_SEED, config.rtt);
         let final_segment = config.segments.map(|n| n.saturating_sub(1));
         let finished_at = (config.segments == Some(0)).then_some(config.start);
         let catalog = config.catalog.map(|c| Box::new(Catalog::new(&c, config.name.clone(), seed)));
@@ -161,6 +165,7 @@ impl Consumer {
             rtt: RttEstimator::new(config.rtt),
             cc,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            seed,
             started: false,
             next_segment: 0,
             final_segment,
@@ -178,6 +183,11 @@ impl Consumer {
             stats: ConsumerStats::default(),
             config,
         }
+    }
+
+    /// The controller's seed (a catalog consumer that restarts per object builds it again).
+    pub(super) fn cc_seed(&self) -> u64 {
+        self.seed ^ CC_SEED
     }
 
     pub fn config(&self) -> &ConsumerConfig {

@@ -3,6 +3,7 @@
 
 use super::Consumer;
 use crate::app::catalog::ObjectRecord;
+use crate::app::rtt::RttEstimator;
 use crate::{Name, Time};
 
 impl Consumer {
@@ -34,8 +35,17 @@ impl Consumer {
     /// The catalog's current object is complete: the next one's segments follow on.
     pub(super) fn next_object(&mut self, now: Time) {
         let path_data = self.path_data();
+        let seed = self.cc_seed();
         let Some(c) = &mut self.catalog else { return };
         c.next(now, self.next_segment, self.stats.payload_bytes, path_data);
+        if self.config.catalog.is_some_and(|k| k.restart) {
+            // A new flow: a new controller and estimator (nothing of the last object is out: it
+            // completed), whose paths count their Data from zero.
+            c.begin(now, self.stats.payload_bytes, Vec::new());
+            self.cc = self.config.cc.build(seed, self.config.rtt);
+            self.rtt = RttEstimator::new(self.config.rtt);
+            self.last_backoff = None;
+        }
         let segments = self.config.segments.unwrap_or(1).max(1);
         self.final_segment = Some(self.next_segment + segments - 1);
     }

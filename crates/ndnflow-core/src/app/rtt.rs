@@ -103,6 +103,20 @@ impl RttEstimator {
         self.rto = (self.rto * 2).min(self.opts.max_rto);
     }
 
+    /// Undoes any backoff: the RTO from the current estimates again (the initial RTO before the
+    /// first sample), as a new sample would leave it. RFC 6298 (5.7) lets a sender distrust its
+    /// estimates after repeated backoffs; a multipath sub-flow whose Interests are answered over
+    /// another path gets no sample of its own to end the backoff, and needs this instead.
+    pub fn clear_backoff(&mut self) {
+        self.rto = match self.srtt {
+            Some(srtt) => {
+                Time::from_secs_f64(srtt + self.opts.k * self.rttvar).clamp(self.opts.min_rto, self.opts.max_rto)
+            }
+            None => self.opts.initial_rto,
+        };
+        self.multiplier = 1;
+    }
+
     pub fn rto(&self) -> Time {
         if self.multiplier == 1 {
             return self.rto;
@@ -118,6 +132,22 @@ impl RttEstimator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clearing_a_backoff_gives_the_rto_of_the_estimates_back() {
+        // One 100 ms sample: srtt 100 ms, rttvar 50 ms, RTO 100 + 4 x 50 = 300 ms; two backoffs
+        // make it 1.2 s, clearing them 300 ms again. Before any sample: the initial 1 s.
+        let mut e = RttEstimator::new(RttOptions::default());
+        e.backoff();
+        e.clear_backoff();
+        assert_eq!(e.rto(), Time::from_secs(1));
+        e.add_sample(Time::from_millis(100));
+        e.backoff();
+        e.backoff();
+        assert_eq!(e.rto(), Time::from_millis(1200));
+        e.clear_backoff();
+        assert_eq!(e.rto(), Time::from_millis(300));
+    }
 
     #[test]
     fn first_sample_sets_srtt_and_half_variation() {

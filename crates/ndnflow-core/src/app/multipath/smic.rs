@@ -249,6 +249,10 @@ impl Smic {
         if let Some(f) = from {
             self.flows[f].ids.retain(|x| *x != id);
         }
+        // An idle sub-flow in use again starts from its estimates, not from the backoff it had.
+        if self.flows[to].ids.is_empty() {
+            self.flows[to].rtt.clear_backoff();
+        }
         let ids = &mut self.flows[to].ids;
         let at = ids.partition_point(|x| *x < id);
         ids.insert(at, id);
@@ -363,6 +367,13 @@ impl SubflowManager for Smic {
     fn on_data(&mut self, now: Time, sample: &DataSample) {
         let Some(out) = self.sent.remove(&sample.segment) else { return };
         self.release(&out);
+        // An answer to an Interest the sub-flow sent, over whatever path it came back, ends its
+        // timer's backoff: without it, a sub-flow whose path ids all moved (a cache's trajectory
+        // while a cached object lasted) keeps a timer doubled up to the 60 s maximum, and the
+        // Interests it still has out, lost, hold the object's last segments for that long.
+        if let Charge::Flow(i) = out.charge {
+            self.flows[i].rtt.clear_backoff();
+        }
         let r = self.flow_of(sample.lp.trajectory_id().unwrap_or(0));
         self.bind(out.path_id, r);
         self.ids[out.path_id as usize].dead = false;
