@@ -112,6 +112,14 @@ fn a_consumer_of_one_object_has_no_object_rows_and_no_catalog_summary() {
 }
 
 #[test]
+fn restart_is_read_and_off_by_default() {
+    let base = scenario("1s", 1, fixed());
+    let restart = |text: &str| parse(text).expect("valid").consumers[0].catalog.expect("a catalog").restart;
+    assert!(!restart(&base));
+    assert!(restart(&base.replace("{ objects = 9, alpha = 1.0 }", "{ objects = 9, alpha = 1.0, restart = true }")));
+}
+
+#[test]
 fn bad_catalog_keys_name_their_field() {
     let base = scenario("1s", 1, fixed());
     let with = |catalog: &str| base.replace("{ objects = 9, alpha = 1.0 }", catalog);
@@ -121,6 +129,7 @@ fn bad_catalog_keys_name_their_field() {
         (with("{ objects = 9, q = -1 }"), "consumers[0].catalog.q", "must not be negative"),
         (with("{ objects = 9, s = 1 }"), "consumers[0].catalog.s", "unknown"),
         (with("{ objects = 20000000 }"), "consumers[0].catalog.objects", "more than"),
+        (with("{ objects = 9, restart = 1 }"), "consumers[0].catalog.restart", "expected"),
         (base.replace("segments = 100\ncc", "cc"), "consumers[0].segments", "a catalog needs segments"),
     ] {
         let e = parse(&text).expect_err("should be rejected");
