@@ -7,7 +7,7 @@ use std::sync::{Mutex, MutexGuard};
 use ndnflow_core::Time;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
-use ndnflow_sim::trace::Summary;
+use ndnflow_sim::trace::{Results, Summary};
 use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, LINKS, OBJECTS, PATHS};
 use ndnflow_sim::Simulation as Engine;
 use pyo3::create_exception;
@@ -89,16 +89,52 @@ impl Simulation {
         let out = PyDict::new(py);
         out.set_item("summary", summary_dict(py, &r.summary)?)?;
         let columns = Columns::new(py)?;
-        out.set_item(LINKS.name, trace_columns(&columns, &LINKS, &r.links, &r.link_names)?)?;
-        out.set_item(CONSUMERS.name, trace_columns(&columns, &CONSUMERS, &r.consumers, &r.consumer_names)?)?;
-        out.set_item(PATHS.name, trace_columns(&columns, &PATHS, &r.paths, &r.path_names)?)?;
-        out.set_item(OBJECTS.name, trace_columns(&columns, &OBJECTS, &r.objects, &r.consumer_names)?)?;
+        for name in TRACES {
+            out.set_item(name, table_columns(&columns, &r, name)?)?;
+        }
         Ok(out)
+    }
+
+    /// The time series up to now, kept in Rust until a table is asked for (`Traces.table`): a
+    /// caller that reads the summary alone never imports numpy.
+    fn traces(&self) -> Traces {
+        Traces { results: self.engine().results() }
     }
 
     /// `results()["summary"]` alone, without copying the time series.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         summary_dict(py, &self.engine().summary())
+    }
+}
+
+/// The traces' names, as `results()` keys them.
+const TRACES: [&str; 4] = [LINKS.name, CONSUMERS.name, PATHS.name, OBJECTS.name];
+
+/// A run's time series, held in Rust; `table(name)` copies one into Python as `results()[name]`.
+#[pyclass(module = "ndnflow._core", frozen)]
+pub struct Traces {
+    results: Results,
+}
+
+#[pymethods]
+impl Traces {
+    /// {column: values} of the trace `name` ("links", "consumers", "paths" or "objects").
+    fn table<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+        table_columns(&Columns::new(py)?, &self.results, name)
+    }
+}
+
+/// The trace `name` of `r` as {column: values}.
+fn table_columns<'py>(c: &Columns<'py>, r: &Results, name: &str) -> PyResult<Bound<'py, PyDict>> {
+    match name {
+        n if n == LINKS.name => trace_columns(c, &LINKS, &r.links, &r.link_names),
+        n if n == CONSUMERS.name => trace_columns(c, &CONSUMERS, &r.consumers, &r.consumer_names),
+        n if n == PATHS.name => trace_columns(c, &PATHS, &r.paths, &r.path_names),
+        n if n == OBJECTS.name => trace_columns(c, &OBJECTS, &r.objects, &r.consumer_names),
+        _ => Err(pyo3::exceptions::PyKeyError::new_err(format!(
+            "no trace {name:?}; the traces are {}",
+            TRACES.join(", ")
+        ))),
     }
 }
 
@@ -167,6 +203,7 @@ fn ndnsim_to_toml(text: &str, source: &str) -> PyResult<String> {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
+    m.add_class::<Traces>()?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(ndnsim_to_toml, m)?)?;
     m.add_function(wrap_pyfunction!(crate::facts::flow_network, m)?)?;
