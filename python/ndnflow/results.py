@@ -56,8 +56,9 @@ PATH_COLUMNS: Dict[str, str] = _trace_columns("paths")
 OBJECT_COLUMNS: Dict[str, str] = _trace_columns("objects")
 
 
-def _series(values: Any, dtype: Optional[str]) -> pd.Series:
-    """A column with a plain dtype: int64 (float64 if it has gaps), float64 or str."""
+def _series(values: Any, dtype: Optional[str], adopt: bool = False) -> pd.Series:
+    """A column with a plain dtype: int64 (float64 if it has gaps), float64 or str. With `adopt`,
+    an array of that dtype becomes the column itself instead of a copy."""
     import numpy as np
     import pandas as pd
 
@@ -65,27 +66,31 @@ def _series(values: Any, dtype: Optional[str]) -> pd.Series:
         return pd.Series(values, dtype="str")
     if dtype == "int64":
         try:
-            return pd.Series(np.asarray(values, dtype="int64"))
+            return pd.Series(np.asarray(values, dtype="int64"), copy=not adopt)
         except (TypeError, ValueError):
-            return pd.Series(np.asarray(values, dtype="float64"))
+            return pd.Series(np.asarray(values, dtype="float64"), copy=not adopt)
     if dtype == "float64":
-        return pd.Series(np.asarray(values, dtype="float64"))
+        return pd.Series(np.asarray(values, dtype="float64"), copy=not adopt)
     series = pd.Series(values)
     return series.astype("str") if series.dtype == object else series
 
 
-def to_frame(columns: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None], schema: Mapping[str, str]) -> pd.DataFrame:
+def to_frame(columns: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None], schema: Mapping[str, str],
+             adopt: bool = False) -> pd.DataFrame:
     """A DataFrame from columnar data, known columns first and with their schema dtype.
 
     Columns the schema does not know are kept after the known ones; an empty input gives an empty
-    frame with the schema's columns.
+    frame with the schema's columns. `adopt`: the columns are fresh arrays nobody else holds (the
+    core's), which the frame keeps as they are: a trace's rows are the biggest memory of a run,
+    and each copy (pandas copies arrays given to its constructors) would double them.
     """
     import pandas as pd
 
     if columns is None or (not isinstance(columns, pd.DataFrame) and len(columns) == 0):
         return pd.DataFrame({name: _series([], dtype) for name, dtype in schema.items()})
     names = [name for name in schema if name in columns] + [name for name in columns if name not in schema]
-    frame = pd.DataFrame({name: _series(_values(columns[name]), schema.get(name)) for name in names})
+    frame = pd.DataFrame({name: _series(_values(columns[name]), schema.get(name), adopt) for name in names},
+                         copy=not adopt)
     return frame.reset_index(drop=True)
 
 
@@ -144,8 +149,10 @@ class _Trace:
             return self
         frames = results._frames
         if self.name not in frames:
-            source = results._sources.pop(self.name)
-            frames[self.name] = to_frame(source() if callable(source) else source, self.schema)
+            source = results._sources[self.name]
+            fresh = callable(source)  # the core's columns, new arrays
+            frames[self.name] = to_frame(source() if fresh else source, self.schema, adopt=fresh)
+            del results._sources[self.name]  # once built: a copy cut short by Ctrl-C can be read again
         return frames[self.name]
 
     def __set__(self, results: "Results", source: TraceSource) -> None:
