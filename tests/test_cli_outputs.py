@@ -192,10 +192,12 @@ def test_plot_of_a_seeds_folder_without_runs_says_so(capsys, tmp_path):
 
 
 def test_figures_are_headed_by_the_scenario_name(capsys, monkeypatch, quickstart, tmp_path):
+    from matplotlib.figure import Figure
+
     from ndnflow import plot
 
     titles = []
-    monkeypatch.setattr(plot.Figure, "suptitle", lambda self, text, **kwargs: titles.append(text))
+    monkeypatch.setattr(Figure, "suptitle", lambda self, text, **kwargs: titles.append(text))
     assert main(["run", str(quickstart), "--duration", "1s", "--quiet", "--out", str(tmp_path)]) == 0
     # Every figure but objects.png, which only runs with a catalog consumer get.
     assert titles == ["quickstart.toml"] * (len(plot.FIGURES) - 1)

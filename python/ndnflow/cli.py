@@ -68,7 +68,6 @@ def _check_seed_option(seed: Optional[int]) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from ndnflow.plot import plot_results
     from ndnflow.runner import run
     from ndnflow.scenario import Scenario
 
@@ -83,6 +82,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.out is not None:
         written = results.save(args.out)
         if not args.no_plot:
+            from ndnflow.plot import plot_results  # matplotlib: only to draw
+
             written += plot_results(results, args.out, title=Path(args.scenario).name)
         removed = _remove_earlier_outputs(Path(args.out), written)
         if not args.quiet:
@@ -117,11 +118,11 @@ def _overridden(scenario: Any, args: argparse.Namespace, simulation: Dict[str, A
     """`scenario` with `run`'s --set fields, then the `simulation` fields, and checked: a value the
     reader rejects is reported against the options, not against a line of a regenerated file the
     user never wrote."""
+    if not args.set and not simulation:
+        return scenario
     from ndnflow.scenario import Scenario
     from ndnflow.sweep_grid import GridError, parse_assignment, set_field
 
-    if not args.set and not simulation:
-        return scenario
     doc = scenario.to_dict()
     for text in args.set or []:
         try:

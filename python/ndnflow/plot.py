@@ -1,21 +1,24 @@
-"""Figures of a run (PNG, matplotlib's Agg canvas; no pyplot, so no global backend is changed)."""
+"""Figures of a run (PNG, matplotlib's Agg canvas; no pyplot, so no global backend is changed).
+
+matplotlib, numpy and pandas load when a figure is drawn, not with this module: `ndnflow run
+--no-plot` reads `FIGURES` only, to remove an earlier run's figures (issue 23, item 3)."""
 
 from __future__ import annotations
 
 import os
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
-
-import numpy as np
-import pandas as pd
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple, Union
 
 from ndnflow import safe_io
 from ndnflow.report import natural_key
 from ndnflow.results import Results
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -65,6 +68,8 @@ def _series_title(title: str, shown: int, total: int) -> str:
 
 
 def _bin_width(frame: pd.DataFrame) -> float:
+    import numpy as np
+
     times = np.unique(frame["time_s"].to_numpy())
     return float(np.diff(times).min()) if len(times) > 1 else 0.0
 
@@ -140,6 +145,8 @@ def draw_sojourn(ax: Axes, results: Results) -> None:
 def draw_completion_cdf(ax: Axes, results: Results) -> None:
     """Per catalog consumer, the empirical CDF of its objects' completion times (end - start;
     unfinished objects left out), as SMIC §5 plots retrieval times."""
+    import numpy as np
+
     objects = results.objects
     done = objects[objects["end_s"].notna()] if not objects.empty else objects
     names = sorted(done["consumer"].unique(), key=lambda name: natural_key(str(name)))[:MAX_SERIES] if len(done) else []
@@ -160,7 +167,7 @@ def draw_completion_cdf(ax: Axes, results: Results) -> None:
     ax.set_ylabel("fraction of objects")
 
 
-Drawer = Callable[[Axes, Results], None]
+Drawer = Callable[["Axes", Results], None]
 
 #: file name -> the panels of that figure, top to bottom.
 FIGURES = {
@@ -184,6 +191,9 @@ def _panels(name: str, results: Results) -> List[Drawer]:
 
 
 def _figure(panels: Sequence[Drawer], results: Results, path: Path, title: Optional[str]) -> Path:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(9, 3.2 * len(panels)), dpi=DPI)
     FigureCanvasAgg(figure)
     axes = figure.subplots(len(panels), 1, squeeze=False)[:, 0]
@@ -228,6 +238,8 @@ def _sweep_x(values: pd.Series, every: pd.Series) -> Tuple[np.ndarray, Optional[
     """(x positions of `values`, tick labels or None): numbers stay on a numeric axis; anything
     else is placed at 0, 1, 2, ... in the order `every` (the whole column) first has them, so that
     every line puts a value at the same place even when a sweep was cut short."""
+    import pandas as pd
+
     if pd.api.types.is_numeric_dtype(every) and not pd.api.types.is_bool_dtype(every):
         return values.to_numpy(dtype=float), None
     order = list(dict.fromkeys(every.astype(str)))
@@ -237,6 +249,8 @@ def _sweep_x(values: pd.Series, every: pd.Series) -> Tuple[np.ndarray, Optional[
 def _sweep_y_axis(ax: Axes, values: np.ndarray) -> None:
     """Counts and rates start at 0 (an axis from 4.6 to 4.9 Mbit/s exaggerates a 6 % spread), and
     a metric that is 0 in every run gets the axis 0..1 instead of matplotlib's -0.04..0.04."""
+    import numpy as np
+
     finite = values[np.isfinite(values)]
     if finite.size == 0 or finite.min() < 0:
         return
@@ -251,6 +265,10 @@ def sweep_figure(sweep: Any, patterns: Sequence[str]) -> Figure:
     many were left out): the metric's mean over the seeds against the first grid key, one line per
     value of the other keys, the standard deviation over the seeds as error bars. Rates
     (``*_bps``) in Mbit/s."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     from ndnflow.sweeps import display
 
     means = sweep.mean(patterns)

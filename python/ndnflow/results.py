@@ -3,6 +3,9 @@
 On disk a result folder holds ``summary.json`` (sorted keys, two-space indent), ``links.parquet``
 and ``consumers.parquet`` (``paths.parquet`` and ``objects.parquet`` when the run has rows for them) (zstd, no pandas metadata, so the same data always gives the same bytes)
 and, when known, ``scenario.toml``, the scenario that produced them.
+
+numpy, pandas and pyarrow load when a trace is first read or a file written, not with this module:
+`ndnflow run` without `--out` prints the summary's table and needs none of them (issue 23, item 3).
 """
 
 from __future__ import annotations
@@ -10,17 +13,16 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from functools import partial
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
-
-import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from ndnflow import _native, safe_io
 from ndnflow.report import consumer_reports, results_table
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -54,36 +56,46 @@ PATH_COLUMNS: Dict[str, str] = _trace_columns("paths")
 OBJECT_COLUMNS: Dict[str, str] = _trace_columns("objects")
 
 
-def _series(values: Any, dtype: Optional[str]) -> pd.Series:
-    """A column with a plain dtype: int64 (float64 if it has gaps), float64 or str."""
+def _series(values: Any, dtype: Optional[str], adopt: bool = False) -> pd.Series:
+    """A column with a plain dtype: int64 (float64 if it has gaps), float64 or str. With `adopt`,
+    an array of that dtype becomes the column itself instead of a copy."""
+    import numpy as np
+    import pandas as pd
+
     if dtype == "str":
         return pd.Series(values, dtype="str")
     if dtype == "int64":
         try:
-            return pd.Series(np.asarray(values, dtype="int64"))
+            return pd.Series(np.asarray(values, dtype="int64"), copy=not adopt)
         except (TypeError, ValueError):
-            return pd.Series(np.asarray(values, dtype="float64"))
+            return pd.Series(np.asarray(values, dtype="float64"), copy=not adopt)
     if dtype == "float64":
-        return pd.Series(np.asarray(values, dtype="float64"))
+        return pd.Series(np.asarray(values, dtype="float64"), copy=not adopt)
     series = pd.Series(values)
     return series.astype("str") if series.dtype == object else series
 
 
-def to_frame(columns: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None], schema: Mapping[str, str]) -> pd.DataFrame:
+def to_frame(columns: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None], schema: Mapping[str, str],
+             adopt: bool = False) -> pd.DataFrame:
     """A DataFrame from columnar data, known columns first and with their schema dtype.
 
     Columns the schema does not know are kept after the known ones; an empty input gives an empty
-    frame with the schema's columns.
+    frame with the schema's columns. `adopt`: the columns are fresh arrays nobody else holds (the
+    core's), which the frame keeps as they are: a trace's rows are the biggest memory of a run,
+    and each copy (pandas copies arrays given to its constructors) would double them.
     """
+    import pandas as pd
+
     if columns is None or (not isinstance(columns, pd.DataFrame) and len(columns) == 0):
         return pd.DataFrame({name: _series([], dtype) for name, dtype in schema.items()})
     names = [name for name in schema if name in columns] + [name for name in columns if name not in schema]
-    frame = pd.DataFrame({name: _series(_values(columns[name]), schema.get(name)) for name in names})
+    frame = pd.DataFrame({name: _series(_values(columns[name]), schema.get(name), adopt) for name in names},
+                         copy=not adopt)
     return frame.reset_index(drop=True)
 
 
 def _values(column: Any) -> Any:
-    return column.to_numpy() if isinstance(column, pd.Series) else column
+    return column.to_numpy() if hasattr(column, "to_numpy") else column
 
 
 def json_ready(value: Any) -> Any:
@@ -92,7 +104,9 @@ def json_ready(value: Any) -> Any:
         return {str(key): json_ready(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [json_ready(item) for item in value]
-    if isinstance(value, np.generic):
+    # Without numpy loaded no value can be a numpy scalar (a summary read from JSON has none).
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None
@@ -101,12 +115,49 @@ def json_ready(value: Any) -> Any:
 
 def _write_parquet(frame: pd.DataFrame, path: Path) -> None:
     # No pandas metadata: the bytes then depend on the data alone (and the pyarrow version).
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     table = pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(None)
     pq.write_table(table, path, compression="zstd")
 
 
 def _read_parquet(path: Path, schema: Mapping[str, str]) -> pd.DataFrame:
+    import pyarrow.parquet as pq
+
     return to_frame(pq.read_table(path).to_pandas(), schema)
+
+
+#: What a trace is made from: columns, a frame, nothing, or a call that returns columns (the
+#: core's traces, copied out of Rust on first use).
+TraceSource = Union[Mapping[str, Sequence[Any]], "pd.DataFrame", None, Callable[[], Mapping[str, Sequence[Any]]]]
+
+
+class _Trace:
+    """A trace of `Results` as a DataFrame, built from its source the first time it is read: a
+    run whose traces nobody reads (`ndnflow run` without `--out`) never loads pandas or numpy."""
+
+    def __init__(self, schema: Mapping[str, str]) -> None:
+        self.schema = schema
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, results: Optional["Results"], owner: type) -> Any:
+        if results is None:
+            return self
+        frames = results._frames
+        if self.name not in frames:
+            source = results._sources[self.name]
+            fresh = callable(source)  # the core's columns, new arrays
+            frames[self.name] = to_frame(source() if fresh else source, self.schema, adopt=fresh)
+            del results._sources[self.name]  # once built: a copy cut short by Ctrl-C can be read again
+        return frames[self.name]
+
+    def __set__(self, results: "Results", source: TraceSource) -> None:
+        results._frames.pop(self.name, None)
+        results._sources[self.name] = source
 
 
 class Results:
@@ -125,22 +176,29 @@ class Results:
         scenario_toml: the scenario text that produced the results, when known.
     """
 
+    links = _Trace(LINK_COLUMNS)
+    consumers = _Trace(CONSUMER_COLUMNS)
+    paths = _Trace(PATH_COLUMNS)
+    objects = _Trace(OBJECT_COLUMNS)
+
     def __init__(
         self,
         summary: Mapping[str, Any],
-        links: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
-        consumers: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
+        links: TraceSource = None,
+        consumers: TraceSource = None,
         *,
-        paths: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
-        objects: Union[Mapping[str, Sequence[Any]], pd.DataFrame, None] = None,
+        paths: TraceSource = None,
+        objects: TraceSource = None,
         interrupted: bool = False,
         scenario_toml: Optional[str] = None,
     ) -> None:
         self.summary: Dict[str, Any] = json_ready(dict(summary))
-        self.links: pd.DataFrame = to_frame(links, LINK_COLUMNS)
-        self.consumers: pd.DataFrame = to_frame(consumers, CONSUMER_COLUMNS)
-        self.paths: pd.DataFrame = to_frame(paths, PATH_COLUMNS)
-        self.objects: pd.DataFrame = to_frame(objects, OBJECT_COLUMNS)
+        self._sources: Dict[str, TraceSource] = {}
+        self._frames: Dict[str, pd.DataFrame] = {}
+        self.links = links
+        self.consumers = consumers
+        self.paths = paths
+        self.objects = objects
         simulation = self.summary.get("simulation", {})
         self.interrupted = bool(interrupted or simulation.get("interrupted", False) or simulation.get("stopped"))
         if self.interrupted:
@@ -155,9 +213,15 @@ class Results:
 
     @classmethod
     def from_core(cls, raw: Mapping[str, Any], *, interrupted: bool = False, scenario_toml: Optional[str] = None) -> "Results":
-        """Results from the dict that `_core.Simulation.results()` returns."""
-        return cls(raw["summary"], raw.get("links"), raw.get("consumers"), paths=raw.get("paths"),
-                   objects=raw.get("objects"), interrupted=interrupted, scenario_toml=scenario_toml)
+        """Results from the dict that `_core.Simulation.results()` returns, or from {"summary": ...,
+        "traces": `_core.Simulation.traces()`}, whose tables are copied out when first read."""
+        traces = raw.get("traces")
+        if traces is None:
+            sources = {name: raw.get(name) for name in ("links", "consumers", "paths", "objects")}
+        else:
+            sources = {name: partial(traces.table, name) for name in ("links", "consumers", "paths", "objects")}
+        return cls(raw["summary"], sources["links"], sources["consumers"], paths=sources["paths"],
+                   objects=sources["objects"], interrupted=interrupted, scenario_toml=scenario_toml)
 
     # -------------------------------------------------------------------------------- files
 

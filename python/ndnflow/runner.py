@@ -1,22 +1,24 @@
 """`run`: drive a `_core.Simulation` to its end in steps, with a progress bar and Ctrl-C handling;
-`run_tasks` and `advance_all`: several at once on threads."""
+`run_tasks` and `advance_all`: several at once on threads.
+
+tqdm loads only for a bar that may show: `--quiet` runs never import it (issue 23, item 3)."""
 
 from __future__ import annotations
 
 import os
 import sys
 import threading
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Union
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence, Union
 
 from ndnflow import safe_io
 from ndnflow.results import Results
 from ndnflow.scenario import Scenario
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -32,6 +34,19 @@ def _scenario(scenario_or_path: Union[Scenario, PathLike]) -> Scenario:
     raise TypeError(f"run() takes a Scenario or the path of a scenario file, not {type(scenario_or_path).__name__}")
 
 
+class _NoBar:
+    """What `run_tasks` reads and calls of a bar, for a run that shows none."""
+
+    def __init__(self) -> None:
+        self.n = 0.0
+
+    def update(self, n: float) -> None:
+        self.n += n
+
+    def close(self) -> None:
+        pass
+
+
 @contextmanager
 def _progress_bar(total_s: float, progress: Optional[bool], desc: str = "simulating") -> Iterator[tqdm]:
     """A bar in simulated seconds, on stderr, shown only when the run lasts more than a second.
@@ -39,13 +54,18 @@ def _progress_bar(total_s: float, progress: Optional[bool], desc: str = "simulat
     progress=None shows it when stderr is a terminal, True always, False never. `desc` is the
     label in front of the bar.
     """
+    if progress is False:
+        yield _NoBar()  # type: ignore[misc]
+        return
+    from tqdm import tqdm
+
     bar = tqdm(
         total=round(total_s, 6),
         unit="s",
         desc=desc,
         delay=1.0,
         file=sys.stderr,
-        disable={True: False, False: True, None: None}[progress],
+        disable={True: False, None: None}[progress],
         bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.3f}/{total:.3f} s simulated [{elapsed}<{remaining}]",
         leave=False,
         dynamic_ncols=True,
@@ -148,6 +168,9 @@ def run_tasks(tasks: Sequence[Callable[[RunSlot], Any]], bar: tqdm, jobs: int = 
             results[k] = task(RunSlot(done_s, k, stop, show))
         return results
 
+    # Loaded here: a single run needs no pool (concurrent.futures also loads logging).
+    from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+
     def call(k: int, task: Callable[[RunSlot], Any]) -> None:
         if not stop.is_set():
             results[k] = task(RunSlot(done_s, k, stop, None))
@@ -191,8 +214,17 @@ def run(scenario_or_path: Union[Scenario, PathLike], *, progress: Optional[bool]
     # A stop asked for while the results are copied out is recorded, not lost with them.
     with safe_io.signals_held(reraise=False) as held:
         text, _source, _base_dir = scenario.compiled()
-        raw = simulation.results()
+        raw = core_results(simulation)
     return Results.from_core(raw, interrupted=not completed or bool(held.caught), scenario_toml=text)
+
+
+def core_results(simulation: Any) -> Any:
+    """What `Results.from_core` takes: the summary, and the traces as a `_core.Traces`, whose
+    tables are copied into Python (numpy) only when read; a core without `traces` gives its
+    `results()`, the tables copied at once."""
+    if hasattr(simulation, "traces"):
+        return {"summary": simulation.summary(), "traces": simulation.traces()}
+    return simulation.results()
 
 
 def load_scenario(path: PathLike) -> Scenario:

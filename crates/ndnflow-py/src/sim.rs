@@ -7,13 +7,13 @@ use std::sync::{Mutex, MutexGuard};
 use ndnflow_core::Time;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
-use ndnflow_sim::trace::Summary;
+use ndnflow_sim::trace::{RunTraces, Summary};
 use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, LINKS, OBJECTS, PATHS};
 use ndnflow_sim::Simulation as Engine;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyByteArray, PyDict, PyList, PyString};
 
 create_exception!(
     ndnflow,
@@ -85,20 +85,61 @@ impl Simulation {
     /// {"summary": dict, "links": columns, "consumers": columns, "paths": columns, "objects": columns} up to now. Numeric columns are
     /// numpy arrays; label columns are lists sharing one str object per distinct label.
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let r = self.engine().results();
+        let (summary, traces) = {
+            let engine = self.engine();
+            (engine.summary(), engine.traces())
+        };
         let out = PyDict::new(py);
-        out.set_item("summary", summary_dict(py, &r.summary)?)?;
+        out.set_item("summary", summary_dict(py, &summary)?)?;
         let columns = Columns::new(py)?;
-        out.set_item(LINKS.name, trace_columns(&columns, &LINKS, &r.links, &r.link_names)?)?;
-        out.set_item(CONSUMERS.name, trace_columns(&columns, &CONSUMERS, &r.consumers, &r.consumer_names)?)?;
-        out.set_item(PATHS.name, trace_columns(&columns, &PATHS, &r.paths, &r.path_names)?)?;
-        out.set_item(OBJECTS.name, trace_columns(&columns, &OBJECTS, &r.objects, &r.consumer_names)?)?;
+        for name in TRACES {
+            out.set_item(name, table_columns(&columns, &traces, name)?)?;
+        }
         Ok(out)
+    }
+
+    /// The time series up to now, kept in Rust until a table is asked for (`Traces.table`): a
+    /// caller that reads the summary alone never imports numpy.
+    fn traces(&self) -> Traces {
+        Traces { traces: self.engine().traces() }
     }
 
     /// `results()["summary"]` alone, without copying the time series.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         summary_dict(py, &self.engine().summary())
+    }
+}
+
+/// The traces' names, as `results()` keys them.
+const TRACES: [&str; 4] = [LINKS.name, CONSUMERS.name, PATHS.name, OBJECTS.name];
+
+/// A run's time series, held in Rust in the engine's compact form (`ndnflow_sim::trace_log`);
+/// `table(name)` copies one into Python as `results()[name]`.
+#[pyclass(module = "ndnflow._core", frozen)]
+pub struct Traces {
+    traces: RunTraces,
+}
+
+#[pymethods]
+impl Traces {
+    /// {column: values} of the trace `name` ("links", "consumers", "paths" or "objects").
+    fn table<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+        table_columns(&Columns::new(py)?, &self.traces, name)
+    }
+}
+
+/// The trace `name` of `r` as {column: values}; the link and consumer rows are decoded for it
+/// and dropped once copied.
+fn table_columns<'py>(c: &Columns<'py>, r: &RunTraces, name: &str) -> PyResult<Bound<'py, PyDict>> {
+    match name {
+        n if n == LINKS.name => trace_columns(c, &LINKS, &r.log.links(), &r.link_names),
+        n if n == CONSUMERS.name => trace_columns(c, &CONSUMERS, &r.log.consumers(), &r.consumer_names),
+        n if n == PATHS.name => trace_columns(c, &PATHS, &r.paths, &r.path_names),
+        n if n == OBJECTS.name => trace_columns(c, &OBJECTS, &r.objects, &r.consumer_names),
+        _ => Err(pyo3::exceptions::PyKeyError::new_err(format!(
+            "no trace {name:?}; the traces are {}",
+            TRACES.join(", ")
+        ))),
     }
 }
 
@@ -121,13 +162,24 @@ impl<'py> Columns<'py> {
     }
 
     fn f64s(&self, values: &[f64]) -> PyResult<Bound<'py, PyAny>> {
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
-        self.frombuffer.call1((PyBytes::new(self.py, &bytes), "float64"))
+        self.array(values, f64::to_ne_bytes, "float64")
     }
 
     fn i64s(&self, values: &[u64]) -> PyResult<Bound<'py, PyAny>> {
-        let bytes: Vec<u8> = values.iter().flat_map(|&v| (v.min(i64::MAX as u64) as i64).to_ne_bytes()).collect();
-        self.frombuffer.call1((PyBytes::new(self.py, &bytes), "int64"))
+        self.array(values, |v| (v.min(i64::MAX as u64) as i64).to_ne_bytes(), "int64")
+    }
+
+    /// Written straight into the buffer numpy then uses in place: no copy in between. A
+    /// bytearray rather than bytes, so the array is writable and pandas can keep it as its column
+    /// without copying it (`ndnflow.results.to_frame`).
+    fn array<T: Copy>(&self, values: &[T], to_bytes: fn(T) -> [u8; 8], dtype: &str) -> PyResult<Bound<'py, PyAny>> {
+        let bytes = PyByteArray::new_with(self.py, values.len() * 8, |buf| {
+            for (chunk, &v) in buf.chunks_exact_mut(8).zip(values) {
+                chunk.copy_from_slice(&to_bytes(v));
+            }
+            Ok(())
+        })?;
+        self.frombuffer.call1((bytes, dtype))
     }
 
     fn labels(&self, codes: &[u32], names: &[&str]) -> PyResult<Bound<'py, PyList>> {
@@ -167,6 +219,7 @@ fn ndnsim_to_toml(text: &str, source: &str) -> PyResult<String> {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
+    m.add_class::<Traces>()?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(ndnsim_to_toml, m)?)?;
     m.add_function(wrap_pyfunction!(crate::facts::flow_network, m)?)?;

@@ -9,7 +9,10 @@
 //! pending: about 230 bytes each); a fixed window of 10^6 at 917 MB (sent in one burst, every
 //! Interest is also a frame in flight between the consumer and its forwarder: about 900 bytes
 //! each); 1 ms bins over 30 s (240,000 trace rows) at 56 MB against 8 MB with 100 ms bins (about
-//! 200 bytes a row in the engine, twice that once the Python layer has copied them).
+//! 200 bytes a row in the engine, twice that once the Python layer had copied them). The engine
+//! now holds its rows in about 15 bytes (`crate::trace_log`), but `ndnflow run --out` still peaks
+//! at about 270 bytes a row while it turns them into DataFrames and Parquet (docs/performance.md,
+//! "Memory"), so the watch keeps counting 400: an upper bound for the whole process.
 
 use ndnflow_core::app::cc::CcConfig;
 use ndnflow_core::Time;
@@ -26,7 +29,8 @@ pub const PENDING_RECORD_BYTES: u64 = 128;
 pub const PENDING_INTEREST_BYTES: u64 = 2 * PENDING_RECORD_BYTES;
 /// Bytes per Interest of a window sent in one burst (the pending Interest and its frame in flight).
 pub const BURST_INTEREST_BYTES: u64 = 1024;
-/// Bytes per trace row, once copied to Python.
+/// Bytes per trace row at the whole process's peak, once copied to Python (an upper bound: about
+/// 270 measured with `--out`, 15 in the engine).
 pub const TRACE_ROW_BYTES: u64 = 400;
 /// Bytes per queued packet or pending event (a frame and its slot).
 pub const QUEUED_PACKET_BYTES: u64 = 128;

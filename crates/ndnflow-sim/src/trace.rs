@@ -7,6 +7,9 @@
 //! run's last instant is the exception: what happens there (after the sample of a bin ending at
 //! the duration, or when the last consumer finishes on a bin boundary) has no later bin to go
 //! to, so the last bin is reopened and closed again including it, [start, end].
+//!
+//! While the run goes on, the link and consumer rows are held compactly (`crate::trace_log`);
+//! `Results` has them as columns.
 
 use std::collections::BTreeMap;
 
@@ -16,6 +19,14 @@ use ndnflow_core::Time;
 use serde::Serialize;
 
 use crate::link::{LinkCounters, LinkDir};
+use crate::trace_log::{ConsumerRow, LinkRow, TraceLog};
+
+/// A series with room for `$n` rows in each of its columns (all of them listed).
+macro_rules! with_capacity {
+    ($series:ident, $n:expr, $($column:ident),+) => {
+        $series { $($column: Vec::with_capacity($n)),+ }
+    };
+}
 
 /// One row per (link direction, bin), columnar. A row names its direction by index into
 /// `Results::link_names`, so a long trace holds no string per row.
@@ -37,6 +48,15 @@ pub struct LinkSeries {
     pub sojourn_ms: Vec<f64>,
 }
 
+impl LinkSeries {
+    pub fn with_capacity(n: usize) -> LinkSeries {
+        #[rustfmt::skip]
+        let s = with_capacity!(LinkSeries, n, time_s, dir, bytes, packets, interests, data, nacks, drops, marks, losses,
+                               throughput_bps, queue_packets, queue_bytes, sojourn_ms);
+        s
+    }
+}
+
 /// One row per (consumer, bin), columnar; `consumer` indexes `Results::consumer_names`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ConsumerSeries {
@@ -52,6 +72,15 @@ pub struct ConsumerSeries {
     pub marks: Vec<u64>,
     pub window: Vec<f64>,
     pub rtt_ms: Vec<f64>,
+}
+
+impl ConsumerSeries {
+    pub fn with_capacity(n: usize) -> ConsumerSeries {
+        #[rustfmt::skip]
+        let s = with_capacity!(ConsumerSeries, n, time_s, consumer, goodput_bps, data, interests, retransmissions,
+                               timeouts, nacks, losses, marks, window, rtt_ms);
+        s
+    }
 }
 
 /// One row per (path of a multipath consumer, bin), columnar; `path` indexes the run's path
@@ -114,15 +143,15 @@ pub struct Recorder {
     bin_start: Time,
     last_links: Vec<LinkCounters>,
     last_consumers: Vec<ConsumerStats>,
-    /// The last closed bin's start, the counters at that start and its rows (links, consumers):
-    /// what reopening it needs.
+    /// The last closed bin's start, the counters at that start and its path rows: what reopening
+    /// it needs (the log takes its link and consumer rows back itself).
     prev_start: Time,
     prev_links: Vec<LinkCounters>,
     prev_consumers: Vec<ConsumerStats>,
     prev_path_data: Vec<u64>,
-    prev_rows: Option<(usize, usize, usize)>,
-    pub links: LinkSeries,
-    pub consumers: ConsumerSeries,
+    prev_rows: Option<usize>,
+    /// The link and consumer rows.
+    pub log: TraceLog,
     pub paths: PathSeries,
     /// Indexed by `PathSeries::path`.
     pub path_keys: Vec<PathKey>,
@@ -153,8 +182,7 @@ impl Recorder {
             prev_consumers: vec![ConsumerStats::default(); n_consumers],
             prev_path_data: Vec::new(),
             prev_rows: None,
-            links: LinkSeries::default(),
-            consumers: ConsumerSeries::default(),
+            log: TraceLog::new(n_dirs),
             paths: PathSeries::default(),
             path_keys: Vec::new(),
             last_path_data: Vec::new(),
@@ -176,26 +204,17 @@ impl Recorder {
         self.prev_links.clone_from(&self.last_links);
         self.prev_consumers.clone_from(&self.last_consumers);
         self.prev_path_data.clone_from(&self.last_path_data);
-        let rows = (self.links.time_s.len(), self.consumers.time_s.len(), self.paths.time_s.len());
+        let path_rows = self.paths.time_s.len();
         self.push_rows(now, dirs, consumers);
-        self.prev_rows = Some((
-            self.links.time_s.len() - rows.0,
-            self.consumers.time_s.len() - rows.1,
-            self.paths.time_s.len() - rows.2,
-        ));
+        self.prev_rows = Some(self.paths.time_s.len() - path_rows);
         self.bin_start = now;
     }
 
     /// Takes the last closed bin's rows back out and restores the counters of its start; false
     /// when no bin was closed yet.
     fn reopen_last_bin(&mut self) -> bool {
-        let Some((links, consumers, paths)) = self.prev_rows.take() else { return false };
-        #[rustfmt::skip]
-        drop_rows!(self.links, links, time_s, dir, bytes, packets, interests, data, nacks, drops, marks, losses,
-                   throughput_bps, queue_packets, queue_bytes, sojourn_ms);
-        #[rustfmt::skip]
-        drop_rows!(self.consumers, consumers, time_s, consumer, goodput_bps, data, interests, retransmissions,
-                   timeouts, nacks, losses, marks, window, rtt_ms);
+        let Some(paths) = self.prev_rows.take() else { return false };
+        self.log.drop_last_bin();
         drop_rows!(self.paths, paths, time_s, path, index, in_use, failed, data, window, srtt_ms);
         std::mem::swap(&mut self.last_links, &mut self.prev_links);
         std::mem::swap(&mut self.last_consumers, &mut self.prev_consumers);
@@ -207,50 +226,44 @@ impl Recorder {
     }
 
     fn push_rows(&mut self, now: Time, dirs: &[LinkDir], consumers: impl Iterator<Item = ConsumerSample>) {
-        let width = (now - self.bin_start).as_secs_f64();
-        let t = self.bin_start.as_secs_f64();
+        use ndnflow_core::link::QueueDiscipline;
+        self.log.open_bin(self.bin_start, now);
         for (i, d) in dirs.iter().enumerate() {
             let c = d.counters;
             let p = std::mem::replace(&mut self.last_links[i], c);
-            let s = &mut self.links;
-            s.time_s.push(t);
-            s.dir.push(i as u32);
-            s.bytes.push(c.bytes - p.bytes);
-            s.packets.push(c.packets - p.packets);
-            s.interests.push(c.interests - p.interests);
-            s.data.push(c.data - p.data);
-            s.nacks.push(c.nacks - p.nacks);
-            s.drops.push(c.drops - p.drops);
-            s.marks.push(c.marks - p.marks);
-            s.losses.push(c.losses - p.losses);
-            s.throughput_bps.push((c.bytes - p.bytes) as f64 * 8.0 / width);
-            use ndnflow_core::link::QueueDiscipline;
-            s.queue_packets.push(d.queue.len_packets() as u64);
-            s.queue_bytes.push(d.queue.len_bytes() as u64);
-            let n = c.sojourn_count - p.sojourn_count;
-            s.sojourn_ms.push(if n == 0 {
-                f64::NAN
-            } else {
-                (c.sojourn_sum - p.sojourn_sum).as_millis_f64() / n as f64
+            self.log.push_link(&LinkRow {
+                bytes: c.bytes - p.bytes,
+                packets: c.packets - p.packets,
+                interests: c.interests - p.interests,
+                data: c.data - p.data,
+                nacks: c.nacks - p.nacks,
+                drops: c.drops - p.drops,
+                marks: c.marks - p.marks,
+                losses: c.losses - p.losses,
+                queue_packets: d.queue.len_packets() as u64,
+                queue_bytes: d.queue.len_bytes() as u64,
+                sojourn_count: c.sojourn_count - p.sojourn_count,
+                sojourn_sum: c.sojourn_sum - p.sojourn_sum,
             });
         }
+        let t = self.bin_start.as_secs_f64();
         for cs in consumers {
             let c = cs.stats;
             let p = std::mem::replace(&mut self.last_consumers[cs.index as usize], c);
-            let s = &mut self.consumers;
-            s.time_s.push(t);
-            s.consumer.push(cs.index);
-            s.goodput_bps.push((c.payload_bytes - p.payload_bytes) as f64 * 8.0 / width);
-            s.data.push(c.data_received - p.data_received);
-            s.interests.push(c.interests_sent - p.interests_sent);
-            s.retransmissions.push(c.retransmissions - p.retransmissions);
-            s.timeouts.push(c.timeouts - p.timeouts);
-            s.nacks.push(c.nacks - p.nacks);
-            s.losses.push(c.losses - p.losses);
-            s.marks.push(c.marks - p.marks);
-            s.window.push(cs.window.unwrap_or(f64::NAN));
-            let n = c.rtt_samples - p.rtt_samples;
-            s.rtt_ms.push(if n == 0 { f64::NAN } else { (c.rtt_sum - p.rtt_sum).as_millis_f64() / n as f64 });
+            self.log.push_consumer(&ConsumerRow {
+                consumer: cs.index,
+                payload_bytes: c.payload_bytes - p.payload_bytes,
+                data: c.data_received - p.data_received,
+                interests: c.interests_sent - p.interests_sent,
+                retransmissions: c.retransmissions - p.retransmissions,
+                timeouts: c.timeouts - p.timeouts,
+                nacks: c.nacks - p.nacks,
+                losses: c.losses - p.losses,
+                marks: c.marks - p.marks,
+                window: cs.window,
+                rtt_samples: c.rtt_samples - p.rtt_samples,
+                rtt_sum: c.rtt_sum - p.rtt_sum,
+            });
             if let Some(paths) = cs.paths {
                 self.push_path_rows(t, cs.index, paths);
             }
@@ -477,4 +490,33 @@ pub struct Results {
     pub consumer_names: Vec<ConsumerName>,
     /// Indexed by `PathSeries::path`.
     pub path_names: Vec<PathName>,
+}
+
+/// A run's time series as `Simulation::traces` hands them out: the link and consumer rows still
+/// compact, so a caller can decode one trace at a time (the Python layer copies each into numpy
+/// when it is first read).
+#[derive(Clone, Debug)]
+pub struct RunTraces {
+    pub log: TraceLog,
+    pub paths: PathSeries,
+    pub objects: ObjectSeries,
+    pub link_names: Vec<DirName>,
+    pub consumer_names: Vec<ConsumerName>,
+    pub path_names: Vec<PathName>,
+}
+
+impl RunTraces {
+    /// Every trace as columns, with the run's summary.
+    pub fn into_results(self, summary: Summary) -> Results {
+        Results {
+            summary,
+            links: self.log.links(),
+            consumers: self.log.consumers(),
+            paths: self.paths,
+            objects: self.objects,
+            link_names: self.link_names,
+            consumer_names: self.consumer_names,
+            path_names: self.path_names,
+        }
+    }
 }

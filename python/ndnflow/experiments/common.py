@@ -36,7 +36,7 @@ from matplotlib.figure import Figure
 from ndnflow import safe_io
 from ndnflow.report import render_wrapped
 from ndnflow.results import Results, json_ready
-from ndnflow.runner import _progress_bar, advance_all, usable_cpus
+from ndnflow.runner import _progress_bar, advance_all, core_results, usable_cpus
 from ndnflow.scenario import Scenario
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -324,7 +324,7 @@ def run_variants(scenarios: Mapping[str, Scenario], progress: Optional[bool] = N
     results: Dict[str, Results] = {}
     for name, simulation in simulations.items():
         text, _source, _base = scenarios[name].compiled()
-        results[name] = Results.from_core(simulation.results(), scenario_toml=text)
+        results[name] = Results.from_core(core_results(simulation), scenario_toml=text)
     return results
 
 

@@ -10,7 +10,7 @@ use super::Simulation;
 use crate::build::App;
 use crate::trace::{
     CatalogSummary, ConsumerName, ConsumerSummary, DpccpNodeSummary, NodeSummary, ObjectSeries, PathName, PathSummary,
-    PtpNodeSummary, Results, SimulatedCacheSummary, SimulationSummary, Summary,
+    PtpNodeSummary, Results, RunTraces, SimulatedCacheSummary, SimulationSummary, Summary,
 };
 
 impl Simulation {
@@ -25,6 +25,11 @@ impl Simulation {
 
     /// Results up to now (complete once the run is over).
     pub fn results(&self) -> Results {
+        self.traces().into_results(self.summary())
+    }
+
+    /// The time series up to now, the link and consumer rows still in their compact form.
+    pub fn traces(&self) -> RunTraces {
         let consumer_names: Vec<ConsumerName> = self
             .scenario
             .consumers
@@ -42,10 +47,8 @@ impl Simulation {
                 PathName { consumer: c.id.clone(), node: c.node.clone(), index: k.index, route }
             })
             .collect();
-        Results {
-            summary: self.summary(),
-            links: self.recorder.links.clone(),
-            consumers: self.recorder.consumers.clone(),
+        RunTraces {
+            log: self.recorder.log.clone(),
             paths: self.recorder.paths.clone(),
             objects: self.objects(),
             link_names: self.net.dir_names.clone(),
