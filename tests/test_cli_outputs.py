@@ -185,6 +185,24 @@ def test_plot_of_a_seeds_folder_draws_each_seed(capsys, quickstart, tmp_path):
                        for name in ("throughput.png", "window.png", "queue.png", "overview.png")]
 
 
+def test_plot_of_an_all_folder_draws_each_experiment(capsys, quickstart, tmp_path):
+    # What `reproduce --all` leaves: a reproduce folder per experiment (x with one variant, y with
+    # --seeds 1 and one variant), and the catalog's own files, which are not experiments.
+    (tmp_path / "catalog.json").write_text("{}")
+    (tmp_path / "notes").mkdir()
+    text = quickstart.read_text().replace('duration = "30s"', 'duration = "1s"')
+    for run in (tmp_path / "x", tmp_path / "y" / "seed-1"):
+        (run / "scenarios").mkdir(parents=True)
+        (run / "results.json").write_text("{}")
+        (run / "scenarios" / "A.toml").write_text(text)
+    (tmp_path / "y" / "seeds.json").write_text("{}")
+    assert main(["plot", str(tmp_path), "--quiet"]) == 0
+    printed = capsys.readouterr().out.split()
+    assert printed == [str(tmp_path / "plots" / where / "A" / name)
+                       for where in ("x", "y/seed-1")
+                       for name in ("throughput.png", "window.png", "queue.png", "overview.png")]
+
+
 def test_plot_of_a_seeds_folder_without_runs_says_so(capsys, tmp_path):
     (tmp_path / "seeds.json").write_text("{}")
     assert main(["plot", str(tmp_path), "--quiet"]) == 2

@@ -225,21 +225,45 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
     folder = Path(args.results)
     out = Path(args.out) if args.out is not None else folder / "plots"
-    runs = _seed_runs(folder)
-    if runs:
-        # `reproduce --seeds`: each seed's folder is a `reproduce` folder of its own.
-        for run_dir in runs:
-            _plot_variants(_reproduce_variants(run_dir), out / run_dir.name, args.quiet)
+    if _plot_reproduced(folder, out, args.quiet):
         return EXIT_OK
-    variants = _reproduce_variants(folder)
-    if variants:
-        return _plot_variants(variants, out, args.quiet)
+    experiments = _reproduced_experiments(folder)
+    if experiments:
+        # `reproduce --all`: a folder per experiment, each drawn under plots/EXPERIMENT.
+        for experiment in experiments:
+            _plot_reproduced(experiment, out / experiment.name, args.quiet)
+        return EXIT_OK
     if (folder / "seeds.json").is_file():
         raise UsageError(f"{folder}: a 'reproduce --seeds' folder without its seed-N folders: nothing to draw")
     results = Results.load(folder)
     for path in plot_results(results, args.out if args.out is not None else args.results, title=str(folder)):
         print(path)
     return EXIT_OK
+
+
+def _plot_reproduced(folder: Path, out: Path, quiet: bool) -> bool:
+    """Draws a folder `ndnflow reproduce` wrote (one experiment, with `--seeds` or without) into
+    `out`; False when `folder` is not one."""
+    runs = _seed_runs(folder)
+    if runs:
+        # `reproduce --seeds`: each seed's folder is a `reproduce` folder of its own.
+        for run_dir in runs:
+            _plot_variants(_reproduce_variants(run_dir), out / run_dir.name, quiet)
+        return True
+    variants = _reproduce_variants(folder)
+    if variants:
+        _plot_variants(variants, out, quiet)
+    return bool(variants)
+
+
+def _reproduced_experiments(folder: Path) -> List[Path]:
+    """The experiment folders of a folder written by `ndnflow reproduce --all`, by name; otherwise
+    nothing."""
+    from ndnflow.results import SUMMARY_FILE
+
+    if (folder / SUMMARY_FILE).is_file() or not folder.is_dir():
+        return []
+    return sorted(d for d in folder.iterdir() if d.is_dir() and (_seed_runs(d) or _reproduce_variants(d)))
 
 
 def _reproduce_variants(folder: Path) -> List[Path]:
@@ -447,7 +471,8 @@ def build_parser() -> argparse.ArgumentParser:
     plot.add_argument("results", metavar="DIR",
                       help="folder written by 'ndnflow run --out', or by 'ndnflow reproduce' (each variant is run "
                            "again from DIR/scenarios for its traces, figures in DIR/plots/VARIANT), or by "
-                           "'ndnflow reproduce --seeds' (each seed's variants, figures in DIR/plots/seed-N/VARIANT)")
+                           "'ndnflow reproduce --seeds' (each seed's variants, figures in DIR/plots/seed-N/VARIANT), "
+                           "or by 'ndnflow reproduce --all' (each experiment's, figures in DIR/plots/EXPERIMENT/...)")
     plot.add_argument("--out", metavar="DIR", help="write the figures here instead of into DIR (DIR/plots)")
     plot.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     plot.set_defaults(handler=cmd_plot)
