@@ -4,7 +4,19 @@
 use super::Consumer;
 use crate::app::catalog::ObjectRecord;
 use crate::app::rtt::RttEstimator;
+use crate::mix::mix64;
 use crate::{Name, Time};
+
+/// The controller seed of a restarting catalog consumer's object `k` (0 for the first): the
+/// consumer's own seed for the first, so a catalog run's first object is drawn as a single object
+/// is, and an independent stream for each later one.
+pub(super) fn object_seed(base: u64, k: u64) -> u64 {
+    if k == 0 {
+        base
+    } else {
+        base ^ mix64(k)
+    }
+}
 
 impl Consumer {
     /// A catalog consumer's objects in the order requested, the one being fetched last (with no
@@ -35,13 +47,15 @@ impl Consumer {
     /// The catalog's current object is complete: the next one's segments follow on.
     pub(super) fn next_object(&mut self, now: Time) {
         let path_data = self.path_data();
-        let seed = self.cc_seed();
+        let base_seed = self.cc_seed();
         let Some(c) = &mut self.catalog else { return };
         c.next(now, self.next_segment, self.stats.payload_bytes, path_data);
         if self.config.catalog.is_some_and(|k| k.restart) {
             // A new flow: a new controller and estimator (nothing of the last object is out: it
-            // completed), whose paths count their Data from zero.
+            // completed), whose paths count their Data from zero, and whose random draws (RAAQM's)
+            // are its own, not the first object's over again.
             c.begin(now, self.stats.payload_bytes, Vec::new());
+            let seed = object_seed(base_seed, c.done.len() as u64);
             self.cc = self.config.cc.build(seed, self.config.rtt);
             self.rtt = RttEstimator::new(self.config.rtt);
             self.last_backoff = None;

@@ -210,3 +210,15 @@ fn a_held_send_is_the_only_wake_up_for_a_sending_slot_already_due() {
     assert_eq!(segments(&out), vec![0]);
     assert_eq!(c.poll_timeout(), Some(d + ms(10)));
 }
+
+#[test]
+fn a_restarting_catalog_draws_each_objects_controller_from_its_own_seed() {
+    use super::catalog_objects::object_seed;
+    // The first object keeps the consumer's seed; each later one gets another. SplitMix64 is a
+    // bijection, so base ^ mix64(k) differ for all k, and one equals base only where mix64(k) = 0,
+    // a single k of 2^64: ten thousand objects give ten thousand seeds, base among them once.
+    let base = 0x1234_5678_9abc_def0;
+    assert_eq!(object_seed(base, 0), base);
+    let seeds: std::collections::HashSet<u64> = (0..10_000).map(|k| object_seed(base, k)).collect();
+    assert_eq!(seeds.len(), 10_000);
+}

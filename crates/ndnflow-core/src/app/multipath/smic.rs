@@ -23,9 +23,10 @@
 //!   12-19). Groups only grow, as in Algorithm 1.
 //!
 //! Our choices where the paper is silent (docs/protocols/smic.md#consumer gives the reasons):
-//! a sub-flow halves once per loss episode (no second halving until the Data of an Interest sent
-//! after the first has come back: PCON's conservative window adaptation, which our ICP applies,
-//! so that SMIC and the single-path flow it must be friendly to react alike); each sub-flow times its
+//! a sub-flow runs Algorithm 1's timeout block (halve, record in t_r, compare) once per loss
+//! episode (not again until the Data of an Interest sent after the halving has come back: PCON's
+//! conservative window adaptation, which our ICP applies, so that SMIC and the single-path flow it
+//! must be friendly to react alike, and one congestion event is one history entry); each sub-flow times its
 //! Interests with its own RFC 6298 estimator and the consumer's `rto` options; a Data without a
 //! trajectory id (no SMIC router on the way) counts as trajectory 0, so every path id merges into
 //! one sub-flow; a Nack(NoRoute) takes a path id out of use until the next spread; any other Nack
@@ -296,19 +297,20 @@ impl Smic {
 
     /// Halves sub-flow `i`, and backs its timer off (RFC 6298 §5.5), unless it is still
     /// recovering from its last halving: once per loss episode, as ICP's conservative window
-    /// adaptation and the consumer's own timer do.
-    fn decrease(&mut self, i: usize, now: Time) {
+    /// adaptation and the consumer's own timer do. Whether this loss began a new episode.
+    fn decrease(&mut self, i: usize, now: Time) -> bool {
         let f = &mut self.flows[i];
         f.between_losses = f.since_loss;
         f.since_loss = 0;
         if f.recovering {
-            return;
+            return false;
         }
         f.window = (f.window / 2.0).max(1.0);
         f.rtt.backoff();
         f.last_decrease = now;
         f.recovering = true;
         f.decreases += 1;
+        true
     }
 
     /// Algorithm 1 lines 15-19: r and every sub-flow in use that shares its bottleneck join each
@@ -396,9 +398,16 @@ impl SubflowManager for Smic {
         let Some(out) = self.sent.remove(&segment) else { return };
         self.release(&out);
         if let Charge::Flow(r) = out.charge {
-            self.decrease(r, now);
+            self.flows[r].timeout_count += 1;
+            // Algorithm 1's timeout block (halve, update t_r, compare) runs once per loss
+            // episode, as the halving does: a burst that times out fifty Interests at one instant
+            // is one congestion event, and recorded fifty times it would fill the history with a
+            // single instant that matches any sub-flow which lost one Interest then (the object
+            // starts of the competition, docs/experiments/smic.md).
+            if !self.decrease(r, now) {
+                return;
+            }
             let f = &mut self.flows[r];
-            f.timeout_count += 1;
             f.timeouts.push(now, self.config.sharing.history);
             // An idle sub-flow (its path ids moved on) is not compared: S only counts those in use.
             if f.in_use() {

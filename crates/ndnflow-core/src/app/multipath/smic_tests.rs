@@ -231,3 +231,34 @@ fn resending_a_segment_releases_its_earlier_interest() {
     m.on_data(ms(260), &data(11, ms(110), &lp(Some(A))));
     assert_eq!(m.flows[0].in_flight, 3);
 }
+
+#[test]
+fn a_burst_of_timeouts_is_one_entry_of_the_history() {
+    // B lost alone at 0.9 s and A at 1.0 s (not alike: 0.1 s apart). Histories of 3.
+    let mut m = shared_pair(ms(100), ms(1));
+    m.config.sharing.history = 3;
+    assert_eq!(windows(&m).iter().map(|w| w.2).collect::<Vec<_>>(), vec![1, 1]);
+    // One Interest each at 1.1 s, answered: both episodes end.
+    for (seg, t) in [(17, B), (18, A)] {
+        m.path_for(ms(1100), seg, false).unwrap();
+        m.on_data(ms(1200), &data(seg, ms(100), &lp(Some(t))));
+    }
+    // Then every Interest both windows let out at 2 s is lost, and times out at 2.5 s: several
+    // of B's at one instant, one congestion event.
+    let mut lost = Vec::new();
+    let mut seg = 19;
+    while m.can_send(ms(2000)) {
+        lost.push((seg, path_id(&m.path_for(ms(2000), seg, false).unwrap())));
+        seg += 1;
+    }
+    assert!(lost.iter().filter(|l| l.1 == 0).count() >= 2, "{lost:?}");
+    for (seg, _) in &lost {
+        m.on_timeout(ms(2500), *seg);
+    }
+    // Recorded once per episode, B's history is [0.9, 2.5] and A's [1.0, 2.5]: RMSE of B's
+    // against A's sqrt((0.1^2 + 0^2) / 2) = 0.071 s > 0.05 s, not alike. Were each timeout an
+    // entry, B's three latest would all be 2.5 s, 0 s from A's, and the two would be grouped.
+    assert_eq!(m.flows[0].timeouts.len(), 2);
+    assert!((m.flows[0].timeouts.rmse_to(&m.flows[1].timeouts).unwrap() - 0.005_f64.sqrt()).abs() < 1e-9);
+    assert_eq!(windows(&m).iter().map(|w| w.2).collect::<Vec<_>>(), vec![1, 1]);
+}
