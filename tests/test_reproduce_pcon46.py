@@ -27,7 +27,7 @@ def _run(r3_sojourn=1.0, r3_queue=0.0, rtt=44.0, timeouts_at=(), goodput=16e6, p
 
     R1 sends 100 Interests per bin to each producer; P1 sends `p1_data` Data per bin of which
     `p1_losses` are lost, the tunnel delivers `p2_data`; r3 (p2->r1/u1) has `r3_sojourn` ms and
-    `r3_queue` packets; every other queue is empty. C gets `goodput` with RTT `rtt` (smallest 40 ms)
+    `r3_queue` packets of 1000 bytes; every other queue is empty. C gets `goodput` with RTT `rtt` (smallest 40 ms)
     and one timeout in each bin of `timeouts_at`."""
     zero, n = _col(0), len(T)
     frames = []
@@ -40,6 +40,7 @@ def _run(r3_sojourn=1.0, r3_queue=0.0, rtt=44.0, timeouts_at=(), goodput=16e6, p
             "packets": _col(100),
             "sojourn_ms": _col(r3_sojourn if link == m.R3 else 0.0),
             "queue_packets": _col(r3_queue if link == m.R3 else 0.0),
+            "queue_bytes": _col(1000 * r3_queue if link == m.R3 else 0.0),
             "throughput_bps": _col(rate if link in ("p1->r1", "p2->r1") else 0.0),
             "drops": zero}))
     consumers = pd.DataFrame({"consumer": ["c"] * n, "time_s": list(T), "data": _col(150), "rtt_ms": _col(rtt),
@@ -85,6 +86,9 @@ def test_helpers_by_hand():
     assert m.p2_share(pcon, 15.0) == pytest.approx(54.0)
     assert m.consumer_delay_ms(overlay, 15.0) == pytest.approx(120.0)
     assert m.sojourn_ms(pcon, m.R3, 15.0) == pytest.approx(80.0)
+    # r3 is an underlay hop, counted in bytes: 50 x 1000 B of its 250 KB is 20 %.
+    assert m.queue_share_pct(pcon, m.R3, 15.0) == pytest.approx(20.0)
+    assert m.queue_share_pct(pcon, "r1->p1", 15.0) == 0.0
     assert m.interest_share(res["Shaper_Ideal"], 15.0) == pytest.approx([50.0, 30000.0])
 
 
@@ -109,7 +113,8 @@ def test_pcon_4_6_metrics_by_hand_all_pass():
 
 def test_pcon_4_6_metrics_by_hand_failures():
     results = _results(
-        Shaper_Ideal=dict(timeouts_at=(20.0,)),  # one timeout
+        # One timeout; r3 holds 60 x 1000 B, 24 % of its 250 KB: not "small".
+        Shaper_Ideal=dict(timeouts_at=(20.0,), r3_queue=60.0),
         Shaper_Overlay=dict(timeouts_at=BURSTS[:12]),  # two bursts only
         PCON=dict(p1_data=89, p2_data=112, r3_queue=0.0),  # 112 / 200 = 56 %, r3 drained
         Shaper_5Mbps=dict(goodput=5.5e6),  # above the text's 5 Mbit/s (still 0.55 of Ideal's 10)
@@ -118,6 +123,7 @@ def test_pcon_4_6_metrics_by_hand_failures():
     failed = {metric for metric, verdict in got.items() if verdict == "fail"}
     assert failed == {
         "Shaper_Ideal: timeouts / underlay drops",
+        "Shaper_Ideal: largest mean queue of any queue, share of its limit",
         "Shaper_Overlay: timeout bursts start at",
         "PCON: P2's share of Data - 50 %, second half",
         "PCON: r3 queue, smallest in the second half",
@@ -139,7 +145,7 @@ def test_pcon_4_6_end_to_end(real_core, tmp_path, capsys):
     # times out in bursts; PCON never times out and keeps the rate without knowing the bandwidth.
     # (The PCON split row is left out: ~55 % for every seed, at the edge of its ±5 points.)
     for metric in ("Setting: wireless loss rate (PCON run)", "Setting: R1's Interests to P2 (Ideal, Overlay)",
-                   "Shaper_Ideal: largest queuing delay of any queue", "Shaper_Ideal: timeouts / underlay drops",
+                   "Shaper_Ideal: largest mean queue of any queue, share of its limit", "Shaper_Ideal: timeouts / underlay drops",
                    "Shaper_Overlay: r3 queuing delay", "Shaper_Overlay: timeout bursts start at",
                    "PCON / Shaper_Ideal: r3 queuing delay", "PCON: timeouts / PIT expiries at R1",
                    "PCON: goodput / Shaper_Ideal's"):

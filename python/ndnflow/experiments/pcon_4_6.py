@@ -42,6 +42,10 @@ VARIANTS = ("Shaper_Ideal", "Shaper_Overlay", "PCON", "Shaper_5Mbps")
 SHAPER_CAPACITY = {"Shaper_Ideal": "10Mbps", "Shaper_Overlay": "20Mbps", "Shaper_5Mbps": "5Mbps"}
 WIRELESS_LOSS = 0.01
 UNDERLAY_QUEUE = {"discipline": "droptail", "bytes": "250KB"}  # "a maximum size of 250 KB"
+UNDERLAY_BYTES = 250_000  # the same, as the scenario reader counts KB (x1000)
+#: "Router queues small": the catalog's reading of "small" (a queue), as pcon-4.1's (README, "One
+#: reading per phrase"): a mean queue of at most 20 % of its limit.
+SMALL_QUEUE_PCT = 20.0
 #: Tunnel hops after the NDN-level transmitter, the same in both directions: the 10 Mbit/s r2 - r3
 #: hop, then 20 Mbit/s to the far end. On P2 -> R1 the first hop is r3's queue (towards r2).
 UNDERLAY = [{"bandwidth": "10Mbps", "delay": "5ms", "queue": UNDERLAY_QUEUE},
@@ -113,6 +117,18 @@ def sojourn_ms(res: Any, link: str, start: float = 0.0) -> float:
     return float((rows["sojourn_ms"] * rows["packets"]).sum() / weight) if weight else float("nan")
 
 
+def queue_share_pct(res: Any, link: str, start: float = 0.0) -> float:
+    """Mean queue of a link direction from `start` on, in percent of its limit: an underlay hop's
+    (name ".../uN") in bytes of its 250 KB, any other in packets of the shaper variants' 1000-packet
+    FIFO."""
+    rows = common.link_rows(res, link, start)
+    if not len(rows):
+        return float("nan")
+    if "/u" in link:
+        return float(100 * rows["queue_bytes"].mean() / UNDERLAY_BYTES)
+    return float(100 * rows["queue_packets"].mean() / FIFO["packets"])
+
+
 def consumer_delay_ms(res: Any, start: float = 0.0) -> float:
     """C's queuing delay: its mean RTT per Data from `start` on, minus its smallest RTT."""
     rows = common.consumer_rows(res, "c", start)
@@ -179,9 +195,10 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
                              [round(x, 2) for x, _ in shares],
                              f"±{tol:.2f} points: 3 sigma of a fair coin over {count:.0f} Interests",
                              lambda v: all(abs(x - 50) <= tol for x, _ in shares), "%"))
-    worst = float(np.nanmax([sojourn_ms(ideal, link, t0) for link in ideal.links["link"].unique()]))
-    rows.append(common.at_most("Shaper_Ideal: largest queuing delay of any queue", "router queues small",
-                               worst, TARGET_MS, "CoDel's target, r3 included", "ms"))
+    worst = float(np.nanmax([queue_share_pct(ideal, link, t0) for link in ideal.links["link"].unique()]))
+    rows.append(common.at_most("Shaper_Ideal: largest mean queue of any queue, share of its limit",
+                               "router queues small", worst, SMALL_QUEUE_PCT,
+                               "the catalog's 'small' (a queue), r3 included", "%"))
     rows.append(common.at_most("Shaper_Ideal: consumer queuing delay", "low Data retrieval delay",
                                consumer_delay_ms(ideal, t0), 2 * TARGET_MS,
                                "2 x target: the shaper's own CoDel queue may hold ~target", "ms"))
