@@ -15,11 +15,14 @@
 //!    packet and takes the next one out with a second `dodequeue`. Mark mode marks the head packet
 //!    and returns it; there is no second `dodequeue`. Both then set `dropping`, apply the
 //!    `count - lastcount` re-entry rule and schedule `drop_next = now + interval / sqrt(count)`.
-//! 2. **A scheduled drop while dropping** (`now >= drop_next`). Drop mode drops the head, bumps
-//!    `count`, takes the next packet out, leaves the dropping state if that one is fine and
-//!    otherwise advances `drop_next` by the control law, looping while `now >= drop_next`. Mark mode
-//!    bumps `count`, marks the packet it is about to return, advances `drop_next` by the control law
-//!    and returns; it does not loop. If the control law already put `drop_next` at or before `now`,
+//! 2. **A scheduled drop while dropping** (`now >= drop_next`). Drop mode drops the head, takes
+//!    the next packet out, leaves the dropping state if that one is fine and otherwise bumps
+//!    `count` and advances `drop_next` by the control law, looping while `now >= drop_next`. The
+//!    drop that ends the state is therefore not counted: RFC 8289 §5.5 puts `++count` in the
+//!    branch that schedules the next drop (Linux counts it before looking at the next packet),
+//!    and the re-entry rule reads `count - lastcount`. Mark mode bumps `count`, marks the packet
+//!    it is about to return, advances `drop_next` by the control law and returns; it does not
+//!    loop, and every mark counts, as in Linux's ECN CoDel: no next packet is looked at. If the control law already put `drop_next` at or before `now`,
 //!    the next dequeue marks again, so a backlog still gets one mark per control-law decision but at
 //!    most one mark per departing packet. The "leave the dropping state" test that drop mode runs on
 //!    the packet after a drop is, in mark mode, simply run by the next call's own `dodequeue`.
@@ -338,18 +341,19 @@ impl QueueDiscipline for CodelQueue {
                 }
             } else {
                 // Drop point 2, drop mode: the RFC's loop (a large backlog may need several drops
-                // at once).
+                // at once). `count` grows only when the state goes on, as in RFC 8289 §5.5: a
+                // drop that uncovers a packet below target ends the episode uncounted.
                 while self.dropping && now >= self.drop_next {
                     if let Some(it) = item.take() {
                         dropped.push(it);
                     }
-                    self.count = self.count.saturating_add(1);
                     let (next, ok) = self.do_dequeue(now);
                     item = next;
-                    if !ok {
-                        self.dropping = false;
-                    } else {
+                    if ok {
+                        self.count = self.count.saturating_add(1);
                         self.drop_next = self.control_law(self.drop_next, self.count);
+                    } else {
+                        self.dropping = false;
                     }
                 }
             }

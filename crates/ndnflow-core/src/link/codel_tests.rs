@@ -367,6 +367,27 @@ fn drain(q: &mut CodelQueue, now: Time) {
     assert!(!q.is_dropping());
 }
 
+/// A new standing queue from `base` ms: 50 packets of 1000 B at base + 0.5 ms, then one in and
+/// one out every ms up to base + 210 ms. The sojourn first exceeds 5 ms at base + 6 ms, so dropping
+/// is OK from base + 106 ms. Returns the drop instants (ms).
+fn standing_again(q: &mut CodelQueue, base: u64) -> Vec<u64> {
+    let t0 = Time::from_micros(base * 1000 + 500);
+    for i in 0..50 {
+        q.enqueue(t0, item(i, 1000, t0)).unwrap();
+    }
+    let mut drops = Vec::new();
+    let mut dropped = Vec::new();
+    for ms in base + 1..=base + 210 {
+        let now = Time::from_millis(ms);
+        q.enqueue(now, item(ms as u32, 1000, now)).unwrap();
+        q.dequeue(now, &mut dropped).unwrap();
+        for _ in dropped.drain(..) {
+            drops.push(ms);
+        }
+    }
+    drops
+}
+
 #[test]
 fn re_entry_soon_after_leaving_resumes_at_count_minus_lastcount() {
     let mut q = codel(false);
@@ -379,30 +400,50 @@ fn re_entry_soon_after_leaving_resumes_at_count_minus_lastcount() {
     // 206 ms + 70 710 678 + 57 735 027 + 50 000 000 + 44 721 360 ns = 429.167065 ms.
     assert_eq!(q.drop_next(), Time::from_nanos(429_167_065));
 
-    // New standing queue from 400 ms: preload at 400.5 ms, above target from 406 ms, so
-    // ok_to_drop at 506 ms. 506 - 429.17 ms < 16 * 100 ms and delta = 5 - 1 = 4 > 1, so
-    // count restarts at 4 and the next drop is 100 / sqrt(4) = 50 ms later.
-    let base = 400;
-    let t0 = Time::from_micros(base * 1000 + 500);
-    for i in 0..50 {
-        q.enqueue(t0, item(i, 1000, t0)).unwrap();
-    }
-    let mut drops = Vec::new();
+    // New standing queue from 400 ms: ok_to_drop at 506 ms. 506 - 429.17 ms < 16 * 100 ms and
+    // delta = 5 - 1 = 4 > 1, so count restarts at 4 (lastcount 4) and the next drop is
+    // 100 / sqrt(4) = 50 ms later, at 556; then 556 + 100/sqrt(5) = 600.72 -> 601 (count 6).
+    assert_eq!(standing_again(&mut q, 400), vec![506, 556, 601]);
+    assert_eq!((q.count(), q.lastcount()), (6, 4));
+}
+
+#[test]
+fn a_drop_that_ends_the_dropping_state_does_not_count() {
+    // RFC 8289 §5.5: in the dropping loop `++count` sits in the branch that schedules the next
+    // drop, so a drop after which the next packet is below target ends the state uncounted, and
+    // a quick re-entry resumes at the count of the drops that kept the state going.
+    let mut q = codel(false);
+    let mut run = Run::default();
+    standing(&mut q, 50, 1000, 385, &mut run);
+    assert_eq!((q.count(), q.lastcount(), q.len_packets()), (5, 1, 45));
+    assert_eq!(q.drop_next(), Time::from_nanos(429_167_065));
+    // The 45 queued arrived at 341..385 ms. At 428 ms 43 of them leave (each has waited over
+    // 40 ms and leaves >= 2 000 B behind, so each is ok_to_drop, and 428 < drop_next: no drop);
+    // A1 and A2 (384, 385 ms) stay. Three young packets arrive at 428 ms.
     let mut dropped = Vec::new();
-    for ms in base + 1..=base + 210 {
-        let now = Time::from_millis(ms);
-        q.enqueue(now, item(ms as u32, 1000, now)).unwrap();
-        q.dequeue(now, &mut dropped).unwrap();
-        if ms == 506 {
-            assert_eq!((q.count(), q.lastcount()), (4, 4));
-            assert_eq!(q.drop_next(), Time::from_millis(556));
-        }
-        for _ in dropped.drain(..) {
-            drops.push(ms);
-        }
+    for _ in 0..43 {
+        q.dequeue(Time::from_millis(428), &mut dropped).unwrap();
     }
-    // 506, 556, then 556 + 100/sqrt(5) = 600.72 -> 601.
-    assert_eq!(drops, vec![506, 556, 601]);
+    assert!(dropped.is_empty() && q.is_dropping());
+    let young = Time::from_millis(428);
+    for id in 900..903 {
+        q.enqueue(young, item(id, 1000, young)).unwrap();
+    }
+    // 429 ms, before drop_next: A1 leaves. 430 ms: A2 (sojourn > 40 ms) is dropped; the next
+    // packet, young 900, has waited 2 ms < 5 ms, so the dropping state ends, count stays 5.
+    q.dequeue(Time::from_millis(429), &mut dropped).unwrap();
+    assert!(dropped.is_empty() && q.is_dropping());
+    let out = q.dequeue(Time::from_millis(430), &mut dropped).unwrap();
+    assert_eq!((id_of(&out.item), dropped.len()), (900, 1));
+    assert!(dropped[0].enqueued_at < Time::from_millis(400));
+    assert!(!q.is_dropping());
+    assert_eq!((q.count(), q.drop_next()), (5, Time::from_nanos(429_167_065)));
+    drain(&mut q, Time::from_millis(431));
+
+    // ok_to_drop again at 606 ms, 176.8 ms after drop_next: delta = 5 - 1 = 4 restarts count at
+    // 4, so drops at 606, 606 + 100/sqrt(4) = 656 and 656 + 100/sqrt(5) = 700.72 -> 701. (With
+    // the uncounted drop counted: count 5, drops at 606, 650.72 -> 651, 691.55 -> 692.)
+    assert_eq!(standing_again(&mut q, 500), vec![606, 656, 701]);
 }
 
 #[test]
@@ -413,22 +454,7 @@ fn re_entry_long_after_leaving_starts_over_at_count_one() {
     drain(&mut q, Time::from_millis(385));
     // Restart at 2000 ms: ok_to_drop at 2106 ms, more than 16 intervals after drop_next
     // (429.17 ms), so count = 1 and the next drop is a full interval later.
-    let base = 2000;
-    let t0 = Time::from_micros(base * 1000 + 500);
-    for i in 0..50 {
-        q.enqueue(t0, item(i, 1000, t0)).unwrap();
-    }
-    let mut drops = Vec::new();
-    let mut dropped = Vec::new();
-    for ms in base + 1..=base + 210 {
-        let now = Time::from_millis(ms);
-        q.enqueue(now, item(ms as u32, 1000, now)).unwrap();
-        q.dequeue(now, &mut dropped).unwrap();
-        for _ in dropped.drain(..) {
-            drops.push(ms);
-        }
-    }
-    assert_eq!(drops, vec![2106, 2206]);
+    assert_eq!(standing_again(&mut q, 2000), vec![2106, 2206]);
     assert_eq!((q.count(), q.lastcount()), (2, 1));
 }
 
