@@ -82,7 +82,9 @@ def test_bad_duration_is_reported_before_reading_the_file(capsys, tmp_path):
      (["run", "x.toml", "--seed", "abc"], "invalid int value"), (["run", "x.toml", "--bogus"], "unrecognized"),
      (["bench", "--nodes", "1"], "--nodes"), (["bench", "--duration", "forever"], "--duration"),
      (["bench", "--repeat", "0"], "--repeat"), (["bench", "--cpu", "-1"], "--cpu"),
-     (["bench", "--cpu", "99999"], "--cpu")],
+     (["bench", "--cpu", "99999"], "--cpu"), (["bench", "--suite", "--nodes", "5"], "--nodes"),
+     (["bench", "--case", "nope"], "unknown case 'nope'"), (["bench", "--short"], "--short goes with"),
+     (["bench", "--suite", "--case", "grid"], "not both")],
 )
 def test_bad_arguments(capsys, argv, contains):
     assert_one_line_error(capsys, main(argv), contains=contains)

@@ -47,6 +47,14 @@ def grid_edges(nodes: int, rng: random.Random) -> List[Tuple[int, int]]:
     return edges
 
 
+def add_grid(scenario: Scenario, nodes: int, rng: random.Random) -> None:
+    """The nodes n0, n1, ... and the links of `grid_edges`, each with a delay of 1-5 ms from `rng`."""
+    for index in range(nodes):
+        scenario.node(_node(index))
+    for a, b in grid_edges(nodes, rng):
+        scenario.link(_node(a), _node(b), bandwidth=LINK_BANDWIDTH, delay=f"{rng.randint(1, 5)}ms", queue=QUEUE_PACKETS)
+
+
 def bench_scenario(nodes: int = 100, consumers: int = 200, duration: Any = "60s", seed: int = 1) -> Scenario:
     """The standard benchmark scenario (see the module docstring)."""
     if nodes < 2:
@@ -55,10 +63,7 @@ def bench_scenario(nodes: int = 100, consumers: int = 200, duration: Any = "60s"
         raise ValueError("bench needs at least 1 consumer")
     rng = random.Random(seed)
     scenario = Scenario(duration=duration, seed=seed)
-    for index in range(nodes):
-        scenario.node(_node(index))
-    for a, b in grid_edges(nodes, rng):
-        scenario.link(_node(a), _node(b), bandwidth=LINK_BANDWIDTH, delay=f"{rng.randint(1, 5)}ms", queue=QUEUE_PACKETS)
+    add_grid(scenario, nodes, rng)
     producer_nodes = rng.sample(range(nodes), min(PRODUCERS, nodes))
     for k, index in enumerate(producer_nodes):
         scenario.producer(_node(index), f"/p{k}")

@@ -309,22 +309,59 @@ def _plot_variants(scenarios: List[Path], out: Path, quiet: bool) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from ndnflow.bench import bench_table, pin_to_cpu, run_bench
 
-    duration = _duration_option(args.duration)
     _check_seed_option(args.seed)
-    if args.nodes < 2 or args.consumers < 1:
-        raise UsageError("--nodes must be at least 2 and --consumers at least 1")
     if args.repeat < 1:
         raise UsageError("--repeat must be at least 1")
+    suite = args.suite or bool(args.case)
+    if not suite:
+        for option in ("short", "speed_only"):
+            if getattr(args, option):
+                raise UsageError(f"--{option.replace('_', '-')} goes with --suite or --case")
     if args.cpu is not None:
         try:
             pin_to_cpu(args.cpu)
         except ValueError as exc:
             raise UsageError(f"--cpu: {exc}") from None
-    result = run_bench(args.nodes, args.consumers, duration, args.seed, repeat=args.repeat)
+    if suite:
+        return _bench_suite(args)
+    nodes = 100 if args.nodes is None else args.nodes
+    consumers = 200 if args.consumers is None else args.consumers
+    duration = _duration_option("60s" if args.duration is None else args.duration)
+    if nodes < 2 or consumers < 1:
+        raise UsageError("--nodes must be at least 2 and --consumers at least 1")
+    result = run_bench(nodes, consumers, duration, args.seed, repeat=args.repeat)
     if args.json:
         print(json.dumps(result, sort_keys=True, indent=2))
     else:
         sys.stdout.write(bench_table(result))
+    return EXIT_OK
+
+
+def _bench_suite(args: argparse.Namespace) -> int:
+    """`bench --suite` / `bench --case NAME`: each case in a child process (ndnflow.bench_suite)."""
+    from ndnflow.bench_cases import CASES
+    from ndnflow.bench_suite import SuiteError, run_suite, suite_table
+
+    given = [option for option in ("nodes", "consumers", "duration") if getattr(args, option) is not None]
+    if given:
+        raise UsageError(f"--{given[0]} sets the grid bench's scenario; the suite's cases have their own")
+    if args.suite and args.case:
+        raise UsageError("give --suite (every case) or --case NAME, not both")
+    names = list(CASES) if args.suite else args.case
+    unknown = [name for name in names if name not in CASES]
+    if unknown:
+        raise UsageError(f"--case: unknown case {unknown[0]!r} (known: {', '.join(CASES)})")
+    progress = None if args.json else (lambda name: print(f"running {name} ...", file=sys.stderr, flush=True))
+    try:
+        results = run_suite(names, short=args.short, seed=args.seed, repeat=args.repeat,
+                            memory=not args.speed_only, progress=progress)
+    except SuiteError as exc:
+        _say(f"error: {_one_line(str(exc))}")
+        return EXIT_INTERNAL
+    if args.json:
+        print(json.dumps(results, sort_keys=True, indent=2))
+    else:
+        sys.stdout.write(suite_table(results))
     return EXIT_OK
 
 
@@ -477,10 +514,21 @@ def build_parser() -> argparse.ArgumentParser:
     plot.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     plot.set_defaults(handler=cmd_plot)
 
-    bench = commands.add_parser("bench", help="measure the simulator's speed on a standard scenario")
-    bench.add_argument("--nodes", type=int, default=100, help="routers in the grid (default 100)")
-    bench.add_argument("--consumers", type=int, default=200, help="fixed-window consumers (default 200)")
-    bench.add_argument("--duration", default="60s", metavar="TIME", help="simulated time (default 60s)")
+    bench = commands.add_parser("bench", help="measure the simulator's speed on a standard scenario, or on the suite")
+    bench.add_argument("--nodes", type=int, help="routers in the grid (default 100)")
+    bench.add_argument("--consumers", type=int, help="fixed-window consumers (default 200)")
+    bench.add_argument("--duration", metavar="TIME", help="simulated time (default 60s)")
+    bench.add_argument("--suite", action="store_true",
+                       help="run every case of the benchmark suite, each in a process of its own "
+                            "(docs/performance.md, 'The benchmark suite')")
+    bench.add_argument("--case", action="append", metavar="NAME",
+                       help="run this case of the suite (repeatable): grid, dumbbell, pcon-split, ptp-tree, "
+                            "large, zipf-cache")
+    bench.add_argument("--short", action="store_true",
+                       help="with --suite/--case: run each case for a small fraction of its duration (checks it runs)")
+    bench.add_argument("--speed-only", action="store_true",
+                       help="with --suite/--case: skip the extra runs that measure memory per cached Data and "
+                            "per trace row")
     bench.add_argument("--seed", type=int, default=1, help="seed of the scenario and the run (default 1)")
     bench.add_argument("--repeat", type=int, default=1, metavar="N",
                        help="run N times and report the median run, with the slowest and fastest (default 1)")

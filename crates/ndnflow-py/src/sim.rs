@@ -75,6 +75,19 @@ impl Simulation {
         self.engine().packet_hops()
     }
 
+    /// Trace rows recorded so far (link, consumer and path rows; the benchmark suite's memory per
+    /// row is a difference of peaks over a difference of these).
+    #[getter]
+    fn trace_rows(&self) -> u64 {
+        self.engine().held().rows
+    }
+
+    /// Data held in the nodes' Content Stores now.
+    #[getter]
+    fn cached_data(&self) -> u64 {
+        self.engine().cached_data()
+    }
+
     /// Advances to `t_ns` (at most the duration); True when the run is over. The GIL is released
     /// meanwhile, so other Python threads (and other simulations) run.
     fn run_until(&mut self, py: Python<'_>, t_ns: u64) -> bool {

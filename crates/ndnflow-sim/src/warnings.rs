@@ -25,6 +25,12 @@ pub fn unreachable_consumers(s: &Scenario, net: &Network) -> Vec<String> {
 
 /// Whether following the longest-prefix-match FIB entries for `name` from `start` (every next hop,
 /// as a multicast would) reaches a producer whose prefix covers it.
+///
+/// A depth-first search that tries each node's cheapest next hop first (the entry keeps them by
+/// cost, so they are pushed in reverse): with routes installed by the routing, it walks the
+/// shortest path and stops at the producer after about a path's length of nodes, where trying the
+/// dearest first wandered over most of the network (on a 10,000-node grid with 1,000 consumers,
+/// 10^7 FIB lookups and most of the set-up time). The answer does not depend on the order.
 fn reaches_producer(net: &Network, start: usize, name: &ndnflow_core::Name) -> bool {
     let mut seen = vec![false; net.nodes.len()];
     let mut stack = vec![start];
@@ -32,7 +38,7 @@ fn reaches_producer(net: &Network, start: usize, name: &ndnflow_core::Name) -> b
     while let Some(n) = stack.pop() {
         let node = &net.nodes[n];
         let Some((_, entry)) = node.fw.fib.longest_prefix_match(name) else { continue };
-        for hop in &entry.nexthops {
+        for hop in entry.nexthops.iter().rev() {
             match node.faces.get(hop.face.index()) {
                 Some(&FaceTarget::App(a)) => {
                     if let App::Producer(p) = &net.apps[a as usize].app {

@@ -216,3 +216,35 @@ fn a_zero_byte_limit_turns_the_store_off_and_no_limit_is_none() {
     assert_eq!(plain.byte_limit(), None);
     assert_eq!(by_bytes(CsPolicy::Lru, 3000).byte_limit(), Some(3000));
 }
+
+#[test]
+fn lru_matches_a_list_in_recency_order_over_many_evictions() {
+    // A store of 8 against a plain list (front: the next victim), 2,000 inserts and lookups of 20
+    // names drawn from an LCG: after every step the store holds exactly the list's names. A
+    // removal that took the wrong entry out of the index would show as a hit on an evicted name
+    // or a miss on a stored one.
+    let mut cs = ContentStore::new(CsPolicy::Lru, 8);
+    let mut list: Vec<String> = Vec::new();
+    let mut x: u64 = 1;
+    for step in 0..2000 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let name = format!("/m/{}", (x >> 33) % 20);
+        let at = list.iter().position(|n| *n == name);
+        if (x >> 20) & 1 == 0 {
+            cs.insert(Time::ZERO, data(&name));
+            match at {
+                Some(p) => drop(list.remove(p)),
+                None if list.len() == 8 => drop(list.remove(0)),
+                None => {}
+            }
+            list.push(name);
+        } else {
+            assert_eq!(cs.find(Time::ZERO, &interest(&name)).is_some(), at.is_some(), "step {step}: {name}");
+            if let Some(p) = at {
+                let hit = list.remove(p);
+                list.push(hit);
+            }
+        }
+        assert_eq!(cs.len(), list.len(), "step {step}");
+    }
+}

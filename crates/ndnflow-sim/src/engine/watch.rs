@@ -33,6 +33,13 @@ impl Simulation {
         }
     }
 
+    /// Data held in the nodes' Content Stores now. Not in `held`: a store's size is bounded by its
+    /// capacity, which the scenario sets, so the watch has nothing to learn from it; the benchmark
+    /// suite divides a run's memory by it (docs/performance.md, "The benchmark suite").
+    pub fn cached_data(&self) -> u64 {
+        self.net.nodes.iter().map(|n| n.fw.cs.len() as u64).sum()
+    }
+
     /// The memory watch: past the limit, the run ends here, with what it computed and the reason.
     pub(super) fn over_memory_limit(&mut self) -> bool {
         let held = self.held();
