@@ -118,3 +118,19 @@ def test_a_short_run_gives_every_row_for_every_protocol(real_core, monkeypatch, 
     assert len(throughput.measured) == 5
     assert throughput.tolerance.endswith("(values: DPCCP, OMCC-RF, PCON, MIRCC, PCON again)")
     assert sorted(p.name for p in report.files if p.suffix == ".png") == ["figure22.png", "rates.png"]
+
+
+def test_the_fluid_schedule_by_hand():
+    from ndnflow.experiments.dpccp_mp4_fluid import fluid
+
+    # One link of 10 bit/s split equally among the active consumers. A (100 bits) alone from 0 s
+    # receives 50 by 5 s; B (30 bits) joins at 5 s: 5 bit/s each, B done at 11 s (A has 80);
+    # A alone again at 10 bit/s receives its last 20 by 13 s.
+    def equal(active):
+        return {c: 10.0 / len(active) for c in active}
+
+    starts, bits = {"A": 0.0, "B": 5.0}, {"A": 100.0, "B": 30.0}
+    ends = fluid(starts, bits, equal, 100.0)
+    assert ends["A"] == pytest.approx((13.0, 100.0)) and ends["B"] == pytest.approx((11.0, 30.0))
+    # Cut at 12 s, A is not done: 90 bits received, ending at the cut.
+    assert fluid(starts, bits, equal, 12.0)["A"] == pytest.approx((12.0, 90.0))

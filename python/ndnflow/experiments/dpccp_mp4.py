@@ -100,9 +100,10 @@ PER_PREFIX = 4
 START_SPREAD_S = 10.0  # starts uniform over [0, 10) s
 SEGMENTS = (10_000, 40_000)  # object sizes uniform over this range (inclusive)
 FIRST_LEAF = 31  # consumer j's leaf is node 31 + j, apart from the paper's 11-21
-#: The verdicts that move with the seed (passes over seeds 1-4 with MIRCC among the protocols: 2, 2
-#: of 4 for /Amazon's and /Warner's throughput, 2, 1 of 4 for their indices; /Google's index fails
-#: with every seed since MIRCC joined; docs/experiments/dpccp.md has the values): judged on the median.
+#: The verdicts that move with the seed (passes over seeds 1-4 with MIRCC among the protocols and
+#: Queue-Draining's stage II as Eq. 21 has it: 2, 2 of 4 for /Amazon's and /Warner's throughput,
+#: 1, 1 of 4 for their indices; /Google's index fails with every seed since MIRCC joined;
+#: docs/experiments/dpccp.md has the values): judged on the median.
 SEED_SENSITIVE = ("/Amazon: repository throughput", "/Warner: repository throughput",
                   *(f"{p}: Jain's index of its consumers' rates" for p in ("/Amazon", "/Warner")))
 #: Settings and figures derived from the runs (docs/experiments/dpccp.md, "Kinds and judgement").

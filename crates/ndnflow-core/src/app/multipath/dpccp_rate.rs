@@ -14,7 +14,8 @@
 //!   `beta_r` crosses the setpoint. Backlog below `psi` for K cycles in a row returns to BF.
 //! * **Queue-Draining** (QD, §VI-E-6, Eq. 21): entered from FC when `beta_r > eta`, or on a drain flag
 //!   (another sub-flow's RTT probing); stage I keeps `u* = x_r` and requests 2 Interests per
-//!   second until the RTT stops falling; stage II requests `zeta u*` (zeta 0.8) and moves to BF.
+//!   second until the RTT stops falling; stage II requests `zeta u*` (zeta 0.8) and moves to BF
+//!   at once, with `zeta u*` as Z-MI's tolerable rate: the round starts at its stage II.
 //! * **RTT-Probing** (RP, §VI-E-7): a new sub-flow flags its Interests so that the routers make
 //!   the other sub-flows on its faces drain, until its own RTT stops falling; then BF.
 //!
@@ -81,7 +82,7 @@ pub enum RateState {
     RttProbing,
     Filling(ZmiStage),
     Converging,
-    /// QD stage I (stage II is the instant it ends: the rate set on the way back to BF).
+    /// QD stage I (stage II is the instant it ends: the rate, zeta u*, set on the way back to BF).
     Draining,
 }
 
@@ -115,6 +116,8 @@ pub struct RateControl {
     settled: bool,
     /// Z-MI: the receiving rate recorded when backlog was seen, while stage III cancels it.
     recorded: Option<f64>,
+    /// Whether this Z-MI round ran its stage I (the round QD's stage II starts at stage II did not).
+    probed: bool,
     /// The last cycle's smallest RTT, while RP or QD wait for it to stop falling.
     last_min_rtt: Option<Time>,
     /// Cycles spent in RP so far.
@@ -141,6 +144,7 @@ impl RateControl {
             idle_cycles: 0,
             settled: true,
             recorded: None,
+            probed: false,
             last_min_rtt: None,
             probing_cycles: 0,
             drain_armed: false,
@@ -195,10 +199,15 @@ impl RateControl {
         }
     }
 
-    /// QD stage I (Eq. 21) until the RTT stops falling, then stage II and BF.
+    /// QD stage I (Eq. 21) until the RTT stops falling, then stage II: "sets the requesting rate
+    /// to a fraction ζ of the backup rate u* [...] to reserve bandwidth to new sub-flows. At the
+    /// same time, the sub-flow is transferred to the BF state" (§VI-E-6). In BF a requesting rate
+    /// equal to the tolerable one is Z-MI's stage II, so the round starts there, at `zeta u*`.
+    /// Starting at stage I would request `(1 + delta) zeta u*`, which with the defaults is u*
+    /// itself: every sub-flow a probing one drained came back at its old rate, the reserve gone.
     fn drain(&mut self, e: &CycleEstimate) {
         if self.rtt_stopped_falling(e) {
-            self.enter_filling(self.config.zeta * self.tolerable);
+            self.enter_filling_at(ZmiStage::Hold, self.config.zeta * self.tolerable);
         }
     }
 
@@ -220,12 +229,28 @@ impl RateControl {
         self.drains += 1;
     }
 
+    /// BF with tolerable rate `tolerable`, from a Z-MI round's first stage.
     fn enter_filling(&mut self, tolerable: f64) {
+        self.enter_filling_at(ZmiStage::Probe, tolerable);
+    }
+
+    fn enter_filling_at(&mut self, stage: ZmiStage, tolerable: f64) {
         self.tolerable = tolerable.max(self.config.drain_rate);
-        self.state = RateState::Filling(ZmiStage::Probe);
-        self.rate = (1.0 + self.config.delta) * self.tolerable;
+        self.state = RateState::Filling(stage);
+        self.rate = self.zmi_rate(stage);
+        self.probed = stage == ZmiStage::Probe;
         self.last_min_rtt = None;
         self.recorded = None;
+    }
+
+    /// Eq. 17: a Z-MI stage's requesting rate.
+    fn zmi_rate(&self, stage: ZmiStage) -> f64 {
+        let d = self.config.delta;
+        match stage {
+            ZmiStage::Probe => (1.0 + d) * self.tolerable,
+            ZmiStage::Hold => self.tolerable,
+            ZmiStage::Back => (1.0 - d) * self.tolerable,
+        }
     }
 
     fn enter_converging(&mut self, rate: f64) {
@@ -252,30 +277,32 @@ impl RateControl {
         if let Some(recorded) = self.recorded {
             return self.enter_converging(recorded);
         }
-        let d = self.config.delta;
         if c.estimate.backlog >= self.config.psi {
             if stage == ZmiStage::Back {
                 return self.enter_converging(c.estimate.rate);
             }
             self.recorded = Some(c.estimate.rate);
             self.state = RateState::Filling(ZmiStage::Back);
-            self.rate = (1.0 - d) * self.tolerable;
+            self.rate = self.zmi_rate(ZmiStage::Back);
             return;
         }
         let next = match stage {
             ZmiStage::Probe => ZmiStage::Hold,
             ZmiStage::Hold => ZmiStage::Back,
+            // Eq. 18: "the tolerable requesting rate of the next Z-MI round is increased to the
+            // current Stage I requesting rate", the rate the round showed the bottleneck takes
+            // ("the sub-flow can safely increase" it). A round without stage I (QD's stage II
+            // starts one at stage II) tried no higher rate: u* stays.
             ZmiStage::Back => {
-                self.tolerable *= 1.0 + d;
+                if self.probed {
+                    self.tolerable *= 1.0 + self.config.delta;
+                }
+                self.probed = true;
                 ZmiStage::Probe
             }
         };
         self.state = RateState::Filling(next);
-        self.rate = match next {
-            ZmiStage::Probe => (1.0 + d) * self.tolerable,
-            ZmiStage::Hold => self.tolerable,
-            ZmiStage::Back => (1.0 - d) * self.tolerable,
-        };
+        self.rate = self.zmi_rate(next);
     }
 
     /// A-AIAD (Eqs. 19-20). The first cycle in FC measured what was requested before (Z-MI's

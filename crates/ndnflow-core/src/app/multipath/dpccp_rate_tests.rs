@@ -7,6 +7,7 @@ fn control_in(state: RateState, rate: f64) -> RateControl {
     let mut c = RateControl::new(RateConfig::for_setpoint(20.0), rate);
     c.state = state;
     c.tolerable = rate;
+    c.probed = true; // a round under way ran its stage I
     c
 }
 
@@ -115,12 +116,21 @@ fn heavy_backlog_drains_then_refills_at_zeta() {
     empty.estimate = CycleEstimate::default();
     c.end_cycle(&empty);
     assert_eq!(c.state(), RateState::Draining);
-    // 110 again: stopped falling. Stage II: u* = 0.8 * 1200 = 960, and BF's first probe
-    // requests 1.25 * 960 = 1200.
+    // 110 again: stopped falling. Stage II (Eq. 21): the sub-flow requests zeta u* =
+    // 0.8 * 1200 = 960, in BF with 960 as its tolerable rate: Z-MI's stage II (u_r = u*).
     c.end_cycle(&cycle(2.0, 0.0, 110, 0.1));
-    assert_eq!(c.state(), RateState::Filling(ZmiStage::Probe));
-    assert!((c.rate() - 1200.0).abs() < 1e-9);
+    assert_eq!(c.state(), RateState::Filling(ZmiStage::Hold));
+    assert!((c.rate() - 960.0).abs() < 1e-9, "{}", c.rate());
     assert_eq!(c.drains, 1);
+    // Then stage III at 0.75 * 960 = 720. That round had no stage I, so u* stays 960 (Eq. 18
+    // raises it to a stage I rate the round tried): the next probes 1.25 * 960 = 1200, the rate
+    // before the drain. After that full round without backlog, u* = 1200 and the probe 1500.
+    let mut rates = vec![];
+    for x in [960.0, 720.0, 1200.0, 960.0, 720.0] {
+        c.end_cycle(&cycle(x, 0.0, 110, 0.1));
+        rates.push(c.rate());
+    }
+    assert_eq!(rates, vec![720.0, 1200.0, 960.0, 720.0, 1500.0]);
 }
 
 #[test]
@@ -131,8 +141,8 @@ fn a_drain_flag_drains_once_until_an_unflagged_data() {
     assert_eq!((c.state(), c.tolerable), (RateState::Draining, 800.0));
     c.end_cycle(&cycle(2.0, 0.0, 100, 0.1));
     c.end_cycle(&cycle(2.0, 0.0, 100, 0.1));
-    assert_eq!(c.state(), RateState::Filling(ZmiStage::Probe));
-    // Still flagged (the label lasts): no second drain until a Data came without the flag.
+    assert_eq!((c.state(), c.rate()), (RateState::Filling(ZmiStage::Hold), 640.0)); // 0.8 * 800
+                                                                                    // Still flagged (the label lasts): no second drain until a Data came without the flag.
     c.on_drain_flag(true, 700.0);
     assert_eq!(c.drains, 1);
     c.on_drain_flag(false, 700.0);
