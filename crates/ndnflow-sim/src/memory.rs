@@ -74,7 +74,7 @@ fn consumer_demand(s: &Scenario, i: usize, c: &ConsumerSpec) -> Option<Demand> {
     let active = end.saturating_sub(c.start);
     let cap = |n: f64| c.segments.map_or(n, |k| n.min(k as f64));
     let (field, pending, per, how) = match c.cc {
-        CcConfig::ConstantRate { rate } => {
+        CcConfig::ConstantRate { rate, .. } => {
             let held = c.lifetime.min(active).as_secs_f64();
             let n = cap(rate * held);
             let how = format!("{n:.3e} Interests pending ({rate} Interests/s, each for up to {held} s)");

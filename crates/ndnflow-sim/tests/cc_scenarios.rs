@@ -499,3 +499,48 @@ fn smic_reads_its_keys() {
         assert!(err.contains(says), "{bad}: {err}");
     }
 }
+
+/// ConsumerCbr's `Randomize` (ndnSIM): the same mean rate, evenly spaced or as a Poisson process.
+/// 100 Interests/s for 20 s in 10 ms bins; the bottleneck carries the Data of 100/s easily.
+#[test]
+fn constant_rate_randomized_keeps_the_mean_and_spreads_the_gaps() {
+    let queue = r#"{ discipline = "droptail", packets = 1000 }"#;
+    let sent = |randomize: &str| {
+        let cc = format!(r#"{{ algorithm = "constant-rate", rate = 100.0{randomize} }}"#);
+        let r = run(&bottleneck(queue, &cc));
+        let per_bin: Vec<u64> = rows(&r, 0.0, 20.0).into_iter().map(|i| r.consumers.interests[i]).collect();
+        (per_bin.iter().sum::<u64>(), per_bin)
+    };
+    // Evenly spaced: one Interest at each multiple of 10 ms in [0, 20 s], 2001 of them, one per
+    // bin but the last, which also holds the one sent at the final instant.
+    let (total, bins) = sent("");
+    assert_eq!(total, 2001);
+    assert!(bins[..bins.len() - 1].iter().all(|&n| n == 1), "{bins:?}");
+    // Exponential gaps of mean 10 ms: a Poisson process, 2000 ± 45 Interests (its standard
+    // deviation sqrt(2000)); the count in a 10 ms bin is Poisson(1), so a share e^-1 = 36.8 % of
+    // the 2000 bins is empty, ± 1.1 % (sqrt(0.368 x 0.632 / 2000)).
+    let (total, bins) = sent(r#", randomize = "exponential""#);
+    assert!((1776..=2224).contains(&total), "{total} Interests");
+    let empty = bins.iter().filter(|&&n| n == 0).count() as f64 / bins.len() as f64;
+    assert!((empty - (-1.0f64).exp()).abs() < 0.055, "empty bins {empty}");
+    // Uniform gaps on (0, 20 ms): the count is 2000 ± 26 (a renewal process's variance
+    // t x var / mean^3 = 20 x (0.02^2 / 12) / 0.01^3 = 667, so ±130 is five of them), and
+    // its mean count is the same 2000.
+    let (total, _) = sent(r#", randomize = "uniform""#);
+    assert!((1870..=2130).contains(&total), "{total} Interests");
+}
+
+#[test]
+fn constant_rate_randomize_names_ndnsim_choices() {
+    let e = parse_scenario(
+        &bottleneck(
+            r#"{ discipline = "droptail", packets = 20 }"#,
+            r#"{ algorithm = "constant-rate", rate = 10, randomize = "poisson" }"#,
+        ),
+        "t.toml",
+        None,
+    )
+    .expect_err("poisson is not one of ndnSIM's names")
+    .to_string();
+    assert!(e.contains("cc.randomize") && e.contains("\"exponential\""), "{e}");
+}

@@ -34,7 +34,10 @@ fn ndnsim_grid_example_imports() {
         marking: None,
     };
     assert_eq!((&l.ab, &l.ba), (&dir, &dir));
-    assert_eq!(s.consumers[0].cc, CcConfig::ConstantRate { rate: 100.0 });
+    assert_eq!(
+        s.consumers[0].cc,
+        CcConfig::ConstantRate { rate: 100.0, randomize: ndnflow_core::app::cc::Randomize::None }
+    );
     assert_eq!(s.seed, 7);
 }
 

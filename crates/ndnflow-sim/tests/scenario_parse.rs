@@ -118,7 +118,7 @@ fn dumbbell_example_uses_every_feature() {
     );
     assert_eq!(c1.rto.alpha, RttOptions::default().alpha);
     let c2 = &s.consumers[1];
-    assert_eq!(c2.cc, CcConfig::ConstantRate { rate: 500.0 });
+    assert_eq!(c2.cc, CcConfig::ConstantRate { rate: 500.0, randomize: ndnflow_core::app::cc::Randomize::None });
     assert_eq!((c2.start, c2.stop), (Time::from_secs(5), Some(Time::from_secs(55))));
 
     assert_eq!(

@@ -197,7 +197,7 @@ fn a_held_send_is_the_only_wake_up_for_a_sending_slot_already_due() {
     // jitter the slot at 0 is held until a draw d in (0, 1 ms); the slot itself (0, now past)
     // must not be the next wake-up, or the driver would call back at 0 for ever.
     let mut config = consumer(TimerModel::PerSegment).config().clone();
-    config.cc = CcConfig::ConstantRate { rate: 100.0 };
+    config.cc = CcConfig::ConstantRate { rate: 100.0, randomize: crate::app::cc::Randomize::None };
     config.send_jitter = ms(1);
     let mut c = Consumer::new(config, 1);
     let mut out = Vec::new();

@@ -15,7 +15,7 @@ pub mod raaqm;
 pub use aimd::{Aimd, AimdConfig};
 pub use bic::{Bic, BicConfig};
 pub use chopcop::{chopcop_defaults, Chopcop, ChopcopConfig};
-pub use constant_rate::ConstantRate;
+pub use constant_rate::{ConstantRate, Randomize};
 pub use cubic::{Cubic, CubicConfig};
 pub use cwa::{Cwa, SignalConfig};
 pub use fixed_window::FixedWindow;
@@ -79,7 +79,7 @@ pub enum CcConfig {
     /// `--pipeline-type fixed`).
     FixedWindow { window: u32 },
     /// `rate` Interests per second regardless of feedback (ndnSIM ConsumerCbr `Frequency`).
-    ConstantRate { rate: f64 },
+    ConstantRate { rate: f64, randomize: Randomize },
     /// AIMD (ndnSIM ConsumerPcon `CcAlgorithm = AIMD`; ndnget `aimd`), `AimdConfig::default()` for
     /// the defaults.
     Aimd(AimdConfig),
@@ -186,7 +186,7 @@ impl CcConfig {
     pub fn build(&self, seed: u64, rto: RttOptions) -> Controller {
         let single: Box<dyn CongestionController> = match *self {
             CcConfig::FixedWindow { window } => Box::new(FixedWindow::new(window)),
-            CcConfig::ConstantRate { rate } => Box::new(ConstantRate::new(rate)),
+            CcConfig::ConstantRate { rate, randomize } => Box::new(ConstantRate::new(rate, randomize, seed)),
             CcConfig::Aimd(c) => Box::new(Aimd::new(c)),
             CcConfig::Bic(c) => Box::new(Bic::new(c)),
             CcConfig::Cubic(c) => Box::new(Cubic::new(c)),
