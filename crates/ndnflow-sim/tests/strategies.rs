@@ -117,3 +117,25 @@ fn rfa_is_deterministic_per_seed() {
     let (x, y) = (run(&diamond("rfa")), run(&diamond("rfa")));
     assert_eq!(split(&x), split(&y));
 }
+
+/// NFD's random strategy: each Interest takes a or b with probability 1/2, so of N Interests a
+/// gets N/2 ± sqrt(N)/2 (binomial); 5 of those is the bound. The two paths are equal, so both
+/// bottlenecks fill and the goodput passes one path's.
+#[test]
+fn random_strategy_splits_evenly_at_random() {
+    let r = run(&diamond("random"));
+    let (a, b) = split(&r);
+    let n = (a + b) as f64;
+    assert!((a as f64 - n / 2.0).abs() < 5.0 * n.sqrt() / 2.0, "random split {a}/{b}");
+    // Not a round robin: an alternating split would be within one Interest of even.
+    assert!(a.abs_diff(b) > 1, "random split {a}/{b} looks alternating");
+    let g = goodput(&r, "c", 2.0, 10.0);
+    assert!(g > 1.5 * ONE_PATH, "random goodput {g} vs one path {ONE_PATH}");
+    // The draws come from the seed: another seed, another split; the same seed, the same one.
+    let seeded = |seed: u32| {
+        let text = diamond("random").replace("routing = \"none\"", &format!("routing = \"none\"\nseed = {seed}"));
+        split(&run(&text))
+    };
+    assert_eq!(seeded(1), seeded(1));
+    assert_ne!(seeded(1), seeded(2));
+}

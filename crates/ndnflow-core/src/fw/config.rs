@@ -5,7 +5,7 @@
 use super::ext::{Dpccp, DpccpConfig, ForwarderExtension, InvalidTag, Mircc, Mpfp, RouteLabels, Smic, SmicConfig};
 use super::strategy::{
     BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PafConfig, PafStrategy, PconConfig, PconStrategy,
-    PiStrategy, RfaStrategy, Strategy,
+    PiStrategy, RandomStrategy, RfaStrategy, Strategy,
 };
 use crate::table::{CsPolicy, SimulatedCacheConfig};
 use crate::{Name, Time};
@@ -30,9 +30,11 @@ pub enum StrategyName {
     /// Probability-based Adaptive Forwarding (Qian et al., IM 2013): per-face probabilities
     /// reinforced by RTT, ant-colony style (the PTP paper's Sol.4).
     Paf(PafConfig),
+    /// One eligible next hop drawn uniformly at random per Interest (NFD RandomStrategy).
+    Random,
 }
 
-/// `seed` feeds the strategies that draw at random (rfa, pcon, paf); the others ignore it.
+/// `seed` feeds the strategies that draw at random (rfa, pcon, paf, random); the others ignore it.
 pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> {
     match name {
         StrategyName::BestRoute => Box::new(BestRouteStrategy::new()),
@@ -43,6 +45,7 @@ pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> 
         StrategyName::Pcon(config) => Box::new(PconStrategy::new(config, seed)),
         StrategyName::Fpf => Box::new(FpfStrategy::new()),
         StrategyName::Paf(config) => Box::new(PafStrategy::new(config, seed)),
+        StrategyName::Random => Box::new(RandomStrategy::new(seed)),
     }
 }
 

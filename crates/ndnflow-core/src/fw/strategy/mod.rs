@@ -17,6 +17,7 @@ pub mod paf;
 pub mod pcon;
 pub mod pending;
 pub mod pi;
+pub mod random;
 pub mod rfa;
 
 use std::sync::Arc;
@@ -30,6 +31,7 @@ pub use multicast::MulticastStrategy;
 pub use paf::{PafConfig, PafStrategy};
 pub use pcon::{PconConfig, PconStrategy};
 pub use pi::PiStrategy;
+pub use random::RandomStrategy;
 pub use rfa::RfaStrategy;
 
 use super::face::{FaceInfo, FaceKind};

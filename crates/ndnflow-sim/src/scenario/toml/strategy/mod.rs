@@ -55,6 +55,7 @@ const STRATEGIES: &[StrategyReader] = &[
     pcon::READER,
     StrategyReader::plain(&["fpf"], StrategyKind::Fpf),
     paf::READER,
+    StrategyReader::plain(&["random"], StrategyKind::Random),
 ];
 
 const WHAT: &str = "a strategy name, or a table such as { name = \"pcon\", change_perc = 0.02 }";
