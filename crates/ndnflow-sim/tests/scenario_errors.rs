@@ -131,10 +131,10 @@ fn validation_errors_name_line_field_and_reason() {
         case(q(12, ""), 11, "links[0].between", &["missing required field \"between\""]),
         case(q(9, "\"p/q\" = {}"), 9, "nodes.p/q", &["contains '/'"]),
         case(
-            q(8, r#"r  = { cs = { policy = "lfu", capacity = 10 } }"#),
+            q(8, r#"r  = { cs = { policy = "arc", capacity = 10 } }"#),
             8,
             "nodes.r.cs.policy",
-            &["unknown value \"lfu\"", "\"lru\", \"fifo\", \"off\""],
+            &["unknown value \"arc\"", "\"lru\", \"fifo\", \"lfu\", \"random\", \"off\""],
         ),
         case(
             q(8, r#"r  = { cs = { policy = "lru" } }"#),

@@ -68,6 +68,8 @@ fn cs_bytes_sets_a_byte_limit_beside_or_instead_of_the_packet_count() {
     assert_eq!(r(r#"{ bytes = "100MiB" }"#), (CsPolicy::Lru, usize::MAX, Some(104_857_600)));
     assert_eq!(r(r#"{ bytes = "100MB" }"#).2, Some(100_000_000));
     assert_eq!(r(r#"{ policy = "fifo", capacity = 50, bytes = 3000 }"#), (CsPolicy::Fifo, 50, Some(3000)));
+    assert_eq!(r(r#"{ policy = "lfu", capacity = 50 }"#), (CsPolicy::Lfu, 50, None));
+    assert_eq!(r(r#"{ policy = "random", bytes = 3000 }"#), (CsPolicy::Random, usize::MAX, Some(3000)));
     // Without `bytes`, nothing changes: a packet count alone, no byte limit.
     assert_eq!(r(r#"{ capacity = 10000 }"#), (CsPolicy::Lru, 10_000, None));
     assert_eq!(r(r#"{ policy = "off" }"#), (CsPolicy::Lru, 0, None));

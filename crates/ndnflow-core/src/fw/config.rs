@@ -88,6 +88,12 @@ pub(super) fn cs_seed(nonce_seed: u64) -> u64 {
     crate::mix::mix64(nonce_seed ^ 0xC5AD_0A17_C5AD_0A17)
 }
 
+/// The stream random replacement draws its victims from, apart from admission's, so that turning
+/// one on does not move the other's draws.
+pub(super) fn cs_eviction_seed(nonce_seed: u64) -> u64 {
+    crate::mix::mix64(nonce_seed ^ 0xE71C_7E5E_ED00_C5C5)
+}
+
 /// The seed of the `index`-th strategy instance of a forwarder seeded with `nonce_seed`, so
 /// instances and nodes draw independent streams.
 pub(super) fn strategy_seed(nonce_seed: u64, index: usize) -> u64 {

@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use super::config::{cs_seed, make_extensions, make_strategy, sim_cache_seed, strategy_seed};
+use super::config::{cs_eviction_seed, cs_seed, make_extensions, make_strategy, sim_cache_seed, strategy_seed};
 pub use super::config::{ForwarderConfig, InterestMarks, StrategyName};
 use super::ext::{DataCopy, ForwarderExtension};
 pub use super::ext::{Dpccp, Mpfp, MpfpCounters};
@@ -107,7 +107,8 @@ impl Forwarder {
             pit: PendingInterestTable::new(),
             cs: ContentStore::new(config.cs_policy, config.cs_capacity)
                 .with_byte_limit(config.cs_bytes)
-                .with_admission(config.cs_admit, cs_seed(nonce_seed)),
+                .with_admission(config.cs_admit, cs_seed(nonce_seed))
+                .with_eviction_seed(cs_eviction_seed(nonce_seed)),
             sim_cache,
             dnl: DeadNonceList::default(),
             strategies,

@@ -1,5 +1,5 @@
-//! Content Store (NFD daemon/table/cs) with a capacity in packets, in bytes, or both, and LRU or
-//! FIFO replacement.
+//! Content Store (NFD daemon/table/cs) with a capacity in packets, in bytes, or both, and LRU,
+//! FIFO, LFU or random replacement.
 //!
 //! NFD and ndnSIM size a store in packets (`cs_max_packets`, `MaxSize`). SMIC §5 (Table 1 and the
 //! paragraph after it) sizes it in bytes: "content store of 100 MB; thus it can cache maximum
@@ -18,10 +18,21 @@
 //! by then: the victim is the entry touched longest ago; docs/performance.md, "Where the time goes
 //! in the suite", measured the eviction at a quarter of a run with full stores).
 //!
+//! LFU and random are ndnSIM's older store policies (`ns3::ndn::cs::Lfu`, `::Random`;
+//! utils/trie/lfu-policy.hpp and random-policy.hpp). LFU as ndnSIM's: an entry enters with count 0,
+//! each hit (and each refresh by a new copy) adds 1, the victim has the lowest count and, among
+//! equal counts, reached it first; LFU keeps one recency list per count, so each step is a list
+//! operation and a lookup in an ordered map of counts. Random evicts a stored entry drawn uniformly
+//! from the store's own stream (random replacement as caching studies define it); ndnSIM's instead
+//! gives each entry a random key when it enters and evicts the smallest, refusing a newcomer whose
+//! key is below them all, so that old survivors outlive newcomers: docs/protocols/forwarder.md has
+//! why we did not follow it.
+//!
 //! Lookup is by exact name: an Interest matches a cached Data of the same name, subject to
 //! MustBeFresh. CanBePrefix Interests also match only exactly-named Data here; the papers' consumers
 //! name every segment exactly, and an ordered index would cost every insert on the hot path.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use rand::{RngExt, SeedableRng};
@@ -39,6 +50,26 @@ pub enum CsPolicy {
     Lru,
     /// Evict the oldest insertion; hits do not reorder.
     Fifo,
+    /// Evict the least frequently used: the fewest hits since it entered, the first to reach
+    /// that count among equals (ndnSIM `Lfu`).
+    Lfu,
+    /// Evict a stored entry drawn uniformly at random.
+    Random,
+}
+
+impl CsPolicy {
+    /// The scenario's names (`cs = { policy = ... }`; "off" turns the store off).
+    pub const NAMES: [&'static str; 4] = ["lru", "fifo", "lfu", "random"];
+
+    pub fn parse(name: &str) -> Option<CsPolicy> {
+        match name {
+            "lru" => Some(CsPolicy::Lru),
+            "fifo" => Some(CsPolicy::Fifo),
+            "lfu" => Some(CsPolicy::Lfu),
+            "random" => Some(CsPolicy::Random),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -48,7 +79,10 @@ struct Entry {
     fresh_until: Time,
     /// The name's hash (the index's key) and `weight(&data)`.
     hash: u64,
-    weight: usize,
+    weight: u32,
+    /// LFU: the entry's count; random: its place in `live`. (Beside the 32-bit weight it costs
+    /// no room: the entry stays 40 bytes.)
+    aux: u32,
     links: Links,
 }
 
@@ -60,8 +94,9 @@ impl Linked for Entry {
 
 /// What a stored Data counts against a byte limit: its payload (SMIC §5: "a unit of a caching
 /// operation is a chunk, which is the payload size"), not its name, signature or link header.
+/// Saturates at 4 GiB, past any byte limit a scenario can give a store that also caches.
 fn weight(data: &Data) -> usize {
-    data.content.len()
+    data.content.len().min(u32::MAX as usize)
 }
 
 #[derive(Debug)]
@@ -76,8 +111,13 @@ pub struct ContentStore {
     index: HashTable<u32>,
     slots: Vec<Entry>,
     free: Vec<u32>,
-    /// Head: the next victim.
+    /// LRU and FIFO: head is the next victim.
     order: SlotList,
+    /// LFU: per count, its entries in the order they reached it.
+    counts: BTreeMap<u32, SlotList>,
+    /// Random: the stored slots, densely, and the stream that draws a victim among them.
+    live: Vec<u32>,
+    evict_rng: ChaCha8Rng,
     /// Probability that a Data of a name not yet stored is admitted, with its stream; `None`:
     /// every Data is (no draw at all, so a store without admission takes nothing from a stream).
     admission: Option<(f64, ChaCha8Rng)>,
@@ -95,8 +135,17 @@ impl ContentStore {
             slots: Vec::new(),
             free: Vec::new(),
             order: SlotList::EMPTY,
+            counts: BTreeMap::new(),
+            live: Vec::new(),
+            evict_rng: ChaCha8Rng::seed_from_u64(0),
             admission: None,
         }
+    }
+
+    /// Seeds the stream random replacement draws its victims from (other policies draw nothing).
+    pub fn with_eviction_seed(mut self, seed: u64) -> ContentStore {
+        self.evict_rng = ChaCha8Rng::seed_from_u64(seed);
+        self
     }
 
     /// Admit each Data of a new name with probability `admit` (in (0, 1]), drawn from a ChaCha8
@@ -145,10 +194,70 @@ impl ContentStore {
         self.index.find(hash, |&i| slots[i as usize].data.name == *name).copied()
     }
 
-    /// A hit or a refreshed insert: the entry goes to the back, last to be evicted.
+    /// A hit or a refreshed insert. LRU: the entry goes to the back, last to be evicted; LFU: its
+    /// count goes up one, and it goes to the back of its new count; FIFO and random: nothing.
     fn touch(&mut self, i: u32) {
-        self.order.unlink(&mut self.slots, i);
-        self.order.push_back(&mut self.slots, i);
+        match self.policy {
+            CsPolicy::Lru => {
+                self.order.unlink(&mut self.slots, i);
+                self.order.push_back(&mut self.slots, i);
+            }
+            CsPolicy::Lfu => {
+                self.unlink(i);
+                let e = &mut self.slots[i as usize];
+                e.aux = e.aux.saturating_add(1);
+                self.link(i);
+            }
+            CsPolicy::Fifo | CsPolicy::Random => {}
+        }
+    }
+
+    /// Puts stored slot `i` where its policy keeps it (LFU: at the back of its count's list).
+    fn link(&mut self, i: u32) {
+        match self.policy {
+            CsPolicy::Lru | CsPolicy::Fifo => self.order.push_back(&mut self.slots, i),
+            CsPolicy::Lfu => {
+                let count = self.slots[i as usize].aux;
+                self.counts.entry(count).or_insert(SlotList::EMPTY).push_back(&mut self.slots, i);
+            }
+            CsPolicy::Random => {
+                self.slots[i as usize].aux = self.live.len() as u32;
+                self.live.push(i);
+            }
+        }
+    }
+
+    /// Takes slot `i` out of its policy's order.
+    fn unlink(&mut self, i: u32) {
+        match self.policy {
+            CsPolicy::Lru | CsPolicy::Fifo => self.order.unlink(&mut self.slots, i),
+            CsPolicy::Lfu => {
+                let count = self.slots[i as usize].aux;
+                if let Some(list) = self.counts.get_mut(&count) {
+                    list.unlink(&mut self.slots, i);
+                    if list.head == NIL {
+                        self.counts.remove(&count);
+                    }
+                }
+            }
+            CsPolicy::Random => {
+                let pos = self.slots[i as usize].aux as usize;
+                self.live.swap_remove(pos);
+                if let Some(&moved) = self.live.get(pos) {
+                    self.slots[moved as usize].aux = pos as u32;
+                }
+            }
+        }
+    }
+
+    /// The policy's next victim, `NIL` when the store is empty.
+    fn victim(&mut self) -> u32 {
+        match self.policy {
+            CsPolicy::Lru | CsPolicy::Fifo => self.order.head,
+            CsPolicy::Lfu => self.counts.first_key_value().map_or(NIL, |(_, list)| list.head),
+            CsPolicy::Random if self.live.is_empty() => NIL,
+            CsPolicy::Random => self.live[self.evict_rng.random_range(0..self.live.len())],
+        }
     }
 
     /// Stores a Data packet (replacing an older copy of the same name), evicting as the policy says.
@@ -181,7 +290,7 @@ impl ContentStore {
         if over {
             self.make_room(weight);
         }
-        let entry = Entry { data, fresh_until, hash, weight, links: Links::DETACHED };
+        let entry = Entry { data, fresh_until, hash, weight: weight as u32, aux: 0, links: Links::DETACHED };
         let i = match self.free.pop() {
             Some(i) => {
                 self.slots[i as usize] = entry;
@@ -194,7 +303,7 @@ impl ContentStore {
         };
         let slots = &self.slots;
         self.index.insert_unique(hash, i, |&j| slots[j as usize].hash);
-        self.order.push_back(&mut self.slots, i);
+        self.link(i);
         self.bytes += weight;
     }
 
@@ -205,18 +314,16 @@ impl ContentStore {
     fn refresh(&mut self, i: u32, data: Arc<Data>, fresh_until: Time) {
         let e = &mut self.slots[i as usize];
         let new_weight = weight(&data);
-        self.bytes = self.bytes - e.weight + new_weight;
+        self.bytes = self.bytes - e.weight as usize + new_weight;
         let oversized = new_weight > self.byte_limit;
-        e.weight = new_weight;
+        e.weight = new_weight as u32;
         e.data = data;
         e.fresh_until = fresh_until;
         if oversized {
             self.remove(i);
             return;
         }
-        if self.policy == CsPolicy::Lru {
-            self.touch(i);
-        }
+        self.touch(i);
         while self.bytes > self.byte_limit && self.evict_one() {}
     }
 
@@ -228,7 +335,7 @@ impl ContentStore {
 
     /// Evicts the policy's next victim; false when the store is empty.
     fn evict_one(&mut self) -> bool {
-        let victim = self.order.head;
+        let victim = self.victim();
         if victim == NIL {
             return false;
         }
@@ -237,9 +344,9 @@ impl ContentStore {
     }
 
     fn remove(&mut self, i: u32) {
-        self.order.unlink(&mut self.slots, i);
+        self.unlink(i);
         let e = &self.slots[i as usize];
-        self.bytes -= e.weight;
+        self.bytes -= e.weight as usize;
         if let Ok(found) = self.index.find_entry(e.hash, |&j| j == i) {
             found.remove();
         }
@@ -257,7 +364,7 @@ impl ContentStore {
             return None;
         }
         let data = e.data.clone();
-        if self.policy == CsPolicy::Lru {
+        if matches!(self.policy, CsPolicy::Lru | CsPolicy::Lfu) {
             self.touch(i);
         }
         Some(data)

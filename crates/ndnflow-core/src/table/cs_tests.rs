@@ -248,3 +248,116 @@ fn lru_matches_a_list_in_recency_order_over_many_evictions() {
         assert_eq!(cs.len(), list.len(), "step {step}");
     }
 }
+
+#[test]
+fn lfu_evicts_the_fewest_hits_and_the_first_to_reach_them() {
+    // ndnSIM's LFU: every entry enters at count 0, a hit adds one; the victim has the lowest
+    // count and, among equals, got there first.
+    let mut cs = ContentStore::new(CsPolicy::Lfu, 3);
+    for n in ["/a", "/b", "/c"] {
+        cs.insert(Time::ZERO, data(n));
+    }
+    assert!(cs.find(Time::ZERO, &interest("/b")).is_some()); // b: 1; a and c: 0
+    cs.insert(Time::ZERO, data("/d")); // count 0: a (first there) and c -> a goes
+    assert!(!holds(&mut cs, "/a"));
+    // holds() is a hit: b 2, c 1, d 1 (c reached 1 before d).
+    assert!(holds(&mut cs, "/b") && holds(&mut cs, "/c") && holds(&mut cs, "/d"));
+    cs.insert(Time::ZERO, data("/e")); // counts c 1, d 1, b 2 -> c goes
+    assert!(!holds(&mut cs, "/c"));
+    // Now b 2, d 1, e 0; the hit below makes e 1, after d got there -> the newcomer evicts d.
+    assert!(holds(&mut cs, "/e"));
+    cs.insert(Time::ZERO, data("/f"));
+    assert!(!holds(&mut cs, "/d") && holds(&mut cs, "/b") && holds(&mut cs, "/e"));
+}
+
+#[test]
+fn lfu_matches_a_list_of_counts_over_many_evictions() {
+    // A store of 8 against a plain model (name, count, when it reached that count), 3,000 inserts
+    // and lookups of 20 names from an LCG; the victim is the least (count, when). A refresh by a
+    // new copy counts as a use, as ndnSIM's `update` does.
+    let mut cs = ContentStore::new(CsPolicy::Lfu, 8);
+    let mut model: Vec<(String, u32, u64)> = Vec::new();
+    let mut x: u64 = 5;
+    for step in 0..3000u64 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let name = format!("/m/{}", (x >> 33) % 20);
+        let at = model.iter().position(|(n, _, _)| *n == name);
+        let used = |m: &mut Vec<(String, u32, u64)>, p: usize| {
+            m[p].1 += 1;
+            m[p].2 = step;
+        };
+        if (x >> 20) & 1 == 0 {
+            cs.insert(Time::ZERO, data(&name));
+            match at {
+                Some(p) => used(&mut model, p),
+                None => {
+                    if model.len() == 8 {
+                        let victim = (0..8).min_by_key(|&i| (model[i].1, model[i].2)).unwrap();
+                        model.remove(victim);
+                    }
+                    model.push((name, 0, step));
+                }
+            }
+        } else {
+            assert_eq!(cs.find(Time::ZERO, &interest(&name)).is_some(), at.is_some(), "step {step}: {name}");
+            if let Some(p) = at {
+                used(&mut model, p);
+            }
+        }
+        assert_eq!(cs.len(), model.len(), "step {step}");
+    }
+}
+
+#[test]
+fn random_replacement_evicts_a_uniform_resident() {
+    // A full store of 1000 takes 1000 new names: each eviction takes one of the 1000 residents
+    // with probability 1/1000, so an original survives all 1000 with probability
+    // (1 - 1/1000)^1000 = 0.3677, and about 368 of them remain (a binomial's standard deviation
+    // sqrt(1000 x 0.368 x 0.632) = 15.2 bounds the spread; ±5 of them is ±76). FIFO would keep
+    // none; ndnSIM's random keys (keep the largest of 2000) about 500.
+    let originals = |seed: u64| {
+        let mut cs = ContentStore::new(CsPolicy::Random, 1000).with_eviction_seed(seed);
+        (0..2000).for_each(|i| cs.insert(Time::ZERO, data(&format!("/r/{i}"))));
+        assert_eq!(cs.len(), 1000);
+        (0..1000).filter(|i| cs.find(Time::ZERO, &interest(&format!("/r/{i}"))).is_some()).count()
+    };
+    let kept = originals(3);
+    assert!((292..=444).contains(&kept), "{kept} originals kept");
+    // The stream is the seed's: the same seed keeps the same ones, another seed others.
+    assert_eq!(originals(3), kept);
+    assert_ne!(originals(4), kept);
+}
+
+#[test]
+fn random_replacement_keeps_its_index_whole_through_churn() {
+    // 3,000 inserts and lookups of 30 names into a store of 8: after every step, the names the
+    // store finds are exactly as many as it says it holds, so no eviction left a stale slot in
+    // the dense list or took a wrong one out of the index.
+    let mut cs = ContentStore::new(CsPolicy::Random, 8).with_eviction_seed(9);
+    let mut x: u64 = 11;
+    for step in 0..3000 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let name = format!("/q/{}", (x >> 33) % 30);
+        if (x >> 20) & 3 != 0 {
+            cs.insert(Time::ZERO, data(&name));
+        }
+        let found = (0..30).filter(|i| cs.find(Time::ZERO, &interest(&format!("/q/{i}"))).is_some()).count();
+        assert_eq!(found, cs.len(), "step {step}");
+        assert_eq!(cs.bytes(), 10 * cs.len(), "step {step}");
+    }
+    assert_eq!(cs.len(), 8);
+}
+
+#[test]
+fn policies_parse_by_their_scenario_names() {
+    let parsed: Vec<CsPolicy> = CsPolicy::NAMES.iter().filter_map(|n| CsPolicy::parse(n)).collect();
+    assert_eq!(parsed, [CsPolicy::Lru, CsPolicy::Fifo, CsPolicy::Lfu, CsPolicy::Random]);
+    assert_eq!(CsPolicy::parse("off"), None);
+}
+
+#[test]
+fn an_entry_is_forty_bytes() {
+    // Data pointer 8 + freshness 8 + hash 8 + weight 4 + the policy's count or place 4 + two
+    // 4-byte links = 40: LFU and random replacement cost a stored Data no room.
+    assert_eq!(std::mem::size_of::<Entry>(), 40);
+}

@@ -25,7 +25,7 @@ impl Reader<'_, '_> {
             }
         }
         let policy = match cs.get("policy") {
-            Some(p) => self.choice(p, &cs.field("policy"), &["lru", "fifo", "off"])?,
+            Some(p) => self.choice(p, &cs.field("policy"), &["lru", "fifo", "lfu", "random", "off"])?,
             None => "lru",
         };
         (node.cs_policy, node.cs_capacity, node.cs_bytes) = match policy {
@@ -43,7 +43,7 @@ impl Reader<'_, '_> {
             }
             p => {
                 let (capacity, bytes) = self.cs_limits(&cs)?;
-                (if p == "fifo" { CsPolicy::Fifo } else { CsPolicy::Lru }, capacity, bytes)
+                (CsPolicy::parse(p).unwrap_or(CsPolicy::Lru), capacity, bytes)
             }
         };
         Ok(())
