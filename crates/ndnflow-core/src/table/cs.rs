@@ -212,51 +212,79 @@ impl ContentStore {
         }
     }
 
+    /// LRU and FIFO, NFD's policies, keep one list: the test below is all they add to the
+    /// default store's per-packet path; LFU and random go out of line.
+    #[inline]
+    fn one_list(&self) -> bool {
+        matches!(self.policy, CsPolicy::Lru | CsPolicy::Fifo)
+    }
+
     /// Puts stored slot `i` where its policy keeps it (LFU: at the back of its count's list).
+    #[inline]
     fn link(&mut self, i: u32) {
-        match self.policy {
-            CsPolicy::Lru | CsPolicy::Fifo => self.order.push_back(&mut self.slots, i),
-            CsPolicy::Lfu => {
-                let count = self.slots[i as usize].aux;
-                self.counts.entry(count).or_insert(SlotList::EMPTY).push_back(&mut self.slots, i);
-            }
-            CsPolicy::Random => {
-                self.slots[i as usize].aux = self.live.len() as u32;
-                self.live.push(i);
-            }
+        if self.one_list() {
+            self.order.push_back(&mut self.slots, i);
+        } else {
+            self.link_other(i);
+        }
+    }
+
+    #[inline(never)]
+    fn link_other(&mut self, i: u32) {
+        if self.policy == CsPolicy::Lfu {
+            let count = self.slots[i as usize].aux;
+            self.counts.entry(count).or_insert(SlotList::EMPTY).push_back(&mut self.slots, i);
+        } else {
+            self.slots[i as usize].aux = self.live.len() as u32;
+            self.live.push(i);
         }
     }
 
     /// Takes slot `i` out of its policy's order.
+    #[inline]
     fn unlink(&mut self, i: u32) {
-        match self.policy {
-            CsPolicy::Lru | CsPolicy::Fifo => self.order.unlink(&mut self.slots, i),
-            CsPolicy::Lfu => {
-                let count = self.slots[i as usize].aux;
-                if let Some(list) = self.counts.get_mut(&count) {
-                    list.unlink(&mut self.slots, i);
-                    if list.head == NIL {
-                        self.counts.remove(&count);
-                    }
+        if self.one_list() {
+            self.order.unlink(&mut self.slots, i);
+        } else {
+            self.unlink_other(i);
+        }
+    }
+
+    #[inline(never)]
+    fn unlink_other(&mut self, i: u32) {
+        if self.policy == CsPolicy::Lfu {
+            let count = self.slots[i as usize].aux;
+            if let Some(list) = self.counts.get_mut(&count) {
+                list.unlink(&mut self.slots, i);
+                if list.head == NIL {
+                    self.counts.remove(&count);
                 }
             }
-            CsPolicy::Random => {
-                let pos = self.slots[i as usize].aux as usize;
-                self.live.swap_remove(pos);
-                if let Some(&moved) = self.live.get(pos) {
-                    self.slots[moved as usize].aux = pos as u32;
-                }
+        } else {
+            let pos = self.slots[i as usize].aux as usize;
+            self.live.swap_remove(pos);
+            if let Some(&moved) = self.live.get(pos) {
+                self.slots[moved as usize].aux = pos as u32;
             }
         }
     }
 
     /// The policy's next victim, `NIL` when the store is empty.
+    #[inline]
     fn victim(&mut self) -> u32 {
+        if self.one_list() {
+            self.order.head
+        } else {
+            self.victim_other()
+        }
+    }
+
+    #[inline(never)]
+    fn victim_other(&mut self) -> u32 {
         match self.policy {
-            CsPolicy::Lru | CsPolicy::Fifo => self.order.head,
             CsPolicy::Lfu => self.counts.first_key_value().map_or(NIL, |(_, list)| list.head),
-            CsPolicy::Random if self.live.is_empty() => NIL,
-            CsPolicy::Random => self.live[self.evict_rng.random_range(0..self.live.len())],
+            _ if self.live.is_empty() => NIL,
+            _ => self.live[self.evict_rng.random_range(0..self.live.len())],
         }
     }
 
