@@ -1,0 +1,91 @@
+"""Topology generators and placement (issue 24, "Topologies"): sizes derived by hand from each
+generator's definition, determinism by seed, names, placement rules, and the CLI."""
+
+import networkx as nx
+import pytest
+
+import ndnflow
+from ndnflow import topology
+from ndnflow.cli import main
+
+
+def test_grid_has_rows_times_cols_nodes_and_the_lattice_edges():
+    # 3 x 4: 12 nodes; 3 rows of 3 horizontal edges and 4 columns of 2 vertical ones = 17 links.
+    sc = topology.scenario(topology.generate("grid", 3, 4))
+    doc = sc.to_dict()
+    assert len(doc["nodes"]) == 12
+    assert len(doc["links"]) == 17
+    assert "n2_3" in doc["nodes"]  # the grid's (2, 3)
+
+
+def test_tree_sizes_and_placement_by_degree():
+    # Branching 2, height 3: 1 + 2 + 4 + 8 = 15 nodes, 14 edges. The 8 leaves have degree 1, the
+    # 6 inner nodes below the root degree 3, the root degree 2.
+    g = topology.generate("tree", 2, 3)
+    assert (g.number_of_nodes(), g.number_of_edges()) == (15, 14)
+    leaves = topology.pick(g, 8, "leaves")
+    assert sorted(leaves) == list(range(7, 15))
+    assert sorted(topology.pick(g, 6, "core")) == list(range(1, 7))
+    # The 7th "core" node is the root, the only one of degree 2.
+    assert topology.pick(g, 7, "core")[-1] == 0
+
+
+def test_barabasi_albert_edges():
+    # networkx starts from a star of m + 1 nodes (m edges) and joins each of the other
+    # n - m - 1 nodes to m of them: m (n - m) = 2 x 18 = 36 edges for n = 20, m = 2.
+    g = topology.generate("ba", 20, 2, seed=5)
+    assert (g.number_of_nodes(), g.number_of_edges()) == (20, 36)
+
+
+def test_waxman_is_connected_and_follows_its_seed():
+    text = lambda seed: topology.scenario(topology.generate("waxman", 40, seed=seed, alpha=0.3), seed=seed).to_toml()
+    g = topology.generate("waxman", 40, seed=7, alpha=0.3)
+    assert nx.is_connected(g)
+    assert text(7) == text(7)
+    assert text(7) != text(8)
+
+
+def test_edge_attributes_win_over_the_defaults():
+    g = nx.path_graph(3)
+    g.edges[0, 1]["bandwidth"] = "1Mbps"
+    links = topology.scenario(g, bandwidth="10Mbps", delay="2ms").to_dict()["links"]
+    assert [l["bandwidth"] for l in links] == ["1Mbps", "10Mbps"]
+    assert [l["delay"] for l in links] == ["2ms", "2ms"]
+
+
+def test_names_that_would_collide_are_refused():
+    g = nx.Graph()
+    g.add_nodes_from([1, "1"])
+    with pytest.raises(topology.TopologyError, match="would both be named 'n1'"):
+        topology.node_names(g)
+
+
+def test_populate_serves_each_consumer_and_the_run_delivers():
+    # A tree of 7: the producer on a leaf, two consumers on other leaves, hop-count routing.
+    g = topology.generate("tree", 2, 2)
+    sc = topology.scenario(g, duration="2s", seed=1)
+    topology.populate(sc, g, consumers=2, producers=1, place="leaves")
+    doc = sc.to_dict()
+    assert [p["node"] for p in doc["producers"]] == ["n3"]
+    assert [(c["node"], c["name"]) for c in doc["consumers"]] == [("n4", "/p0/c0"), ("n5", "/p0/c1")]
+    summary = ndnflow.run(sc).summary
+    assert all(summary["consumers"][c]["data_received"] > 0 for c in summary["consumers"])
+
+
+def test_random_placement_follows_its_seed():
+    g = topology.generate("grid", 5, 5)
+    assert topology.pick(g, 5, "random", seed=1) == topology.pick(g, 5, "random", seed=1)
+    assert topology.pick(g, 5, "random", seed=1) != topology.pick(g, 5, "random", seed=2)
+    with pytest.raises(topology.TopologyError, match="only 25 are left"):
+        topology.pick(g, 26, "random")
+
+
+def test_cli_writes_a_scenario_that_runs(tmp_path, capsys):
+    out = tmp_path / "grid.toml"
+    assert main(["topology", "grid", "2", "3", "--consumers", "2", "--place", "leaves", "--duration", "1s", "-o", str(out)]) == 0
+    sc = ndnflow.Scenario.from_file(out)
+    assert len(sc.to_dict()["links"]) == 7  # 2 rows of 2 + 3 columns of 1
+    assert main(["topology", "ba", "5", "7"]) == 2
+    assert "m (7) must be below n (5)" in capsys.readouterr().err
+    assert main(["topology", "grid", "3"]) == 2
+    assert "grid takes 2 size(s), rows and cols; got 1" in capsys.readouterr().err
