@@ -380,6 +380,26 @@ def cmd_import_ndnsim(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_import_rocketfuel(args: argparse.Namespace) -> int:
+    from ndnflow import rocketfuel, topology
+
+    _check_seed_option(args.seed)
+    params = rocketfuel.RocketfuelParams(client_degrees=args.client_degrees)
+    try:
+        graph = rocketfuel.read(
+            args.map, params, seed=args.seed, keep_one_component=not args.all_components,
+            connect_backbones=not args.no_connect_backbones,
+        )
+    except rocketfuel.RocketfuelError as exc:
+        raise UsageError(str(exc)) from None
+    text = topology.scenario(graph, duration=args.duration, seed=args.seed).validate().to_toml()
+    if args.output is not None:
+        safe_io.write_text(Path(args.output), text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
 def cmd_topology(args: argparse.Namespace) -> int:
     from ndnflow import topology
 
@@ -562,6 +582,19 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("topology", metavar="TOPO.txt", help="ndnSIM annotated topology file")
     imp.add_argument("-o", "--output", metavar="FILE", help="write the TOML here instead of stdout")
     imp.set_defaults(handler=cmd_import_ndnsim)
+
+    rf = commands.add_parser(
+        "import-rocketfuel", help="convert a Rocketfuel router map (.cch) to scenario TOML, as ndnSIM's reader does"
+    )
+    rf.add_argument("map", metavar="MAP.cch", help="Rocketfuel map file")
+    rf.add_argument("--seed", type=int, default=1, help="seed of the links' bandwidths and delays (default 1)")
+    rf.add_argument("--client-degrees", type=int, default=2, metavar="D",
+                    help="routers of degree 1..D are clients (default 2, ndnSIM's example)")
+    rf.add_argument("--all-components", action="store_true", help="keep every component, not only the largest")
+    rf.add_argument("--no-connect-backbones", action="store_true", help="do not chain the backbone's components")
+    rf.add_argument("--duration", default="10s", help="the scenario's duration (default 10s)")
+    rf.add_argument("-o", "--output", metavar="FILE", help="write the TOML here instead of stdout")
+    rf.set_defaults(handler=cmd_import_rocketfuel)
 
     top = commands.add_parser(
         "topology",

@@ -118,6 +118,7 @@ def scenario(
             bandwidth=attrs.get("bandwidth", bandwidth),
             delay=attrs.get("delay", delay),
             queue=attrs.get("queue", queue),
+            metric=attrs.get("metric"),
         )
     return sc
 
