@@ -31,7 +31,7 @@ def test_rerun_into_the_same_out_leaves_no_figures_of_the_earlier_run(capsys, qu
     left = sorted(path.name for path in out.iterdir())
     assert left == ["consumers.parquet", "links.parquet", "notes.txt", "scenario.toml", "summary.json"]
     err = capsys.readouterr().err
-    assert "removed throughput.png, window.png, queue.png, overview.png: an earlier run's" in err
+    assert "removed throughput.png, window.png, queue.png, overview.png, topology.png: an earlier run's" in err
 
 
 def test_consumer_starting_at_the_end_of_the_run_is_warned_of(capsys, quickstart):
@@ -164,7 +164,7 @@ def test_plot_of_a_reproduce_folder_runs_each_variant_again(capsys, quickstart, 
     assert main(["plot", str(tmp_path), "--quiet"]) == 0
     printed = capsys.readouterr().out.split()
     assert printed == [str(tmp_path / "plots" / variant / name) for variant in ("A", "B")
-                       for name in ("throughput.png", "window.png", "queue.png", "overview.png")]
+                       for name in ("throughput.png", "window.png", "queue.png", "overview.png", "topology.png")]
 
 
 def test_plot_of_a_seeds_folder_draws_each_seed(capsys, quickstart, tmp_path):
@@ -182,7 +182,7 @@ def test_plot_of_a_seeds_folder_draws_each_seed(capsys, quickstart, tmp_path):
     printed = capsys.readouterr().out.split()
     assert printed == [str(tmp_path / "plots" / run / variant / name)
                        for run, variant in (("seed-1", "A"), ("seed-2", "A"), ("seed-2", "B"))
-                       for name in ("throughput.png", "window.png", "queue.png", "overview.png")]
+                       for name in ("throughput.png", "window.png", "queue.png", "overview.png", "topology.png")]
 
 
 def test_plot_of_an_all_folder_draws_each_experiment(capsys, quickstart, tmp_path):
@@ -200,7 +200,7 @@ def test_plot_of_an_all_folder_draws_each_experiment(capsys, quickstart, tmp_pat
     printed = capsys.readouterr().out.split()
     assert printed == [str(tmp_path / "plots" / where / "A" / name)
                        for where in ("x", "y/seed-1")
-                       for name in ("throughput.png", "window.png", "queue.png", "overview.png")]
+                       for name in ("throughput.png", "window.png", "queue.png", "overview.png", "topology.png")]
 
 
 def test_plot_of_a_seeds_folder_without_runs_says_so(capsys, tmp_path):

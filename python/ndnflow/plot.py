@@ -167,6 +167,12 @@ def draw_completion_cdf(ax: Axes, results: Results) -> None:
     ax.set_ylabel("fraction of objects")
 
 
+def draw_topology(ax: Axes, results: Results) -> None:
+    from ndnflow.plot_topology import draw_topology as draw
+
+    draw(ax, results)
+
+
 Drawer = Callable[["Axes", Results], None]
 
 #: file name -> the panels of that figure, top to bottom.
@@ -178,7 +184,11 @@ FIGURES = {
     # nothing about the run (window.png has both).
     "overview.png": [draw_throughput, draw_goodput, draw_queue],
     "objects.png": [draw_completion_cdf],
+    "topology.png": [draw_topology],
 }
+
+#: Figures drawn square rather than as a stack of time series.
+SQUARE = {"topology.png": (9, 8)}
 
 
 def _panels(name: str, results: Results) -> List[Drawer]:
@@ -194,7 +204,7 @@ def _figure(panels: Sequence[Drawer], results: Results, path: Path, title: Optio
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(9, 3.2 * len(panels)), dpi=DPI)
+    figure = Figure(figsize=SQUARE.get(path.name, (9, 3.2 * len(panels))), dpi=DPI)
     FigureCanvasAgg(figure)
     axes = figure.subplots(len(panels), 1, squeeze=False)[:, 0]
     for ax, draw in zip(axes, panels):
@@ -216,12 +226,18 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
         completion-time CDF when the run has catalog consumers).
     objects.png: per catalog consumer, the CDF of its objects' completion times; drawn only for a
         run with catalog consumers unless asked for by name.
+    topology.png: the network, each link coloured by its busier direction's utilisation and as
+        thick as its mean queue; drawn only when the results carry their scenario and it has at
+        most 300 nodes, unless asked for by name.
     `names` picks a subset of these files; `title` (the scenario's name) heads every figure.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     if names is None:
-        selected = [name for name in FIGURES if name != "objects.png" or not results.objects.empty]
+        from ndnflow.plot_topology import drawable
+
+        optional = {"objects.png": not results.objects.empty, "topology.png": drawable(results)}
+        selected = [name for name in FIGURES if optional.get(name, True)]
     else:
         selected = list(names)
     unknown = [name for name in selected if name not in FIGURES]
