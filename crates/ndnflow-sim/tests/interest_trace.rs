@@ -136,3 +136,17 @@ fn an_unknown_trace_key_is_an_error_naming_it() {
     let e = ndnflow_sim::scenario::toml::parse_scenario(&text, "t.toml", None).unwrap_err().to_string();
     assert!(e.contains("trace.interests") && e.contains("true or false"), "{e}");
 }
+
+#[test]
+fn a_catalog_consumer_names_each_row_by_object_and_segment_in_it() {
+    // Objects of 4 segments, one after another: every row's segment is its place in its object
+    // (0..=3), and the rows' objects, four rows each, are the objects in the order requested.
+    let text = one_link(4, "catalog = { objects = 5, alpha = 1.0 }").replace("duration = \"5s\"", "duration = \"1s\"");
+    let r = run(&text);
+    let t = &r.interests;
+    assert!(t.segment.len() >= 8, "{} rows", t.segment.len());
+    for (k, (&seg, &object)) in t.segment.iter().zip(&t.object).enumerate() {
+        assert_eq!(seg, k as u64 % 4, "row {k}");
+        assert_eq!(object, r.objects.rank[k / 4], "row {k}");
+    }
+}
