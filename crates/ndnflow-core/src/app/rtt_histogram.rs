@@ -8,7 +8,7 @@
 //! however long the run. Error: a value of `[2^e, 2^(e+1))` falls in a bucket of width
 //! `2^e / SUB`, and a percentile is reported as its bucket's midpoint, so it is within
 //! `1 / (2 SUB)` = 0.39 % of the true sample at that rank (values below `SUB` ns are exact). The
-//! result is clamped to the exact minimum and maximum, so a rank at either end is exact.
+//! first and last ranks give the exact minimum and maximum, and every result is clamped to them.
 //!
 //! Ranks follow the nearest-rank definition (NIST's "empirical distribution function" percentile,
 //! as numpy's `method="inverted_cdf"`): the p-th percentile of n samples is the sample of rank
@@ -85,6 +85,13 @@ impl RttHistogram {
     pub fn percentile(&self, p: f64) -> Option<Time> {
         let (min, max) = (self.min?, self.max?);
         let rank = ((p / 100.0 * self.total as f64).ceil() as u64).clamp(1, self.total);
+        // The first and last ranks are the exact extremes, not their buckets' midpoints.
+        if rank == 1 {
+            return Some(min);
+        }
+        if rank == self.total {
+            return Some(max);
+        }
         let mut seen = 0;
         for (i, &c) in self.counts.iter().enumerate() {
             seen += c;
