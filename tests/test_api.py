@@ -364,7 +364,7 @@ SUMMARY = {
         "node#10": {"node": "node", "name": "/p/b", "goodput_bps": 1.5e6, "interests_sent": 200, "data_received": 190,
                     "timeouts": 10, "nacks": 0, "retransmissions": 10, "marks": 4, "rtt_min_ms": 20.0,
                     "rtt_avg_ms": 31.256, "rtt_max_ms": 80.5, "start_s": 0.0, "end_s": 8.0, "finished": True,
-                    "payload_bytes": 194560},
+                    "payload_bytes": 194560, "rtt_p50_ms": 25.0, "rtt_p95_ms": 60.125, "rtt_p99_ms": 79.0},
         "node#2": {"node": "node", "name": "/p/a", "goodput_bps": 9876543.0, "interests_sent": 1000,
                    "data_received": 1000, "timeouts": 0, "nacks": 2, "retransmissions": 0, "marks": 0,
                    "rtt_min_ms": None, "rtt_avg_ms": None, "rtt_max_ms": None, "start_s": 1.0, "end_s": 8.0,
@@ -381,10 +381,10 @@ def test_table_lists_consumers_and_busy_links():
         "Run: simulated 8.000 s of 10.000 s, seed 3, 123,456 events, 7,890 packet-hops\n"
         "\n"
         "Consumers\n"
-        "consumer  goodput Mbit/s  data  interests  retx  timeouts  nacks  RTT avg ms\n"
-        "--------  --------------  ----  ---------  ----  --------  -----  ----------\n"
-        "node#2             9.877  1000       1000     0         0      2           -\n"
-        "node#10            1.500   190        200    10        10      0       31.26\n"
+        "consumer  goodput Mbit/s  data  interests  retx  timeouts  nacks  RTT avg ms  RTT p50/p95/p99 ms\n"
+        "--------  --------------  ----  ---------  ----  --------  -----  ----------  ------------------\n"
+        "node#2             9.877  1000       1000     0         0      2           -               -/-/-\n"
+        "node#10            1.500   190        200    10        10      0       31.26   25.00/60.12/79.00\n"
         "\n"
         "Links (directions with traffic)\n"
         "link  throughput Mbit/s  packets  drops  marks\n"
@@ -406,6 +406,7 @@ def test_consumer_report_is_ndnget_like():
         "  nacks:             0\n"
         "  retransmissions:   10 (5.0% of Interests)\n"
         "  RTT min/avg/max:   20.000/31.256/80.500 ms\n"
+        "  RTT p50/p95/p99:   25.000/60.125/79.000 ms\n"
     )
     everything = Results(SUMMARY).consumer_report()
     assert everything.index("Consumer node#2") < everything.index("Consumer node#10")

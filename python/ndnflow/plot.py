@@ -142,27 +142,33 @@ def draw_sojourn(ax: Axes, results: Results) -> None:
     ax.set_ylabel("sojourn (ms)")
 
 
-def draw_completion_cdf(ax: Axes, results: Results) -> None:
-    """Per catalog consumer, the empirical CDF of its objects' completion times (end - start;
-    unfinished objects left out), as SMIC §5 plots retrieval times."""
+def _cdfs(ax: Axes, frame: pd.DataFrame, values: Callable[[pd.DataFrame], Any], nothing: str,
+          scale: float = 1.0) -> Tuple[int, int]:
+    """Per consumer of `frame` (at most MAX_SERIES), the empirical CDF of `values(its rows)` x
+    `scale` as a step line; returns (consumers drawn, consumers in all)."""
     import numpy as np
 
-    objects = results.objects
-    done = objects[objects["end_s"].notna()] if not objects.empty else objects
-    names = sorted(done["consumer"].unique(), key=lambda name: natural_key(str(name)))[:MAX_SERIES] if len(done) else []
+    names = sorted(frame["consumer"].unique(), key=lambda name: natural_key(str(name)))[:MAX_SERIES] if len(frame) else []
     for name in names:
-        rows = done[done["consumer"] == name]
-        times = np.sort((rows["end_s"] - rows["start_s"]).to_numpy(dtype=float))
-        ax.step(times, np.arange(1, len(times) + 1) / len(times), where="post", label=str(name), linewidth=1.2)
+        x = np.sort(np.asarray(values(frame[frame["consumer"] == name]), dtype=float)) * scale
+        ax.step(x, np.arange(1, len(x) + 1) / len(x), where="post", label=str(name), linewidth=1.2)
     if names:
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
         ax.set_xlim(left=0)
     else:
-        ax.text(0.5, 0.5, "no completed object", transform=ax.transAxes, ha="center", va="center", color="gray")
+        ax.text(0.5, 0.5, nothing, transform=ax.transAxes, ha="center", va="center", color="gray")
     ax.set_ylim(0, 1.02)
     ax.grid(True, alpha=0.3)
-    total = done["consumer"].nunique() if len(done) else 0
-    ax.set_title(_series_title("Object completion time (CDF)", len(names), total))
+    return len(names), (frame["consumer"].nunique() if len(frame) else 0)
+
+
+def draw_completion_cdf(ax: Axes, results: Results) -> None:
+    """Per catalog consumer, the empirical CDF of its objects' completion times (end - start;
+    unfinished objects left out), as SMIC §5 plots retrieval times."""
+    objects = results.objects
+    done = objects[objects["end_s"].notna()] if not objects.empty else objects
+    shown, total = _cdfs(ax, done, lambda rows: rows["end_s"] - rows["start_s"], "no completed object")
+    ax.set_title(_series_title("Object completion time (CDF)", shown, total))
     ax.set_xlabel("completion time (s)")
     ax.set_ylabel("fraction of objects")
 
@@ -171,6 +177,27 @@ def draw_topology(ax: Axes, results: Results) -> None:
     from ndnflow.plot_topology import draw_topology as draw
 
     draw(ax, results)
+
+
+def _delay_cdf(ax: Axes, results: Results, column: str, title: str) -> None:
+    """Per consumer, the CDF of one delay of the per-segment trace over the segments that got Data
+    (ndnSIM's AppDelayTracer delays), in ms."""
+    segments = results.interests
+    answered = segments[segments["arrival_s"].notna()] if not segments.empty else segments
+    shown, total = _cdfs(ax, answered, lambda rows: rows[column], "no segment got Data", 1e3)
+    ax.set_title(_series_title(title, shown, total))
+    ax.set_xlabel("delay (ms)")
+    ax.set_ylabel("fraction of segments")
+
+
+def draw_full_delay_cdf(ax: Axes, results: Results) -> None:
+    """Arrival - first send: what the application waited, retransmissions included."""
+    _delay_cdf(ax, results, "full_delay_s", "Full delay, from the first Interest (CDF)")
+
+
+def draw_last_delay_cdf(ax: Axes, results: Results) -> None:
+    """Arrival - last send: the round trip of the Interest that was answered."""
+    _delay_cdf(ax, results, "last_delay_s", "Last delay, from the last Interest (CDF)")
 
 
 Drawer = Callable[["Axes", Results], None]
@@ -185,10 +212,14 @@ FIGURES = {
     "overview.png": [draw_throughput, draw_goodput, draw_queue],
     "objects.png": [draw_completion_cdf],
     "topology.png": [draw_topology],
+    "delay.png": [draw_full_delay_cdf, draw_last_delay_cdf],
 }
 
 #: Figures drawn square rather than as a stack of time series.
 SQUARE = {"topology.png": (9, 8)}
+
+#: Figures drawn only when the run has rows for them (or when asked for by name).
+OPTIONAL_FIGURES = {"objects.png": "objects", "delay.png": "interests"}
 
 
 def _panels(name: str, results: Results) -> List[Drawer]:
@@ -229,6 +260,8 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
     topology.png: the network, each link coloured by its busier direction's utilisation and as
         thick as its mean queue; drawn only when the results carry their scenario and it has at
         most 300 nodes, unless asked for by name.
+    delay.png: per consumer, the CDFs of its segments' full and last delays (``[trace] interests =
+        true``); drawn only for a run with that trace unless asked for by name.
     `names` picks a subset of these files; `title` (the scenario's name) heads every figure.
     """
     out = Path(out_dir)
@@ -236,8 +269,10 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
     if names is None:
         from ndnflow.plot_topology import drawable
 
-        optional = {"objects.png": not results.objects.empty, "topology.png": drawable(results)}
-        selected = [name for name in FIGURES if optional.get(name, True)]
+        selected = [name for name in FIGURES
+                    if name not in OPTIONAL_FIGURES or not getattr(results, OPTIONAL_FIGURES[name]).empty]
+        if not drawable(results):
+            selected.remove("topology.png")
     else:
         selected = list(names)
     unknown = [name for name in selected if name not in FIGURES]

@@ -134,7 +134,8 @@ def sweep_late_consumer_warnings(rows: Sequence[Mapping[str, Any]]) -> List[str]
 
 def consumers_table(summary: Mapping[str, Any]) -> str:
     consumers = summary.get("consumers", {})
-    headers = ["consumer", "goodput Mbit/s", "data", "interests", "retx", "timeouts", "nacks", "RTT avg ms"]
+    headers = ["consumer", "goodput Mbit/s", "data", "interests", "retx", "timeouts", "nacks", "RTT avg ms",
+               "RTT p50/p95/p99 ms"]
     rows = [
         [
             cid,
@@ -145,10 +146,16 @@ def consumers_table(summary: Mapping[str, Any]) -> str:
             integer(c.get("timeouts")),
             integer(c.get("nacks")),
             fixed(c.get("rtt_avg_ms"), 2),
+            _percentiles(c, 2),
         ]
         for cid, c in sorted(consumers.items(), key=lambda item: natural_key(item[0]))
     ]
     return render(headers, rows)
+
+
+def _percentiles(consumer: Mapping[str, Any], digits: int) -> str:
+    """The consumer's RTT p50/p95/p99 in ms, "-" for each it lacks (no sample, or an older summary)."""
+    return "/".join(fixed(consumer.get(key), digits) for key in ("rtt_p50_ms", "rtt_p95_ms", "rtt_p99_ms"))
 
 
 def links_table(summary: Mapping[str, Any], top: Optional[int] = None) -> str:
@@ -205,6 +212,7 @@ def consumer_report(cid: str, consumer: Mapping[str, Any]) -> str:
         ("nacks", integer(consumer.get("nacks"))),
         ("retransmissions", f"{integer(consumer.get('retransmissions'))}{share}"),
         ("RTT min/avg/max", f"{rtt} ms"),
+        ("RTT p50/p95/p99", f"{_percentiles(consumer, 3)} ms"),
     ]
     width = max(len(label) for label, _ in fields) + 1
     title = f"Consumer {cid}: {consumer.get('name', '?')} on node {consumer.get('node', '?')}"

@@ -1,7 +1,8 @@
 """`Results`: what a run produced, as a summary dict and two pandas DataFrames; saved as files.
 
 On disk a result folder holds ``summary.json`` (sorted keys, two-space indent), ``links.parquet``
-and ``consumers.parquet`` (``paths.parquet`` and ``objects.parquet`` when the run has rows for them) (zstd, no pandas metadata, so the same data always gives the same bytes)
+and ``consumers.parquet`` (``paths.parquet``, ``objects.parquet`` and ``interests.parquet`` when the run
+has rows for them) (zstd, no pandas metadata, so the same data always gives the same bytes)
 and, when known, ``scenario.toml``, the scenario that produced them.
 
 numpy, pandas and pyarrow load when a trace is first read or a file written, not with this module:
@@ -31,6 +32,7 @@ LINKS_FILE = "links.parquet"
 CONSUMERS_FILE = "consumers.parquet"
 PATHS_FILE = "paths.parquet"
 OBJECTS_FILE = "objects.parquet"
+INTERESTS_FILE = "interests.parquet"
 SCENARIO_FILE = "scenario.toml"
 
 
@@ -54,6 +56,13 @@ PATH_COLUMNS: Dict[str, str] = _trace_columns("paths")
 
 #: Column -> dtype of the per-object table of catalog consumers (one row per object requested).
 OBJECT_COLUMNS: Dict[str, str] = _trace_columns("objects")
+
+#: Column -> dtype of the per-segment trace (``[trace] interests = true``: one row per segment a
+#: consumer got Data for or gave up, ndnSIM's AppDelayTracer).
+INTEREST_COLUMNS: Dict[str, str] = _trace_columns("interests")
+
+#: The traces `Results` holds, as the core names them.
+TRACE_NAMES = ("links", "consumers", "paths", "objects", "interests")
 
 
 def _series(values: Any, dtype: Optional[str], adopt: bool = False) -> pd.Series:
@@ -171,6 +180,9 @@ class Results:
             empty when the run has none.
         objects: per object a catalog consumer requested, with its start and end (see
             `OBJECT_COLUMNS`); empty when the run has no catalog consumer.
+        interests: per segment a consumer got Data for or gave up, with its send and arrival
+            times and delays (see `INTEREST_COLUMNS`); empty unless the scenario has
+            ``[trace] interests = true``.
         interrupted: True when the run was stopped before its end (Ctrl-C, or the memory watch:
             see `stopped`); everything computed until then is kept.
         scenario_toml: the scenario text that produced the results, when known.
@@ -180,6 +192,7 @@ class Results:
     consumers = _Trace(CONSUMER_COLUMNS)
     paths = _Trace(PATH_COLUMNS)
     objects = _Trace(OBJECT_COLUMNS)
+    interests = _Trace(INTEREST_COLUMNS)
 
     def __init__(
         self,
@@ -189,6 +202,7 @@ class Results:
         *,
         paths: TraceSource = None,
         objects: TraceSource = None,
+        interests: TraceSource = None,
         interrupted: bool = False,
         scenario_toml: Optional[str] = None,
     ) -> None:
@@ -199,6 +213,7 @@ class Results:
         self.consumers = consumers
         self.paths = paths
         self.objects = objects
+        self.interests = interests
         simulation = self.summary.get("simulation", {})
         self.interrupted = bool(interrupted or simulation.get("interrupted", False) or simulation.get("stopped"))
         if self.interrupted:
@@ -217,11 +232,12 @@ class Results:
         "traces": `_core.Simulation.traces()`}, whose tables are copied out when first read."""
         traces = raw.get("traces")
         if traces is None:
-            sources = {name: raw.get(name) for name in ("links", "consumers", "paths", "objects")}
+            sources = {name: raw.get(name) for name in TRACE_NAMES}
         else:
-            sources = {name: partial(traces.table, name) for name in ("links", "consumers", "paths", "objects")}
+            sources = {name: partial(traces.table, name) for name in TRACE_NAMES}
         return cls(raw["summary"], sources["links"], sources["consumers"], paths=sources["paths"],
-                   objects=sources["objects"], interrupted=interrupted, scenario_toml=scenario_toml)
+                   objects=sources["objects"], interests=sources["interests"], interrupted=interrupted,
+                   scenario_toml=scenario_toml)
 
     # -------------------------------------------------------------------------------- files
 
@@ -237,9 +253,10 @@ class Results:
         with safe_io.signals_held():
             for frame, name in ((self.links, LINKS_FILE), (self.consumers, CONSUMERS_FILE)):
                 written.append(safe_io.write_with(directory / name, partial(_write_parquet, frame)))
-            # Only runs with a multipath (catalog) consumer have paths (objects); a stale file from
-            # another run goes.
-            for frame, name in ((self.paths, PATHS_FILE), (self.objects, OBJECTS_FILE)):
+            # Only runs with a multipath (catalog) consumer have paths (objects), only runs with
+            # [trace] interests = true have interests; a stale file from another run goes.
+            optional = ((self.paths, PATHS_FILE), (self.objects, OBJECTS_FILE), (self.interests, INTERESTS_FILE))
+            for frame, name in optional:
                 if len(frame):
                     written.append(safe_io.write_with(directory / name, partial(_write_parquet, frame)))
                 else:
@@ -262,12 +279,14 @@ class Results:
         scenario_path = directory / SCENARIO_FILE
         paths_path = directory / PATHS_FILE
         objects_path = directory / OBJECTS_FILE
+        interests_path = directory / INTERESTS_FILE
         return cls(
             summary,
             _read_parquet(directory / LINKS_FILE, LINK_COLUMNS),
             _read_parquet(directory / CONSUMERS_FILE, CONSUMER_COLUMNS),
             paths=_read_parquet(paths_path, PATH_COLUMNS) if paths_path.is_file() else None,
             objects=_read_parquet(objects_path, OBJECT_COLUMNS) if objects_path.is_file() else None,
+            interests=_read_parquet(interests_path, INTEREST_COLUMNS) if interests_path.is_file() else None,
             scenario_toml=scenario_path.read_text(encoding="utf-8") if scenario_path.is_file() else None,
         )
 

@@ -27,7 +27,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 Quantity = units.Quantity
 
 #: Order of the sections in a written document; list sections are arrays of tables.
-_SECTIONS = ("simulation", "topology", "nodes", "links", "producers", "consumers", "routes", "events")
+_SECTIONS = ("simulation", "topology", "nodes", "links", "producers", "consumers", "routes", "events", "trace")
 _LIST_SECTIONS = ("links", "producers", "consumers", "routes", "events")
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
@@ -389,6 +389,13 @@ class Scenario:
             **extra,
         )
         return self._append("events", entry)
+
+    def trace(self, interests: Optional[bool] = None, **keys: Any) -> "Scenario":
+        """Turn optional traces on (``[trace]``, docs/scenario-format.md): ``interests=True``
+        keeps one row per segment each consumer got Data for or gave up (`Results.interests`).
+        Keys not given keep their value."""
+        self._doc.setdefault("trace", {}).update(_without_none(interests=interests, **keys))
+        return self._changed()
 
     # ---------------------------------------------------------------------------------- variants
 

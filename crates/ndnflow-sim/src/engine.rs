@@ -14,6 +14,7 @@
 //! shaper's size estimate. An Interest the shaper drops comes back at once, at the same instant,
 //! to the sender as a marked Nack(Congestion), as a lost Interest the link gives up on does.
 
+mod interests;
 mod reliable;
 mod report;
 mod shaping;
@@ -57,6 +58,8 @@ pub struct Simulation {
     warnings: Vec<String>,
     /// Why the run stopped before its end, when the memory watch stopped it (`crate::memory`).
     stopped: Option<String>,
+    /// The per-segment trace, `None` unless `[trace] interests = true`.
+    interests: Option<crate::trace_interests::InterestLog>,
 }
 
 impl Simulation {
@@ -76,7 +79,7 @@ impl Simulation {
             events.schedule(scenario.bin.min(scenario.duration), Event::Sample);
         }
         let consumers_left = scenario.consumers.len();
-        Simulation {
+        let mut sim = Simulation {
             recorder: Recorder::new(net.dirs.len(), scenario.consumers.len()),
             net,
             events,
@@ -92,8 +95,11 @@ impl Simulation {
             shaper_dropped: Vec::new(),
             warnings,
             stopped: None,
+            interests: None,
             scenario,
-        }
+        };
+        sim.start_interest_log();
+        sim
     }
 
     pub fn now(&self) -> Time {
@@ -363,6 +369,9 @@ impl Simulation {
     /// Reschedules the app's timer and notes when a consumer has finished.
     fn after_app(&mut self, a: usize) {
         let now = self.now;
+        if self.interests.is_some() {
+            self.drain_interests(a);
+        }
         let slot = &mut self.net.apps[a];
         let App::Consumer(c) = &mut slot.app else { return };
         if c.is_finished() {

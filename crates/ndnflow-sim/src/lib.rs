@@ -1,7 +1,7 @@
 //! ndnflow-sim: the discrete-event simulator that runs the ndnflow protocol core over modelled links.
 //!
 //! `scenario` reads and validates scenarios, `build` turns one into forwarders, link directions and
-//! applications, `engine::Simulation` runs it, `trace` holds the time series and summary,
+//! applications, `engine::Simulation` runs it, `trace` holds the time series and summary (`trace_interests` the per-segment trace),
 //! `trace_schema` their columns; `flow_network` describes a scenario's links as a flow problem.
 
 pub mod build;
@@ -16,6 +16,7 @@ pub mod routing;
 mod routing_detours;
 pub mod scenario;
 pub mod trace;
+pub mod trace_interests;
 pub mod trace_log;
 pub mod trace_schema;
 pub mod warnings;

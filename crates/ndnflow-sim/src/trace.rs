@@ -19,6 +19,7 @@ use ndnflow_core::Time;
 use serde::Serialize;
 
 use crate::link::{LinkCounters, LinkDir};
+use crate::trace_interests::{InterestName, InterestSeries};
 use crate::trace_log::{ConsumerRow, LinkRow, TraceLog};
 
 /// A series with room for `$n` rows in each of its columns (all of them listed).
@@ -332,6 +333,11 @@ pub struct ConsumerSummary {
     pub rtt_min_ms: Option<f64>,
     pub rtt_avg_ms: Option<f64>,
     pub rtt_max_ms: Option<f64>,
+    /// Percentiles of the same RTT samples (nearest rank, from a log-linear histogram within
+    /// 0.39 %: `ndnflow_core::app::rtt_histogram`).
+    pub rtt_p50_ms: Option<f64>,
+    pub rtt_p95_ms: Option<f64>,
+    pub rtt_p99_ms: Option<f64>,
     pub start_s: f64,
     pub end_s: f64,
     pub finished: bool,
@@ -490,6 +496,10 @@ pub struct Results {
     pub consumer_names: Vec<ConsumerName>,
     /// Indexed by `PathSeries::path`.
     pub path_names: Vec<PathName>,
+    /// The per-segment trace (empty unless `[trace] interests = true`).
+    pub interests: InterestSeries,
+    /// Indexed by `InterestSeries::consumer`.
+    pub interest_names: Vec<InterestName>,
 }
 
 /// A run's time series as `Simulation::traces` hands them out: the link and consumer rows still
@@ -503,6 +513,8 @@ pub struct RunTraces {
     pub link_names: Vec<DirName>,
     pub consumer_names: Vec<ConsumerName>,
     pub path_names: Vec<PathName>,
+    pub interests: InterestSeries,
+    pub interest_names: Vec<InterestName>,
 }
 
 impl RunTraces {
@@ -517,6 +529,8 @@ impl RunTraces {
             link_names: self.link_names,
             consumer_names: self.consumer_names,
             path_names: self.path_names,
+            interests: self.interests,
+            interest_names: self.interest_names,
         }
     }
 }

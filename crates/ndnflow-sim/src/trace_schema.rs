@@ -6,6 +6,7 @@
 //! listing exactly these columns, in this order.
 
 use crate::trace::{ConsumerName, ConsumerSeries, DirName, LinkSeries, ObjectSeries, PathName, PathSeries};
+use crate::trace_interests::{InterestName, InterestSeries};
 
 /// How a column's values are read from its series.
 pub enum Values<S: 'static, L: 'static> {
@@ -65,6 +66,7 @@ type LinkColumn = Column<LinkSeries, DirName>;
 type ConsumerColumn = Column<ConsumerSeries, ConsumerName>;
 type PathColumn = Column<PathSeries, PathName>;
 type ObjectColumn = Column<ObjectSeries, ConsumerName>;
+type InterestColumn = Column<InterestSeries, InterestName>;
 
 pub static LINKS: Table<LinkSeries, DirName> = Table {
     name: "links",
@@ -193,6 +195,39 @@ pub static OBJECTS: Table<ObjectSeries, ConsumerName> = Table {
             "count",
             "distinct paths its Data came over (a multipath consumer's paths; 1 for single path)",
             |s| &s.paths,
+        ),
+    ],
+};
+
+/// ndnSIM's AppDelayTracer (`[trace] interests = true`): one row per segment a consumer got Data
+/// for, and one per segment it gave up; only with the trace on.
+pub static INTERESTS: Table<InterestSeries, InterestName> = Table {
+    name: "interests",
+    row: "one segment a consumer got Data for or gave up, in the order settled",
+    codes: |s| &s.consumer,
+    columns: &[
+        InterestColumn::label("consumer", "the consumer's id, as in consumers.parquet", |n| &n.id),
+        InterestColumn::label("node", "node the consumer runs on", |n| &n.node),
+        InterestColumn::label("prefix", "the consumer's name (a catalog consumer's prefix)", |n| &n.prefix),
+        InterestColumn::int("object", "rank", "a catalog consumer's object, named <prefix>/<rank>; 0 otherwise", |s| {
+            &s.object
+        }),
+        InterestColumn::int("segment", "number", "the segment number in the Data's name", |s| &s.segment),
+        InterestColumn::float("first_sent_s", "s", "when its first Interest left", |s| &s.first_sent_s),
+        InterestColumn::float("last_sent_s", "s", "when its last Interest left", |s| &s.last_sent_s),
+        InterestColumn::float("arrival_s", "s", "when its Data arrived; NaN if given up", |s| &s.arrival_s),
+        InterestColumn::float("last_delay_s", "s", "arrival - last send (AppDelayTracer's LastDelay); NaN if given up", |s| {
+            &s.last_delay_s
+        }),
+        InterestColumn::float("full_delay_s", "s", "arrival - first send (AppDelayTracer's FullDelay); NaN if given up", |s| {
+            &s.full_delay_s
+        }),
+        InterestColumn::int("retransmissions", "count", "Interests sent again for it", |s| &s.retransmissions),
+        InterestColumn::float(
+            "path",
+            "index",
+            "the path its last Interest took: a multipath consumer's path index (as paths.parquet), SMIC's path id; NaN for single path",
+            |s| &s.path,
         ),
     ],
 };

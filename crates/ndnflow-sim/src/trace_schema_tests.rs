@@ -24,6 +24,7 @@ fn the_documentation_lists_exactly_these_columns() {
     assert_eq!(documented("### `consumers.parquet`"), names(&CONSUMERS));
     assert_eq!(documented("### `paths.parquet`"), names(&PATHS));
     assert_eq!(documented("### `objects.parquet`"), names(&OBJECTS));
+    assert_eq!(documented("### `interests.parquet`"), names(&INTERESTS));
 }
 
 /// (name, value) of every numeric column of `table` on row 0 of `series`.
@@ -166,4 +167,33 @@ fn each_object_column_reads_its_own_field() {
     let expected = [("object", 1.0), ("start_s", 2.0), ("end_s", 3.0), ("bytes", 4.0), ("paths", 5.0)];
     assert_eq!(row0(&OBJECTS, &s), expected);
     assert_eq!((OBJECTS.codes)(&s), [2]);
+}
+
+#[test]
+fn each_interest_column_reads_its_own_field() {
+    // Every field holds a different number, so a column wired to the wrong field shows.
+    let s = InterestSeries {
+        consumer: vec![0],
+        object: vec![1],
+        segment: vec![2],
+        first_sent_s: vec![3.0],
+        last_sent_s: vec![4.0],
+        arrival_s: vec![5.0],
+        last_delay_s: vec![6.0],
+        full_delay_s: vec![7.0],
+        retransmissions: vec![8],
+        path: vec![9.0],
+    };
+    let expected = [
+        ("object", 1.0),
+        ("segment", 2.0),
+        ("first_sent_s", 3.0),
+        ("last_sent_s", 4.0),
+        ("arrival_s", 5.0),
+        ("last_delay_s", 6.0),
+        ("full_delay_s", 7.0),
+        ("retransmissions", 8.0),
+        ("path", 9.0),
+    ];
+    assert_eq!(row0(&INTERESTS, &s), expected);
 }

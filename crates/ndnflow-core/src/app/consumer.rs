@@ -42,7 +42,8 @@ use rustc_hash::FxHashMap;
 use super::catalog::{Catalog, CatalogConfig};
 use super::cc::{CcConfig, Controller, DataSample};
 use super::multipath::{PathReport, PathSend};
-use super::rtt::{RttEstimator, RttOptions, TimerModel};
+use super::rtt::{RttEstimator, RttOptions};
+use super::rtt_histogram::RttHistogram;
 use super::send_jitter::SendJitter;
 use crate::packet::{Frame, Interest, NackReason, NetPacket};
 use crate::timers::Timers;
@@ -117,9 +118,23 @@ pub struct ConsumerStats {
 #[derive(Clone, Copy, Debug)]
 struct Outstanding {
     sent_at: Time,
+    /// When the segment's first Interest left (`sent_at` until it is resent): the full delay of
+    /// the per-segment records starts there.
+    first_sent: Time,
     deadline: Time,
     retries: u32,
     nacked: bool,
+}
+
+/// A segment waiting in the retransmission queue.
+#[derive(Clone, Copy, Debug)]
+struct Retry {
+    seg: u64,
+    /// The attempt it will be sent as (1 for its first resend).
+    retries: u32,
+    first_sent: Time,
+    /// When its last Interest left, for a Data that comes before the resend does.
+    last_sent: Time,
 }
 
 pub struct Consumer {
@@ -136,8 +151,8 @@ pub struct Consumer {
     counted_in_flight: u64,
     /// Retransmission timers as (segment, retries), cancelled lazily.
     timers: Timers<(u64, u32)>,
-    /// Segments waiting for retransmission, with the attempt number they will be sent as.
-    retx_queue: VecDeque<(u64, u32)>,
+    /// Segments waiting for retransmission.
+    retx_queue: VecDeque<Retry>,
     next_send_at: Time,
     jitter: SendJitter,
     highest_sent: u64,
@@ -150,6 +165,10 @@ pub struct Consumer {
     catalog: Option<Box<Catalog>>,
     seed: u64,
     pub stats: ConsumerStats,
+    /// The RTT samples of `stats`, for their percentiles.
+    rtt_histogram: RttHistogram,
+    /// The per-segment records' sink (`consumer_records`), `None` unless asked for.
+    records: Option<Vec<SegmentRecord>>,
 }
 
 /// Mixed into the consumer's seed for its controller's.
@@ -181,6 +200,8 @@ impl Consumer {
             finished_at,
             catalog,
             stats: ConsumerStats::default(),
+            rtt_histogram: RttHistogram::default(),
+            records: None,
             config,
         }
     }
@@ -216,6 +237,10 @@ impl Consumer {
     }
     pub fn rto(&self) -> Time {
         self.rtt.rto()
+    }
+    /// The RTT samples counted in `stats`, for their percentiles.
+    pub fn rtt_histogram(&self) -> &RttHistogram {
+        &self.rtt_histogram
     }
     pub fn controller_name(&self) -> &'static str {
         self.cc.name()
@@ -271,24 +296,32 @@ impl Consumer {
         });
         self.stats.forgotten += forgotten;
         self.counted_in_flight = self.counted_in_flight.saturating_sub((before - self.outstanding.len()) as u64);
-        self.retx_queue.retain(|&(s, _)| s <= last);
+        self.retx_queue.retain(|r| r.seg <= last);
     }
 
     fn on_data(&mut self, now: Time, seg: u64, payload: usize, frame: &Frame) {
         // `counted`: the Interest is counted already, by its Nack, or by the timeout, Nack or
         // loss that took it out of flight.
-        let (o, counted) = match self.outstanding.remove(&seg) {
-            Some(o) => (o, o.nacked),
-            None => match self.retx_queue.iter().position(|&(s, _)| s == seg) {
+        // `resent`: Interests sent again for it (a queued segment's `retries` is the attempt it
+        // was waiting to go as, not yet sent).
+        let (o, counted, resent) = match self.outstanding.remove(&seg) {
+            Some(o) => (o, o.nacked, o.retries),
+            None => match self.retx_queue.iter().position(|r| r.seg == seg) {
                 // Its timer fired but the resend has not gone out yet: late Data still counts
                 // (with no RTT sample, as for any retransmitted segment).
                 Some(pos) => {
-                    let (_, retries) = self.retx_queue.remove(pos).unwrap_or((seg, 1));
-                    (Outstanding { sent_at: now, deadline: now, retries, nacked: false }, true)
+                    let Some(r) = self.retx_queue.remove(pos) else { return };
+                    let (sent_at, first_sent, retries) = (r.last_sent, r.first_sent, r.retries);
+                    (
+                        Outstanding { sent_at, first_sent, deadline: now, retries, nacked: false },
+                        true,
+                        retries.saturating_sub(1),
+                    )
                 }
                 None => return,
             },
         };
+        self.record(seg, &o, resent, Some(now));
         self.stats.late_data += u64::from(counted);
         self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
         self.stats.data_received += 1;
@@ -299,6 +332,7 @@ impl Consumer {
         let rtt = (o.retries == 0).then(|| now - o.sent_at);
         if let Some(rtt) = rtt {
             self.rtt.add_sample(rtt);
+            self.rtt_histogram.add(rtt);
             let s = &mut self.stats;
             s.rtt_samples += 1;
             s.rtt_sum += rtt;
@@ -329,19 +363,23 @@ impl Consumer {
             let Some(o) = self.outstanding.remove(&seg) else { continue };
             self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
             self.stats.losses += u64::from(!o.nacked);
-            self.retry(seg, o.retries, true);
+            self.retry(seg, o, true);
         }
     }
 
-    /// Queues `seg` to go again as attempt `retries + 1` (`first`: before the others waiting),
-    /// unless it has used up `max_retries`: then it is given up.
-    fn retry(&mut self, seg: u64, retries: u32, first: bool) {
-        if self.config.max_retries.is_some_and(|max| retries >= max) {
+    /// Queues `seg` (last sent as `o`) to go again as attempt `o.retries + 1` (`first`: before the
+    /// others waiting), unless it has used up `max_retries`: then it is given up.
+    fn retry(&mut self, seg: u64, o: Outstanding, first: bool) {
+        if self.config.max_retries.is_some_and(|max| o.retries >= max) {
             self.stats.abandoned += 1;
-        } else if first {
-            self.retx_queue.push_front((seg, retries + 1));
+            self.record(seg, &o, o.retries, None);
+            return;
+        }
+        let r = Retry { seg, retries: o.retries + 1, first_sent: o.first_sent, last_sent: o.sent_at };
+        if first {
+            self.retx_queue.push_front(r);
         } else {
-            self.retx_queue.push_back((seg, retries + 1));
+            self.retx_queue.push_back(r);
         }
     }
 
@@ -358,7 +396,7 @@ impl Consumer {
             // Its timer dies with the outstanding record; the resend goes before new segments.
             self.outstanding.remove(&seg);
             self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
-            self.retry(seg, o.retries, false);
+            self.retry(seg, o, false);
         }
     }
 
@@ -436,61 +474,6 @@ impl Consumer {
         self.send_allowed(now, out);
     }
 
-    /// A multipath transport's later deadline for a timer that came due (its path's timer
-    /// restarted since the Interest left); `None`: the Interest times out now.
-    fn restarted_deadline(&self, now: Time, seg: u64, o: Outstanding) -> Option<Time> {
-        let Controller::Multipath(m) = &self.cc else { return None };
-        m.restarted_deadline(seg, o.sent_at).filter(|&t| t > now)
-    }
-
-    /// The check interval of `TimerModel::NdnSim`, `None` for per-Interest timers.
-    fn check_interval(&self) -> Option<Time> {
-        match self.config.rtt.timer {
-            TimerModel::NdnSim { check, .. } => Some(check.max(Time::from_nanos(1))),
-            TimerModel::PerSegment => None,
-        }
-    }
-
-    /// ndnSIM's `CheckRetxTimeout`: one RTO, taken before the loop, for every outstanding Interest;
-    /// those sent at least that long ago time out, oldest first (ties: lower segment first).
-    fn periodic_check(&mut self, now: Time) {
-        let rto = self.rtt.rto();
-        let mut due: Vec<(Time, u64)> = self
-            .outstanding
-            .iter()
-            .filter(|(_, o)| o.sent_at.saturating_add(rto) <= now)
-            .map(|(&seg, o)| (o.sent_at, seg))
-            .collect();
-        due.sort_unstable();
-        for (_, seg) in due {
-            if let Some(o) = self.outstanding.get(&seg).copied() {
-                self.on_timer(now, seg, o);
-            }
-        }
-    }
-
-    fn on_timer(&mut self, now: Time, seg: u64, o: Outstanding) {
-        self.outstanding.remove(&seg);
-        self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
-        if !o.nacked && self.check_interval().is_some() {
-            // ndnSIM's Consumer::OnTimeout: IncreaseMultiplier on every timeout.
-            self.stats.timeouts += 1;
-            self.rtt.increase_multiplier();
-            self.cc.on_timeout(now, seg);
-        } else if !o.nacked {
-            self.stats.timeouts += 1;
-            // Back off once per loss episode, as TCP does with its single timer: Interests sent
-            // before the last backoff that time out with it are the same event, not one doubling
-            // each (a burst of 60 drops would otherwise push the RTO to its maximum).
-            if self.last_backoff.is_none_or(|t| o.sent_at >= t) {
-                self.rtt.backoff();
-                self.last_backoff = Some(now);
-            }
-            self.cc.on_timeout(now, seg);
-        }
-        self.retry(seg, o.retries, false);
-    }
-
     fn has_segment_to_send(&self) -> bool {
         !self.retx_queue.is_empty() || self.final_segment.is_none_or(|f| self.next_segment <= f)
     }
@@ -534,8 +517,8 @@ impl Consumer {
             if !released && self.has_segment_to_send() {
                 return self.jitter.hold(now, &mut self.rng);
             }
-            let Some((seg, retries)) = self.pick_segment() else { return };
-            self.send(now, seg, retries, out);
+            let Some(next) = self.pick_segment(now) else { return };
+            self.send(now, next, out);
             if let Some(iv) = interval {
                 // Sends happen exactly at `next_send_at` (it is a timer), so this keeps the rate
                 // exact, and after an idle gap restarts from now instead of bursting.
@@ -553,7 +536,8 @@ impl Consumer {
         }
     }
 
-    fn pick_segment(&mut self) -> Option<(u64, u32)> {
+    /// The segment to send next: a resend first, else the next new one (first sent `now`).
+    fn pick_segment(&mut self, now: Time) -> Option<Retry> {
         if let Some(next) = self.retx_queue.pop_front() {
             return Some(next);
         }
@@ -562,10 +546,11 @@ impl Consumer {
         }
         let seg = self.next_segment;
         self.next_segment += 1;
-        Some((seg, 0))
+        Some(Retry { seg, retries: 0, first_sent: now, last_sent: now })
     }
 
-    fn send(&mut self, now: Time, seg: u64, retries: u32, out: &mut Vec<Frame>) {
+    fn send(&mut self, now: Time, next: Retry, out: &mut Vec<Frame>) {
+        let Retry { seg, retries, first_sent, .. } = next;
         // A controller's own timer (ICP) is bounded like the estimator's, by the [min, max] RTO.
         let (lo, hi) = (self.config.rtt.min_rto, self.config.rtt.max_rto);
         let (path, own_rto) = match &mut self.cc {
@@ -574,7 +559,7 @@ impl Consumer {
         };
         let rto = path.rto.or(own_rto).unwrap_or_else(|| self.rtt.rto());
         let deadline = now + rto;
-        self.outstanding.insert(seg, Outstanding { sent_at: now, deadline, retries, nacked: false });
+        self.outstanding.insert(seg, Outstanding { sent_at: now, first_sent, deadline, retries, nacked: false });
         self.counted_in_flight += 1;
         match self.check_interval() {
             // The periodic check owns the timeouts; it runs on its grid (multiples of `every` from
@@ -602,20 +587,14 @@ impl Consumer {
     }
 }
 
-/// The first multiple of `every` after `now`.
-fn next_tick(now: Time, every: Time) -> Time {
-    let n = every.as_nanos().max(1);
-    Time::from_nanos((now.as_nanos() / n + 1).saturating_mul(n))
-}
-
-/// A retransmission timer is live while its segment is outstanding with the same attempt and
-/// deadline (a Data, a Nack followed by resend, or a give-up makes it dead).
-fn is_live(outstanding: &FxHashMap<u64, Outstanding>, at: Time, (seg, retries): (u64, u32)) -> bool {
-    outstanding.get(&seg).is_some_and(|o| o.retries == retries && o.deadline == at)
-}
-
 #[path = "consumer_catalog.rs"]
 mod catalog_objects;
+#[path = "consumer_timers.rs"]
+mod timeouts;
+use timeouts::{is_live, next_tick};
+#[path = "consumer_records.rs"]
+mod records;
+pub use records::SegmentRecord;
 
 #[cfg(test)]
 #[path = "consumer_tests.rs"]

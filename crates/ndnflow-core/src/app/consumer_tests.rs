@@ -1,6 +1,7 @@
 //! Unit tests of `consumer.rs`: timers, the ndnSIM check, and the in-flight rules.
 
 use super::*;
+use crate::app::rtt::TimerModel;
 use crate::packet::Data;
 
 /// A fixed window of 2, no segment limit, the ndnSIM timer with a 10 ms floor and 10 ms checks.

@@ -7,9 +7,11 @@ pub mod consumer;
 pub mod multipath;
 pub mod producer;
 pub mod rtt;
+pub mod rtt_histogram;
 pub mod send_jitter;
 
 pub use catalog::{CatalogConfig, ObjectRecord, ZipfMandelbrot};
-pub use consumer::{Consumer, ConsumerConfig, ConsumerStats, InFlightRule};
+pub use consumer::{Consumer, ConsumerConfig, ConsumerStats, InFlightRule, SegmentRecord};
 pub use producer::{Producer, ProducerConfig};
 pub use rtt::{RttEstimator, RttOptions, TimerModel};
+pub use rtt_histogram::RttHistogram;

@@ -54,6 +54,8 @@ impl Simulation {
             link_names: self.net.dir_names.clone(),
             consumer_names,
             path_names,
+            interests: self.interests.as_ref().map(|l| l.series()).unwrap_or_default(),
+            interest_names: self.interest_names(),
         }
     }
 
@@ -102,6 +104,9 @@ impl Simulation {
                     rtt_min_ms: ms(s.rtt_min),
                     rtt_avg_ms: (s.rtt_samples > 0).then(|| s.rtt_sum.as_millis_f64() / s.rtt_samples as f64),
                     rtt_max_ms: ms(s.rtt_max),
+                    rtt_p50_ms: ms(c.rtt_histogram().percentile(50.0)),
+                    rtt_p95_ms: ms(c.rtt_histogram().percentile(95.0)),
+                    rtt_p99_ms: ms(c.rtt_histogram().percentile(99.0)),
                     start_s: spec.start.as_secs_f64(),
                     end_s: stop.as_secs_f64(),
                     finished: c.finished_at().is_some(),

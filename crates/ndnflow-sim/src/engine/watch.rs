@@ -24,7 +24,7 @@ impl Simulation {
             + self.events.len()
             + self.local.len();
         let r = &self.recorder;
-        let rows = r.log.link_rows() + r.log.consumer_rows() + r.paths.time_s.len();
+        let rows = r.log.link_rows() + r.log.consumer_rows() + r.paths.time_s.len() + self.interest_rows();
         crate::memory::Held {
             pending: (pit + outstanding) as u64,
             queued: queued as u64,

@@ -32,6 +32,17 @@ pub struct Scenario {
     /// Bytes the run may need (`crate::memory`): a scenario estimated above it is refused, and a
     /// run that grows past it stops with what it computed.
     pub memory_limit: u64,
+    /// The optional traces (`[trace]`), all off by default.
+    pub trace: TraceSpec,
+}
+
+/// Which optional traces a run keeps (`[trace]`, docs/scenario-format.md). Each is off by
+/// default: a run without them records nothing more than before.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TraceSpec {
+    /// One row per segment a consumer got Data for or gave up (ndnSIM's AppDelayTracer),
+    /// `interests.parquet`.
+    pub interests: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -209,6 +209,10 @@ impl SubflowManager for Dpccp {
         self.paths.on_nack(segment, reason);
     }
 
+    fn path_of(&self, segment: u64) -> Option<u64> {
+        self.paths.path_of(segment)
+    }
+
     fn take_lost(&mut self, _out: &mut Vec<u64>) {}
 
     fn poll_timeout(&self) -> Option<Time> {

@@ -100,6 +100,13 @@ pub trait SubflowManager: Send {
     fn on_nack(&mut self, now: Time, segment: u64, reason: NackReason, marked: bool);
     /// Segments found lost by the paths' own detection, which the consumer resends at once.
     fn take_lost(&mut self, out: &mut Vec<u64>);
+    /// The path `segment`'s last Interest went on, as the manager names it, for the consumer's
+    /// per-Interest trace: its index among `paths()`, or the path id on the wire for a manager
+    /// whose paths are ids (SMIC). `None` for a probe or an unknown segment. Asked before
+    /// `on_data`, which may forget the segment.
+    fn path_of(&self, _segment: u64) -> Option<u64> {
+        None
+    }
     /// When the timer of `segment` (sent at `sent_at`) has come due: the later deadline it has
     /// now, if the manager restarts timers (a path's timer restarts on the Data of the Interests
     /// it sent earlier, RFC 6298 §5.3); `None` lets it time out.

@@ -208,6 +208,14 @@ impl<F: PacedFlow> PacedFlows<F> {
         self.sent.insert(segment, Sent::Path(i));
     }
 
+    /// The index of the sub-flow `segment` last went on (`None` for a probe).
+    pub fn path_of(&self, segment: u64) -> Option<u64> {
+        match self.sent.get(&segment) {
+            Some(&Sent::Path(i)) => Some(i as u64),
+            _ => None,
+        }
+    }
+
     pub fn on_data(&mut self, sample: &DataSample) -> Answered {
         match self.sent.remove(&sample.segment) {
             Some(Sent::Probe) if sample.lp.flags & flags::PTP_PROBE != 0 => {

@@ -236,6 +236,14 @@ impl PathSet {
         self.sent.get(&segment).copied()
     }
 
+    /// The index of the path `segment` last went on (`None` for a probe).
+    pub fn path_of(&self, segment: u64) -> Option<u64> {
+        match self.sent.get(&segment) {
+            Some(&Sent::Path(i)) => Some(i as u64),
+            _ => None,
+        }
+    }
+
     /// The Data of `sample.segment` came back on path `i`.
     pub fn on_data(&mut self, i: usize, now: Time, sample: &DataSample) {
         // Only the Data of a segment sent once can show the order of its path: for a resent one,

@@ -352,6 +352,10 @@ impl SubflowManager for PathSpecified {
         Some(self.paths.send_on(i, segment))
     }
 
+    fn path_of(&self, segment: u64) -> Option<u64> {
+        self.paths.path_of(segment)
+    }
+
     fn take_lost(&mut self, out: &mut Vec<u64>) {
         self.paths.take_lost(out);
     }

@@ -427,6 +427,10 @@ impl SubflowManager for Smic {
         }
     }
 
+    fn path_of(&self, segment: u64) -> Option<u64> {
+        self.sent.get(&segment).map(|o| o.path_id)
+    }
+
     fn take_lost(&mut self, _out: &mut Vec<u64>) {}
 
     fn poll_timeout(&self) -> Option<Time> {

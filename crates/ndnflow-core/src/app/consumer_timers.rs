@@ -1,0 +1,79 @@
+//! The consumer's retransmission timeouts (see `consumer.rs`'s module comment): RFC 6298's
+//! per-Interest timers with Karn's rule and one backoff per loss episode, ndnSIM's periodic check
+//! (`TimerModel::NdnSim`), and a multipath transport's restarted path timers.
+
+use rustc_hash::FxHashMap;
+
+use super::{Consumer, Outstanding};
+use crate::app::cc::Controller;
+use crate::app::rtt::TimerModel;
+use crate::Time;
+
+impl Consumer {
+    /// A multipath transport's later deadline for a timer that came due (its path's timer
+    /// restarted since the Interest left); `None`: the Interest times out now.
+    pub(super) fn restarted_deadline(&self, now: Time, seg: u64, o: Outstanding) -> Option<Time> {
+        let Controller::Multipath(m) = &self.cc else { return None };
+        m.restarted_deadline(seg, o.sent_at).filter(|&t| t > now)
+    }
+
+    /// The check interval of `TimerModel::NdnSim`, `None` for per-Interest timers.
+    pub(super) fn check_interval(&self) -> Option<Time> {
+        match self.config.rtt.timer {
+            TimerModel::NdnSim { check, .. } => Some(check.max(Time::from_nanos(1))),
+            TimerModel::PerSegment => None,
+        }
+    }
+
+    /// ndnSIM's `CheckRetxTimeout`: one RTO, taken before the loop, for every outstanding Interest;
+    /// those sent at least that long ago time out, oldest first (ties: lower segment first).
+    pub(super) fn periodic_check(&mut self, now: Time) {
+        let rto = self.rtt.rto();
+        let mut due: Vec<(Time, u64)> = self
+            .outstanding
+            .iter()
+            .filter(|(_, o)| o.sent_at.saturating_add(rto) <= now)
+            .map(|(&seg, o)| (o.sent_at, seg))
+            .collect();
+        due.sort_unstable();
+        for (_, seg) in due {
+            if let Some(o) = self.outstanding.get(&seg).copied() {
+                self.on_timer(now, seg, o);
+            }
+        }
+    }
+
+    pub(super) fn on_timer(&mut self, now: Time, seg: u64, o: Outstanding) {
+        self.outstanding.remove(&seg);
+        self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
+        if !o.nacked && self.check_interval().is_some() {
+            // ndnSIM's Consumer::OnTimeout: IncreaseMultiplier on every timeout.
+            self.stats.timeouts += 1;
+            self.rtt.increase_multiplier();
+            self.cc.on_timeout(now, seg);
+        } else if !o.nacked {
+            self.stats.timeouts += 1;
+            // Back off once per loss episode, as TCP does with its single timer: Interests sent
+            // before the last backoff that time out with it are the same event, not one doubling
+            // each (a burst of 60 drops would otherwise push the RTO to its maximum).
+            if self.last_backoff.is_none_or(|t| o.sent_at >= t) {
+                self.rtt.backoff();
+                self.last_backoff = Some(now);
+            }
+            self.cc.on_timeout(now, seg);
+        }
+        self.retry(seg, o, false);
+    }
+}
+
+/// The first multiple of `every` after `now`.
+pub(super) fn next_tick(now: Time, every: Time) -> Time {
+    let n = every.as_nanos().max(1);
+    Time::from_nanos((now.as_nanos() / n + 1).saturating_mul(n))
+}
+
+/// A retransmission timer is live while its segment is outstanding with the same attempt and
+/// deadline (a Data, a Nack followed by resend, or a give-up makes it dead).
+pub(super) fn is_live(outstanding: &FxHashMap<u64, Outstanding>, at: Time, (seg, retries): (u64, u32)) -> bool {
+    outstanding.get(&seg).is_some_and(|o| o.retries == retries && o.deadline == at)
+}
