@@ -27,7 +27,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 Quantity = units.Quantity
 
 #: Order of the sections in a written document; list sections are arrays of tables.
-_SECTIONS = ("simulation", "topology", "nodes", "links", "producers", "consumers", "routes", "events")
+_SECTIONS = ("simulation", "topology", "nodes", "links", "producers", "consumers", "routes", "events", "trace")
 _LIST_SECTIONS = ("links", "producers", "consumers", "routes", "events")
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
@@ -389,6 +389,13 @@ class Scenario:
             **extra,
         )
         return self._append("events", entry)
+
+    def trace(self, faces: Optional[bool] = None, nodes: Optional[bool] = None, **extra: Any) -> "Scenario":
+        """Turn optional traces on or off (`[trace]`): `faces` (per-face counters over time,
+        `Results.faces`), `nodes` (per-node Content Store and PIT counters, `Results.nodes`);
+        `extra` for the table's other keys. Keys left at None are not written."""
+        self._doc.setdefault("trace", {}).update(_without_none(faces=faces, nodes=nodes, **extra))
+        return self._changed()
 
     # ---------------------------------------------------------------------------------- variants
 
