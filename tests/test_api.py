@@ -277,7 +277,7 @@ def test_load_missing_folder_or_files(tmp_path):
     with pytest.raises(FileNotFoundError, match="no results folder"):
         Results.load(tmp_path / "nope")
     (tmp_path / "summary.json").write_text("{}\n")
-    with pytest.raises(FileNotFoundError, match="missing links.parquet, consumers.parquet"):
+    with pytest.raises(FileNotFoundError, match=r"missing links\.parquet \(or \.csv\), consumers\.parquet \(or \.csv\)"):
         Results.load(tmp_path)
 
 

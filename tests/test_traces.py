@@ -28,12 +28,12 @@ def test_real_traces_are_the_results_columns(quickstart):
     simulation = Scenario.from_file(quickstart).with_duration("300ms").build_simulation()
     simulation.run_until(simulation.duration_ns)
     raw, traces = simulation.results(), simulation.traces()
-    for trace in ("links", "consumers", "paths", "objects"):
+    for trace in ("links", "consumers", "paths", "objects", "interests", "faces", "nodes"):
         table = traces.table(trace)
         assert list(table) == list(raw[trace])
         for name, values in table.items():
             assert pd.Series(values).equals(pd.Series(raw[trace][name])), (trace, name)
-    with pytest.raises(KeyError, match='no trace "link"; the traces are links, consumers, paths, objects'):
+    with pytest.raises(KeyError, match='no trace "link"; the traces are links, consumers, paths, objects, interests, faces, nodes'):
         traces.table("link")
     # The frame keeps the core's arrays as its columns: they are writable, as a copy was.
     results = ndnflow.run(Scenario.from_file(quickstart).with_duration("300ms"), progress=False)

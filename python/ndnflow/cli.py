@@ -80,7 +80,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     for warning in late_consumer_warnings(results.summary):
         _say(warning)
     if args.out is not None:
-        written = results.save(args.out)
+        written = results.save(args.out, format=args.format)
         if not args.no_plot:
             from ndnflow.plot import plot_results  # matplotlib: only to draw
 
@@ -152,11 +152,11 @@ def _remove_earlier_outputs(out: Path, written: List[Path]) -> List[str]:
     earlier run, now with --no-plot), so that a folder never mixes two runs; returns their names.
     Other files in the folder are the user's and stay."""
     from ndnflow.plot import FIGURES
-    from ndnflow.results import CONSUMERS_FILE, LINKS_FILE, SCENARIO_FILE, SUMMARY_FILE
+    from ndnflow.results import SCENARIO_FILE, SUMMARY_FILE, TRACE_FILES
 
     kept = {path.name for path in written}
     removed = []
-    for name in (SUMMARY_FILE, LINKS_FILE, CONSUMERS_FILE, SCENARIO_FILE, *FIGURES):
+    for name in (SUMMARY_FILE, *TRACE_FILES, SCENARIO_FILE, *FIGURES):
         if name not in kept and (out / name).is_file():
             (out / name).unlink()
             removed.append(name)
@@ -512,6 +512,8 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run a scenario file and print its results table")
     run.add_argument("scenario", metavar="SCENARIO.toml", help="scenario file")
     run.add_argument("--out", metavar="DIR", help="save results (summary.json, Parquet traces) and figures here")
+    run.add_argument("--format", choices=("parquet", "csv", "both"), default="parquet",
+                     help="with --out: write the traces as Parquet (default), CSV, or both")
     run.add_argument("--seed", type=int, help="override [simulation] seed")
     run.add_argument("--duration", metavar="TIME", help="override [simulation] duration, e.g. 10s or 500ms")
     run.add_argument("--bin", metavar="TIME", help="override [simulation] bin, the traces' time bin width, e.g. 10ms")

@@ -1,9 +1,11 @@
-"""`Results`: what a run produced, as a summary dict and two pandas DataFrames; saved as files.
+"""`Results`: what a run produced, as a summary dict and pandas DataFrames; saved as files.
 
 On disk a result folder holds ``summary.json`` (sorted keys, two-space indent), ``links.parquet``
-and ``consumers.parquet`` (``paths.parquet``, ``objects.parquet`` and ``interests.parquet`` when the run
-has rows for them) (zstd, no pandas metadata, so the same data always gives the same bytes)
-and, when known, ``scenario.toml``, the scenario that produced them.
+and ``consumers.parquet`` (``paths``, ``objects``, ``interests``, ``faces`` and ``nodes`` too when
+the run has rows for them) (zstd, no pandas metadata, so the same data always gives the same
+bytes), or the same traces as ``.csv`` files (`TRACE_FORMATS`: header row, no index, floats in
+their shortest round-trip form, NaN as an empty field), and, when known, ``scenario.toml``, the
+scenario that produced them.
 
 numpy, pandas and pyarrow load when a trace is first read or a file written, not with this module:
 `ndnflow run` without `--out` prints the summary's table and needs none of them (issue 23, item 3).
@@ -35,6 +37,17 @@ OBJECTS_FILE = "objects.parquet"
 INTERESTS_FILE = "interests.parquet"
 SCENARIO_FILE = "scenario.toml"
 
+#: The traces, in the order they are written; links and consumers always, the others when they
+#: have rows.
+TRACES = ("links", "consumers", "paths", "objects", "interests", "faces", "nodes")
+_ALWAYS_WRITTEN = ("links", "consumers")
+
+#: `save`'s formats: the file extensions each writes.
+TRACE_FORMATS: Dict[str, Sequence[str]] = {"parquet": ("parquet",), "csv": ("csv",), "both": ("parquet", "csv")}
+
+#: Every trace file a result folder may hold, in either format.
+TRACE_FILES = tuple(f"{trace}.{ext}" for trace in TRACES for ext in ("parquet", "csv"))
+
 
 def _trace_columns(trace: str) -> Dict[str, str]:
     """Column -> dtype of one trace, in order, as the simulator defines it (`_core.trace_schema`,
@@ -61,8 +74,11 @@ OBJECT_COLUMNS: Dict[str, str] = _trace_columns("objects")
 #: consumer got Data for or gave up, ndnSIM's AppDelayTracer).
 INTEREST_COLUMNS: Dict[str, str] = _trace_columns("interests")
 
-#: The traces `Results` holds, as the core names them.
-TRACE_NAMES = ("links", "consumers", "paths", "objects", "interests")
+#: Column -> dtype of the per-face counters (`[trace] faces = true`; one row per face and time bin).
+FACE_COLUMNS: Dict[str, str] = _trace_columns("faces")
+
+#: Column -> dtype of the per-node counters (`[trace] nodes = true`; one row per node and time bin).
+NODE_COLUMNS: Dict[str, str] = _trace_columns("nodes")
 
 
 def _series(values: Any, dtype: Optional[str], adopt: bool = False) -> pd.Series:
@@ -137,6 +153,39 @@ def _read_parquet(path: Path, schema: Mapping[str, str]) -> pd.DataFrame:
     return to_frame(pq.read_table(path).to_pandas(), schema)
 
 
+def _write_csv(frame: pd.DataFrame, path: Path) -> None:
+    # pandas writes a float as Python's repr does, the shortest text that reads back to the same
+    # bits; NaN as an empty field (what R's read.csv and gnuplot's `set datafile missing ""` take).
+    frame.to_csv(path, index=False, na_rep="", lineterminator="\n", encoding="utf-8")
+
+
+def _read_csv(path: Path, schema: Mapping[str, str]) -> pd.DataFrame:
+    import pandas as pd
+
+    # Labels stay text even when one reads "NaN" or is empty; only float columns have missing values.
+    labels = {name: str for name, dtype in schema.items() if dtype == "str"}
+    floats = {name: [""] for name, dtype in schema.items() if dtype == "float64"}
+    frame = pd.read_csv(path, dtype=labels, keep_default_na=False, na_values=floats)
+    return to_frame(frame, schema)
+
+
+_READERS = {"parquet": _read_parquet, "csv": _read_csv}
+_WRITERS = {"parquet": _write_parquet, "csv": _write_csv}
+
+
+def _trace_file(directory: Path, trace: str) -> Optional[Path]:
+    """The file holding `trace` in `directory`, Parquet first; None when there is none."""
+    for ext in ("parquet", "csv"):
+        path = directory / f"{trace}.{ext}"
+        if path.is_file():
+            return path
+    return None
+
+
+def _read_trace(path: Optional[Path], schema: Mapping[str, str]) -> Optional[pd.DataFrame]:
+    return None if path is None else _READERS[path.suffix[1:]](path, schema)
+
+
 #: What a trace is made from: columns, a frame, nothing, or a call that returns columns (the
 #: core's traces, copied out of Rust on first use).
 TraceSource = Union[Mapping[str, Sequence[Any]], "pd.DataFrame", None, Callable[[], Mapping[str, Sequence[Any]]]]
@@ -169,6 +218,13 @@ class _Trace:
         results._sources[self.name] = source
 
 
+#: Each trace's schema, by name.
+SCHEMAS: Dict[str, Mapping[str, str]] = {
+    "links": LINK_COLUMNS, "consumers": CONSUMER_COLUMNS, "paths": PATH_COLUMNS, "objects": OBJECT_COLUMNS,
+    "interests": INTEREST_COLUMNS, "faces": FACE_COLUMNS, "nodes": NODE_COLUMNS,
+}
+
+
 class Results:
     """Results of one run.
 
@@ -183,6 +239,10 @@ class Results:
         interests: per segment a consumer got Data for or gave up, with its send and arrival
             times and delays (see `INTEREST_COLUMNS`); empty unless the scenario has
             ``[trace] interests = true``.
+        faces: per face of every node and time bin, its packet counters (see `FACE_COLUMNS`);
+            empty unless the scenario has ``[trace] faces = true``.
+        nodes: per node and time bin, its Content Store, PIT and forwarding counters (see
+            `NODE_COLUMNS`); empty unless the scenario has ``[trace] nodes = true``.
         interrupted: True when the run was stopped before its end (Ctrl-C, or the memory watch:
             see `stopped`); everything computed until then is kept.
         scenario_toml: the scenario text that produced the results, when known.
@@ -193,6 +253,8 @@ class Results:
     paths = _Trace(PATH_COLUMNS)
     objects = _Trace(OBJECT_COLUMNS)
     interests = _Trace(INTEREST_COLUMNS)
+    faces = _Trace(FACE_COLUMNS)
+    nodes = _Trace(NODE_COLUMNS)
 
     def __init__(
         self,
@@ -203,6 +265,8 @@ class Results:
         paths: TraceSource = None,
         objects: TraceSource = None,
         interests: TraceSource = None,
+        faces: TraceSource = None,
+        nodes: TraceSource = None,
         interrupted: bool = False,
         scenario_toml: Optional[str] = None,
     ) -> None:
@@ -214,6 +278,8 @@ class Results:
         self.paths = paths
         self.objects = objects
         self.interests = interests
+        self.faces = faces
+        self.nodes = nodes
         simulation = self.summary.get("simulation", {})
         self.interrupted = bool(interrupted or simulation.get("interrupted", False) or simulation.get("stopped"))
         if self.interrupted:
@@ -232,61 +298,73 @@ class Results:
         "traces": `_core.Simulation.traces()`}, whose tables are copied out when first read."""
         traces = raw.get("traces")
         if traces is None:
-            sources = {name: raw.get(name) for name in TRACE_NAMES}
+            sources = {name: raw.get(name) for name in TRACES}
         else:
-            sources = {name: partial(traces.table, name) for name in TRACE_NAMES}
+            sources = {name: partial(traces.table, name) for name in TRACES}
         return cls(raw["summary"], sources["links"], sources["consumers"], paths=sources["paths"],
-                   objects=sources["objects"], interests=sources["interests"], interrupted=interrupted,
-                   scenario_toml=scenario_toml)
+                   objects=sources["objects"], interests=sources["interests"], faces=sources["faces"], nodes=sources["nodes"],
+                   interrupted=interrupted, scenario_toml=scenario_toml)
 
     # -------------------------------------------------------------------------------- files
 
-    def save(self, directory: PathLike) -> List[Path]:
+    def save(self, directory: PathLike, format: str = "parquet") -> List[Path]:
         """Write the result files into `directory` (created if needed); returns their paths.
 
-        Each file is written atomically and `summary.json` last; Ctrl-C or SIGTERM meanwhile takes
-        effect (KeyboardInterrupt) once every file is written (see `ndnflow.safe_io`).
+        `format`: the traces as ``"parquet"`` (the default), ``"csv"``, or ``"both"``. A trace
+        file of this name that the run did not write (a trace without rows, the other format) is
+        removed, so that a folder never mixes two runs. Each file is written atomically and
+        `summary.json` last; Ctrl-C or SIGTERM meanwhile takes effect (KeyboardInterrupt) once
+        every file is written (see `ndnflow.safe_io`).
         """
+        if format not in TRACE_FORMATS:
+            raise ValueError(f"format {format!r}: expected one of {', '.join(map(repr, TRACE_FORMATS))}")
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         written = [directory / SUMMARY_FILE]
         with safe_io.signals_held():
-            for frame, name in ((self.links, LINKS_FILE), (self.consumers, CONSUMERS_FILE)):
-                written.append(safe_io.write_with(directory / name, partial(_write_parquet, frame)))
-            # Only runs with a multipath (catalog) consumer have paths (objects), only runs with
-            # [trace] interests = true have interests; a stale file from another run goes.
-            optional = ((self.paths, PATHS_FILE), (self.objects, OBJECTS_FILE), (self.interests, INTERESTS_FILE))
-            for frame, name in optional:
-                if len(frame):
-                    written.append(safe_io.write_with(directory / name, partial(_write_parquet, frame)))
-                else:
-                    (directory / name).unlink(missing_ok=True)
+            for trace in TRACES:
+                written += self._save_trace(directory, trace, TRACE_FORMATS[format])
             if self.scenario_toml is not None:
                 written.append(safe_io.write_text(directory / SCENARIO_FILE, self.scenario_toml))
             safe_io.write_text(written[0], json.dumps(self.summary, sort_keys=True, indent=2) + "\n")
         return written
 
+    def _save_trace(self, directory: Path, trace: str, extensions: Sequence[str]) -> List[Path]:
+        """One trace in each format of `extensions`; stale files of its name go."""
+        frame = getattr(self, trace)
+        keep = trace in _ALWAYS_WRITTEN or len(frame) > 0
+        written = []
+        for ext in ("parquet", "csv"):
+            path = directory / f"{trace}.{ext}"
+            if keep and ext in extensions:
+                written.append(safe_io.write_with(path, partial(_WRITERS[ext], frame)))
+            else:
+                path.unlink(missing_ok=True)
+        return written
+
     @classmethod
     def load(cls, directory: PathLike) -> "Results":
-        """Read results written by `save`."""
+        """Read results written by `save`, in either format (Parquet where both are present)."""
         directory = Path(directory)
         if not directory.is_dir():
             raise FileNotFoundError(f"no results folder {str(directory)!r}")
-        missing = [name for name in (SUMMARY_FILE, LINKS_FILE, CONSUMERS_FILE) if not (directory / name).is_file()]
+        found = {trace: _trace_file(directory, trace) for trace in TRACES}
+        missing = [SUMMARY_FILE] if not (directory / SUMMARY_FILE).is_file() else []
+        missing += [f"{trace}.parquet (or .csv)" for trace in _ALWAYS_WRITTEN if found[trace] is None]
         if missing:
             raise FileNotFoundError(f"{directory} is not a results folder: missing {', '.join(missing)}")
         summary = json.loads((directory / SUMMARY_FILE).read_text(encoding="utf-8"))
         scenario_path = directory / SCENARIO_FILE
-        paths_path = directory / PATHS_FILE
-        objects_path = directory / OBJECTS_FILE
-        interests_path = directory / INTERESTS_FILE
+        frames = {trace: _read_trace(path, SCHEMAS[trace]) for trace, path in found.items()}
         return cls(
             summary,
-            _read_parquet(directory / LINKS_FILE, LINK_COLUMNS),
-            _read_parquet(directory / CONSUMERS_FILE, CONSUMER_COLUMNS),
-            paths=_read_parquet(paths_path, PATH_COLUMNS) if paths_path.is_file() else None,
-            objects=_read_parquet(objects_path, OBJECT_COLUMNS) if objects_path.is_file() else None,
-            interests=_read_parquet(interests_path, INTEREST_COLUMNS) if interests_path.is_file() else None,
+            frames["links"],
+            frames["consumers"],
+            paths=frames["paths"],
+            objects=frames["objects"],
+            interests=frames["interests"],
+            faces=frames["faces"],
+            nodes=frames["nodes"],
             scenario_toml=scenario_path.read_text(encoding="utf-8") if scenario_path.is_file() else None,
         )
 

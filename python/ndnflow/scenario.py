@@ -390,11 +390,15 @@ class Scenario:
         )
         return self._append("events", entry)
 
-    def trace(self, interests: Optional[bool] = None, **keys: Any) -> "Scenario":
-        """Turn optional traces on (``[trace]``, docs/scenario-format.md): ``interests=True``
-        keeps one row per segment each consumer got Data for or gave up (`Results.interests`).
-        Keys not given keep their value."""
-        self._doc.setdefault("trace", {}).update(_without_none(interests=interests, **keys))
+    def trace(
+        self, interests: Optional[bool] = None, faces: Optional[bool] = None, nodes: Optional[bool] = None, **extra: Any
+    ) -> "Scenario":
+        """Turn optional traces on or off (``[trace]``, docs/scenario-format.md): ``interests``
+        (one row per segment each consumer got Data for or gave up, `Results.interests`),
+        ``faces`` (per-face counters over time, `Results.faces`), ``nodes`` (per-node Content
+        Store and PIT counters, `Results.nodes`); `extra` for the table's other keys. Keys left at
+        None are not written, and keep their value."""
+        self._doc.setdefault("trace", {}).update(_without_none(interests=interests, faces=faces, nodes=nodes, **extra))
         return self._changed()
 
     # ---------------------------------------------------------------------------------- variants

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use ndnflow_sim::flow_network::{flow_network as network_of, FlowDirection};
 use ndnflow_sim::scenario::toml::parse_scenario;
 use ndnflow_sim::scenario::units;
-use ndnflow_sim::trace_schema::{Table, CONSUMERS, INTERESTS, LINKS, OBJECTS, PATHS};
+use ndnflow_sim::trace_schema::{Table, CONSUMERS, FACES, INTERESTS, LINKS, NODES, OBJECTS, PATHS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -75,7 +75,7 @@ fn direction<'py>(py: Python<'py>, d: &FlowDirection) -> PyResult<Bound<'py, PyD
     Ok(out)
 }
 
-/// `trace_schema() -> {"links": [...], "consumers": [...], "paths": [...], "objects": [...]}`: per trace its columns in order, each
+/// `trace_schema() -> {"links": [...], "consumers": [...], "paths": [...], "objects": [...], "faces": [...], "nodes": [...]}`: per trace its columns in order, each
 /// {name, dtype ("float64", "int64" or "str"), unit, meaning}.
 #[pyfunction]
 pub fn trace_schema(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
@@ -85,6 +85,8 @@ pub fn trace_schema(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     out.set_item(PATHS.name, columns(py, &PATHS)?)?;
     out.set_item(OBJECTS.name, columns(py, &OBJECTS)?)?;
     out.set_item(INTERESTS.name, columns(py, &INTERESTS)?)?;
+    out.set_item(FACES.name, columns(py, &FACES)?)?;
+    out.set_item(NODES.name, columns(py, &NODES)?)?;
     Ok(out)
 }
 

@@ -8,7 +8,7 @@ use ndnflow_core::Time;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
 use ndnflow_sim::trace::{RunTraces, Summary};
-use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, INTERESTS, LINKS, OBJECTS, PATHS};
+use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, FACES, INTERESTS, LINKS, NODES, OBJECTS, PATHS};
 use ndnflow_sim::Simulation as Engine;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -125,7 +125,8 @@ impl Simulation {
 }
 
 /// The traces' names, as `results()` keys them.
-const TRACES: [&str; 5] = [LINKS.name, CONSUMERS.name, PATHS.name, OBJECTS.name, INTERESTS.name];
+const TRACES: [&str; 7] =
+    [LINKS.name, CONSUMERS.name, PATHS.name, OBJECTS.name, INTERESTS.name, FACES.name, NODES.name];
 
 /// A run's time series, held in Rust in the engine's compact form (`ndnflow_sim::trace_log`);
 /// `table(name)` copies one into Python as `results()[name]`.
@@ -136,8 +137,8 @@ pub struct Traces {
 
 #[pymethods]
 impl Traces {
-    /// {column: values} of the trace `name` ("links", "consumers", "paths", "objects" or
-    /// "interests").
+    /// {column: values} of the trace `name` ("links", "consumers", "paths", "objects",
+    /// "interests", "faces" or "nodes").
     fn table<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
         table_columns(&Columns::new(py)?, &self.traces, name)
     }
@@ -152,6 +153,8 @@ fn table_columns<'py>(c: &Columns<'py>, r: &RunTraces, name: &str) -> PyResult<B
         n if n == PATHS.name => trace_columns(c, &PATHS, &r.paths, &r.path_names),
         n if n == OBJECTS.name => trace_columns(c, &OBJECTS, &r.objects, &r.consumer_names),
         n if n == INTERESTS.name => trace_columns(c, &INTERESTS, &r.interests, &r.interest_names),
+        n if n == FACES.name => trace_columns(c, &FACES, &r.faces, &r.face_names),
+        n if n == NODES.name => trace_columns(c, &NODES, &r.nodes, &r.node_names),
         _ => Err(pyo3::exceptions::PyKeyError::new_err(format!(
             "no trace {name:?}; the traces are {}",
             TRACES.join(", ")

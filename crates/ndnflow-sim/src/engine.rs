@@ -35,6 +35,7 @@ use crate::build::{build, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{ConsumerSample, Recorder, Results};
+use crate::trace_counters::CounterRecorder;
 
 pub struct Simulation {
     scenario: Scenario,
@@ -79,8 +80,10 @@ impl Simulation {
             events.schedule(scenario.bin.min(scenario.duration), Event::Sample);
         }
         let consumers_left = scenario.consumers.len();
+        let mut recorder = Recorder::new(net.dirs.len(), scenario.consumers.len());
+        recorder.counters = CounterRecorder::new(&scenario.trace, &net);
         let mut sim = Simulation {
-            recorder: Recorder::new(net.dirs.len(), scenario.consumers.len()),
+            recorder,
             net,
             events,
             now: Time::ZERO,
@@ -207,7 +210,7 @@ impl Simulation {
             }
             _ => None,
         });
-        self.recorder.sample(self.now, &self.net.dirs, consumers);
+        self.recorder.sample(self.now, &self.net, consumers);
     }
 
     fn dispatch(&mut self, event: Event) {

@@ -16,6 +16,7 @@ pub mod routing;
 mod routing_detours;
 pub mod scenario;
 pub mod trace;
+pub mod trace_counters;
 pub mod trace_interests;
 pub mod trace_log;
 pub mod trace_schema;

@@ -93,14 +93,24 @@ fn consumer_demand(s: &Scenario, i: usize, c: &ConsumerSpec) -> Option<Demand> {
 fn trace_demand(s: &Scenario) -> Demand {
     let bins = (s.duration.as_nanos() as f64 / s.bin.as_nanos().max(1) as f64).ceil();
     let dirs: usize = s.links.iter().map(|l| 2 + l.ab.underlay.len() + l.ba.underlay.len()).sum();
-    let per_bin = (dirs + s.consumers.len()) as f64;
+    let counted = counter_rows_per_bin(s);
+    let per_bin = (dirs + s.consumers.len() + counted) as f64;
+    let what =
+        if counted > 0 { "link directions, consumers, faces and nodes" } else { "link directions and consumers" };
     Demand {
         field: "simulation.bin".into(),
         consumer: None,
         bytes: bytes(bins * per_bin, TRACE_ROW_BYTES),
-        how: format!("{:.3e} trace rows ({bins:.0} bins x {per_bin:.0} link directions and consumers)", bins * per_bin),
+        how: format!("{:.3e} trace rows ({bins:.0} bins x {per_bin:.0} {what})", bins * per_bin),
         remedy: "widen the bins (simulation.bin), or shorten the run",
     }
+}
+
+/// The rows `[trace] faces` and `nodes` add per bin: one per face (two per link, one per
+/// application) and one per node.
+fn counter_rows_per_bin(s: &Scenario) -> usize {
+    let faces = if s.trace.faces { 2 * s.links.len() + s.producers.len() + s.consumers.len() } else { 0 };
+    faces + if s.trace.nodes { s.nodes.len() } else { 0 }
 }
 
 fn bytes(count: f64, each: u64) -> u64 {

@@ -18,7 +18,9 @@ use ndnflow_core::app::ConsumerStats;
 use ndnflow_core::Time;
 use serde::Serialize;
 
-use crate::link::{LinkCounters, LinkDir};
+use crate::build::Network;
+use crate::link::LinkCounters;
+use crate::trace_counters::{CounterRecorder, FaceName, FaceSeries, NodeSeries};
 use crate::trace_interests::{InterestName, InterestSeries};
 use crate::trace_log::{ConsumerRow, LinkRow, TraceLog};
 
@@ -160,6 +162,8 @@ pub struct Recorder {
     last_path_data: Vec<u64>,
     /// Per consumer, its paths' indices into `path_keys`, in the order found.
     path_codes: Vec<Vec<u32>>,
+    /// The face and node rows, when `[trace]` asks for them.
+    pub counters: Option<CounterRecorder>,
 }
 
 /// What the recorder needs to know of a consumer at a sample.
@@ -188,6 +192,7 @@ impl Recorder {
             path_keys: Vec::new(),
             last_path_data: Vec::new(),
             path_codes: vec![Vec::new(); n_consumers],
+            counters: None,
         }
     }
 
@@ -197,7 +202,7 @@ impl Recorder {
 
     /// Closes the bin [bin_start, now). At `now == bin_start` (the run ending on the instant its
     /// last bin closed) it closes the last bin again, now including that instant.
-    pub fn sample(&mut self, now: Time, dirs: &[LinkDir], consumers: impl Iterator<Item = ConsumerSample>) {
+    pub fn sample(&mut self, now: Time, net: &Network, consumers: impl Iterator<Item = ConsumerSample>) {
         if now <= self.bin_start && !self.reopen_last_bin() {
             return;
         }
@@ -206,7 +211,10 @@ impl Recorder {
         self.prev_consumers.clone_from(&self.last_consumers);
         self.prev_path_data.clone_from(&self.last_path_data);
         let path_rows = self.paths.time_s.len();
-        self.push_rows(now, dirs, consumers);
+        self.push_rows(now, &net.dirs, consumers);
+        if let Some(c) = &mut self.counters {
+            c.push_bin(self.bin_start, net);
+        }
         self.prev_rows = Some(self.paths.time_s.len() - path_rows);
         self.bin_start = now;
     }
@@ -216,6 +224,9 @@ impl Recorder {
     fn reopen_last_bin(&mut self) -> bool {
         let Some(paths) = self.prev_rows.take() else { return false };
         self.log.drop_last_bin();
+        if let Some(c) = &mut self.counters {
+            c.reopen_last_bin();
+        }
         drop_rows!(self.paths, paths, time_s, path, index, in_use, failed, data, window, srtt_ms);
         std::mem::swap(&mut self.last_links, &mut self.prev_links);
         std::mem::swap(&mut self.last_consumers, &mut self.prev_consumers);
@@ -226,7 +237,7 @@ impl Recorder {
         true
     }
 
-    fn push_rows(&mut self, now: Time, dirs: &[LinkDir], consumers: impl Iterator<Item = ConsumerSample>) {
+    fn push_rows(&mut self, now: Time, dirs: &[crate::link::LinkDir], consumers: impl Iterator<Item = ConsumerSample>) {
         use ndnflow_core::link::QueueDiscipline;
         self.log.open_bin(self.bin_start, now);
         for (i, d) in dirs.iter().enumerate() {
@@ -500,6 +511,14 @@ pub struct Results {
     pub interests: InterestSeries,
     /// Indexed by `InterestSeries::consumer`.
     pub interest_names: Vec<InterestName>,
+    /// Per face and bin (`[trace] faces`; empty otherwise).
+    pub faces: FaceSeries,
+    /// Per node and bin (`[trace] nodes`; empty otherwise).
+    pub nodes: NodeSeries,
+    /// Indexed by `FaceSeries::face`.
+    pub face_names: Vec<FaceName>,
+    /// Indexed by `NodeSeries::node`: the scenario's node names.
+    pub node_names: Vec<String>,
 }
 
 /// A run's time series as `Simulation::traces` hands them out: the link and consumer rows still
@@ -515,6 +534,10 @@ pub struct RunTraces {
     pub path_names: Vec<PathName>,
     pub interests: InterestSeries,
     pub interest_names: Vec<InterestName>,
+    pub faces: FaceSeries,
+    pub nodes: NodeSeries,
+    pub face_names: Vec<FaceName>,
+    pub node_names: Vec<String>,
 }
 
 impl RunTraces {
@@ -531,6 +554,10 @@ impl RunTraces {
             path_names: self.path_names,
             interests: self.interests,
             interest_names: self.interest_names,
+            faces: self.faces,
+            nodes: self.nodes,
+            face_names: self.face_names,
+            node_names: self.node_names,
         }
     }
 }

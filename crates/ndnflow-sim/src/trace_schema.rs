@@ -6,6 +6,7 @@
 //! listing exactly these columns, in this order.
 
 use crate::trace::{ConsumerName, ConsumerSeries, DirName, LinkSeries, ObjectSeries, PathName, PathSeries};
+use crate::trace_counters::{FaceName, FaceSeries, NodeSeries};
 use crate::trace_interests::{InterestName, InterestSeries};
 
 /// How a column's values are read from its series.
@@ -67,6 +68,8 @@ type ConsumerColumn = Column<ConsumerSeries, ConsumerName>;
 type PathColumn = Column<PathSeries, PathName>;
 type ObjectColumn = Column<ObjectSeries, ConsumerName>;
 type InterestColumn = Column<InterestSeries, InterestName>;
+type FaceColumn = Column<FaceSeries, FaceName>;
+type NodeColumn = Column<NodeSeries, String>;
 
 pub static LINKS: Table<LinkSeries, DirName> = Table {
     name: "links",
@@ -229,6 +232,83 @@ pub static INTERESTS: Table<InterestSeries, InterestName> = Table {
             "the path its last Interest took: a multipath consumer's path index (as paths.parquet), SMIC's path id; NaN for single path",
             |s| &s.path,
         ),
+    ],
+};
+
+/// ndnSIM's L3RateTracer per face (`[trace] faces = true`); docs/protocols/links.md says how each
+/// counter compares with NFD's FaceCounters and ndnSIM's.
+pub static FACES: Table<FaceSeries, FaceName> = Table {
+    name: "faces",
+    row: "one face of one node in one time bin",
+    codes: |s| &s.face,
+    columns: &[
+        FaceColumn::float("time_s", "s", "start of the bin", |s| &s.time_s),
+        FaceColumn::label("node", "node the face belongs to", |n| &n.node),
+        FaceColumn::label(
+            "face",
+            "the neighbour's name for a link face; \"app\" for the node's application (\"app#k\" on a node with several)",
+            |n| &n.face,
+        ),
+        FaceColumn::label("kind", "\"link\" or \"app\"", |n| n.kind),
+        FaceColumn::int("in_interests", "packets", "Interests received on the face", |s| &s.packets.in_interests),
+        FaceColumn::int("out_interests", "packets", "Interests sent on the face", |s| &s.packets.out_interests),
+        FaceColumn::int("in_data", "packets", "Data received on the face", |s| &s.packets.in_data),
+        FaceColumn::int("out_data", "packets", "Data sent on the face", |s| &s.packets.out_data),
+        FaceColumn::int("in_nacks", "packets", "Nacks received on the face (a link's given-up Data included)", |s| {
+            &s.packets.in_nacks
+        }),
+        FaceColumn::int("out_nacks", "packets", "Nacks sent on the face", |s| &s.packets.out_nacks),
+        FaceColumn::int("in_bytes", "bytes", "NDN packet bytes received (no link header)", |s| &s.in_bytes),
+        FaceColumn::int("out_bytes", "bytes", "NDN packet bytes sent (no link header)", |s| &s.out_bytes),
+        FaceColumn::int(
+            "satisfied",
+            "count",
+            "Interests from this face satisfied: its in-records of PIT entries a Data satisfied, and its Content Store hits",
+            |s| &s.satisfied,
+        ),
+        FaceColumn::int("timed_out", "count", "its in-records of PIT entries that expired unsatisfied", |s| {
+            &s.timed_out
+        }),
+    ],
+};
+
+/// Per-node forwarder counters (`[trace] nodes = true`): ndnSIM's CsTracer, the PIT's size, and
+/// what became of each Interest (docs/protocols/links.md states the identity they satisfy).
+pub static NODES: Table<NodeSeries, String> = Table {
+    name: "nodes",
+    row: "one node in one time bin",
+    codes: |s| &s.node,
+    columns: &[
+        NodeColumn::float("time_s", "s", "start of the bin", |s| &s.time_s),
+        NodeColumn::label("node", "the node's name", |n| n),
+        NodeColumn::int("in_interests", "packets", "Interests received, on every face", |s| &s.packets.in_interests),
+        NodeColumn::int("out_interests", "packets", "Interests sent, on every face", |s| &s.packets.out_interests),
+        NodeColumn::int("in_data", "packets", "Data received", |s| &s.packets.in_data),
+        NodeColumn::int("out_data", "packets", "Data sent", |s| &s.packets.out_data),
+        NodeColumn::int("in_nacks", "packets", "Nacks received", |s| &s.packets.in_nacks),
+        NodeColumn::int("out_nacks", "packets", "Nacks sent", |s| &s.packets.out_nacks),
+        NodeColumn::int("cs_hits", "count", "Interests answered from the Content Store", |s| &s.cs_hits),
+        NodeColumn::int("cs_misses", "count", "Content Store lookups that found nothing", |s| &s.cs_misses),
+        NodeColumn::int("forwarded", "count", "Interests past the Content Store the strategy forwarded", |s| {
+            &s.forwarded
+        }),
+        NodeColumn::int("aggregated", "count", "Interests that joined a pending entry without being forwarded", |s| {
+            &s.aggregated
+        }),
+        NodeColumn::int("rejected", "count", "Interests past the Content Store the strategy Nacked", |s| &s.rejected),
+        NodeColumn::int("loops", "count", "Interests dropped as loops (nonce seen), each answered by a Nack", |s| {
+            &s.loops
+        }),
+        NodeColumn::int("hop_limit_drops", "count", "Interests dropped on arrival with HopLimit 0", |s| {
+            &s.hop_limit_drops
+        }),
+        NodeColumn::int("unsolicited_data", "packets", "Data that matched no PIT entry", |s| &s.unsolicited_data),
+        NodeColumn::int("expired", "count", "PIT entries that expired unsatisfied", |s| &s.expired),
+        NodeColumn::int("cs_entries", "packets", "Data in the Content Store at the end of the bin", |s| &s.cs_entries),
+        NodeColumn::int("cs_bytes", "bytes", "their payload bytes at the end of the bin", |s| &s.cs_bytes),
+        NodeColumn::int("pit_entries", "count", "PIT entries at the end of the bin (lingering ones included)", |s| {
+            &s.pit_entries
+        }),
     ],
 };
 

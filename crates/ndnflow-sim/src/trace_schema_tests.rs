@@ -25,6 +25,8 @@ fn the_documentation_lists_exactly_these_columns() {
     assert_eq!(documented("### `paths.parquet`"), names(&PATHS));
     assert_eq!(documented("### `objects.parquet`"), names(&OBJECTS));
     assert_eq!(documented("### `interests.parquet`"), names(&INTERESTS));
+    assert_eq!(documented("### `faces.parquet`"), names(&FACES));
+    assert_eq!(documented("### `nodes.parquet`"), names(&NODES));
 }
 
 /// (name, value) of every numeric column of `table` on row 0 of `series`.
@@ -196,4 +198,41 @@ fn each_interest_column_reads_its_own_field() {
         ("path", 9.0),
     ];
     assert_eq!(row0(&INTERESTS, &s), expected);
+}
+
+/// The packet columns of a face or node row, holding 1 to 6 in column order.
+fn packets() -> crate::trace_counters::PacketColumns {
+    #[rustfmt::skip]
+    let p = crate::trace_counters::PacketColumns {
+        in_interests: vec![1], out_interests: vec![2], in_data: vec![3], out_data: vec![4], in_nacks: vec![5],
+        out_nacks: vec![6],
+    };
+    p
+}
+
+#[test]
+fn each_face_column_reads_its_own_counter() {
+    // Every counter holds its column's position, so a column wired to the wrong field shows.
+    #[rustfmt::skip]
+    let s = crate::trace_counters::FaceSeries {
+        time_s: vec![0.5], face: vec![0], packets: packets(), in_bytes: vec![7], out_bytes: vec![8],
+        satisfied: vec![9], timed_out: vec![10],
+    };
+    let got = row0(&FACES, &s);
+    let expected: Vec<f64> = std::iter::once(0.5).chain((1..=10).map(f64::from)).collect();
+    assert_eq!(got.iter().map(|(_, v)| *v).collect::<Vec<_>>(), expected, "{got:?}");
+}
+
+#[test]
+fn each_node_column_reads_its_own_counter() {
+    #[rustfmt::skip]
+    let s = crate::trace_counters::NodeSeries {
+        time_s: vec![0.5], node: vec![0], packets: packets(), cs_hits: vec![7], cs_misses: vec![8],
+        forwarded: vec![9], aggregated: vec![10], rejected: vec![11], loops: vec![12], hop_limit_drops: vec![13],
+        unsolicited_data: vec![14], expired: vec![15], cs_entries: vec![16], cs_bytes: vec![17],
+        pit_entries: vec![18],
+    };
+    let got = row0(&NODES, &s);
+    let expected: Vec<f64> = std::iter::once(0.5).chain((1..=18).map(f64::from)).collect();
+    assert_eq!(got.iter().map(|(_, v)| *v).collect::<Vec<_>>(), expected, "{got:?}");
 }

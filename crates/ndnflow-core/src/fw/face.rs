@@ -2,6 +2,7 @@
 //! in simulation, a socket in real time); the forwarder only needs a face's kind and state.
 
 use crate::link::Limit;
+use crate::packet::{Frame, NetPacket};
 
 /// What is behind a face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,5 +32,54 @@ impl FaceInfo {
     /// An up face of `kind` with no link parameters.
     pub fn new(kind: FaceKind) -> FaceInfo {
         FaceInfo { kind, up: true, bandwidth_bps: None, queue_limit: None }
+    }
+}
+
+/// What crossed one face, cumulative from the start (NFD's FaceCounters, daemon/face/face-counters.hpp,
+/// and ndnSIM's L3RateTracer, utils/tracers/l3-rate-tracer.cpp). Counted by the forwarder at the
+/// network layer: a packet is counted when the pipelines receive it from the face or hand it to the
+/// face, and bytes are the NDN packet's encoded size (a Nack's: its Interest's) without the link
+/// header, where NFD counts the transport's bytes. A driver samples these to make a time series.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FaceCounters {
+    /// Packets received, by kind (`INTERESTS`, `DATA`, `NACKS`).
+    pub received: [u64; 3],
+    /// Packets sent, by kind.
+    pub sent: [u64; 3],
+    pub in_bytes: u64,
+    pub out_bytes: u64,
+    /// In-records of this face whose PIT entry a Data satisfied (ndnSIM's SatisfiedInterests:
+    /// every in-record of the entry, as its `beforeSatisfyInterest` handler counts), plus Interests
+    /// from this face answered from the Content Store (which ndnSIM does not count: its CS hit
+    /// happens before the in-record exists).
+    pub satisfied: u64,
+    /// In-records of this face whose PIT entry expired unsatisfied (ndnSIM's TimedOutInterests).
+    pub timed_out: u64,
+}
+
+impl FaceCounters {
+    /// Indices of `received` and `sent`.
+    pub const INTERESTS: usize = 0;
+    pub const DATA: usize = 1;
+    pub const NACKS: usize = 2;
+
+    /// A frame received on the face.
+    pub fn count_in(&mut self, frame: &Frame) {
+        self.in_bytes += u64::from(frame.net_size);
+        self.received[kind(frame)] += 1;
+    }
+
+    /// A frame sent on the face.
+    pub fn count_out(&mut self, frame: &Frame) {
+        self.out_bytes += u64::from(frame.net_size);
+        self.sent[kind(frame)] += 1;
+    }
+}
+
+fn kind(frame: &Frame) -> usize {
+    match frame.packet {
+        NetPacket::Interest(_) => FaceCounters::INTERESTS,
+        NetPacket::Data(_) => FaceCounters::DATA,
+        NetPacket::Nack(_) => FaceCounters::NACKS,
     }
 }

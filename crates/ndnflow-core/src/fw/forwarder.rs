@@ -30,7 +30,7 @@ use super::config::{cs_eviction_seed, cs_seed, make_extensions, make_strategy, s
 pub use super::config::{ForwarderConfig, InterestMarks, StrategyName};
 use super::ext::{DataCopy, ForwarderExtension};
 pub use super::ext::{Dpccp, Mpfp, MpfpCounters};
-use super::face::{FaceInfo, FaceKind};
+use super::face::{FaceCounters, FaceInfo, FaceKind};
 use super::strategy::{InterestDecision, Strategy, StrategyActions, StrategyCtx};
 use crate::link::Limit;
 use crate::packet::{Data, Frame, Interest, LpHeader, NackReason, NetPacket};
@@ -59,6 +59,13 @@ pub struct ForwarderCounters {
     pub no_route: u64,
     /// Interests dropped because their HopLimit was exhausted.
     pub hop_limit_exceeded: u64,
+    /// Of `hop_limit_exceeded`, those dropped on arrival (the rest could not leave).
+    pub hop_limit_on_arrival: u64,
+    /// Interests past the Content Store that the strategy (or an extension) forwarded.
+    pub forwarded: u64,
+    /// Interests past the Content Store that the strategy rejected with a Nack (`no_route` is
+    /// one reason).
+    pub rejected: u64,
 }
 
 pub struct Forwarder {
@@ -73,6 +80,8 @@ pub struct Forwarder {
     /// (prefix, index into `strategies`), longest prefix first; the last one is "/".
     choices: Vec<(Name, usize)>,
     pub counters: ForwarderCounters,
+    /// Per face, indexed by `FaceId`: always kept (an increment per packet), read by a driver.
+    face_counters: Vec<FaceCounters>,
     /// Source of nonces for Interests that arrive without one (deterministic per forwarder).
     nonce_state: u64,
     interest_marks: InterestMarks,
@@ -114,6 +123,7 @@ impl Forwarder {
             strategies,
             choices,
             counters: ForwarderCounters::default(),
+            face_counters: Vec::new(),
             nonce_state: nonce_seed | 1,
             interest_marks: config.interest_marks,
             straggler: config.straggler,
@@ -124,6 +134,7 @@ impl Forwarder {
 
     pub fn add_face(&mut self, kind: FaceKind) -> FaceId {
         self.faces.push(FaceInfo::new(kind));
+        self.face_counters.push(FaceCounters::default());
         FaceId((self.faces.len() - 1) as u32)
     }
 
@@ -144,6 +155,11 @@ impl Forwarder {
 
     pub fn faces(&self) -> &[FaceInfo] {
         &self.faces
+    }
+
+    /// Each face's counters, indexed by `FaceId`.
+    pub fn face_counters(&self) -> &[FaceCounters] {
+        &self.face_counters
     }
 
     /// PTP's router state (its counters and FAB), on a forwarder with `ptp` set.
@@ -202,6 +218,9 @@ impl Forwarder {
 
     /// Runs the pipelines for one frame received on `face`.
     pub fn handle(&mut self, now: Time, face: FaceId, frame: Frame, out: &mut Outbox) {
+        if let Some(c) = self.face_counters.get_mut(face.index()) {
+            c.count_in(&frame);
+        }
         match frame.packet {
             NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, &frame.lp, frame.pit_hint, out),
             NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, (frame.net_size, frame.pit_hint), out),
@@ -254,6 +273,7 @@ impl Forwarder {
             if let Some(h) = interest.hop_limit {
                 if h == 0 {
                     self.counters.hop_limit_exceeded += 1;
+                    self.counters.hop_limit_on_arrival += 1;
                     return;
                 }
                 Arc::make_mut(&mut interest).hop_limit = Some(h - 1);
@@ -299,6 +319,9 @@ impl Forwarder {
         out: &mut Outbox,
     ) {
         self.counters.cs_hits += 1;
+        if let Some(c) = self.face_counters.get_mut(in_face.index()) {
+            c.satisfied += 1;
+        }
         if let Some(entry) = self.pit.remove(id) {
             let si = self.strategy_index(entry.name());
             let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
@@ -312,7 +335,7 @@ impl Forwarder {
             ext.content_store_hit(&ctx, in_face, &mut frame.lp);
         }
         frame.pit_hint = pit_hint;
-        out.push((in_face, frame));
+        self.send(in_face, frame, out);
     }
 
     /// A nonce already in this entry from another downstream, or sent upstream, means a loop.
@@ -365,11 +388,13 @@ impl Forwarder {
     ) {
         match decision {
             InterestDecision::Forward(faces) => {
+                self.counters.forwarded += 1;
                 for face in faces {
                     self.on_outgoing_interest(now, id, face, lp.clone(), out);
                 }
             }
             InterestDecision::Reject(reason) => {
+                self.counters.rejected += 1;
                 if reason == NackReason::NoRoute {
                     self.counters.no_route += 1;
                 }
@@ -417,7 +442,7 @@ impl Forwarder {
         let mut frame = Frame::interest(interest);
         frame.lp = lp;
         frame.pit_hint = id.hint();
-        out.push((face, frame));
+        self.send(face, frame, out);
     }
 
     /// `net_size` and `pit_hint` are the frame's.
@@ -459,6 +484,9 @@ impl Forwarder {
             data_flags |= self.strategies[si].after_receive_data(&ctx, entry, in_face, lp).flags;
             let pit_marked = entry.out_records.iter().any(|o| o.congested);
             for r in &entry.in_records {
+                if let Some(c) = self.face_counters.get_mut(r.face.index()) {
+                    c.satisfied += 1;
+                }
                 if r.face == in_face || r.expiry <= now {
                     continue;
                 }
@@ -499,8 +527,16 @@ impl Forwarder {
             for ext in &mut self.extensions {
                 ext.outgoing_data(&ctx, copy, lp, &mut lp_out);
             }
-            out.push((face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size, pit_hint }));
+            self.send(face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size, pit_hint }, out);
         }
+    }
+
+    /// Hands `frame` to `face`, counting it there.
+    fn send(&mut self, face: FaceId, frame: Frame, out: &mut Outbox) {
+        if let Some(c) = self.face_counters.get_mut(face.index()) {
+            c.count_out(&frame);
+        }
+        out.push((face, frame));
     }
 
     /// Data from `in_face` satisfied entry `id`: it goes, or stays for the straggler time without

@@ -26,6 +26,10 @@ impl Forwarder {
             interest.nonce = Some(o.nonce);
             let nack = Arc::new(Nack { reason: NackReason::Congestion, interest: Arc::new(interest) });
             let lp = LpHeader { congestion_mark: mark, ..Default::default() };
+            // Counted on the face as a Nack received there, which it stands for.
+            if let Some(c) = self.face_counters.get_mut(face.index()) {
+                c.count_in(&Frame::nack(nack.clone()));
+            }
             self.on_incoming_nack(now, face, nack, &lp, out);
         }
     }
@@ -86,6 +90,6 @@ impl Forwarder {
         self.counters.out_nacks += 1;
         let mut frame = Frame::nack(Arc::new(Nack { reason, interest }));
         frame.lp.congestion_mark = mark;
-        out.push((face, frame));
+        self.send(face, frame, out);
     }
 }

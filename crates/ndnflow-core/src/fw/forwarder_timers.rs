@@ -59,6 +59,11 @@ impl Forwarder {
                     continue; // its straggler time is over
                 }
                 self.counters.expired += 1;
+                for r in &entry.in_records {
+                    if let Some(c) = self.face_counters.get_mut(r.face.index()) {
+                        c.timed_out += 1;
+                    }
+                }
                 let si = self.strategy_index(entry.name());
                 let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
                 self.strategies[si].on_interest_expired(&ctx, &entry);

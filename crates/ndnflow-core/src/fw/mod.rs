@@ -9,7 +9,7 @@ pub mod strategy;
 pub(crate) mod testing;
 
 pub use ext::{ForwarderExtension, Takeover};
-pub use face::{FaceInfo, FaceKind};
+pub use face::{FaceCounters, FaceInfo, FaceKind};
 pub use forwarder::{Forwarder, ForwarderConfig, ForwarderCounters, InterestMarks};
 pub use strategy::{
     DataDecision, InterestDecision, NackDecision, Strategy, StrategyAction, StrategyActions, StrategyCtx,

@@ -12,6 +12,7 @@ use crate::trace::{
     CatalogSummary, ConsumerName, ConsumerSummary, DpccpNodeSummary, NodeSummary, ObjectSeries, PathName, PathSummary,
     PtpNodeSummary, Results, RunTraces, SimulatedCacheSummary, SimulationSummary, Summary,
 };
+use crate::trace_counters::face_names;
 
 impl Simulation {
     /// Packets put on a link so far (a packet crossing one link is one packet-hop).
@@ -47,6 +48,7 @@ impl Simulation {
                 PathName { consumer: c.id.clone(), node: c.node.clone(), index: k.index, route }
             })
             .collect();
+        let counters = self.recorder.counters.as_ref();
         RunTraces {
             log: self.recorder.log.clone(),
             paths: self.recorder.paths.clone(),
@@ -56,6 +58,10 @@ impl Simulation {
             path_names,
             interests: self.interests.as_ref().map(|l| l.series()).unwrap_or_default(),
             interest_names: self.interest_names(),
+            faces: counters.map(|c| c.faces.clone()).unwrap_or_default(),
+            nodes: counters.map(|c| c.nodes.clone()).unwrap_or_default(),
+            face_names: face_names(&self.scenario, &self.net),
+            node_names: self.scenario.nodes.iter().map(|n| n.name.clone()).collect(),
         }
     }
 

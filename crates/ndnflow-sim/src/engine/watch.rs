@@ -24,7 +24,8 @@ impl Simulation {
             + self.events.len()
             + self.local.len();
         let r = &self.recorder;
-        let rows = r.log.link_rows() + r.log.consumer_rows() + r.paths.time_s.len() + self.interest_rows();
+        let counted = r.counters.as_ref().map_or(0, |c| c.rows());
+        let rows = r.log.link_rows() + r.log.consumer_rows() + r.paths.time_s.len() + self.interest_rows() + counted;
         crate::memory::Held {
             pending: (pit + outstanding) as u64,
             queued: queued as u64,

@@ -32,17 +32,21 @@ pub struct Scenario {
     /// Bytes the run may need (`crate::memory`): a scenario estimated above it is refused, and a
     /// run that grows past it stops with what it computed.
     pub memory_limit: u64,
-    /// The optional traces (`[trace]`), all off by default.
+    /// The optional traces `[trace]` turns on (all off by default).
     pub trace: TraceSpec,
 }
 
-/// Which optional traces a run keeps (`[trace]`, docs/scenario-format.md). Each is off by
-/// default: a run without them records nothing more than before.
+/// Which optional traces a run records (`[trace]`, docs/scenario-format.md): one field per
+/// instrument, each off by default, so that a run that asks for none records what it always did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TraceSpec {
     /// One row per segment a consumer got Data for or gave up (ndnSIM's AppDelayTracer),
     /// `interests.parquet`.
     pub interests: bool,
+    /// `faces = true`: per node, face and bin, the face's packet counters (ndnSIM's L3RateTracer).
+    pub faces: bool,
+    /// `nodes = true`: per node and bin, Content Store and PIT counters (ndnSIM's CsTracer).
+    pub nodes: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
