@@ -2,7 +2,8 @@
 
 On disk a result folder holds ``summary.json`` (sorted keys, two-space indent), ``links.parquet``
 and ``consumers.parquet`` (``paths.parquet`` and ``objects.parquet`` when the run has rows for them) (zstd, no pandas metadata, so the same data always gives the same bytes)
-and, when known, ``scenario.toml``, the scenario that produced them.
+and, when known, ``scenario.toml``, the scenario that produced them; ``captures/*.pcap`` when the
+scenario captures link directions (`ndnflow.captures`).
 
 numpy, pandas and pyarrow load when a trace is first read or a file written, not with this module:
 `ndnflow run` without `--out` prints the summary's table and needs none of them (issue 23, item 3).
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from ndnflow import _native, safe_io
+from ndnflow.captures import Captures, remove_stale
 from ndnflow.report import consumer_reports, results_table
 
 if TYPE_CHECKING:
@@ -204,6 +206,8 @@ class Results:
         if self.interrupted:
             self.summary.setdefault("simulation", {})["interrupted"] = True
         self.scenario_toml = scenario_toml
+        #: The run's pcap captures (`[trace] pcap`), None when it made none.
+        self.captures: Optional[Captures] = None
 
     @property
     def stopped(self) -> Optional[str]:
@@ -246,6 +250,9 @@ class Results:
                     (directory / name).unlink(missing_ok=True)
             if self.scenario_toml is not None:
                 written.append(safe_io.write_text(directory / SCENARIO_FILE, self.scenario_toml))
+            if self.captures is not None:
+                written.extend(self.captures.save(directory))
+            remove_stale(directory, self.captures)
             safe_io.write_text(written[0], json.dumps(self.summary, sort_keys=True, indent=2) + "\n")
         return written
 
@@ -262,7 +269,7 @@ class Results:
         scenario_path = directory / SCENARIO_FILE
         paths_path = directory / PATHS_FILE
         objects_path = directory / OBJECTS_FILE
-        return cls(
+        results = cls(
             summary,
             _read_parquet(directory / LINKS_FILE, LINK_COLUMNS),
             _read_parquet(directory / CONSUMERS_FILE, CONSUMER_COLUMNS),
@@ -270,6 +277,8 @@ class Results:
             objects=_read_parquet(objects_path, OBJECT_COLUMNS) if objects_path.is_file() else None,
             scenario_toml=scenario_path.read_text(encoding="utf-8") if scenario_path.is_file() else None,
         )
+        results.captures = Captures.load(directory)
+        return results
 
     # ------------------------------------------------------------------------------ reports
 

@@ -27,7 +27,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 Quantity = units.Quantity
 
 #: Order of the sections in a written document; list sections are arrays of tables.
-_SECTIONS = ("simulation", "topology", "nodes", "links", "producers", "consumers", "routes", "events")
+_SECTIONS = ("simulation", "topology", "nodes", "links", "producers", "consumers", "routes", "events", "trace")
 _LIST_SECTIONS = ("links", "producers", "consumers", "routes", "events")
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
@@ -389,6 +389,14 @@ class Scenario:
             **extra,
         )
         return self._append("events", entry)
+
+    def trace(self, **keys: Any) -> "Scenario":
+        """Turn on optional traces (the ``[trace]`` table, each key off by default), e.g.
+        ``trace(pcap=["r1->r2", "r2-r3"])``: pcap captures of the direction r1->r2 and of both
+        directions of the link r2-r3 (docs/scenario-format.md)."""
+        section = self._doc.setdefault("trace", {})
+        section.update({key: list(value) if key == "pcap" else value for key, value in keys.items()})
+        return self._changed()
 
     # ---------------------------------------------------------------------------------- variants
 

@@ -32,6 +32,26 @@ pub struct Scenario {
     /// Bytes the run may need (`crate::memory`): a scenario estimated above it is refused, and a
     /// run that grows past it stops with what it computed.
     pub memory_limit: u64,
+    /// What the run records besides its link and consumer traces (`[trace]`; all off by default).
+    pub trace: TraceSpec,
+}
+
+/// The optional traces a scenario turns on (`[trace]`, docs/scenario-format.md); one field per
+/// instrument, each off by default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TraceSpec {
+    /// Link directions written as pcap captures (`pcap = ["a->b", "c-d"]`), in the order given,
+    /// each once (`crate::capture`).
+    pub pcap: Vec<CapturedDirection>,
+}
+
+/// One link direction a scenario captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CapturedDirection {
+    /// Index into `Scenario::links`.
+    pub link: usize,
+    pub from: NodeId,
+    pub to: NodeId,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -10,7 +10,8 @@
 //! `values` (typed value readers), `nodes_links` and `apps_events` (the readers of each section),
 //! `cc` (a consumer's congestion control, one file per algorithm), `strategy` (a forwarding
 //! strategy, a registry line or a file per strategy), `queue` (a link's transmit queue, one file
-//! per discipline), `marking` (a link's congestion-marking option);
+//! per discipline), `marking` (a link's congestion-marking option), `trace` (`[trace]`, one
+//! function per key);
 //! this module holds the entry points and the assembly of the whole document.
 
 mod apps_events;
@@ -21,6 +22,7 @@ mod marking;
 mod nodes_links;
 mod queue;
 mod strategy;
+mod trace;
 mod values;
 
 use std::path::{Path, PathBuf};
@@ -92,7 +94,8 @@ pub fn parse_scenario(text: &str, source: &str, base_dir: Option<&Path>) -> Resu
 type Val<'i> = Spanned<DeValue<'i>>;
 type Res<T> = Result<T, ScenarioError>;
 
-const TOP_KEYS: &[&str] = &["simulation", "nodes", "topology", "links", "producers", "consumers", "routes", "events"];
+const TOP_KEYS: &[&str] =
+    &["simulation", "nodes", "topology", "links", "producers", "consumers", "routes", "events", "trace"];
 
 struct Reader<'s, 'b> {
     ctx: Ctx<'s>,
@@ -263,6 +266,7 @@ impl Reader<'_, '_> {
         for (i, v) in self.sections(&root, "events")?.into_iter().enumerate() {
             events.push(self.event(v, &format!("events[{i}]"), &links)?);
         }
+        let trace = self.trace(&root, &links)?;
 
         let scenario = Scenario {
             duration,
@@ -276,6 +280,7 @@ impl Reader<'_, '_> {
             routes,
             events,
             memory_limit,
+            trace,
         };
         crate::memory::check(&scenario).map_err(|(part, total)| {
             let span = part.consumer.and_then(|i| consumer_spans.get(i).cloned()).or_else(|| sim.get("bin").map(|b| b.span()));

@@ -1,0 +1,92 @@
+//! `[trace]`: the optional traces, each off by default and turned on by one key
+//! (docs/scenario-format.md, "[trace] (optional)"). One function per key.
+
+use super::error::name_list;
+use super::values::Tbl;
+use super::{Reader, Res, Val};
+use crate::scenario::model::{CapturedDirection, LinkSpec, TraceSpec};
+
+/// The keys `[trace]` takes.
+const KEYS: &[&str] = &["pcap"];
+
+/// Nodes a capture can address: 10.x.y.z holds node numbers 1 to 2^24 - 2 (`crate::capture`).
+const MAX_CAPTURED_NODES: usize = (1 << 24) - 2;
+
+impl Reader<'_, '_> {
+    pub(super) fn trace(&self, root: &Tbl<'_, '_>, links: &[LinkSpec]) -> Res<TraceSpec> {
+        let Some(v) = root.get("trace") else { return Ok(TraceSpec::default()) };
+        let t = self.table(v, "trace", KEYS, "a table such as [trace] pcap = [\"r1->r2\"]")?;
+        let pcap = t.get("pcap").map(|p| self.pcap(p, links)).transpose()?.unwrap_or_default();
+        Ok(TraceSpec { pcap })
+    }
+
+    /// `pcap = ["a->b", "c-d"]`: one direction, or both directions of a link.
+    fn pcap(&self, v: &Val<'_>, links: &[LinkSpec]) -> Res<Vec<CapturedDirection>> {
+        let items = self.array(v, "trace.pcap", "a list of link directions such as [\"r1->r2\", \"r2-r3\"]")?;
+        if !items.is_empty() && self.nodes.len() > MAX_CAPTURED_NODES {
+            let message = format!(
+                "captures address at most {MAX_CAPTURED_NODES} nodes (10.x.y.z); this scenario has {}",
+                self.nodes.len()
+            );
+            return Err(self.ctx.err(v.span(), "trace.pcap", message));
+        }
+        let mut out: Vec<CapturedDirection> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let field = format!("trace.pcap[{i}]");
+            let text = self.string(item, &field, "a link direction \"a->b\" or a link \"a-b\"")?;
+            let found = self.captured(text, links).map_err(|m| self.ctx.err(item.span(), &field, m))?;
+            for d in found {
+                if out.contains(&d) {
+                    let (from, to) = (&self.nodes[d.from].name, &self.nodes[d.to].name);
+                    let message = format!("the direction {from}->{to} is listed twice");
+                    return Err(self.ctx.err(item.span(), &field, message));
+                }
+                out.push(d);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The directions `text` names: "a->b" one, "a-b" both (a node name may hold '-', so every
+    /// split is tried and exactly one must name a link).
+    fn captured(&self, text: &str, links: &[LinkSpec]) -> Result<Vec<CapturedDirection>, String> {
+        if let Some((a, b)) = text.split_once("->") {
+            let (a, b) = (self.node_named(a)?, self.node_named(b)?);
+            let link = self.link_between(a, b, links)?;
+            return Ok(vec![CapturedDirection { link, from: a, to: b }]);
+        }
+        let splits: Vec<(usize, usize, usize)> = text
+            .match_indices('-')
+            .filter_map(|(at, _)| {
+                let (a, b) = (self.node_index.get(&text[..at])?, self.node_index.get(&text[at + 1..])?);
+                Some((*a, *b, self.link_between(*a, *b, links).ok()?))
+            })
+            .collect();
+        match splits.as_slice() {
+            [(a, b, link)] => Ok(vec![
+                CapturedDirection { link: *link, from: *a, to: *b },
+                CapturedDirection { link: *link, from: *b, to: *a },
+            ]),
+            [] => Err(format!(
+                "{text:?} names no link: write \"a->b\" for one direction or \"a-b\" for both, with the names of two linked nodes"
+            )),
+            _ => Err(format!("{text:?} names more than one link (node names hold '-'); write each direction as \"a->b\"")),
+        }
+    }
+
+    fn node_named(&self, name: &str) -> Result<usize, String> {
+        self.node_index.get(name).copied().ok_or_else(|| format!("no node named {name:?}"))
+    }
+
+    fn link_between(&self, a: usize, b: usize, links: &[LinkSpec]) -> Result<usize, String> {
+        links.iter().position(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a)).ok_or_else(|| {
+            let neighbours = links.iter().filter_map(|l| match (l.a == a, l.b == a) {
+                (true, _) => Some(self.nodes[l.b].name.as_str()),
+                (_, true) => Some(self.nodes[l.a].name.as_str()),
+                _ => None,
+            });
+            let (a, b) = (&self.nodes[a].name, &self.nodes[b].name);
+            format!("no link between {a:?} and {b:?} (links of {a}: to {})", name_list(neighbours))
+        })
+    }
+}
