@@ -1,23 +1,9 @@
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use ndnflow_core::packet::{Frame, Interest};
 use ndnflow_core::{Name, Time};
 
 use super::*;
-
-/// A writer the test reads back after the capture owns it.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Magic A1B23C4D little-endian, version 2.4, zone 0, sigfigs 0, snaplen 65535, linktype 101.
 #[test]
@@ -53,13 +39,13 @@ fn ipv4_checksum_derived_by_hand() {
 /// IPv4 header above; UDP 6363 (0x18DB) both ways, length 8 + 27 = 35, checksum 0; the Interest.
 #[test]
 fn one_record_of_an_interest() {
-    let shared = Shared::default();
+    let shared = SharedBuffer::default();
     let mut capture = DirCapture::new(Box::new(shared.clone()), 0, 1).unwrap();
     let name = Name::parse("/video/a").unwrap().append_segment(3);
     let frame = Frame::interest(Arc::new(Interest::new(name, 0x1234_5678, Time::from_millis(2000))));
-    capture.frame(Time(1_500_000_250), &frame, 27, None);
+    capture.frame(Time(1_500_000_250), &frame, None);
     let stats = capture.finish().unwrap();
-    let bytes = shared.0.lock().unwrap().clone();
+    let bytes = shared.bytes();
     assert_eq!(bytes.len(), 24 + 16 + 28 + 27);
     let record = &bytes[24..];
     assert_eq!(record[..16], [1, 0, 0, 0, 0xFA, 0x65, 0xCD, 0x1D, 55, 0, 0, 0, 55, 0, 0, 0]);

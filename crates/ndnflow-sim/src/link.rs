@@ -382,7 +382,7 @@ impl LinkDir {
         tag: Option<FragTag>,
     ) -> Transmission {
         if let Some(capture) = self.capture.as_deref_mut() {
-            capture.frame(now, &frame, size, tag);
+            capture.frame(now, &frame, tag);
         }
         let c = &mut self.counters;
         c.sojourn_sum += sojourn;
