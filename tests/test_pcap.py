@@ -12,10 +12,11 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Sequence
 
 import pytest
 
+from ndnflow import _core
 from ndnflow.results import Results
 from ndnflow.runner import run
 from ndnflow.scenario import Scenario
@@ -80,15 +81,15 @@ def tshark() -> str:
     return path
 
 
-def dissect(capture: Path) -> List[Dict[str, str]]:
+def dissect(capture: Path, fields: Sequence[str] = FIELDS) -> List[Dict[str, str]]:
     """Every frame of `capture` as {field: value} through the Lua dissector (repeated fields
     joined by ',')."""
     command = [tshark(), "-r", str(capture), "-X", f"lua_script:{DISSECTOR}", "-T", "fields",
                "-E", "separator=\t", "-E", "occurrence=a", "-E", "aggregator=,"]
-    for field in FIELDS:
+    for field in fields:
         command += ["-e", field]
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    return [dict(zip(FIELDS, line.split("\t"))) for line in out.splitlines()]
+    return [dict(zip(fields, line.split("\t"))) for line in out.splitlines()]
 
 
 def check_every_frame_is_ndn(frames: List[Dict[str, str]]) -> None:
@@ -187,3 +188,70 @@ def test_the_builder_writes_the_trace_table():
     built = Scenario.from_toml(scenario.to_toml())
     assert built.to_dict()["trace"] == {"pcap": ["c-r", "p->r"]}
     assert Scenario().trace(pcap=("a->b",)).to_dict()["trace"] == {"pcap": ["a->b"]}
+
+
+# ------------------------------------------------------------------ every field, from hand-built frames
+
+
+def tlv(typ: int, value: bytes = b"") -> bytes:
+    def var(n: int) -> bytes:
+        return bytes([n]) if n < 253 else b"\xfd" + n.to_bytes(2, "big")
+    return var(typ) + var(len(value)) + value
+
+
+def nonneg(n: int) -> bytes:
+    width = next(w for w in (1, 2, 4, 8) if n < 1 << (8 * w))
+    return n.to_bytes(width, "big")
+
+
+def pcap_file(frames: Sequence[bytes]) -> bytes:
+    """A microsecond pcap of raw IPv4 (link type 101) + UDP 6363 records, checksums 0."""
+    out = bytearray((0xA1B2C3D4).to_bytes(4, "little") + (2).to_bytes(2, "little") + (4).to_bytes(2, "little")
+                    + bytes(8) + (65535).to_bytes(4, "little") + (101).to_bytes(4, "little"))
+    for k, frame in enumerate(frames):
+        length = 28 + len(frame)
+        ip = bytes([0x45, 0]) + length.to_bytes(2, "big") + bytes(4) + bytes([64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2])
+        udp = (6363).to_bytes(2, "big") * 2 + (8 + len(frame)).to_bytes(2, "big") + bytes(2)
+        out += k.to_bytes(4, "little") + bytes(4) + length.to_bytes(4, "little") * 2 + ip + udp + frame
+    return bytes(out)
+
+
+def test_every_field_of_the_wire_format_is_dissected(tmp_path):
+    """One Interest and one Data carrying every field docs/wire-format.md lists, encoded by the
+    codec (network packets) and by hand (the LpPackets, from the TLV numbers there)."""
+    interest = _core.encode_interest("/a/seg=300", 0x01020304, lifetime_ms=2000, can_be_prefix=True,
+                                     must_be_fresh=True, hop_limit=7)
+    data = _core.encode_data("/a/seg=300", b"x" * 100, freshness_ms=4000, final_block_id=999, content_type=0)
+    eight = (0xABCD).to_bytes(8, "big")
+    interest_lp = tlv(100, tlv(81, (5).to_bytes(8, "big")) + tlv(82, nonneg(0)) + tlv(83, nonneg(1))
+                      + tlv(800, tlv(801, nonneg(150))) + tlv(860, eight) + tlv(80, interest))
+    data_lp = tlv(100, tlv(832, nonneg(1)) + tlv(836, (11).to_bytes(8, "big")) + tlv(836, (12).to_bytes(8, "big"))
+                  + tlv(840, (13).to_bytes(8, "big")) + tlv(856, nonneg(3)) + tlv(864, eight)
+                  + tlv(868, tlv(872, nonneg(4)) + tlv(872, nonneg(17))) + tlv(876, nonneg(0x0321))
+                  + tlv(880, (10**7).to_bytes(8, "big")) + tlv(884, (5 * 10**6).to_bytes(8, "big"))
+                  + tlv(80, data))
+    path = tmp_path / "fields.pcap"
+    path.write_bytes(pcap_file([interest_lp, data_lp]))
+    fields = ("ndnflow.packet", "ndnflow.name", "ndnflow.name.segment", "ndnflow.nonce", "ndnflow.lifetime",
+              "ndnflow.can_be_prefix", "ndnflow.must_be_fresh", "ndnflow.hop_limit", "ndnflow.lp.sequence",
+              "ndnflow.lp.frag_index", "ndnflow.lp.frag_count", "ndnflow.lp.nack_reason", "ndnflow.lp.path_id",
+              "ndnflow.lp.congestion_mark", "ndnflow.lp.ack", "ndnflow.lp.tx_sequence", "ndnflow.lp.hop_count",
+              "ndnflow.lp.trajectory_id", "ndnflow.lp.tag", "ndnflow.lp.flags", "ndnflow.lp.mircc_rate",
+              "ndnflow.lp.mircc_rate2", "ndnflow.content_type", "ndnflow.freshness_period",
+              "ndnflow.final_block_id", "ndnflow.content_length", "ndnflow.signature_type", "ndnflow.malformed")
+    nack, datum = dissect(path, fields)
+    assert {k: v for k, v in nack.items() if v} == {
+        "ndnflow.packet": "Nack", "ndnflow.name": "/a/seg=300", "ndnflow.name.segment": "300",
+        "ndnflow.nonce": "0x01020304", "ndnflow.lifetime": "2000", "ndnflow.can_be_prefix": "1",
+        "ndnflow.must_be_fresh": "1", "ndnflow.hop_limit": "7", "ndnflow.lp.sequence": "5",
+        "ndnflow.lp.frag_index": "0", "ndnflow.lp.frag_count": "1", "ndnflow.lp.nack_reason": "150",
+        "ndnflow.lp.path_id": "0x000000000000abcd",
+    }
+    assert {k: v for k, v in datum.items() if v} == {
+        "ndnflow.packet": "Data", "ndnflow.name": "/a/seg=300", "ndnflow.name.segment": "300",
+        "ndnflow.lp.congestion_mark": "1", "ndnflow.lp.ack": "11,12", "ndnflow.lp.tx_sequence": "13",
+        "ndnflow.lp.hop_count": "3", "ndnflow.lp.trajectory_id": "0x000000000000abcd", "ndnflow.lp.tag": "4,17",
+        "ndnflow.lp.flags": "0x0000000000000321", "ndnflow.lp.mircc_rate": "10000000",
+        "ndnflow.lp.mircc_rate2": "5000000", "ndnflow.content_type": "0", "ndnflow.freshness_period": "4000",
+        "ndnflow.final_block_id": "seg=999", "ndnflow.content_length": "100", "ndnflow.signature_type": "0",
+    }
