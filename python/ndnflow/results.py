@@ -5,7 +5,8 @@ and ``consumers.parquet`` (``paths``, ``objects``, ``interests``, ``faces`` and 
 the run has rows for them) (zstd, no pandas metadata, so the same data always gives the same
 bytes), or the same traces as ``.csv`` files (`TRACE_FORMATS`: header row, no index, floats in
 their shortest round-trip form, NaN as an empty field), and, when known, ``scenario.toml``, the
-scenario that produced them.
+scenario that produced them; ``captures/*.pcap`` when the scenario captures link directions
+(`ndnflow.captures`).
 
 numpy, pandas and pyarrow load when a trace is first read or a file written, not with this module:
 `ndnflow run` without `--out` prints the summary's table and needs none of them (issue 23, item 3).
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from ndnflow import _native, safe_io
+from ndnflow.captures import Captures, remove_stale
 from ndnflow.report import consumer_reports, results_table
 
 if TYPE_CHECKING:
@@ -285,6 +287,8 @@ class Results:
         if self.interrupted:
             self.summary.setdefault("simulation", {})["interrupted"] = True
         self.scenario_toml = scenario_toml
+        #: The run's pcap captures (`[trace] pcap`), None when it made none.
+        self.captures: Optional[Captures] = None
 
     @property
     def stopped(self) -> Optional[str]:
@@ -326,6 +330,9 @@ class Results:
                 written += self._save_trace(directory, trace, TRACE_FORMATS[format])
             if self.scenario_toml is not None:
                 written.append(safe_io.write_text(directory / SCENARIO_FILE, self.scenario_toml))
+            if self.captures is not None:
+                written.extend(self.captures.save(directory))
+            remove_stale(directory, self.captures)
             safe_io.write_text(written[0], json.dumps(self.summary, sort_keys=True, indent=2) + "\n")
         return written
 
@@ -356,7 +363,7 @@ class Results:
         summary = json.loads((directory / SUMMARY_FILE).read_text(encoding="utf-8"))
         scenario_path = directory / SCENARIO_FILE
         frames = {trace: _read_trace(path, SCHEMAS[trace]) for trace, path in found.items()}
-        return cls(
+        results = cls(
             summary,
             frames["links"],
             frames["consumers"],
@@ -367,6 +374,8 @@ class Results:
             nodes=frames["nodes"],
             scenario_toml=scenario_path.read_text(encoding="utf-8") if scenario_path.is_file() else None,
         )
+        results.captures = Captures.load(directory)
+        return results
 
     # ------------------------------------------------------------------------------ reports
 

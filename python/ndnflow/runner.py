@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence, Union
 
 from ndnflow import safe_io
+from ndnflow.captures import Captures
 from ndnflow.results import Results
 from ndnflow.scenario import Scenario
 
@@ -210,12 +211,19 @@ def run(scenario_or_path: Union[Scenario, PathLike], *, progress: Optional[bool]
     """
     scenario = _scenario(scenario_or_path)
     simulation = scenario.build_simulation()
+    captures = Captures.start(simulation)
     completed = advance(simulation, progress)
     # A stop asked for while the results are copied out is recorded, not lost with them.
     with safe_io.signals_held(reraise=False) as held:
         text, _source, _base_dir = scenario.compiled()
         raw = core_results(simulation)
-    return Results.from_core(raw, interrupted=not completed or bool(held.caught), scenario_toml=text)
+        if captures is not None:
+            captures.finish(simulation)
+    results = Results.from_core(raw, interrupted=not completed or bool(held.caught), scenario_toml=text)
+    if captures is not None:
+        results.captures = captures
+        results.summary["captures"] = captures.stats
+    return results
 
 
 def core_results(simulation: Any) -> Any:

@@ -396,8 +396,10 @@ class Scenario:
         """Turn optional traces on or off (``[trace]``, docs/scenario-format.md): ``interests``
         (one row per segment each consumer got Data for or gave up, `Results.interests`),
         ``faces`` (per-face counters over time, `Results.faces`), ``nodes`` (per-node Content
-        Store and PIT counters, `Results.nodes`); `extra` for the table's other keys. Keys left at
-        None are not written, and keep their value."""
+        Store and PIT counters, `Results.nodes`); `extra` for the table's other keys, such as
+        ``pcap=["r1->r2", "r2-r3"]`` (pcap captures of the direction r1->r2 and of both directions
+        of the link r2-r3). Keys left at None are not written, and keep their value."""
+        extra = {key: list(value) if key == "pcap" else value for key, value in extra.items()}
         self._doc.setdefault("trace", {}).update(_without_none(interests=interests, faces=faces, nodes=nodes, **extra))
         return self._changed()
 

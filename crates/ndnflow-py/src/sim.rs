@@ -1,10 +1,13 @@
 //! `_core.Simulation`: a scenario being run, stepped from Python so the front can show progress and
 //! stop early without losing what was computed.
 
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
 
 use ndnflow_core::Time;
+use ndnflow_sim::capture::BUFFER_BYTES;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
 use ndnflow_sim::trace::{RunTraces, Summary};
@@ -116,6 +119,44 @@ impl Simulation {
     /// caller that reads the summary alone never imports numpy.
     fn traces(&self) -> Traces {
         Traces { traces: self.engine().traces() }
+    }
+
+    /// File names of the captures the scenario asks for (`[trace] pcap`), "a-b.pcap" for a->b;
+    /// empty when it asks for none.
+    #[getter]
+    fn capture_names(&self) -> Vec<String> {
+        self.engine().capture_names()
+    }
+
+    /// Opens one buffered capture file per captured direction in the existing folder `dir` and
+    /// starts writing them as the run goes. Before the run; OSError names the file it failed on.
+    fn start_captures(&mut self, dir: PathBuf) -> PyResult<()> {
+        let open = |name: &str| -> std::io::Result<Box<dyn Write + Send>> {
+            let path = dir.join(name);
+            let file =
+                File::create(&path).map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            Ok(Box::new(BufWriter::with_capacity(BUFFER_BYTES, file)))
+        };
+        let engine = self.engine.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok(engine.start_captures(open)?)
+    }
+
+    /// Flushes and closes the capture files; per file (in `capture_names` order) a dict of
+    /// `frames`, `file_bytes`, `frame_bytes` and `truncated`. OSError on the first write error.
+    fn finish_captures<'py>(&mut self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let engine = self.engine.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let stats = engine.finish_captures()?;
+        stats
+            .iter()
+            .map(|s| {
+                let d = PyDict::new(py);
+                d.set_item("frames", s.frames)?;
+                d.set_item("file_bytes", s.file_bytes)?;
+                d.set_item("frame_bytes", s.frame_bytes)?;
+                d.set_item("truncated", s.truncated)?;
+                Ok(d)
+            })
+            .collect()
     }
 
     /// `results()["summary"]` alone, without copying the time series.

@@ -14,6 +14,7 @@
 //! shaper's size estimate. An Interest the shaper drops comes back at once, at the same instant,
 //! to the sender as a marked Nack(Congestion), as a lost Interest the link gives up on does.
 
+mod captures;
 mod interests;
 mod reliable;
 mod report;

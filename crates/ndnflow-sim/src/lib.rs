@@ -2,9 +2,10 @@
 //!
 //! `scenario` reads and validates scenarios, `build` turns one into forwarders, link directions and
 //! applications, `engine::Simulation` runs it, `trace` holds the time series and summary (`trace_interests` the per-segment trace),
-//! `trace_schema` their columns; `flow_network` describes a scenario's links as a flow problem.
+//! `trace_schema` their columns, `capture` the pcap captures of chosen link directions; `flow_network` describes a scenario's links as a flow problem.
 
 pub mod build;
+pub mod capture;
 pub mod engine;
 pub mod events;
 pub mod flow_network;

@@ -37,6 +37,7 @@ use ndnflow_core::Time;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
+use crate::capture::DirCapture;
 use crate::scenario::model::{
     CodelMode, LinkDirSpec, LossDetection, LossSpec, QueueLimit, QueueSpec, ShaperSpec, UnderlayHop,
 };
@@ -140,6 +141,8 @@ pub struct LinkDir {
     pub chain: Chain,
     /// The Interest shaper of this direction (PCON §4.6), if it has one.
     pub shaper: Option<Box<DirShaper>>,
+    /// The pcap capture of this direction (`[trace] pcap`; `None`: not captured).
+    pub capture: Option<Box<DirCapture>>,
     scratch: Vec<Queued>,
     /// The fragments of the frame being enqueued, kept between calls so that splitting a packet
     /// does not allocate.
@@ -259,6 +262,7 @@ impl LinkDir {
             counters: LinkCounters::default(),
             scratch: Vec::new(),
             shaper: None,
+            capture: None,
             feeds_shaper: None,
             frag: None,
             pieces: Vec::new(),
@@ -377,6 +381,9 @@ impl LinkDir {
         (sojourn, marked): (Time, bool),
         tag: Option<FragTag>,
     ) -> Transmission {
+        if let Some(capture) = self.capture.as_deref_mut() {
+            capture.frame(now, &frame, tag);
+        }
         let c = &mut self.counters;
         c.sojourn_sum += sojourn;
         c.sojourn_count += 1;

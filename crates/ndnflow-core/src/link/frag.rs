@@ -33,8 +33,9 @@ use std::collections::VecDeque;
 use smallvec::SmallVec;
 
 use crate::packet::lp::{self, tlv_type};
-use crate::packet::tlv::{nonneg_tlv_size, tlv_size};
+use crate::packet::tlv::{nonneg_tlv_size, tlv_size, write_fixed_u64_tlv, write_nonneg_tlv, write_tl};
 use crate::packet::{Frame, NetPacket, PacketKind};
+use crate::packet::{LpHeader, NackReason};
 
 /// Bytes of the MTU NFD keeps free for a CongestionMark when marking is allowed (ndnSIM allows
 /// it): TLV-TYPE 832 (3 B) + TLV-LENGTH (1 B) + an 8-byte value.
@@ -50,14 +51,28 @@ pub const MAX_FRAGMENTS: usize = 400;
 /// NFD's smallest face MTU (`MIN_MTU`); a scenario may not set a smaller one.
 pub const MIN_MTU: u32 = 64;
 
+/// One frame a network packet becomes on the link: its wire size and the slice of the network
+/// packet's encoding it carries (the whole packet when sent unfragmented).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub size: u32,
+    pub start: u32,
+    pub len: u32,
+}
+
 /// Wire sizes of the frames a network packet of `net` bytes becomes on a link of MTU `mtu`, when
 /// its link header fields (Nack included, Fragment excluded) take `header` bytes and the whole
 /// frame `whole` bytes. One entry: sent unfragmented. `None`: NFD cannot fragment it (the MTU is
 /// too small for the first fragment, or more than 400 fragments) and drops it.
 pub fn fragment_sizes(mtu: u32, header: usize, net: usize, whole: usize) -> Option<SmallVec<[u32; 8]>> {
+    fragment_pieces(mtu, header, net, whole).map(|p| p.iter().map(|p| p.size).collect())
+}
+
+/// `fragment_sizes` with the slice of the packet each frame carries.
+pub fn fragment_pieces(mtu: u32, header: usize, net: usize, whole: usize) -> Option<SmallVec<[Piece; 8]>> {
     let mtu = mtu.saturating_sub(MARK_RESERVE) as usize;
     if whole + MAX_SINGLE_FRAG_OVERHEAD as usize <= mtu {
-        return Some(SmallVec::from_slice(&[whole as u32]));
+        return Some(SmallVec::from_slice(&[Piece { size: whole as u32, start: 0, len: net as u32 }]));
     }
     let overhead = MAX_FRAG_OVERHEAD as usize;
     if overhead + header + 1 > mtu {
@@ -69,30 +84,64 @@ pub fn fragment_sizes(mtu: u32, header: usize, net: usize, whole: usize) -> Opti
     if count > MAX_FRAGMENTS {
         return None;
     }
-    let mut sizes = SmallVec::with_capacity(count);
-    let mut left = net;
+    let mut pieces = SmallVec::with_capacity(count);
+    let mut start = 0;
     for index in 0..count {
-        let piece = left.min(if index == 0 { first } else { rest });
-        left -= piece;
+        let piece = (net - start).min(if index == 0 { first } else { rest });
         let value = if index == 0 { header } else { 0 }
             + tlv_size(tlv_type::SEQUENCE, 8)
             + nonneg_tlv_size(tlv_type::FRAG_INDEX, index as u64)
             + nonneg_tlv_size(tlv_type::FRAG_COUNT, count as u64)
             + tlv_size(tlv_type::FRAGMENT, piece);
-        sizes.push(tlv_size(tlv_type::LP_PACKET, value) as u32);
+        let size = tlv_size(tlv_type::LP_PACKET, value) as u32;
+        pieces.push(Piece { size, start: start as u32, len: piece as u32 });
+        start += piece;
     }
-    Some(sizes)
+    Some(pieces)
 }
 
-/// `fragment_sizes` for a frame as the forwarder hands it to the link.
-pub fn frame_fragments(mtu: u32, frame: &Frame) -> Option<SmallVec<[u32; 8]>> {
+/// `fragment_pieces` for a frame as the forwarder hands it to the link.
+pub fn frame_fragments(mtu: u32, frame: &Frame) -> Option<SmallVec<[Piece; 8]>> {
     let nack = match &frame.packet {
         NetPacket::Nack(n) => Some(n.reason),
         _ => None,
     };
     let fields = frame.lp.fields_size();
     let header = fields + nack.map_or(0, lp::nack_field_size);
-    fragment_sizes(mtu, header, frame.net_size as usize, frame.wire_size() as usize)
+    fragment_pieces(mtu, header, frame.net_size as usize, frame.wire_size() as usize)
+}
+
+/// Appends one NDNLPv2 fragment (NDNLPv2 "Indexed Fragmentation", NFD LpFragmenter):
+/// LpPacket { Sequence, FragIndex, FragCount, [Nack], `header`'s fields, Fragment { `piece` } }, where
+/// `piece` is a slice of the network packet's encoding. Fragment 0 carries the frame's header
+/// fields and its Nack; the others carry only what a queue set on them (a CongestionMark). Its
+/// length is what `link::frag::fragment_pieces` charged, plus any mark added since.
+pub fn encode_fragment_into(
+    header: &LpHeader,
+    nack: Option<NackReason>,
+    (sequence, index, count): (u64, u64, u64),
+    piece: &[u8],
+    out: &mut Vec<u8>,
+) {
+    // A fragmenting link runs no reliability (the scenario reader refuses both on one direction),
+    // so the frame has no Sequence of its own to clash with the fragment's.
+    debug_assert!(header.ext.as_deref().is_none_or(|e| e.sequence.is_none()));
+    let value = tlv_size(tlv_type::SEQUENCE, 8)
+        + nonneg_tlv_size(tlv_type::FRAG_INDEX, index)
+        + nonneg_tlv_size(tlv_type::FRAG_COUNT, count)
+        + nack.map_or(0, lp::nack_field_size)
+        + header.fields_size()
+        + tlv_size(tlv_type::FRAGMENT, piece.len());
+    write_tl(out, tlv_type::LP_PACKET, value);
+    write_fixed_u64_tlv(out, tlv_type::SEQUENCE, sequence);
+    write_nonneg_tlv(out, tlv_type::FRAG_INDEX, index);
+    write_nonneg_tlv(out, tlv_type::FRAG_COUNT, count);
+    if let Some(reason) = nack {
+        lp::encode_nack_field(reason, out);
+    }
+    header.encode_fields(out);
+    write_tl(out, tlv_type::FRAGMENT, piece.len());
+    out.extend_from_slice(piece);
 }
 
 /// Which fragment a queued or propagating frame is.
@@ -105,6 +154,10 @@ pub struct FragTag {
     /// The fragment had a congestion mark before the queue saw it (a marking queue then adds no
     /// bytes to it).
     pub was_marked: bool,
+    /// Where the fragment's slice of the network packet's encoding starts, and its length (what
+    /// a capture writes in its Fragment field; the simulator itself never encodes it).
+    pub start: u32,
+    pub len: u32,
 }
 
 /// How a network packet ended on the sending side, once the fate of all its fragments is known.
@@ -158,20 +211,21 @@ impl Fragmenter {
     /// Splits `frame` into its fragments (each a copy of the frame sharing the packet, with its
     /// wire size and tag), appended to `out`. Err: NFD cannot fragment it; the packet is dropped.
     pub fn split(&mut self, frame: Frame, out: &mut Vec<(Frame, u32, FragTag)>) -> Result<(), Frame> {
-        let Some(sizes) = frame_fragments(self.mtu, &frame) else { return Err(frame) };
+        let Some(pieces) = frame_fragments(self.mtu, &frame) else { return Err(frame) };
         let seq = self.next_seq;
         self.next_seq += 1;
-        let count = sizes.len() as u16;
+        let count = pieces.len() as u16;
         self.fates.push_back(Fate { left: count, dropped: false, kind: frame.packet.kind() });
         let was_marked = frame.lp.congestion_mark != 0;
-        for (index, &size) in sizes.iter().enumerate() {
+        for (index, &Piece { size, start, len }) in pieces.iter().enumerate() {
             // Only the first fragment carries the frame's header fields (NFD copies the packet
             // into fragment 0 and gives the others Sequence, FragIndex, FragCount only).
             let mut piece = frame.clone();
             if index > 0 {
                 piece.lp = Default::default();
             }
-            let tag = FragTag { seq, index: index as u16, count, was_marked: was_marked && index == 0 };
+            let was_marked = was_marked && index == 0;
+            let tag = FragTag { seq, index: index as u16, count, was_marked, start, len };
             out.push((piece, size, tag));
         }
         Ok(())
@@ -261,6 +315,44 @@ mod tests {
         let sizes = fragment_sizes(1500, 0, 8476, 8476).unwrap();
         assert_eq!(sizes.as_slice(), &[1462, 1462, 1462, 1462, 1462, 1310]);
         assert_eq!(sizes.iter().sum::<u32>(), 8620);
+    }
+
+    /// The pieces tile the packet: 0, 1438, 2876, ... with 1286 bytes left for the sixth.
+    #[test]
+    fn pieces_tile_the_packet_in_order() {
+        let pieces = fragment_pieces(1500, 0, 8476, 8476).unwrap();
+        let starts: Vec<u32> = pieces.iter().map(|p| p.start).collect();
+        assert_eq!(starts, [0, 1438, 2876, 4314, 5752, 7190]);
+        assert_eq!(pieces.last().unwrap().len, 1286);
+        assert_eq!(pieces.iter().map(|p| p.len).sum::<u32>(), 8476);
+    }
+
+    /// Each fragment, encoded, is as long as `split` charged, and starts
+    /// `64 FD 05 B2 | 51 08 <seq> | 52 01 <index> | 53 01 06 | 50 FD 05 9E` (LpPacket of 1458, then
+    /// Sequence, FragIndex, FragCount and a Fragment of 1438); the pieces put back together are
+    /// the packet.
+    #[test]
+    fn encoded_fragments_have_the_charged_sizes_and_rebuild_the_packet() {
+        let frame = data_frame(8400);
+        let mut net = Vec::new();
+        lp::encode_net_packet(&frame.packet, &mut net);
+        let mut f = Fragmenter::new(1500);
+        let mut out = Vec::new();
+        f.split(frame, &mut out).unwrap();
+        let mut rebuilt = Vec::new();
+        for (piece, size, tag) in &out {
+            let mut wire = Vec::new();
+            let slice = &net[tag.start as usize..(tag.start + tag.len) as usize];
+            let numbers = (tag.index as u64, tag.index as u64, tag.count as u64);
+            encode_fragment_into(&piece.lp, None, numbers, slice, &mut wire);
+            assert_eq!(wire.len() as u32, *size);
+            if tag.index == 0 {
+                assert_eq!(&wire[..4], [0x64, 0xFD, 0x05, 0xB2]);
+                assert_eq!(&wire[14..24], [0x52, 1, 0, 0x53, 1, 6, 0x50, 0xFD, 0x05, 0x9E]);
+            }
+            rebuilt.extend_from_slice(&wire[wire.len() - slice.len()..]);
+        }
+        assert_eq!(rebuilt, net);
     }
 
     /// A 5-byte CongestionMark (3 + 1 + 1) in the header: the first fragment carries 5 B less of
@@ -379,7 +471,7 @@ mod tests {
     fn a_mark_adds_five_bytes_to_a_fragment() {
         let mut frame = data_frame(100);
         frame.lp.congestion_mark = 1;
-        let tag = FragTag { seq: 0, index: 2, count: 6, was_marked: false };
+        let tag = FragTag { seq: 0, index: 2, count: 6, was_marked: false, start: 2876, len: 1438 };
         assert_eq!(Fragmenter::marked_size(tag, 1462, true, &frame), 1467);
         assert_eq!(Fragmenter::marked_size(tag, 1462, false, &frame), 1462);
         assert_eq!(Fragmenter::marked_size(FragTag { was_marked: true, ..tag }, 1462, true, &frame), 1462);

@@ -280,7 +280,9 @@ fn net_packet_size(packet: &NetPacket) -> usize {
     }
 }
 
-fn encode_net_packet(packet: &NetPacket, out: &mut Vec<u8>) {
+/// Appends the network packet a frame carries (the Interest of a Nack) with no link header: what a
+/// fragmenting link slices.
+pub fn encode_net_packet(packet: &NetPacket, out: &mut Vec<u8>) {
     match packet {
         NetPacket::Interest(i) => i.encode_into(out),
         NetPacket::Data(d) => d.encode_into(out),
@@ -289,7 +291,7 @@ fn encode_net_packet(packet: &NetPacket, out: &mut Vec<u8>) {
 }
 
 /// Nack { NackReason? }: reason None is an empty Nack, as ndn-cxx's NackHeader writes it.
-fn encode_nack_field(reason: NackReason, out: &mut Vec<u8>) {
+pub(crate) fn encode_nack_field(reason: NackReason, out: &mut Vec<u8>) {
     if reason == NackReason::None {
         write_tl(out, tlv_type::NACK, 0);
     } else {
@@ -308,7 +310,7 @@ impl LpHeader {
 
     /// Appends the header fields after Sequence and Nack, in increasing TLV-TYPE order; with
     /// `encode_sequence`, sizes match `fields_size`.
-    fn encode_fields(&self, out: &mut Vec<u8>) {
+    pub(crate) fn encode_fields(&self, out: &mut Vec<u8>) {
         use tlv_type::*;
         let ext = self.ext.as_deref();
         if self.congestion_mark != 0 {

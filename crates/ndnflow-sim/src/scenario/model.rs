@@ -47,6 +47,18 @@ pub struct TraceSpec {
     pub faces: bool,
     /// `nodes = true`: per node and bin, Content Store and PIT counters (ndnSIM's CsTracer).
     pub nodes: bool,
+    /// Link directions written as pcap captures (`pcap = ["a->b", "c-d"]`), in the order given,
+    /// each once (`crate::capture`).
+    pub pcap: Vec<CapturedDirection>,
+}
+
+/// One link direction a scenario captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CapturedDirection {
+    /// Index into `Scenario::links`.
+    pub link: usize,
+    pub from: NodeId,
+    pub to: NodeId,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -10,7 +10,8 @@
 //! `values` (typed value readers), `nodes_links` and `apps_events` (the readers of each section),
 //! `cc` (a consumer's congestion control, one file per algorithm), `strategy` (a forwarding
 //! strategy, a registry line or a file per strategy), `queue` (a link's transmit queue, one file
-//! per discipline), `marking` (a link's congestion-marking option), `trace` (the optional traces);
+//! per discipline), `marking` (a link's congestion-marking option), `trace` (`[trace]`, one
+//! function per key);
 //! this module holds the entry points and the assembly of the whole document.
 
 mod apps_events;
@@ -265,7 +266,7 @@ impl Reader<'_, '_> {
         for (i, v) in self.sections(&root, "events")?.into_iter().enumerate() {
             events.push(self.event(v, &format!("events[{i}]"), &links)?);
         }
-        let trace = self.trace(&root)?;
+        let trace = self.trace(&root, &links)?;
 
         let scenario = Scenario {
             duration,

@@ -1,26 +1,30 @@
 //! The reader of `[trace]`: which optional traces a run records (docs/scenario-format.md,
-//! "[trace]"). One small function per key, each setting its own field of `TraceSpec`; the shared
-//! table reader rejects any other key, naming it and the keys there are.
+//! "[trace] (optional)"). One small function per key, each setting its own field of `TraceSpec`;
+//! the shared table reader rejects any other key, naming it and the keys there are.
 
+use super::error::name_list;
 use super::values::Tbl;
-use super::{Reader, Res};
-use crate::scenario::model::TraceSpec;
+use super::{Reader, Res, Val};
+use crate::scenario::model::{CapturedDirection, LinkSpec, TraceSpec};
 
 /// Every key `[trace]` takes.
-const KEYS: &[&str] = &["interests", "faces", "nodes"];
+const KEYS: &[&str] = &["interests", "faces", "nodes", "pcap"];
+
+/// Nodes a capture can address: 10.x.y.z holds node numbers 1 to 2^24 - 2 (`crate::capture`).
+const MAX_CAPTURED_NODES: usize = (1 << 24) - 2;
 
 impl Reader<'_, '_> {
     /// `[trace]`, or every trace off when the table is absent.
-    pub(super) fn trace(&self, root: &Tbl<'_, '_>) -> Res<TraceSpec> {
+    pub(super) fn trace(&self, root: &Tbl<'_, '_>, links: &[LinkSpec]) -> Res<TraceSpec> {
         let mut spec = TraceSpec::default();
         let Some(v) = root.get("trace") else { return Ok(spec) };
         let t = self.table(v, "trace", KEYS, "a table such as [trace] interests = true")?;
         self.trace_interests(&t, &mut spec)?;
         self.trace_faces(&t, &mut spec)?;
         self.trace_nodes(&t, &mut spec)?;
+        spec.pcap = t.get("pcap").map(|p| self.pcap(p, links)).transpose()?.unwrap_or_default();
         Ok(spec)
     }
-
     /// `interests = true`: the per-segment trace of every consumer (`interests.parquet`).
     fn trace_interests(&self, t: &Tbl<'_, '_>, spec: &mut TraceSpec) -> Res<()> {
         if let Some(v) = t.get("interests") {
@@ -43,5 +47,75 @@ impl Reader<'_, '_> {
             spec.nodes = self.boolean(v, &t.field("nodes"))?;
         }
         Ok(())
+    }
+
+    /// `pcap = ["a->b", "c-d"]`: one direction, or both directions of a link.
+    fn pcap(&self, v: &Val<'_>, links: &[LinkSpec]) -> Res<Vec<CapturedDirection>> {
+        let items = self.array(v, "trace.pcap", "a list of link directions such as [\"r1->r2\", \"r2-r3\"]")?;
+        if !items.is_empty() && self.nodes.len() > MAX_CAPTURED_NODES {
+            let message = format!(
+                "captures address at most {MAX_CAPTURED_NODES} nodes (10.x.y.z); this scenario has {}",
+                self.nodes.len()
+            );
+            return Err(self.ctx.err(v.span(), "trace.pcap", message));
+        }
+        let mut out: Vec<CapturedDirection> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let field = format!("trace.pcap[{i}]");
+            let text = self.string(item, &field, "a link direction \"a->b\" or a link \"a-b\"")?;
+            let found = self.captured(text, links).map_err(|m| self.ctx.err(item.span(), &field, m))?;
+            for d in found {
+                if out.contains(&d) {
+                    let (from, to) = (&self.nodes[d.from].name, &self.nodes[d.to].name);
+                    let message = format!("the direction {from}->{to} is listed twice");
+                    return Err(self.ctx.err(item.span(), &field, message));
+                }
+                out.push(d);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The directions `text` names: "a->b" one, "a-b" both (a node name may hold '-', so every
+    /// split is tried and exactly one must name a link).
+    fn captured(&self, text: &str, links: &[LinkSpec]) -> Result<Vec<CapturedDirection>, String> {
+        if let Some((a, b)) = text.split_once("->") {
+            let (a, b) = (self.node_named(a)?, self.node_named(b)?);
+            let link = self.link_between(a, b, links)?;
+            return Ok(vec![CapturedDirection { link, from: a, to: b }]);
+        }
+        let splits: Vec<(usize, usize, usize)> = text
+            .match_indices('-')
+            .filter_map(|(at, _)| {
+                let (a, b) = (self.node_index.get(&text[..at])?, self.node_index.get(&text[at + 1..])?);
+                Some((*a, *b, self.link_between(*a, *b, links).ok()?))
+            })
+            .collect();
+        match splits.as_slice() {
+            [(a, b, link)] => Ok(vec![
+                CapturedDirection { link: *link, from: *a, to: *b },
+                CapturedDirection { link: *link, from: *b, to: *a },
+            ]),
+            [] => Err(format!(
+                "{text:?} names no link: write \"a->b\" for one direction or \"a-b\" for both, with the names of two linked nodes"
+            )),
+            _ => Err(format!("{text:?} names more than one link (node names hold '-'); write each direction as \"a->b\"")),
+        }
+    }
+
+    fn node_named(&self, name: &str) -> Result<usize, String> {
+        self.node_index.get(name).copied().ok_or_else(|| format!("no node named {name:?}"))
+    }
+
+    fn link_between(&self, a: usize, b: usize, links: &[LinkSpec]) -> Result<usize, String> {
+        links.iter().position(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a)).ok_or_else(|| {
+            let neighbours = links.iter().filter_map(|l| match (l.a == a, l.b == a) {
+                (true, _) => Some(self.nodes[l.b].name.as_str()),
+                (_, true) => Some(self.nodes[l.a].name.as_str()),
+                _ => None,
+            });
+            let (a, b) = (&self.nodes[a].name, &self.nodes[b].name);
+            format!("no link between {a:?} and {b:?} (links of {a}: to {})", name_list(neighbours))
+        })
     }
 }
