@@ -1,8 +1,10 @@
 """`Results`: what a run produced, as a summary dict and two pandas DataFrames; saved as files.
 
 On disk a result folder holds ``summary.json`` (sorted keys, two-space indent), ``links.parquet``
-and ``consumers.parquet`` (``paths.parquet`` and ``objects.parquet`` when the run has rows for them) (zstd, no pandas metadata, so the same data always gives the same bytes)
-and, when known, ``scenario.toml``, the scenario that produced them.
+and ``consumers.parquet`` (``paths.parquet``, ``objects.parquet`` and ``forwarding.parquet`` when
+the run has rows for them) (zstd, no pandas metadata, so the same data always gives the same
+bytes), ``forwarding.log`` (the forwarding log as text, one line per row of
+``forwarding.parquet``) and, when known, ``scenario.toml``, the scenario that produced them.
 
 numpy, pandas and pyarrow load when a trace is first read or a file written, not with this module:
 `ndnflow run` without `--out` prints the summary's table and needs none of them (issue 23, item 3).
@@ -31,6 +33,8 @@ LINKS_FILE = "links.parquet"
 CONSUMERS_FILE = "consumers.parquet"
 PATHS_FILE = "paths.parquet"
 OBJECTS_FILE = "objects.parquet"
+FORWARDING_FILE = "forwarding.parquet"
+FORWARDING_LOG_FILE = "forwarding.log"
 SCENARIO_FILE = "scenario.toml"
 
 
@@ -54,6 +58,13 @@ PATH_COLUMNS: Dict[str, str] = _trace_columns("paths")
 
 #: Column -> dtype of the per-object table of catalog consumers (one row per object requested).
 OBJECT_COLUMNS: Dict[str, str] = _trace_columns("objects")
+
+#: Column -> dtype of the forwarding log (`[trace] forwarding`: one row per pipeline step, strategy
+#: decision or queue event, in the order they ran).
+FORWARDING_COLUMNS: Dict[str, str] = _trace_columns("forwarding")
+
+#: The traces of a run, as `_core` names them.
+TRACE_NAMES = ("links", "consumers", "paths", "objects", "forwarding")
 
 
 def _series(values: Any, dtype: Optional[str], adopt: bool = False) -> pd.Series:
@@ -128,6 +139,21 @@ def _read_parquet(path: Path, schema: Mapping[str, str]) -> pd.DataFrame:
     return to_frame(pq.read_table(path).to_pandas(), schema)
 
 
+def forwarding_log_text(frame: pd.DataFrame) -> str:
+    """The forwarding log as text, one line per row, in NFD's log shape:
+    ``<time s, 9 decimals> <node> <event> in=<face> out=<face> name=<name> nonce=<n> <detail>``,
+    each ``key=`` part left out where the row has no value."""
+    lines = []
+    for row in frame.itertuples(index=False):
+        words = [f"{row.time_s:.9f}", row.node, row.event]
+        words += [f"{key}={value}" for key, value in (("in", row.face_in), ("out", row.face_out),
+                                                      ("name", row.name), ("nonce", row.nonce)) if value]
+        if row.detail:
+            words.append(row.detail)
+        lines.append(" ".join(words))
+    return "\n".join(lines) + "\n"
+
+
 #: What a trace is made from: columns, a frame, nothing, or a call that returns columns (the
 #: core's traces, copied out of Rust on first use).
 TraceSource = Union[Mapping[str, Sequence[Any]], "pd.DataFrame", None, Callable[[], Mapping[str, Sequence[Any]]]]
@@ -171,6 +197,8 @@ class Results:
             empty when the run has none.
         objects: per object a catalog consumer requested, with its start and end (see
             `OBJECT_COLUMNS`); empty when the run has no catalog consumer.
+        forwarding: the forwarding log, one row per pipeline step, strategy decision or queue
+            event (see `FORWARDING_COLUMNS`); empty unless the scenario has ``[trace] forwarding``.
         interrupted: True when the run was stopped before its end (Ctrl-C, or the memory watch:
             see `stopped`); everything computed until then is kept.
         scenario_toml: the scenario text that produced the results, when known.
@@ -180,6 +208,7 @@ class Results:
     consumers = _Trace(CONSUMER_COLUMNS)
     paths = _Trace(PATH_COLUMNS)
     objects = _Trace(OBJECT_COLUMNS)
+    forwarding = _Trace(FORWARDING_COLUMNS)
 
     def __init__(
         self,
@@ -189,6 +218,7 @@ class Results:
         *,
         paths: TraceSource = None,
         objects: TraceSource = None,
+        forwarding: TraceSource = None,
         interrupted: bool = False,
         scenario_toml: Optional[str] = None,
     ) -> None:
@@ -199,6 +229,7 @@ class Results:
         self.consumers = consumers
         self.paths = paths
         self.objects = objects
+        self.forwarding = forwarding
         simulation = self.summary.get("simulation", {})
         self.interrupted = bool(interrupted or simulation.get("interrupted", False) or simulation.get("stopped"))
         if self.interrupted:
@@ -217,11 +248,12 @@ class Results:
         "traces": `_core.Simulation.traces()`}, whose tables are copied out when first read."""
         traces = raw.get("traces")
         if traces is None:
-            sources = {name: raw.get(name) for name in ("links", "consumers", "paths", "objects")}
+            sources = {name: raw.get(name) for name in TRACE_NAMES}
         else:
-            sources = {name: partial(traces.table, name) for name in ("links", "consumers", "paths", "objects")}
+            sources = {name: partial(traces.table, name) for name in TRACE_NAMES}
         return cls(raw["summary"], sources["links"], sources["consumers"], paths=sources["paths"],
-                   objects=sources["objects"], interrupted=interrupted, scenario_toml=scenario_toml)
+                   objects=sources["objects"], forwarding=sources["forwarding"], interrupted=interrupted,
+                   scenario_toml=scenario_toml)
 
     # -------------------------------------------------------------------------------- files
 
@@ -239,11 +271,16 @@ class Results:
                 written.append(safe_io.write_with(directory / name, partial(_write_parquet, frame)))
             # Only runs with a multipath (catalog) consumer have paths (objects); a stale file from
             # another run goes.
-            for frame, name in ((self.paths, PATHS_FILE), (self.objects, OBJECTS_FILE)):
+            for frame, name in ((self.paths, PATHS_FILE), (self.objects, OBJECTS_FILE),
+                                (self.forwarding, FORWARDING_FILE)):
                 if len(frame):
                     written.append(safe_io.write_with(directory / name, partial(_write_parquet, frame)))
                 else:
                     (directory / name).unlink(missing_ok=True)
+            if len(self.forwarding):
+                written.append(safe_io.write_text(directory / FORWARDING_LOG_FILE, forwarding_log_text(self.forwarding)))
+            else:
+                (directory / FORWARDING_LOG_FILE).unlink(missing_ok=True)
             if self.scenario_toml is not None:
                 written.append(safe_io.write_text(directory / SCENARIO_FILE, self.scenario_toml))
             safe_io.write_text(written[0], json.dumps(self.summary, sort_keys=True, indent=2) + "\n")
@@ -262,12 +299,14 @@ class Results:
         scenario_path = directory / SCENARIO_FILE
         paths_path = directory / PATHS_FILE
         objects_path = directory / OBJECTS_FILE
+        forwarding_path = directory / FORWARDING_FILE
         return cls(
             summary,
             _read_parquet(directory / LINKS_FILE, LINK_COLUMNS),
             _read_parquet(directory / CONSUMERS_FILE, CONSUMER_COLUMNS),
             paths=_read_parquet(paths_path, PATH_COLUMNS) if paths_path.is_file() else None,
             objects=_read_parquet(objects_path, OBJECT_COLUMNS) if objects_path.is_file() else None,
+            forwarding=_read_parquet(forwarding_path, FORWARDING_COLUMNS) if forwarding_path.is_file() else None,
             scenario_toml=scenario_path.read_text(encoding="utf-8") if scenario_path.is_file() else None,
         )
 

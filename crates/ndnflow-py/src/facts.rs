@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use ndnflow_sim::flow_network::{flow_network as network_of, FlowDirection};
 use ndnflow_sim::scenario::toml::parse_scenario;
 use ndnflow_sim::scenario::units;
-use ndnflow_sim::trace_schema::{Table, CONSUMERS, LINKS, OBJECTS, PATHS};
+use ndnflow_sim::trace_schema::{Table, CONSUMERS, FORWARDING, LINKS, OBJECTS, PATHS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -84,6 +84,7 @@ pub fn trace_schema(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     out.set_item(CONSUMERS.name, columns(py, &CONSUMERS)?)?;
     out.set_item(PATHS.name, columns(py, &PATHS)?)?;
     out.set_item(OBJECTS.name, columns(py, &OBJECTS)?)?;
+    out.set_item(FORWARDING.name, columns(py, &FORWARDING)?)?;
     Ok(out)
 }
 

@@ -8,7 +8,7 @@ use ndnflow_core::Time;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
 use ndnflow_sim::trace::{RunTraces, Summary};
-use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, LINKS, OBJECTS, PATHS};
+use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, FORWARDING, LINKS, OBJECTS, PATHS};
 use ndnflow_sim::Simulation as Engine;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -95,7 +95,8 @@ impl Simulation {
         py.detach(move || engine.run_until(Time::from_nanos(t_ns)))
     }
 
-    /// {"summary": dict, "links": columns, "consumers": columns, "paths": columns, "objects": columns} up to now. Numeric columns are
+    /// {"summary": dict, "links": columns, "consumers": columns, "paths": columns, "objects": columns,
+    /// "forwarding": columns} up to now. Numeric columns are
     /// numpy arrays; label columns are lists sharing one str object per distinct label.
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let (summary, traces) = {
@@ -124,7 +125,7 @@ impl Simulation {
 }
 
 /// The traces' names, as `results()` keys them.
-const TRACES: [&str; 4] = [LINKS.name, CONSUMERS.name, PATHS.name, OBJECTS.name];
+const TRACES: [&str; 5] = [LINKS.name, CONSUMERS.name, PATHS.name, OBJECTS.name, FORWARDING.name];
 
 /// A run's time series, held in Rust in the engine's compact form (`ndnflow_sim::trace_log`);
 /// `table(name)` copies one into Python as `results()[name]`.
@@ -135,7 +136,8 @@ pub struct Traces {
 
 #[pymethods]
 impl Traces {
-    /// {column: values} of the trace `name` ("links", "consumers", "paths" or "objects").
+    /// {column: values} of the trace `name` ("links", "consumers", "paths", "objects" or
+    /// "forwarding").
     fn table<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
         table_columns(&Columns::new(py)?, &self.traces, name)
     }
@@ -149,6 +151,7 @@ fn table_columns<'py>(c: &Columns<'py>, r: &RunTraces, name: &str) -> PyResult<B
         n if n == CONSUMERS.name => trace_columns(c, &CONSUMERS, &r.log.consumers(), &r.consumer_names),
         n if n == PATHS.name => trace_columns(c, &PATHS, &r.paths, &r.path_names),
         n if n == OBJECTS.name => trace_columns(c, &OBJECTS, &r.objects, &r.consumer_names),
+        n if n == FORWARDING.name => trace_columns(c, &FORWARDING, &r.forwarding, &r.forwarding.lines),
         _ => Err(pyo3::exceptions::PyKeyError::new_err(format!(
             "no trace {name:?}; the traces are {}",
             TRACES.join(", ")

@@ -14,6 +14,7 @@
 //! shaper's size estimate. An Interest the shaper drops comes back at once, at the same instant,
 //! to the sender as a marked Nack(Congestion), as a lost Interest the link gives up on does.
 
+mod fwlog;
 mod reliable;
 mod report;
 mod shaping;
@@ -57,6 +58,8 @@ pub struct Simulation {
     warnings: Vec<String>,
     /// Why the run stopped before its end, when the memory watch stopped it (`crate::memory`).
     stopped: Option<String>,
+    /// The forwarding log's records (`[trace] forwarding`); `None`: off.
+    fwlog: Option<Box<crate::fwlog::FwLogRecorder>>,
 }
 
 impl Simulation {
@@ -76,7 +79,7 @@ impl Simulation {
             events.schedule(scenario.bin.min(scenario.duration), Event::Sample);
         }
         let consumers_left = scenario.consumers.len();
-        Simulation {
+        let mut sim = Simulation {
             recorder: Recorder::new(net.dirs.len(), scenario.consumers.len()),
             net,
             events,
@@ -92,8 +95,11 @@ impl Simulation {
             shaper_dropped: Vec::new(),
             warnings,
             stopped: None,
+            fwlog: None,
             scenario,
-        }
+        };
+        sim.install_forwarding_log();
+        sim
     }
 
     pub fn now(&self) -> Time {
@@ -263,7 +269,8 @@ impl Simulation {
         frame.lp.congestion_mark = 0;
         let o = &self.net.dirs[origin];
         let (from, from_face) = (o.from, o.from_face);
-        self.net.nodes[from].fw.note_congested_interest(from_face, interest);
+        self.net.nodes[from].fw.note_congested_interest(self.now, from_face, interest);
+        self.take_node_log(from);
     }
 
     /// A Nack(Congestion) for `interest`, carrying `mark`, arrives at the sender of NDN-level
@@ -291,11 +298,13 @@ impl Simulation {
                 if let Some(arrival) = tx.arrival {
                     self.events.schedule(arrival, Event::Arrive(d as u32));
                 }
+                self.take_link_log(d);
                 return;
             }
             Err(frame) => frame,
         };
         self.net.dirs[d].enqueue(self.now, frame);
+        self.take_link_log(d);
         self.kick(d);
     }
 
@@ -304,6 +313,7 @@ impl Simulation {
         while let Some((node, face, frame)) = self.local.pop_front() {
             let mut out = std::mem::take(&mut self.outbox);
             self.net.nodes[node].fw.handle(self.now, face, frame, &mut out);
+            self.take_node_log(node);
             for (face, frame) in out.drain(..) {
                 self.send_from(node, face, frame);
             }
@@ -385,6 +395,7 @@ impl Simulation {
     fn wake_node(&mut self, n: usize) {
         let mut out = std::mem::take(&mut self.outbox);
         self.net.nodes[n].fw.handle_timeout(self.now, &mut out);
+        self.take_node_log(n);
         for (face, frame) in out.drain(..) {
             self.send_from(n, face, frame);
         }
@@ -414,6 +425,8 @@ impl Simulation {
                 self.events.schedule(arrival, Event::Arrive(d as u32));
             }
         }
+        self.take_link_log(d);
+        let dir = &mut self.net.dirs[d];
         if !dir.tx_pending && !dir.is_idle(now) && !dir.queue.is_empty() {
             dir.tx_pending = true;
             self.events.schedule(dir.busy_until, Event::TxDone(d as u32));
@@ -436,6 +449,7 @@ impl Simulation {
                 }
                 LinkChange::Down => {
                     self.net.dirs[d].set_down(self.now);
+                    self.take_link_log(d);
                     self.set_face_state(d, false);
                 }
                 LinkChange::Up => {

@@ -5,6 +5,7 @@
 //! docs/protocols/links.md ("Traces") explains each column at length; a test keeps its tables
 //! listing exactly these columns, in this order.
 
+use crate::fwlog::{ForwardingSeries, LogLine};
 use crate::trace::{ConsumerName, ConsumerSeries, DirName, LinkSeries, ObjectSeries, PathName, PathSeries};
 
 /// How a column's values are read from its series.
@@ -65,6 +66,7 @@ type LinkColumn = Column<LinkSeries, DirName>;
 type ConsumerColumn = Column<ConsumerSeries, ConsumerName>;
 type PathColumn = Column<PathSeries, PathName>;
 type ObjectColumn = Column<ObjectSeries, ConsumerName>;
+type ForwardingColumn = Column<ForwardingSeries, LogLine>;
 
 pub static LINKS: Table<LinkSeries, DirName> = Table {
     name: "links",
@@ -193,6 +195,33 @@ pub static OBJECTS: Table<ObjectSeries, ConsumerName> = Table {
             "count",
             "distinct paths its Data came over (a multipath consumer's paths; 1 for single path)",
             |s| &s.paths,
+        ),
+    ],
+};
+
+/// The forwarding log (`[trace] forwarding`; docs/protocols/forwarder.md, "Forwarding log"):
+/// NFD's Forwarder and Strategy DEBUG lines, and queue drops and marks; only runs with the log on
+/// have rows. Each row is its own label entry (`LogLine`).
+pub static FORWARDING: Table<ForwardingSeries, LogLine> = Table {
+    name: "forwarding",
+    row: "one pipeline step, strategy decision or queue event at one node, in the order they ran",
+    codes: |s| &s.row,
+    columns: &[
+        ForwardingColumn::float("time_s", "s", "simulated time of the step", |s| &s.time_s),
+        ForwardingColumn::label("node", "node the step ran at (for a queue event, the sending node)", |l| &l.node),
+        ForwardingColumn::label("event", "NFD's name for the step, e.g. onIncomingInterest", |l| &l.event),
+        ForwardingColumn::label(
+            "face_in",
+            "face it came in on: the neighbour's name, or app:<consumer id>, app:producer; \"\" if none",
+            |l| &l.face_in,
+        ),
+        ForwardingColumn::label("face_out", "face it goes out on, named as face_in; \"\" if none", |l| &l.face_out),
+        ForwardingColumn::label("name", "the packet's name (a FIB prefix for forwardingPercentages)", |l| &l.name),
+        ForwardingColumn::label("nonce", "the Interest's or Nack's nonce, decimal; \"\" if none", |l| &l.nonce),
+        ForwardingColumn::label(
+            "detail",
+            "the decision and its reason, link-header fields, Nack reason, queue cause",
+            |l| &l.detail,
         ),
     ],
 };

@@ -32,7 +32,40 @@ pub struct Scenario {
     /// Bytes the run may need (`crate::memory`): a scenario estimated above it is refused, and a
     /// run that grows past it stops with what it computed.
     pub memory_limit: u64,
+    /// What the run records beyond the summary and the per-bin traces (`[trace]`): all off by
+    /// default.
+    pub trace: TraceSpec,
 }
+
+/// `[trace]`: the optional instruments, one field each (issue 24's traces).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TraceSpec {
+    /// The forwarding log (`[trace] forwarding = { ... }`; docs/protocols/forwarder.md).
+    pub forwarding: Option<ForwardingLogSpec>,
+}
+
+/// Which pipeline steps, strategy decisions and queue events the forwarding log keeps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForwardingLogSpec {
+    /// The nodes logged, in scenario order; every node when the scenario names none.
+    pub nodes: Vec<NodeId>,
+    /// Only names under this prefix ("/" by default).
+    pub prefix: Name,
+    /// `Trace` adds every packet a queue takes in and sends to `Debug`'s steps, drops and marks.
+    pub level: LogLevel,
+    /// Records kept at most; those after are counted, not kept.
+    pub max_records: u64,
+}
+
+/// NFD's log levels, as far as the forwarding log distinguishes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogLevel {
+    Debug,
+    Trace,
+}
+
+/// The default bound of the forwarding log (our choice: about 10 MB of text, 100 bytes a line).
+pub const DEFAULT_MAX_LOG_RECORDS: u64 = 100_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum RoutingMetric {

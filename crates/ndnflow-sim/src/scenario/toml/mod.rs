@@ -21,6 +21,7 @@ mod marking;
 mod nodes_links;
 mod queue;
 mod strategy;
+mod trace;
 mod values;
 
 use std::path::{Path, PathBuf};
@@ -92,7 +93,8 @@ pub fn parse_scenario(text: &str, source: &str, base_dir: Option<&Path>) -> Resu
 type Val<'i> = Spanned<DeValue<'i>>;
 type Res<T> = Result<T, ScenarioError>;
 
-const TOP_KEYS: &[&str] = &["simulation", "nodes", "topology", "links", "producers", "consumers", "routes", "events"];
+const TOP_KEYS: &[&str] =
+    &["simulation", "nodes", "topology", "links", "producers", "consumers", "routes", "events", "trace"];
 
 struct Reader<'s, 'b> {
     ctx: Ctx<'s>,
@@ -263,6 +265,7 @@ impl Reader<'_, '_> {
         for (i, v) in self.sections(&root, "events")?.into_iter().enumerate() {
             events.push(self.event(v, &format!("events[{i}]"), &links)?);
         }
+        let trace = self.trace(&root)?;
 
         let scenario = Scenario {
             duration,
@@ -276,6 +279,7 @@ impl Reader<'_, '_> {
             routes,
             events,
             memory_limit,
+            trace,
         };
         crate::memory::check(&scenario).map_err(|(part, total)| {
             let span = part.consumer.and_then(|i| consumer_spans.get(i).cloned()).or_else(|| sim.get("bin").map(|b| b.span()));
