@@ -13,7 +13,7 @@ import warnings
 import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from ndnflow import _native, _toml, safe_io, units
 from ndnflow._native import ScenarioError, ScenarioWarning
@@ -27,7 +27,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 Quantity = units.Quantity
 
 #: Order of the sections in a written document; list sections are arrays of tables.
-_SECTIONS = ("simulation", "topology", "nodes", "links", "producers", "consumers", "routes", "events")
+_SECTIONS = ("simulation", "topology", "nodes", "links", "producers", "consumers", "routes", "events", "trace")
 _LIST_SECTIONS = ("links", "producers", "consumers", "routes", "events")
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
@@ -389,6 +389,26 @@ class Scenario:
             **extra,
         )
         return self._append("events", entry)
+
+    def trace(self, **keys: Any) -> "Scenario":
+        """Turn on the run's optional traces: the keys of ``[trace]`` (docs/scenario-format.md)."""
+        self._doc.setdefault("trace", {}).update(keys)
+        return self._changed()
+
+    def forwarding_log(
+        self,
+        nodes: Optional[Sequence[str]] = None,
+        prefix: Optional[str] = None,
+        level: Optional[str] = None,
+        max_records: Optional[int] = None,
+    ) -> "Scenario":
+        """The forwarding log (``[trace] forwarding``): NFD's pipeline steps and strategy decisions
+        at `nodes` (every node by default) for names under `prefix` ("/"), queue drops and marks,
+        and with ``level="trace"`` every packet a queue takes and sends; at most `max_records`
+        rows (100000). Written as forwarding.log and forwarding.parquet."""
+        table = _without_none(nodes=None if nodes is None else list(nodes), prefix=prefix, level=level,
+                              max_records=max_records)
+        return self.trace(forwarding=table)
 
     # ---------------------------------------------------------------------------------- variants
 

@@ -24,6 +24,7 @@ fn the_documentation_lists_exactly_these_columns() {
     assert_eq!(documented("### `consumers.parquet`"), names(&CONSUMERS));
     assert_eq!(documented("### `paths.parquet`"), names(&PATHS));
     assert_eq!(documented("### `objects.parquet`"), names(&OBJECTS));
+    assert_eq!(documented("### `forwarding.parquet`"), names(&FORWARDING));
 }
 
 /// (name, value) of every numeric column of `table` on row 0 of `series`.
