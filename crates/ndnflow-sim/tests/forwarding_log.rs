@@ -166,3 +166,14 @@ fn an_unknown_node_is_an_error_naming_it() {
     let err = parse(&chain("interest = true")).unwrap_err().to_string();
     assert!(err.contains("interest"), "{err}");
 }
+
+#[test]
+fn the_cap_counts_toward_the_memory_limit() {
+    // 10^6 records at 1024 bytes each (memory::FORWARDING_RECORD_BYTES) are about 977 MiB, above
+    // a 512 MiB limit; the other parts of this tiny run are a few kilobytes.
+    let text = chain("forwarding = { max_records = 1000000 }")
+        .replace("duration = \"1s\"\n", "duration = \"1s\"\nmemory_limit = \"512MiB\"\n");
+    let err = parse(&text).unwrap_err().to_string();
+    assert!(err.contains("trace.forwarding.max_records"), "{err}");
+    assert!(parse(&text.replace("1000000", "100000")).is_ok());
+}

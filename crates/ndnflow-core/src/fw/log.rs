@@ -304,3 +304,7 @@ impl ForwardingLog {
         self.records.is_empty()
     }
 }
+
+#[cfg(test)]
+#[path = "log_tests.rs"]
+mod tests;
