@@ -1,12 +1,13 @@
 """`Results`: what a run produced, as a summary dict and pandas DataFrames; saved as files.
 
 On disk a result folder holds ``summary.json`` (sorted keys, two-space indent), ``links.parquet``
-and ``consumers.parquet`` (``paths``, ``objects``, ``interests``, ``faces`` and ``nodes`` too when
-the run has rows for them) (zstd, no pandas metadata, so the same data always gives the same
+and ``consumers.parquet`` (``paths``, ``objects``, ``interests``, ``faces``, ``nodes`` and ``forwarding``
+too when the run has rows for them) (zstd, no pandas metadata, so the same data always gives the same
 bytes), or the same traces as ``.csv`` files (`TRACE_FORMATS`: header row, no index, floats in
 their shortest round-trip form, NaN as an empty field), and, when known, ``scenario.toml``, the
 scenario that produced them; ``captures/*.pcap`` when the scenario captures link directions
-(`ndnflow.captures`).
+(`ndnflow.captures`); ``forwarding.log`` beside ``forwarding``'s trace (the forwarding log as
+text, one line per row).
 
 numpy, pandas and pyarrow load when a trace is first read or a file written, not with this module:
 `ndnflow run` without `--out` prints the summary's table and needs none of them (issue 23, item 3).
@@ -37,18 +38,20 @@ CONSUMERS_FILE = "consumers.parquet"
 PATHS_FILE = "paths.parquet"
 OBJECTS_FILE = "objects.parquet"
 INTERESTS_FILE = "interests.parquet"
+FORWARDING_FILE = "forwarding.parquet"
+FORWARDING_LOG_FILE = "forwarding.log"
 SCENARIO_FILE = "scenario.toml"
 
 #: The traces, in the order they are written; links and consumers always, the others when they
 #: have rows.
-TRACES = ("links", "consumers", "paths", "objects", "interests", "faces", "nodes")
+TRACES = ("links", "consumers", "paths", "objects", "interests", "faces", "nodes", "forwarding")
 _ALWAYS_WRITTEN = ("links", "consumers")
 
 #: `save`'s formats: the file extensions each writes.
 TRACE_FORMATS: Dict[str, Sequence[str]] = {"parquet": ("parquet",), "csv": ("csv",), "both": ("parquet", "csv")}
 
 #: Every trace file a result folder may hold, in either format.
-TRACE_FILES = tuple(f"{trace}.{ext}" for trace in TRACES for ext in ("parquet", "csv"))
+TRACE_FILES = tuple(f"{trace}.{ext}" for trace in TRACES for ext in ("parquet", "csv")) + ("forwarding.log",)
 
 
 def _trace_columns(trace: str) -> Dict[str, str]:
@@ -81,6 +84,10 @@ FACE_COLUMNS: Dict[str, str] = _trace_columns("faces")
 
 #: Column -> dtype of the per-node counters (`[trace] nodes = true`; one row per node and time bin).
 NODE_COLUMNS: Dict[str, str] = _trace_columns("nodes")
+
+#: Column -> dtype of the forwarding log (`[trace] forwarding`: one row per pipeline step, strategy
+#: decision or queue event, in the order they ran).
+FORWARDING_COLUMNS: Dict[str, str] = _trace_columns("forwarding")
 
 
 def _series(values: Any, dtype: Optional[str], adopt: bool = False) -> pd.Series:
@@ -188,6 +195,21 @@ def _read_trace(path: Optional[Path], schema: Mapping[str, str]) -> Optional[pd.
     return None if path is None else _READERS[path.suffix[1:]](path, schema)
 
 
+def forwarding_log_text(frame: pd.DataFrame) -> str:
+    """The forwarding log as text, one line per row, in NFD's log shape:
+    ``<time s, 9 decimals> <node> <event> in=<face> out=<face> name=<name> nonce=<n> <detail>``,
+    each ``key=`` part left out where the row has no value."""
+    lines = []
+    for row in frame.itertuples(index=False):
+        words = [f"{row.time_s:.9f}", row.node, row.event]
+        words += [f"{key}={value}" for key, value in (("in", row.face_in), ("out", row.face_out),
+                                                      ("name", row.name), ("nonce", row.nonce)) if value]
+        if row.detail:
+            words.append(row.detail)
+        lines.append(" ".join(words))
+    return "\n".join(lines) + "\n"
+
+
 #: What a trace is made from: columns, a frame, nothing, or a call that returns columns (the
 #: core's traces, copied out of Rust on first use).
 TraceSource = Union[Mapping[str, Sequence[Any]], "pd.DataFrame", None, Callable[[], Mapping[str, Sequence[Any]]]]
@@ -223,7 +245,7 @@ class _Trace:
 #: Each trace's schema, by name.
 SCHEMAS: Dict[str, Mapping[str, str]] = {
     "links": LINK_COLUMNS, "consumers": CONSUMER_COLUMNS, "paths": PATH_COLUMNS, "objects": OBJECT_COLUMNS,
-    "interests": INTEREST_COLUMNS, "faces": FACE_COLUMNS, "nodes": NODE_COLUMNS,
+    "interests": INTEREST_COLUMNS, "faces": FACE_COLUMNS, "nodes": NODE_COLUMNS, "forwarding": FORWARDING_COLUMNS,
 }
 
 
@@ -245,6 +267,8 @@ class Results:
             empty unless the scenario has ``[trace] faces = true``.
         nodes: per node and time bin, its Content Store, PIT and forwarding counters (see
             `NODE_COLUMNS`); empty unless the scenario has ``[trace] nodes = true``.
+        forwarding: the forwarding log, one row per pipeline step, strategy decision or queue
+            event (see `FORWARDING_COLUMNS`); empty unless the scenario has ``[trace] forwarding``.
         interrupted: True when the run was stopped before its end (Ctrl-C, or the memory watch:
             see `stopped`); everything computed until then is kept.
         scenario_toml: the scenario text that produced the results, when known.
@@ -257,6 +281,7 @@ class Results:
     interests = _Trace(INTEREST_COLUMNS)
     faces = _Trace(FACE_COLUMNS)
     nodes = _Trace(NODE_COLUMNS)
+    forwarding = _Trace(FORWARDING_COLUMNS)
 
     def __init__(
         self,
@@ -269,6 +294,7 @@ class Results:
         interests: TraceSource = None,
         faces: TraceSource = None,
         nodes: TraceSource = None,
+        forwarding: TraceSource = None,
         interrupted: bool = False,
         scenario_toml: Optional[str] = None,
     ) -> None:
@@ -282,6 +308,7 @@ class Results:
         self.interests = interests
         self.faces = faces
         self.nodes = nodes
+        self.forwarding = forwarding
         simulation = self.summary.get("simulation", {})
         self.interrupted = bool(interrupted or simulation.get("interrupted", False) or simulation.get("stopped"))
         if self.interrupted:
@@ -307,6 +334,7 @@ class Results:
             sources = {name: partial(traces.table, name) for name in TRACES}
         return cls(raw["summary"], sources["links"], sources["consumers"], paths=sources["paths"],
                    objects=sources["objects"], interests=sources["interests"], faces=sources["faces"], nodes=sources["nodes"],
+                   forwarding=sources["forwarding"],
                    interrupted=interrupted, scenario_toml=scenario_toml)
 
     # -------------------------------------------------------------------------------- files
@@ -328,6 +356,10 @@ class Results:
         with safe_io.signals_held():
             for trace in TRACES:
                 written += self._save_trace(directory, trace, TRACE_FORMATS[format])
+            if len(self.forwarding):
+                written.append(safe_io.write_text(directory / FORWARDING_LOG_FILE, forwarding_log_text(self.forwarding)))
+            else:
+                (directory / FORWARDING_LOG_FILE).unlink(missing_ok=True)
             if self.scenario_toml is not None:
                 written.append(safe_io.write_text(directory / SCENARIO_FILE, self.scenario_toml))
             if self.captures is not None:
@@ -372,6 +404,7 @@ class Results:
             interests=frames["interests"],
             faces=frames["faces"],
             nodes=frames["nodes"],
+            forwarding=frames["forwarding"],
             scenario_toml=scenario_path.read_text(encoding="utf-8") if scenario_path.is_file() else None,
         )
         results.captures = Captures.load(directory)

@@ -13,7 +13,7 @@ import warnings
 import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from ndnflow import _native, _toml, safe_io, units
 from ndnflow._native import ScenarioError, ScenarioWarning
@@ -402,6 +402,21 @@ class Scenario:
         extra = {key: list(value) if key == "pcap" else value for key, value in extra.items()}
         self._doc.setdefault("trace", {}).update(_without_none(interests=interests, faces=faces, nodes=nodes, **extra))
         return self._changed()
+
+    def forwarding_log(
+        self,
+        nodes: Optional[Sequence[str]] = None,
+        prefix: Optional[str] = None,
+        level: Optional[str] = None,
+        max_records: Optional[int] = None,
+    ) -> "Scenario":
+        """The forwarding log (``[trace] forwarding``): NFD's pipeline steps and strategy decisions
+        at `nodes` (every node by default) for names under `prefix` ("/"), queue drops and marks,
+        and with ``level="trace"`` every packet a queue takes and sends; at most `max_records`
+        rows (100000). Written as forwarding.log and forwarding.parquet."""
+        table = _without_none(nodes=None if nodes is None else list(nodes), prefix=prefix, level=level,
+                              max_records=max_records)
+        return self.trace(forwarding=table)
 
     # ---------------------------------------------------------------------------------- variants
 

@@ -1,7 +1,9 @@
 """Who gets CoDel's drops at the MPTCP fairness bottleneck, and why (docs/protocols/multipath.md,
-"CoDel: who gets the drops"). Reads what `run.sh OUT` wrote: per run, a queue log (one line per
-Data event at the shared CoDel queue: E enqueue, D departure, X CoDel drop, T tail drop, each with
-the instant in ns and the Data name, /p/c/... or /p/d/...) and the per-path windows in 10 ms bins.
+"CoDel: who gets the drops"). Reads what `run.sh OUT` wrote: per run, a results folder whose
+forwarding log (forwarding.parquet, level "trace" at p) holds every Data event at the shared CoDel
+queue p -> r2 (queueEnqueue, queueDeparture with its sojourn, queueDrop: "AQM drop" by CoDel,
+"queue full" at the tail), each with its instant and the Data name, /p/c/... or /p/d/...; and
+whose paths.parquet holds the per-path windows in 10 ms bins.
 
 Usage: python3 scripts/codel_drops/analyse.py OUT [COUPLING ...]   (default: lia olia reno)
 
@@ -13,8 +15,10 @@ Everything is counted after the first 5 s (start-up). Definitions:
 """
 import bisect
 import collections
-import csv
+import re
 import sys
+
+import pandas as pd
 
 AFTER_NS = 5_000_000_000
 TARGET_NS = 5_000_000
@@ -23,24 +27,31 @@ RELIEF_NS = 100_000_000
 RTT_NS = 35_000_000
 
 
-def read_log(path):
-    """(kind, t_ns, name, flow) per line, flow 'c' or 'd'."""
+KINDS = {("queueEnqueue", ""): "E", ("queueDeparture", ""): "D", ("queueDrop", "AQM drop"): "X",
+         ("queueDrop", "queue full"): "T"}
+CAUSE = re.compile(r'cause="([^"]*)"')
+SOJOURN = re.compile(r"sojourn_ms=([0-9.]+)")
+
+
+def read_log(folder):
+    """(kind, t_ns, name, flow, sojourn_ns) per Data event at the queue p -> r2, flow 'c' or 'd'."""
+    log = pd.read_parquet(f"{folder}/forwarding.parquet")
+    log = log[(log.node == "p") & (log.face_out == "r2") & log.detail.str.startswith("packet=Data")]
     events = []
-    with open(path) as f:
-        for line in f:
-            p = line.split()
-            if p[0] == "END":
-                break
-            events.append((p[0], int(p[1]), p[3], p[3].split("/")[2], p))
+    for row in log.itertuples(index=False):
+        cause = CAUSE.search(row.detail)
+        kind = KINDS.get((row.event, cause.group(1) if cause else ""))
+        if kind:
+            sojourn = round(float(SOJOURN.search(row.detail).group(1)) * 1e6)
+            events.append((kind, round(row.time_s * 1e9), row.name, row.name.split("/")[2], sojourn))
     return events
 
 
-def read_paths(path):
+def read_paths(folder):
     """Per (flow, path index): [(t_s, window)] and the instants of its loss events."""
     rows = collections.defaultdict(list)
-    with open(path) as f:
-        for r in csv.DictReader(f):
-            rows[(r["consumer"], r["index"])].append((float(r["t"]), float(r["window"] or "nan")))
+    for r in pd.read_parquet(f"{folder}/paths.parquet").itertuples(index=False):
+        rows[(r.consumer, r.path)].append((float(r.time_s), float(r.window)))
     losses = {}
     for key, rs in rows.items():
         rs.sort()
@@ -83,7 +94,7 @@ def episodes(drops):
 
 def relieved(events, drops):
     """Per drop: whether a departure within RELIEF_NS after it waited less than the target."""
-    deps = [(t, int(p[4])) for kind, t, _, _, p in events if kind == "D"]
+    deps = [(t, sojourn) for kind, t, _, _, sojourn in events if kind == "D"]
     times = [t for t, _ in deps]
     out = []
     for t, *_ in drops:
@@ -114,8 +125,8 @@ def mean(xs):
 
 
 def analyse(prefix):
-    events = read_log(prefix + ".log")
-    rows, losses = read_paths(prefix + ".paths.csv")
+    events = read_log(prefix)
+    rows, losses = read_paths(prefix)
     entered, drops = queue_walk(events)
     eps = episodes(drops)
     relief = relieved(events, drops)

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use ndnflow_sim::flow_network::{flow_network as network_of, FlowDirection};
 use ndnflow_sim::scenario::toml::parse_scenario;
 use ndnflow_sim::scenario::units;
-use ndnflow_sim::trace_schema::{Table, CONSUMERS, FACES, INTERESTS, LINKS, NODES, OBJECTS, PATHS};
+use ndnflow_sim::trace_schema::{Table, CONSUMERS, FACES, FORWARDING, INTERESTS, LINKS, NODES, OBJECTS, PATHS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -87,6 +87,7 @@ pub fn trace_schema(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     out.set_item(INTERESTS.name, columns(py, &INTERESTS)?)?;
     out.set_item(FACES.name, columns(py, &FACES)?)?;
     out.set_item(NODES.name, columns(py, &NODES)?)?;
+    out.set_item(FORWARDING.name, columns(py, &FORWARDING)?)?;
     Ok(out)
 }
 

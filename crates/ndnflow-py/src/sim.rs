@@ -11,7 +11,7 @@ use ndnflow_sim::capture::BUFFER_BYTES;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
 use ndnflow_sim::trace::{RunTraces, Summary};
-use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, FACES, INTERESTS, LINKS, NODES, OBJECTS, PATHS};
+use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, FACES, FORWARDING, INTERESTS, LINKS, NODES, OBJECTS, PATHS};
 use ndnflow_sim::Simulation as Engine;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -99,7 +99,7 @@ impl Simulation {
     }
 
     /// {"summary": dict, "links": columns, "consumers": columns, "paths": columns, "objects": columns,
-    /// "interests": columns} up to now. Numeric columns are
+    /// "interests", "faces", "nodes", "forwarding": columns} up to now. Numeric columns are
     /// numpy arrays; label columns are lists sharing one str object per distinct label.
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let (summary, traces) = {
@@ -166,8 +166,8 @@ impl Simulation {
 }
 
 /// The traces' names, as `results()` keys them.
-const TRACES: [&str; 7] =
-    [LINKS.name, CONSUMERS.name, PATHS.name, OBJECTS.name, INTERESTS.name, FACES.name, NODES.name];
+const TRACES: [&str; 8] =
+    [LINKS.name, CONSUMERS.name, PATHS.name, OBJECTS.name, INTERESTS.name, FACES.name, NODES.name, FORWARDING.name];
 
 /// A run's time series, held in Rust in the engine's compact form (`ndnflow_sim::trace_log`);
 /// `table(name)` copies one into Python as `results()[name]`.
@@ -179,7 +179,7 @@ pub struct Traces {
 #[pymethods]
 impl Traces {
     /// {column: values} of the trace `name` ("links", "consumers", "paths", "objects",
-    /// "interests", "faces" or "nodes").
+    /// "interests", "faces", "nodes" or "forwarding").
     fn table<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
         table_columns(&Columns::new(py)?, &self.traces, name)
     }
@@ -196,6 +196,7 @@ fn table_columns<'py>(c: &Columns<'py>, r: &RunTraces, name: &str) -> PyResult<B
         n if n == INTERESTS.name => trace_columns(c, &INTERESTS, &r.interests, &r.interest_names),
         n if n == FACES.name => trace_columns(c, &FACES, &r.faces, &r.face_names),
         n if n == NODES.name => trace_columns(c, &NODES, &r.nodes, &r.node_names),
+        n if n == FORWARDING.name => trace_columns(c, &FORWARDING, &r.forwarding, &r.forwarding.lines),
         _ => Err(pyo3::exceptions::PyKeyError::new_err(format!(
             "no trace {name:?}; the traces are {}",
             TRACES.join(", ")

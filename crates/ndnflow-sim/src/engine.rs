@@ -15,6 +15,7 @@
 //! to the sender as a marked Nack(Congestion), as a lost Interest the link gives up on does.
 
 mod captures;
+mod fwlog;
 mod interests;
 mod reliable;
 mod report;
@@ -62,6 +63,8 @@ pub struct Simulation {
     stopped: Option<String>,
     /// The per-segment trace, `None` unless `[trace] interests = true`.
     interests: Option<crate::trace_interests::InterestLog>,
+    /// The forwarding log's records (`[trace] forwarding`); `None`: off.
+    fwlog: Option<Box<crate::fwlog::FwLogRecorder>>,
 }
 
 impl Simulation {
@@ -100,9 +103,11 @@ impl Simulation {
             warnings,
             stopped: None,
             interests: None,
+            fwlog: None,
             scenario,
         };
         sim.start_interest_log();
+        sim.install_forwarding_log();
         sim
     }
 
@@ -273,7 +278,8 @@ impl Simulation {
         frame.lp.congestion_mark = 0;
         let o = &self.net.dirs[origin];
         let (from, from_face) = (o.from, o.from_face);
-        self.net.nodes[from].fw.note_congested_interest(from_face, interest);
+        self.net.nodes[from].fw.note_congested_interest(self.now, from_face, interest);
+        self.take_node_log(from);
     }
 
     /// A Nack(Congestion) for `interest`, carrying `mark`, arrives at the sender of NDN-level
@@ -301,11 +307,13 @@ impl Simulation {
                 if let Some(arrival) = tx.arrival {
                     self.events.schedule(arrival, Event::Arrive(d as u32));
                 }
+                self.take_link_log(d);
                 return;
             }
             Err(frame) => frame,
         };
         self.net.dirs[d].enqueue(self.now, frame);
+        self.take_link_log(d);
         self.kick(d);
     }
 
@@ -314,6 +322,7 @@ impl Simulation {
         while let Some((node, face, frame)) = self.local.pop_front() {
             let mut out = std::mem::take(&mut self.outbox);
             self.net.nodes[node].fw.handle(self.now, face, frame, &mut out);
+            self.take_node_log(node);
             for (face, frame) in out.drain(..) {
                 self.send_from(node, face, frame);
             }
@@ -398,6 +407,7 @@ impl Simulation {
     fn wake_node(&mut self, n: usize) {
         let mut out = std::mem::take(&mut self.outbox);
         self.net.nodes[n].fw.handle_timeout(self.now, &mut out);
+        self.take_node_log(n);
         for (face, frame) in out.drain(..) {
             self.send_from(n, face, frame);
         }
@@ -427,6 +437,8 @@ impl Simulation {
                 self.events.schedule(arrival, Event::Arrive(d as u32));
             }
         }
+        self.take_link_log(d);
+        let dir = &mut self.net.dirs[d];
         if !dir.tx_pending && !dir.is_idle(now) && !dir.queue.is_empty() {
             dir.tx_pending = true;
             self.events.schedule(dir.busy_until, Event::TxDone(d as u32));
@@ -449,6 +461,7 @@ impl Simulation {
                 }
                 LinkChange::Down => {
                     self.net.dirs[d].set_down(self.now);
+                    self.take_link_log(d);
                     self.set_face_state(d, false);
                 }
                 LinkChange::Up => {

@@ -25,6 +25,7 @@
 
 use std::collections::VecDeque;
 
+use ndnflow_core::fw::log::{ForwardingLog, FwEvent};
 use ndnflow_core::link::frag::{FragTag, Fragmenter};
 use ndnflow_core::link::{
     Bernoulli, CodelConfig, GilbertElliott, InterestShaper, Limit, LossModel, LpReliability, NfdMarkConfig, NfdMarker,
@@ -38,6 +39,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use crate::capture::DirCapture;
+use crate::link_log::refusal;
 use crate::scenario::model::{
     CodelMode, LinkDirSpec, LossDetection, LossSpec, QueueLimit, QueueSpec, ShaperSpec, UnderlayHop,
 };
@@ -147,6 +149,9 @@ pub struct LinkDir {
     /// The fragments of the frame being enqueued, kept between calls so that splitting a packet
     /// does not allocate.
     pub(crate) pieces: Vec<(Frame, u32, FragTag)>,
+    /// The forwarding log's queue records (`link_log.rs`); `None` unless the sending node is
+    /// logged.
+    pub log: Option<Box<ForwardingLog>>,
     pub rng: ChaCha8Rng,
 }
 
@@ -267,6 +272,7 @@ impl LinkDir {
             frag: None,
             pieces: Vec::new(),
             marker: None,
+            log: None,
         }
     }
 
@@ -298,6 +304,9 @@ impl LinkDir {
     /// Offers a frame to the output queue; a full queue or a down link drops it.
     pub fn enqueue(&mut self, now: Time, mut frame: Frame) {
         if !self.up {
+            if self.log.is_some() {
+                self.note_queue(now, FwEvent::QueueDrop, &frame, "link down", Time::ZERO);
+            }
             self.dropped(frame);
             return;
         }
@@ -312,9 +321,21 @@ impl LinkDir {
                 marked = true;
             }
         }
+        // Taken before the queue has the frame, and only with a log: the enqueue record needs it.
+        let logged = self.log.is_some().then(|| frame.clone());
         match self.queue.enqueue(now, Queued { frame, size, enqueued_at: now }) {
-            Ok(()) => self.counters.marks += marked as u64,
-            Err(item) => self.dropped(item.frame),
+            Ok(()) => {
+                self.counters.marks += marked as u64;
+                if let Some(f) = logged {
+                    self.note_enqueued(now, &f, marked);
+                }
+            }
+            Err(item) => {
+                if self.log.is_some() {
+                    self.note_queue(now, FwEvent::QueueDrop, &item.frame, refusal(&self.queue), Time::ZERO);
+                }
+                self.dropped(item.frame)
+            }
         }
     }
 
@@ -348,6 +369,9 @@ impl LinkDir {
             let marked = m.on_send(now, 0);
             debug_assert!(!marked, "an empty queue is never above the threshold");
         }
+        if self.log.is_some() {
+            self.note_queue(now, FwEvent::QueueEnqueue, &frame, "", Time::ZERO);
+        }
         Ok(self.start(now, frame, size, (Time::ZERO, false), None))
     }
 
@@ -359,6 +383,9 @@ impl LinkDir {
         let mut dropped = std::mem::take(&mut self.scratch);
         let dequeued = self.queue.dequeue(now, &mut dropped);
         for item in dropped.drain(..) {
+            if self.log.is_some() {
+                self.note_queue(now, FwEvent::QueueDrop, &item.frame, "AQM drop", now - item.enqueued_at);
+            }
             self.dropped_queued(item.frame);
         }
         self.scratch = dropped;
@@ -383,6 +410,9 @@ impl LinkDir {
     ) -> Transmission {
         if let Some(capture) = self.capture.as_deref_mut() {
             capture.frame(now, &frame, tag);
+        }
+        if self.log.is_some() {
+            self.note_departure(now, &frame, sojourn, marked);
         }
         let c = &mut self.counters;
         c.sojourn_sum += sojourn;
@@ -432,6 +462,9 @@ impl LinkDir {
             flushed.push(d.item);
         }
         for item in flushed.drain(..) {
+            if self.log.is_some() {
+                self.note_queue(now, FwEvent::QueueDrop, &item.frame, "link down", now - item.enqueued_at);
+            }
             self.dropped_queued(item.frame);
         }
         self.scratch = flushed;

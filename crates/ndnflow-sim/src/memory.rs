@@ -32,6 +32,10 @@ pub const BURST_INTEREST_BYTES: u64 = 1024;
 /// Bytes per trace row at the whole process's peak, once copied to Python (an upper bound: about
 /// 270 measured with `--out`, 15 in the engine).
 pub const TRACE_ROW_BYTES: u64 = 400;
+/// Bytes per record of the forwarding log at the whole process's peak (an estimate from the
+/// sizes, an upper bound: about 150 in the engine, a record and the name it keeps alive; about
+/// 250 more as text columns; about 450 more as Python strings once copied).
+pub const FORWARDING_RECORD_BYTES: u64 = 1024;
 /// Bytes per queued packet or pending event (a frame and its slot).
 pub const QUEUED_PACKET_BYTES: u64 = 128;
 /// Bytes per node before any traffic: its forwarder's tables, sized up front (a chain of 100,001
@@ -58,6 +62,15 @@ pub struct Demand {
 pub fn demands(s: &Scenario) -> Vec<Demand> {
     let mut out: Vec<Demand> = s.consumers.iter().enumerate().filter_map(|(i, c)| consumer_demand(s, i, c)).collect();
     out.push(trace_demand(s));
+    if let Some(log) = &s.trace.forwarding {
+        out.push(Demand {
+            field: "trace.forwarding.max_records".into(),
+            consumer: None,
+            bytes: log.max_records.saturating_mul(FORWARDING_RECORD_BYTES),
+            how: format!("the forwarding log's {} records at most", log.max_records),
+            remedy: "lower max_records, or log fewer nodes or a longer prefix",
+        });
+    }
     out.push(Demand {
         field: "nodes".into(),
         consumer: None,

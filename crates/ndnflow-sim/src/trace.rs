@@ -19,6 +19,7 @@ use ndnflow_core::Time;
 use serde::Serialize;
 
 use crate::build::Network;
+use crate::fwlog::ForwardingSeries;
 use crate::link::LinkCounters;
 use crate::trace_counters::{CounterRecorder, FaceName, FaceSeries, NodeSeries};
 use crate::trace_interests::{InterestName, InterestSeries};
@@ -316,6 +317,18 @@ pub struct SimulationSummary {
     /// Why the run ended before its duration, when the memory watch stopped it (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// The forwarding log's size, when `[trace] forwarding` is on (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forwarding_log: Option<ForwardingLogSummary>,
+}
+
+/// How much the forwarding log kept: `records` rows (at most `max_records`), and `dropped` more
+/// that came after the cap and were not kept.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct ForwardingLogSummary {
+    pub records: u64,
+    pub dropped: u64,
+    pub max_records: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -501,6 +514,8 @@ pub struct Results {
     pub consumers: ConsumerSeries,
     pub paths: PathSeries,
     pub objects: ObjectSeries,
+    /// The forwarding log's rows (empty unless `[trace] forwarding` is on).
+    pub forwarding: ForwardingSeries,
     /// Indexed by `LinkSeries::dir`.
     pub link_names: Vec<DirName>,
     /// Indexed by `ConsumerSeries::consumer`.
@@ -529,6 +544,7 @@ pub struct RunTraces {
     pub log: TraceLog,
     pub paths: PathSeries,
     pub objects: ObjectSeries,
+    pub forwarding: ForwardingSeries,
     pub link_names: Vec<DirName>,
     pub consumer_names: Vec<ConsumerName>,
     pub path_names: Vec<PathName>,
@@ -549,6 +565,7 @@ impl RunTraces {
             consumers: self.log.consumers(),
             paths: self.paths,
             objects: self.objects,
+            forwarding: self.forwarding,
             link_names: self.link_names,
             consumer_names: self.consumer_names,
             path_names: self.path_names,

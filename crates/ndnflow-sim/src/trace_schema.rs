@@ -5,6 +5,7 @@
 //! docs/protocols/links.md ("Traces") explains each column at length; a test keeps its tables
 //! listing exactly these columns, in this order.
 
+use crate::fwlog::{ForwardingSeries, LogLine};
 use crate::trace::{ConsumerName, ConsumerSeries, DirName, LinkSeries, ObjectSeries, PathName, PathSeries};
 use crate::trace_counters::{FaceName, FaceSeries, NodeSeries};
 use crate::trace_interests::{InterestName, InterestSeries};
@@ -67,6 +68,7 @@ type LinkColumn = Column<LinkSeries, DirName>;
 type ConsumerColumn = Column<ConsumerSeries, ConsumerName>;
 type PathColumn = Column<PathSeries, PathName>;
 type ObjectColumn = Column<ObjectSeries, ConsumerName>;
+type ForwardingColumn = Column<ForwardingSeries, LogLine>;
 type InterestColumn = Column<InterestSeries, InterestName>;
 type FaceColumn = Column<FaceSeries, FaceName>;
 type NodeColumn = Column<NodeSeries, String>;
@@ -309,6 +311,33 @@ pub static NODES: Table<NodeSeries, String> = Table {
         NodeColumn::int("pit_entries", "count", "PIT entries at the end of the bin (lingering ones included)", |s| {
             &s.pit_entries
         }),
+    ],
+};
+
+/// The forwarding log (`[trace] forwarding`; docs/protocols/forwarder.md, "Forwarding log"):
+/// NFD's Forwarder and Strategy DEBUG lines, and queue drops and marks; only runs with the log on
+/// have rows. Each row is its own label entry (`LogLine`).
+pub static FORWARDING: Table<ForwardingSeries, LogLine> = Table {
+    name: "forwarding",
+    row: "one pipeline step, strategy decision or queue event at one node, in the order they ran",
+    codes: |s| &s.row,
+    columns: &[
+        ForwardingColumn::float("time_s", "s", "simulated time of the step", |s| &s.time_s),
+        ForwardingColumn::label("node", "node the step ran at (for a queue event, the sending node)", |l| &l.node),
+        ForwardingColumn::label("event", "NFD's name for the step, e.g. onIncomingInterest", |l| &l.event),
+        ForwardingColumn::label(
+            "face_in",
+            "face it came in on: the neighbour's name, or app:<consumer id>, app:producer; \"\" if none",
+            |l| &l.face_in,
+        ),
+        ForwardingColumn::label("face_out", "face it goes out on, named as face_in; \"\" if none", |l| &l.face_out),
+        ForwardingColumn::label("name", "the packet's name (a FIB prefix for forwardingPercentages)", |l| &l.name),
+        ForwardingColumn::label("nonce", "the Interest's or Nack's nonce, decimal; \"\" if none", |l| &l.nonce),
+        ForwardingColumn::label(
+            "detail",
+            "the decision and its reason, link-header fields, Nack reason, queue cause",
+            |l| &l.detail,
+        ),
     ],
 };
 

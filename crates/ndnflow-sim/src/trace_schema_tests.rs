@@ -24,6 +24,7 @@ fn the_documentation_lists_exactly_these_columns() {
     assert_eq!(documented("### `consumers.parquet`"), names(&CONSUMERS));
     assert_eq!(documented("### `paths.parquet`"), names(&PATHS));
     assert_eq!(documented("### `objects.parquet`"), names(&OBJECTS));
+    assert_eq!(documented("### `forwarding.parquet`"), names(&FORWARDING));
     assert_eq!(documented("### `interests.parquet`"), names(&INTERESTS));
     assert_eq!(documented("### `faces.parquet`"), names(&FACES));
     assert_eq!(documented("### `nodes.parquet`"), names(&NODES));

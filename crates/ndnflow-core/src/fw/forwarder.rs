@@ -28,9 +28,10 @@ use smallvec::SmallVec;
 
 use super::config::{cs_eviction_seed, cs_seed, make_extensions, make_strategy, sim_cache_seed, strategy_seed};
 pub use super::config::{ForwarderConfig, InterestMarks, StrategyName};
-use super::ext::{DataCopy, ForwarderExtension};
+use super::ext::ForwarderExtension;
 pub use super::ext::{Dpccp, Mpfp, MpfpCounters};
 use super::face::{FaceCounters, FaceInfo, FaceKind};
+use super::log::{note, Detail, ForwardingLog, FwEvent, FwRecord};
 use super::strategy::{InterestDecision, Strategy, StrategyActions, StrategyCtx};
 use crate::link::Limit;
 use crate::packet::{Data, Frame, Interest, LpHeader, NackReason, NetPacket};
@@ -91,13 +92,15 @@ pub struct Forwarder {
     extensions: Vec<Box<dyn ForwarderExtension>>,
     /// Scratch for the actions of strategy timers, kept to spare an allocation per wake-up.
     actions: StrategyActions,
+    /// The forwarding log (`fw/log.rs`), off (`None`) unless the driver installs one.
+    log: Option<Box<ForwardingLog>>,
 }
 
 /// Frames to send, as (face, frame).
 pub type Outbox = Vec<(FaceId, Frame)>;
 
 /// Where a Data goes: (downstream, its Interest came over a congested link, its PIT hint).
-type Downstreams = SmallVec<[(FaceId, bool, u32); 4]>;
+pub(super) type Downstreams = SmallVec<[(FaceId, bool, u32); 4]>;
 
 impl Forwarder {
     pub fn new(config: ForwarderConfig, nonce_seed: u64) -> Forwarder {
@@ -129,6 +132,7 @@ impl Forwarder {
             straggler: config.straggler,
             extensions,
             actions: StrategyActions::new(),
+            log: None,
         }
     }
 
@@ -232,7 +236,7 @@ impl Forwarder {
     /// it sent `interest`, one this node forwarded. Its PIT entry is marked, and the Data sent down
     /// for it will be. Ignored with `InterestMarks::Ignore`, or when the entry is gone (another
     /// upstream answered) or was not sent on `face`.
-    pub fn note_congested_interest(&mut self, face: FaceId, interest: &Interest) {
+    pub fn note_congested_interest(&mut self, now: Time, face: FaceId, interest: &Interest) {
         if self.interest_marks != InterestMarks::Pit {
             return;
         }
@@ -241,13 +245,20 @@ impl Forwarder {
         if !entry.is_satisfied() {
             if let Some(o) = entry.out_record_mut(face) {
                 o.congested = true;
+                note(&mut self.log, || {
+                    FwRecord::new(now, FwEvent::PitMarked, &interest.name).face_out(face).nonce(Some(o.nonce))
+                });
             }
         }
     }
 
     /// Interest finalize pipeline, for an entry that goes unsatisfied: its nonces go into the Dead
     /// Nonce List so that late loops are caught.
-    fn on_interest_finalize(&mut self, now: Time, entry: &PitEntry) {
+    fn on_interest_finalize(&mut self, now: Time, entry: &PitEntry, cause: &'static str) {
+        note(&mut self.log, || {
+            FwRecord::new(now, FwEvent::InterestFinalize, entry.name())
+                .detail(Detail::Finalize { satisfied: false, cause })
+        });
         for o in &entry.out_records {
             self.dnl.add(now, entry.name(), o.nonce);
         }
@@ -269,11 +280,19 @@ impl Forwarder {
             let nonce = self.next_nonce();
             Arc::make_mut(&mut interest).nonce = Some(nonce);
         }
+        note(&mut self.log, || {
+            FwRecord::new(now, FwEvent::IncomingInterest, &interest.name).face_in(in_face).nonce(interest.nonce).lp(lp)
+        });
         if from_link {
             if let Some(h) = interest.hop_limit {
                 if h == 0 {
                     self.counters.hop_limit_exceeded += 1;
                     self.counters.hop_limit_on_arrival += 1;
+                    note(&mut self.log, || {
+                        FwRecord::new(now, FwEvent::HopLimitExceeded, &interest.name)
+                            .face_in(in_face)
+                            .nonce(interest.nonce)
+                    });
                     return;
                 }
                 Arc::make_mut(&mut interest).hop_limit = Some(h - 1);
@@ -283,11 +302,11 @@ impl Forwarder {
         let congested = mark != 0 && from_link && self.interest_marks == InterestMarks::Pit;
         let nonce = interest.nonce.unwrap_or(0);
         if self.dnl.has(now, &interest.name, nonce) {
-            return self.on_interest_loop(in_face, interest, out);
+            return self.on_interest_loop(now, in_face, interest, out);
         }
         let (mut id, is_new) = self.pit.find_or_insert(&interest);
         if !is_new && self.is_duplicate_nonce(id, in_face, nonce) {
-            return self.on_interest_loop(in_face, interest, out);
+            return self.on_interest_loop(now, in_face, interest, out);
         }
         if !is_new && self.pit.get(id).is_some_and(PitEntry::is_satisfied) {
             // A new request meets an entry that only lingers: it starts a fresh one. NFD 0.4 reuses
@@ -322,6 +341,7 @@ impl Forwarder {
         if let Some(c) = self.face_counters.get_mut(in_face.index()) {
             c.satisfied += 1;
         }
+        note(&mut self.log, || FwRecord::new(now, FwEvent::ContentStoreHit, &data.name).face_in(in_face));
         if let Some(entry) = self.pit.remove(id) {
             let si = self.strategy_index(entry.name());
             let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
@@ -335,6 +355,13 @@ impl Forwarder {
             ext.content_store_hit(&ctx, in_face, &mut frame.lp);
         }
         frame.pit_hint = pit_hint;
+        note(&mut self.log, || {
+            FwRecord::new(now, FwEvent::OutgoingData, frame.packet.name()).face_out(in_face).lp(&frame.lp)
+        });
+        note(&mut self.log, || {
+            FwRecord::new(now, FwEvent::InterestFinalize, frame.packet.name())
+                .detail(Detail::Finalize { satisfied: true, cause: "content store" })
+        });
         self.send(in_face, frame, out);
     }
 
@@ -346,9 +373,12 @@ impl Forwarder {
     }
 
     /// NFD answers a looping Interest on a point-to-point face with Nack(Duplicate).
-    fn on_interest_loop(&mut self, in_face: FaceId, interest: Arc<Interest>, out: &mut Outbox) {
+    fn on_interest_loop(&mut self, now: Time, in_face: FaceId, interest: Arc<Interest>, out: &mut Outbox) {
         self.counters.duplicates += 1;
-        self.on_outgoing_nack(in_face, interest, NackReason::Duplicate, 0, out);
+        note(&mut self.log, || {
+            FwRecord::new(now, FwEvent::InterestLoop, &interest.name).face_in(in_face).nonce(interest.nonce)
+        });
+        self.on_outgoing_nack(now, in_face, interest, NackReason::Duplicate, 0, out);
     }
 
     fn on_content_store_miss(
@@ -360,12 +390,18 @@ impl Forwarder {
         (congested, pit_hint, lp, flags): (bool, u32, &LpHeader, u64),
         out: &mut Outbox,
     ) {
+        note(&mut self.log, || {
+            FwRecord::new(now, FwEvent::ContentStoreMiss, &interest.name).face_in(in_face).nonce(interest.nonce)
+        });
         let Some(entry) = self.pit.get_mut(id) else { return };
         entry.insert_or_update_in_record(now, in_face, interest, congested, pit_hint);
         let expiry = entry.in_records_expiry();
         self.pit.set_expiry(id, expiry);
         if let Some(mut takeover) = self.extension_forwards(now, in_face, id, lp) {
             takeover.lp.flags |= flags;
+            note(&mut self.log, || {
+                FwRecord::new(now, FwEvent::ExtensionForwards, &interest.name).face_in(in_face).nonce(interest.nonce)
+            });
             return self.carry_out(now, id, in_face, takeover.decision, takeover.lp, out);
         }
         let si = self.strategy_index(&interest.name);
@@ -373,6 +409,9 @@ impl Forwarder {
         let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
         let Some(entry) = self.pit.get_mut(id) else { return };
         let decision = self.strategies[si].after_receive_interest(&ctx, in_face, entry, fib);
+        if self.log.is_some() {
+            self.note_decision(now, si, in_face, interest, &decision);
+        }
         self.carry_out(now, id, in_face, decision, LpHeader { flags, ..Default::default() }, out);
     }
 
@@ -411,13 +450,13 @@ impl Forwarder {
         let record = entry.in_records.remove(pos);
         if entry.in_records.is_empty() {
             if let Some(entry) = self.pit.remove(id) {
-                self.on_interest_finalize(now, &entry);
+                self.on_interest_finalize(now, &entry, "rejected");
             }
         } else {
             let expiry = entry.in_records_expiry();
             self.pit.set_expiry(id, expiry);
         }
-        self.on_outgoing_nack(face, record.interest, reason, 0, out);
+        self.on_outgoing_nack(now, face, record.interest, reason, 0, out);
     }
 
     /// Outgoing Interest pipeline: record the upstream and send, with a link header of the
@@ -430,6 +469,7 @@ impl Forwarder {
         // NFD's outgoing Interest pipeline: an exhausted HopLimit never leaves the node.
         if to_link && entry.interest().hop_limit == Some(0) {
             self.counters.hop_limit_exceeded += 1;
+            note(&mut self.log, || FwRecord::new(now, FwEvent::HopLimitExceeded, entry.name()).face_out(face));
             return;
         }
         let interest = entry.interest().clone();
@@ -439,140 +479,23 @@ impl Forwarder {
         for ext in &mut self.extensions {
             ext.outgoing_interest(face, &mut lp);
         }
+        note(&mut self.log, || {
+            FwRecord::new(now, FwEvent::OutgoingInterest, &interest.name).face_out(face).nonce(interest.nonce).lp(&lp)
+        });
         let mut frame = Frame::interest(interest);
         frame.lp = lp;
         frame.pit_hint = id.hint();
         self.send(face, frame, out);
     }
-
-    /// `net_size` and `pit_hint` are the frame's.
-    fn on_incoming_data(
-        &mut self,
-        now: Time,
-        in_face: FaceId,
-        data: Arc<Data>,
-        lp: &LpHeader,
-        (net_size, pit_hint): (u32, u32),
-        out: &mut Outbox,
-    ) {
-        self.counters.in_data += 1;
-        let mut matches: SmallVec<[PitId; 2]> = SmallVec::new();
-        self.pit.find_for_data_hinted(&data.name, pit_hint, &mut matches);
-        if matches.is_empty() {
-            // NFD's default unsolicited-Data policy: drop, and do not cache.
-            self.counters.unsolicited_data += 1;
-            return;
-        }
-        if self.cs.is_enabled() {
-            self.cs.insert(now, data.clone());
-        }
-        let mut downstreams = Downstreams::new();
-        // The link-header flags the strategies let the Data take downstream.
-        let mut data_flags = 0;
-        for id in matches {
-            let Some(entry) = self.pit.get(id) else { continue };
-            let si = self.strategy_index(entry.name());
-            let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
-            self.strategies[si].before_satisfy_interest(&ctx, entry, in_face, &data, lp);
-            if entry.is_satisfied() {
-                // A late copy: the strategy has seen it (and the CS has it); nobody waits for it.
-                if let Some(e) = self.pit.get_mut(id) {
-                    e.out_records.retain(|o| o.face != in_face);
-                }
-                continue;
-            }
-            data_flags |= self.strategies[si].after_receive_data(&ctx, entry, in_face, lp).flags;
-            let pit_marked = entry.out_records.iter().any(|o| o.congested);
-            for r in &entry.in_records {
-                if let Some(c) = self.face_counters.get_mut(r.face.index()) {
-                    c.satisfied += 1;
-                }
-                if r.face == in_face || r.expiry <= now {
-                    continue;
-                }
-                let congested = r.congested || pit_marked;
-                match downstreams.iter_mut().find(|(f, _, _)| *f == r.face) {
-                    Some((_, marked, _)) => *marked |= congested,
-                    None => downstreams.push((r.face, congested, r.pit_hint)),
-                }
-            }
-            self.on_satisfied(now, id, in_face);
-        }
-        self.on_outgoing_data(now, in_face, data, (lp, data_flags, net_size), downstreams, out);
-    }
-
-    /// Outgoing Data pipeline: one copy of `data`, which arrived on `in_face` with `lp`, to each
-    /// downstream, carrying the congestion mark (PCON Algorithm 2), the strategies' `flags`, and
-    /// what the extensions write.
-    fn on_outgoing_data(
-        &mut self,
-        now: Time,
-        in_face: FaceId,
-        data: Arc<Data>,
-        (lp, flags, net_size): (&LpHeader, u64, u32),
-        downstreams: Downstreams,
-        out: &mut Outbox,
-    ) {
-        // The last downstream takes the Data itself: no reference-count traffic in the usual case
-        // of one downstream.
-        let last = downstreams.len().saturating_sub(1);
-        let mut data = Some(data);
-        for (k, (face, congested, pit_hint)) in downstreams.into_iter().enumerate() {
-            let Some(packet) = (if k == last { data.take() } else { data.clone() }) else { break };
-            self.counters.out_data += 1;
-            // Same Data, same size: no need to re-measure it.
-            let mut lp_out = outgoing_data_lp(lp, congested, flags);
-            let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
-            let copy = DataCopy { in_face, out_face: face, aggregated: k > 0 };
-            for ext in &mut self.extensions {
-                ext.outgoing_data(&ctx, copy, lp, &mut lp_out);
-            }
-            self.send(face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size, pit_hint }, out);
-        }
-    }
-
-    /// Hands `frame` to `face`, counting it there.
-    fn send(&mut self, face: FaceId, frame: Frame, out: &mut Outbox) {
-        if let Some(c) = self.face_counters.get_mut(face.index()) {
-            c.count_out(&frame);
-        }
-        out.push((face, frame));
-    }
-
-    /// Data from `in_face` satisfied entry `id`: it goes, or stays for the straggler time without
-    /// downstreams and without the upstream that answered.
-    fn on_satisfied(&mut self, now: Time, id: PitId, in_face: FaceId) {
-        if self.straggler == Time::ZERO {
-            return self.pit.discard(id);
-        }
-        let Some(e) = self.pit.get_mut(id) else { return };
-        e.in_records.clear();
-        e.out_records.retain(|o| o.face != in_face);
-        self.pit.set_expiry(id, now + self.straggler);
-    }
-}
-
-/// The link header of a Data sent downstream (PCON Algorithm 2 lines 5-9): marked if it arrived
-/// marked or the downstream's Interest arrived marked. A mark made here starts the distance count
-/// afresh (no hop count: the next router is one hop from the congested link); a passed-on mark
-/// counts one more forwarder. `flags`: what the strategies let the Data take downstream.
-fn outgoing_data_lp(lp: &LpHeader, congested_downstream: bool, flags: u64) -> LpHeader {
-    if congested_downstream {
-        LpHeader { congestion_mark: 1, flags, ..Default::default() }
-    } else if lp.congestion_mark != 0 {
-        LpHeader {
-            congestion_mark: lp.congestion_mark,
-            hop_count: Some(lp.hop_count.unwrap_or(0) + 1),
-            flags,
-            ..Default::default()
-        }
-    } else {
-        LpHeader { flags, ..Default::default() }
-    }
 }
 
 #[path = "forwarder_timers.rs"]
 mod timers;
+
+#[path = "forwarder_data.rs"]
+mod data;
+#[path = "forwarder_log.rs"]
+mod log_side;
 
 #[path = "forwarder_lookup.rs"]
 mod lookup;

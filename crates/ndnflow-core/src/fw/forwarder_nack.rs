@@ -6,6 +6,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use super::{Forwarder, Outbox};
+use crate::fw::log::{note, Detail, FwEvent, FwRecord, LpSummary};
 use crate::fw::strategy::{NackDecision, StrategyCtx};
 use crate::packet::{Data, Frame, Interest, LpHeader, Nack, NackReason};
 use crate::table::{FaceId, PitId};
@@ -44,6 +45,12 @@ impl Forwarder {
         out: &mut Outbox,
     ) {
         self.counters.in_nacks += 1;
+        note(&mut self.log, || {
+            FwRecord::new(now, FwEvent::IncomingNack, &nack.interest.name)
+                .face_in(in_face)
+                .nonce(nack.interest.nonce)
+                .detail(Detail::Nack { reason: nack.reason, lp: LpSummary::of(lp) })
+        });
         let Some(id) = self.pit.find(&nack.interest) else { return };
         let nonce = nack.interest.nonce.unwrap_or(0);
         let Some(entry) = self.pit.get_mut(id) else { return };
@@ -59,7 +66,11 @@ impl Forwarder {
         let fib = self.fib.longest_prefix_match(&nack.interest.name).map(|(_, e)| e);
         let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
         let Some(entry) = self.pit.get_mut(id) else { return };
-        match self.strategies[si].after_receive_nack(&ctx, in_face, &nack, lp, entry, fib) {
+        let decision = self.strategies[si].after_receive_nack(&ctx, in_face, &nack, lp, entry, fib);
+        if self.log.is_some() {
+            self.note_nack_decision(now, si, in_face, &nack.interest, &decision);
+        }
+        match decision {
             NackDecision::Wait => {}
             NackDecision::Forward(faces) => {
                 // The retried Interest is new traffic: the Nack's congestion mark stays behind.
@@ -71,9 +82,9 @@ impl Forwarder {
             NackDecision::NackDownstream(reason) => {
                 let Some(entry) = self.pit.remove(id) else { return };
                 for r in &entry.in_records {
-                    self.on_outgoing_nack(r.face, r.interest.clone(), reason, lp.congestion_mark, out);
+                    self.on_outgoing_nack(now, r.face, r.interest.clone(), reason, lp.congestion_mark, out);
                 }
-                self.on_interest_finalize(now, &entry);
+                self.on_interest_finalize(now, &entry, "nacked");
             }
         }
     }
@@ -81,6 +92,7 @@ impl Forwarder {
     /// Outgoing Nack pipeline.
     pub(super) fn on_outgoing_nack(
         &mut self,
+        now: Time,
         face: FaceId,
         interest: Arc<Interest>,
         reason: NackReason,
@@ -88,6 +100,13 @@ impl Forwarder {
         out: &mut Outbox,
     ) {
         self.counters.out_nacks += 1;
+        note(&mut self.log, || {
+            let lp = LpSummary { mark, ..Default::default() };
+            FwRecord::new(now, FwEvent::OutgoingNack, &interest.name)
+                .face_out(face)
+                .nonce(interest.nonce)
+                .detail(Detail::Nack { reason, lp })
+        });
         let mut frame = Frame::nack(Arc::new(Nack { reason, interest }));
         frame.lp.congestion_mark = mark;
         self.send(face, frame, out);

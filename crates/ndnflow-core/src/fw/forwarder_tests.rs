@@ -242,7 +242,7 @@ fn pit_marked_round_trip(fw: &mut Forwarder, seg: u32, face: FaceId) -> Vec<(Fac
     let NetPacket::Interest(sent) = &out[0].1.packet else { panic!("expected an Interest") };
     let sent = sent.clone();
     out.clear();
-    fw.note_congested_interest(face, &sent);
+    fw.note_congested_interest(Time::ZERO, face, &sent);
     let data = Frame::data(Arc::new(Data::new(name, bytes::Bytes::from_static(b"x"))));
     fw.handle(Time::from_millis(1), FaceId(1), data, &mut out);
     out.into_iter().map(|(f, frame)| (f, frame.lp)).collect()

@@ -67,7 +67,7 @@ impl Forwarder {
                 let si = self.strategy_index(entry.name());
                 let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
                 self.strategies[si].on_interest_expired(&ctx, &entry);
-                self.on_interest_finalize(now, &entry);
+                self.on_interest_finalize(now, &entry, "expired");
             }
         }
     }

@@ -4,6 +4,7 @@ pub mod config;
 pub mod ext;
 pub mod face;
 pub mod forwarder;
+pub mod log;
 pub mod strategy;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -11,6 +12,7 @@ pub(crate) mod testing;
 pub use ext::{ForwarderExtension, Takeover};
 pub use face::{FaceCounters, FaceInfo, FaceKind};
 pub use forwarder::{Forwarder, ForwarderConfig, ForwarderCounters, InterestMarks};
+pub use log::{Detail, ForwardingLog, FwEvent, FwRecord};
 pub use strategy::{
     DataDecision, InterestDecision, NackDecision, Strategy, StrategyAction, StrategyActions, StrategyCtx,
 };

@@ -68,6 +68,7 @@ impl Simulation {
         if let Some(data) = data_loss_reported(&frame) {
             let mut out = std::mem::take(&mut self.outbox);
             self.net.nodes[to].fw.handle_lost_data(self.now, to_face, &data, frame.lp.congestion_mark, &mut out);
+            self.take_node_log(to);
             for (face, frame) in out.drain(..) {
                 self.send_from(to, face, frame);
             }

@@ -4,7 +4,9 @@
 //! estimate; an Interest the shaper drops comes back to its sender at once as a marked
 //! Nack(Congestion). None of this runs on unshaped links.
 
+use ndnflow_core::fw::log::FwEvent;
 use ndnflow_core::packet::{Frame, NetPacket};
+use ndnflow_core::Time;
 
 use super::Simulation;
 use crate::events::Event;
@@ -52,6 +54,10 @@ impl Simulation {
     /// An Interest the shaper of direction `d` dropped: counted on `d`, and a marked
     /// Nack(Congestion) goes back to its sender at once (the shaper knows of the drop locally).
     fn shaper_drop(&mut self, d: usize, frame: Frame) {
+        if self.net.dirs[d].log.is_some() {
+            self.net.dirs[d].note_queue(self.now, FwEvent::QueueDrop, &frame, "shaper", Time::ZERO);
+            self.take_link_log(d);
+        }
         self.net.dirs[d].count_shaper_drop(&frame);
         if let NetPacket::Interest(interest) = frame.packet {
             self.nack_to_sender(d, interest, 1);

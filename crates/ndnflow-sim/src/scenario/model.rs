@@ -38,7 +38,7 @@ pub struct Scenario {
 
 /// Which optional traces a run records (`[trace]`, docs/scenario-format.md): one field per
 /// instrument, each off by default, so that a run that asks for none records what it always did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TraceSpec {
     /// One row per segment a consumer got Data for or gave up (ndnSIM's AppDelayTracer),
     /// `interests.parquet`.
@@ -50,6 +50,8 @@ pub struct TraceSpec {
     /// Link directions written as pcap captures (`pcap = ["a->b", "c-d"]`), in the order given,
     /// each once (`crate::capture`).
     pub pcap: Vec<CapturedDirection>,
+    /// The forwarding log (`[trace] forwarding = { ... }`; docs/protocols/forwarder.md).
+    pub forwarding: Option<ForwardingLogSpec>,
 }
 
 /// One link direction a scenario captures.
@@ -60,6 +62,29 @@ pub struct CapturedDirection {
     pub from: NodeId,
     pub to: NodeId,
 }
+
+/// Which pipeline steps, strategy decisions and queue events the forwarding log keeps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForwardingLogSpec {
+    /// The nodes logged, in scenario order; every node when the scenario names none.
+    pub nodes: Vec<NodeId>,
+    /// Only names under this prefix ("/" by default).
+    pub prefix: Name,
+    /// `Trace` adds every packet a queue takes in and sends to `Debug`'s steps, drops and marks.
+    pub level: LogLevel,
+    /// Records kept at most; those after are counted, not kept.
+    pub max_records: u64,
+}
+
+/// NFD's log levels, as far as the forwarding log distinguishes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogLevel {
+    Debug,
+    Trace,
+}
+
+/// The default bound of the forwarding log (our choice: about 10 MB of text, 100 bytes a line).
+pub const DEFAULT_MAX_LOG_RECORDS: u64 = 100_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum RoutingMetric {

@@ -9,6 +9,9 @@ use crate::table::{FaceId, FibEntry, PitEntry};
 #[derive(Default)]
 pub struct BestRouteStrategy {
     retx: RetxSuppression,
+    /// Why the last decision went as it did (`Strategy::decision_reason`): a store per Interest,
+    /// no branch.
+    reason: &'static str,
 }
 
 impl BestRouteStrategy {
@@ -31,21 +34,32 @@ impl Strategy for BestRouteStrategy {
     ) -> InterestDecision {
         let decision = self.retx.decide(ctx.now, entry);
         if decision == RetxDecision::Suppress {
+            self.reason = "retransmission within the suppression interval";
             return InterestDecision::Suppress;
         }
         let hops = fib.map(|f| f.nexthops.as_slice()).unwrap_or(&[]);
         if decision == RetxDecision::New {
+            self.reason = "new Interest: lowest-cost eligible next hop";
             return match hops.iter().find(|h| ctx.is_eligible(in_face, h, entry, false)) {
                 Some(h) => InterestDecision::Forward(Faces::from_slice(&[h.face])),
-                None => InterestDecision::Reject(NackReason::NoRoute),
+                None => {
+                    self.reason = "new Interest: no eligible next hop";
+                    InterestDecision::Reject(NackReason::NoRoute)
+                }
             };
         }
         if let Some(h) = hops.iter().find(|h| ctx.is_eligible(in_face, h, entry, true)) {
+            self.reason = "retransmission: lowest-cost unused next hop";
             return InterestDecision::Forward(Faces::from_slice(&[h.face]));
         }
+        self.reason = "retransmission: next hop used longest ago";
         match ctx.least_recently_used(in_face, hops, entry) {
             Some(face) => InterestDecision::Forward(Faces::from_slice(&[face])),
             None => InterestDecision::Suppress,
         }
+    }
+
+    fn decision_reason(&self) -> &'static str {
+        self.reason
     }
 }

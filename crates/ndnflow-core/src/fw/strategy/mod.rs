@@ -35,10 +35,11 @@ pub use random::RandomStrategy;
 pub use rfa::RfaStrategy;
 
 use super::face::{FaceInfo, FaceKind};
+use super::log::Shares;
 use crate::packet::lp::flags;
 use crate::packet::{Data, Interest, LpHeader, Nack, NackReason};
 use crate::table::{FaceId, Fib, FibEntry, NextHop, PitEntry};
-use crate::Time;
+use crate::{Name, Time};
 
 /// What a strategy sees of the forwarder when a trigger fires.
 pub struct StrategyCtx<'a> {
@@ -195,6 +196,18 @@ pub trait Strategy: Send {
     /// Fires the timers due at `ctx.now` (an early call finds none due and does nothing); what
     /// they ask of the forwarder goes into `actions`.
     fn on_timer(&mut self, _ctx: &StrategyCtx, _actions: &mut StrategyActions) {}
+
+    /// Why the last `after_receive_interest` decided as it did, for the forwarding log (as NFD's
+    /// strategies say at DEBUG); "" when the strategy does not say.
+    fn decision_reason(&self) -> &'static str {
+        ""
+    }
+
+    /// The forwarding percentages of the FIB prefix `prefix`, for a strategy that splits traffic
+    /// (PCON §3.4); empty for one that does not. Read by the forwarding log only.
+    fn forwarding_shares(&self, _prefix: &Name) -> Shares {
+        Shares::new()
+    }
 }
 
 /// NFD's severity order for choosing the Nack reason to pass downstream: Congestion is the least

@@ -35,6 +35,7 @@ use super::{
     Strategy, StrategyCtx,
 };
 use crate::fw::face::FaceKind;
+use crate::fw::log::Shares;
 use crate::name::NameMap;
 use crate::packet::lp::flags::{HIGH_CONG, HIGH_CONG_LOCAL};
 use crate::packet::{Data, LpHeader, Nack, NackReason};
@@ -370,6 +371,10 @@ fn draw(rng: &mut ChaCha8Rng, candidates: &[(FaceId, f64)]) -> Option<FaceId> {
 impl Strategy for PconStrategy {
     fn name(&self) -> &'static str {
         "pcon"
+    }
+
+    fn forwarding_shares(&self, prefix: &Name) -> Shares {
+        self.prefixes.get(prefix).map_or_else(Shares::new, |st| st.shares.iter().map(|s| (s.face, s.perc)).collect())
     }
 
     fn after_receive_interest(

@@ -2,13 +2,19 @@
 //! "[trace] (optional)"). One small function per key, each setting its own field of `TraceSpec`;
 //! the shared table reader rejects any other key, naming it and the keys there are.
 
+use ndnflow_core::Name;
+
 use super::error::name_list;
 use super::values::Tbl;
 use super::{Reader, Res, Val};
-use crate::scenario::model::{CapturedDirection, LinkSpec, TraceSpec};
+use crate::scenario::model::{
+    CapturedDirection, ForwardingLogSpec, LinkSpec, LogLevel, TraceSpec, DEFAULT_MAX_LOG_RECORDS,
+};
 
 /// Every key `[trace]` takes.
-const KEYS: &[&str] = &["interests", "faces", "nodes", "pcap"];
+const KEYS: &[&str] = &["interests", "faces", "nodes", "pcap", "forwarding"];
+
+const FORWARDING_KEYS: &[&str] = &["nodes", "prefix", "level", "max_records"];
 
 /// Nodes a capture can address: 10.x.y.z holds node numbers 1 to 2^24 - 2 (`crate::capture`).
 const MAX_CAPTURED_NODES: usize = (1 << 24) - 2;
@@ -23,8 +29,10 @@ impl Reader<'_, '_> {
         self.trace_faces(&t, &mut spec)?;
         self.trace_nodes(&t, &mut spec)?;
         spec.pcap = t.get("pcap").map(|p| self.pcap(p, links)).transpose()?.unwrap_or_default();
+        spec.forwarding = t.get("forwarding").map(|v| self.forwarding_log(v)).transpose()?;
         Ok(spec)
     }
+
     /// `interests = true`: the per-segment trace of every consumer (`interests.parquet`).
     fn trace_interests(&self, t: &Tbl<'_, '_>, spec: &mut TraceSpec) -> Res<()> {
         if let Some(v) = t.get("interests") {
@@ -117,5 +125,42 @@ impl Reader<'_, '_> {
             let (a, b) = (&self.nodes[a].name, &self.nodes[b].name);
             format!("no link between {a:?} and {b:?} (links of {a}: to {})", name_list(neighbours))
         })
+    }
+
+    /// `forwarding = { nodes = [...], prefix = "/a", level = "debug" | "trace", max_records = N }`.
+    fn forwarding_log(&self, v: &super::Val<'_>) -> Res<ForwardingLogSpec> {
+        let path = "trace.forwarding";
+        let t =
+            self.table(v, path, FORWARDING_KEYS, "a table such as forwarding = { nodes = [\"r\"], prefix = \"/a\" }")?;
+        let nodes = match t.get("nodes") {
+            Some(list) => {
+                let field = format!("{path}.nodes");
+                let items = self.array(list, &field, "a list of node names")?;
+                let mut nodes = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    nodes.push(self.node_ref(item, &format!("{field}[{i}]"))?);
+                }
+                nodes.sort_unstable();
+                nodes.dedup();
+                nodes
+            }
+            None => (0..self.nodes.len()).collect(),
+        };
+        let prefix = match t.get("prefix") {
+            Some(p) => self.name(p, &format!("{path}.prefix"))?,
+            None => Name::root(),
+        };
+        let level = match t.get("level") {
+            Some(l) => match self.choice(l, &format!("{path}.level"), &["debug", "trace"])? {
+                "trace" => LogLevel::Trace,
+                _ => LogLevel::Debug,
+            },
+            None => LogLevel::Debug,
+        };
+        let max_records = match t.get("max_records") {
+            Some(m) => self.positive_uint(m, &format!("{path}.max_records"))?,
+            None => DEFAULT_MAX_LOG_RECORDS,
+        };
+        Ok(ForwardingLogSpec { nodes, prefix, level, max_records })
     }
 }
