@@ -42,7 +42,7 @@ fn what_names_no_direction_is_refused_with_its_name() {
     let e = error("[trace]\npcap = \"a->b\"\n");
     assert!(e.contains("trace.pcap: expected a list of link directions"), "{e}");
     let e = error("[trace]\npcaps = []\n");
-    assert!(e.contains("trace.pcaps: unknown field \"pcaps\"; expected one of: pcap"), "{e}");
+    assert!(e.contains("trace.pcaps: unknown field \"pcaps\"; expected one of: interests, faces, nodes, pcap, forwarding (did you mean \"pcap\"?)"), "{e}");
 }
 
 /// Node names may hold '-': "x-y-z" splits as x | y-z or x-y | z, and both are links here.
