@@ -179,7 +179,12 @@ def _read_csv(path: Path, schema: Mapping[str, str]) -> pd.DataFrame:
 
 
 _READERS = {"parquet": _read_parquet, "csv": _read_csv}
-_WRITERS = {"parquet": _write_parquet, "csv": _write_csv}
+
+
+def _writer(ext: str) -> Callable[[pd.DataFrame, Path], None]:
+    # Looked up at each call, not kept in a table: a test (or a user) that swaps the module's
+    # writer, to make a write fail, reaches every save.
+    return _write_parquet if ext == "parquet" else _write_csv
 
 
 def _trace_file(directory: Path, trace: str) -> Optional[Path]:
@@ -376,7 +381,7 @@ class Results:
         for ext in ("parquet", "csv"):
             path = directory / f"{trace}.{ext}"
             if keep and ext in extensions:
-                written.append(safe_io.write_with(path, partial(_WRITERS[ext], frame)))
+                written.append(safe_io.write_with(path, partial(_writer(ext), frame)))
             else:
                 path.unlink(missing_ok=True)
         return written
