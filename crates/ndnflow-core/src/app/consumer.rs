@@ -349,21 +349,25 @@ impl Consumer {
             lp: &frame.lp,
         };
         self.cc.on_data(now, &sample);
-        if let Controller::Multipath(m) = &mut self.cc {
-            let mut lost = Vec::new();
-            m.take_lost(&mut lost);
-            self.resend_lost(lost);
-        }
+        self.resend_path_losses(true);
     }
 
-    /// Segments a multipath transport found lost on its paths: resent first, before the ones
-    /// already waiting, as retransmissions; they do not count as timeouts.
-    fn resend_lost(&mut self, lost: Vec<u64>) {
-        for seg in lost.into_iter().rev() {
+    /// Segments a multipath transport found lost on its paths (by order, or in a flight a timeout
+    /// ended): queued as retransmissions, in the order found, before the ones already waiting
+    /// (`first`) or after them; they do not count as timeouts.
+    pub(super) fn resend_path_losses(&mut self, first: bool) {
+        let Controller::Multipath(m) = &mut self.cc else { return };
+        let mut lost = Vec::new();
+        m.take_lost(&mut lost);
+        if first {
+            // Each goes to the front: the last one first, so that they leave in the order found.
+            lost.reverse();
+        }
+        for seg in lost {
             let Some(o) = self.outstanding.remove(&seg) else { continue };
             self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
             self.stats.losses += u64::from(!o.nacked);
-            self.retry(seg, o, true);
+            self.retry(seg, o, first);
         }
     }
 

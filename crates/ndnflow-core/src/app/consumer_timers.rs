@@ -63,6 +63,8 @@ impl Consumer {
             self.cc.on_timeout(now, seg);
         }
         self.retry(seg, o, false);
+        // The rest of a multipath transport's flight that the timeout ended goes after it.
+        self.resend_path_losses(false);
     }
 }
 

@@ -42,10 +42,15 @@
 //!   "without losses".
 //! * "The threshold is cut in half": half the window, as TCP's `max(FlightSize / 2, 2)` (RFC 5681
 //!   eq. (4)); halving ssthresh itself would leave the initial infinite threshold infinite.
-//! * One reaction per timed-out burst, as TCP's single retransmission timer gives: a timeout or a
-//!   Condition I loss of Interests all sent before the last timeout reaction still removes them
-//!   (lost ones are reported for retransmission) but leaves the window alone, so the rest of a
-//!   lost flight neither halves ssthresh again nor knocks the fresh slow start into fast recovery.
+//! * A timeout ends the whole flight, as TCP's retransmission timer does (§5-C-2, "as in TCP"):
+//!   after RFC 6298 §5.4-5.7's timeout a TCP sender goes back to its first unacknowledged segment
+//!   and resends from there in slow start (RFC 5681 §3.1's loss window; its cumulative ACK cannot
+//!   tell which later segments arrived). So on a timeout every other Interest still in flight on
+//!   the path is declared lost and reported for retransmission, one reaction for the burst. Kept
+//!   in flight instead, each waited for a timer of its own that the path's restarted timer
+//!   (`PathSet::restarted_deadline`) pushed back by a doubled RTO at every timeout: with no Data
+//!   coming back on the full path, a flight of 24 came back one Interest per 1, 2, 4, 8, 16 s,
+//!   and the consumer stalled with 21 segments missing (test `a_timeout_ends_the_flight`).
 //! * An Interest sent again on this path while still in flight here replaces its older copy.
 //!
 //! Work per event is O(1) amortised: a deque in sending order plus a map from segment to sending
@@ -137,14 +142,13 @@ pub enum PathPhase {
 /// What happened on the path so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PathCounters {
-    /// Interests declared lost by Condition I (each reported once, for retransmission).
+    /// Interests declared lost by Condition I or by a timeout that ended their flight (each
+    /// reported once, for retransmission).
     pub losses_detected: u64,
     /// Multiplicative decreases (Condition I reactions that were not the same congestion event).
     pub decreases: u64,
-    /// Timeouts of Interests in flight on this path.
+    /// Timeouts of Interests in flight on this path (each cuts the window, and ends the flight).
     pub timeouts: u64,
-    /// Timeouts that cut the window (the first of each burst).
-    pub timeout_reactions: u64,
 }
 
 /// An Interest sent on the path; `pending` until answered, lost, timed out or forgotten.
@@ -172,9 +176,6 @@ pub struct PathCongestion {
     base: u64,
     /// Sending index of each Interest still in flight; its length is the in-flight count.
     pending: FxHashMap<u64, u64>,
-    /// Sending index of the first Interest sent after the last timeout reaction; congestion
-    /// signals about earlier Interests belong to that timeout's event.
-    timeout_gate: u64,
     /// Sending index of the first Interest sent after the last decrease (`Recovery::NewReno`'s
     /// "recover" point).
     recovery_gate: u64,
@@ -200,7 +201,6 @@ impl PathCongestion {
             queue: VecDeque::new(),
             base: 0,
             pending: FxHashMap::default(),
-            timeout_gate: 0,
             recovery_gate: 0,
             counters: PathCounters::default(),
             config,
@@ -277,29 +277,25 @@ impl PathCongestion {
         let newest_lost = if from_producer { self.declare_lost_before(index, lost) } else { None };
         self.drop_answered_front();
         match newest_lost {
-            Some(newest) if newest >= self.timeout_gate && !self.same_recovery(newest) => self.on_loss_event(),
+            Some(newest) if !self.same_recovery(newest) => self.on_loss_event(),
             // NewReno: one more loss of the event being recovered; neither a reaction nor growth.
             Some(newest) if self.same_recovery(newest) => {}
             _ => self.on_received(index, from_producer, coupled_increase),
         }
     }
 
-    /// The Interest for `seg` on this path timed out: it leaves the path and, unless it was sent
-    /// before the last timeout reaction, the threshold halves and the path restarts slow start.
-    pub fn on_timeout(&mut self, seg: u64) {
-        let Some(index) = self.take(seg) else {
-            return;
-        };
-        self.drop_answered_front();
-        self.counters.timeouts += 1;
-        if index < self.timeout_gate {
+    /// The Interest for `seg` on this path timed out: the threshold halves, the path restarts slow
+    /// start from the minimum window, and every other Interest in flight on it is lost (appended
+    /// to `lost` in sending order, as Condition I's are; see the module comment).
+    pub fn on_timeout(&mut self, seg: u64, lost: &mut Vec<u64>) {
+        if self.take(seg).is_none() {
             return;
         }
-        self.counters.timeout_reactions += 1;
+        self.counters.timeouts += 1;
         self.ssthresh = (self.cwnd / 2.0).max(self.config.min_ssthresh);
         self.cwnd = self.config.min_window;
         self.phase = PathPhase::SlowStart;
-        self.timeout_gate = self.next_index();
+        self.declare_lost_before(self.next_index(), lost);
     }
 
     /// The Interest for `seg` left this path without Data or timeout (a Nack, or the path is

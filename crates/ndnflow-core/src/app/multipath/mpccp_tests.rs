@@ -24,6 +24,13 @@ fn producer(p: &mut PathCongestion, seg: u64) -> Vec<u64> {
     lost
 }
 
+/// A timeout of `seg`; returns the rest of the flight it ended.
+fn timeout(p: &mut PathCongestion, seg: u64) -> Vec<u64> {
+    let mut lost = Vec::new();
+    p.on_timeout(seg, &mut lost);
+    lost
+}
+
 fn cache(p: &mut PathCongestion, seg: u64) -> Vec<u64> {
     let mut lost = Vec::new();
     p.on_data(seg, false, INC, &mut lost);
@@ -232,54 +239,51 @@ fn timeout_halves_ssthresh_and_restarts_slow_start_from_every_phase() {
     // Slow start at 8.
     let mut p = path(8.0);
     send(&mut p, 1..=3);
-    p.on_timeout(1);
+    assert_eq!(timeout(&mut p, 1), vec![2, 3]);
     assert_eq!((p.cwnd(), p.ssthresh(), p.phase()), (1.0, 4.0, PathPhase::SlowStart));
     // Congestion avoidance at 10.
     let mut p = in_avoidance(10.0);
     send(&mut p, 1..=3);
-    p.on_timeout(2);
+    assert_eq!(timeout(&mut p, 2), vec![1, 3]);
     assert_eq!((p.cwnd(), p.ssthresh(), p.phase()), (1.0, 5.0, PathPhase::SlowStart));
     // Fast recovery at 6.
     let mut p = path(8.0);
     send(&mut p, 1..=5);
     producer(&mut p, 3);
     assert_eq!(p.phase(), PathPhase::FastRecovery);
-    p.on_timeout(5);
+    assert_eq!(timeout(&mut p, 5), vec![4]);
     assert_eq!((p.cwnd(), p.ssthresh(), p.phase()), (1.0, 3.0, PathPhase::SlowStart));
     // From the minimum window the threshold floors at 2: slow start still gets one doubling.
     p.on_sent(6);
-    p.on_timeout(6);
+    assert!(timeout(&mut p, 6).is_empty());
     assert_eq!((p.cwnd(), p.ssthresh()), (1.0, 2.0));
     assert_eq!(p.timeouts(), 2);
 }
 
 #[test]
-fn one_timeout_reaction_per_burst() {
+fn a_timeout_ends_the_flight() {
+    // Window 8, Interests 1..=8 in flight, no Data back: 1 times out. As TCP after its timer, the
+    // whole flight is over: 2..=8 are lost (reported once, in sending order), ssthresh 8 / 2 = 4,
+    // window 1, slow start, and the path has room for the first resend at once.
     let mut p = path(8.0);
     send(&mut p, 1..=8);
-    p.on_timeout(1); // ssthresh 4, cwnd 1
-                     // The rest of the flight was sent before the reaction: removed, no second halving.
-    p.on_timeout(2);
-    p.on_timeout(3);
-    assert_eq!((p.cwnd(), p.ssthresh()), (1.0, 4.0));
-    assert_eq!(p.counters().timeouts, 3);
-    assert_eq!(p.counters().timeout_reactions, 1);
-    // A producer Data for an Interest sent after the timeout reveals 4..8 lost: reported, but the
-    // new slow start goes on (+1) instead of entering fast recovery.
-    p.on_sent(9);
-    assert_eq!(producer(&mut p, 9), vec![4, 5, 6, 7, 8]);
-    assert_eq!((p.cwnd(), p.phase(), p.counters().decreases), (2.0, PathPhase::SlowStart, 0));
-    // Interests sent after the reaction are a new event: 2 / 2 = 1, floored at 2.
-    send(&mut p, 10..=12);
-    p.on_timeout(10);
-    assert_eq!(p.counters().timeout_reactions, 2);
-    assert_eq!((p.cwnd(), p.ssthresh()), (1.0, 2.0));
-    // 11 and 12 were sent before this second reaction, 13 after it: a producer Data for 14
-    // reveals all three lost, and the newest one makes it a new congestion event (1 * 0.75
-    // floors at the minimum window 1).
-    send(&mut p, 13..=14);
-    assert_eq!(producer(&mut p, 14), vec![11, 12, 13]);
-    assert_eq!((p.cwnd(), p.phase(), p.counters().decreases), (1.0, PathPhase::FastRecovery, 1));
+    assert_eq!(timeout(&mut p, 1), vec![2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!((p.cwnd(), p.ssthresh(), p.phase()), (1.0, 4.0, PathPhase::SlowStart));
+    assert_eq!((p.in_flight(), p.losses_detected(), p.timeouts()), (0, 7, 1));
+    assert!(p.has_room() && p.queue.is_empty());
+    // Their timers, if they still fire, find nothing in flight: no second reaction.
+    assert!(timeout(&mut p, 2).is_empty());
+    assert_eq!((p.ssthresh(), p.timeouts()), (4.0, 1));
+    // The resends are a new flight: slow start +1 per producer Data (2, then 3), no fast recovery.
+    p.on_sent(2);
+    assert!(producer(&mut p, 2).is_empty());
+    send(&mut p, 3..=4);
+    assert!(producer(&mut p, 3).is_empty());
+    assert_eq!((p.cwnd(), p.phase(), p.counters().decreases), (3.0, PathPhase::SlowStart, 0));
+    // A later timeout is a new event: 3 / 2 = 1.5, floored at 2, and it ends 5's flight too.
+    p.on_sent(5);
+    assert_eq!(timeout(&mut p, 4), vec![5]);
+    assert_eq!((p.cwnd(), p.ssthresh(), p.timeouts()), (1.0, 2.0, 2));
 }
 
 #[test]
@@ -299,12 +303,12 @@ fn in_flight_and_room_accounting() {
     assert!(!p.has_room());
     // Unknown, duplicate and forgotten segments change nothing.
     assert!(producer(&mut p, 99).is_empty());
-    p.on_timeout(99);
+    assert!(timeout(&mut p, 99).is_empty());
     p.forget(99);
     assert_eq!((p.in_flight(), p.cwnd(), p.timeouts()), (2, 2.0, 0));
     // Data and timeouts free the window.
     producer(&mut p, 3);
-    p.on_timeout(4);
+    assert!(timeout(&mut p, 4).is_empty());
     assert_eq!((p.in_flight(), p.cwnd(), p.ssthresh()), (0, 1.0, 2.0));
     assert!(p.has_room());
     assert!(p.queue.is_empty());
@@ -327,7 +331,7 @@ fn tombstones_are_dropped_when_they_reach_the_front() {
     send(&mut p, 1..=6);
     cache(&mut p, 2);
     p.forget(3);
-    p.on_timeout(4);
+    p.forget(4);
     assert_eq!(p.in_flight(), 3); // 1, 5, 6
     assert_eq!(p.queue.len(), 6); // 2, 3, 4 wait behind 1
     cache(&mut p, 1);
@@ -369,7 +373,7 @@ fn random_operations_keep_the_invariants() {
             0 | 1 => p.on_sent(step % 97),
             2 => p.on_data(seg, true, incs[rnd(incs.len() as u64) as usize], &mut lost),
             3 => p.on_data(seg, false, incs[rnd(incs.len() as u64) as usize], &mut lost),
-            4 => p.on_timeout(seg),
+            4 => p.on_timeout(seg, &mut lost),
             _ => p.forget(seg),
         }
         assert!(p.cwnd().is_finite() && p.cwnd() >= 1.0, "cwnd {}", p.cwnd());
@@ -380,5 +384,5 @@ fn random_operations_keep_the_invariants() {
     }
     // The walk went through every kind of event.
     let c = p.counters();
-    assert!(c.losses_detected > 0 && c.decreases > 0 && c.timeout_reactions > 0 && c.timeouts > c.timeout_reactions);
+    assert!(c.losses_detected > 0 && c.decreases > 0 && c.timeouts > 0);
 }

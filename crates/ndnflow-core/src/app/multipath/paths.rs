@@ -55,7 +55,7 @@ impl Path {
     /// Loss events so far: decreases and timeouts that cut the window.
     fn loss_events(&self) -> u64 {
         let c = self.congestion.counters();
-        c.decreases + c.timeout_reactions
+        c.decreases + c.timeouts
     }
 
     fn view(&self) -> PathView {
@@ -274,7 +274,7 @@ impl PathSet {
         if let Some(Sent::Path(i)) = self.sent_on(segment) {
             let p = &mut self.paths[i];
             let before = p.loss_events();
-            p.congestion.on_timeout(segment);
+            p.congestion.on_timeout(segment, &mut self.lost);
             p.rtt.backoff();
             p.note_losses(before);
         }
@@ -337,7 +337,8 @@ impl PathSet {
             .collect()
     }
 
-    /// Segments found lost by the paths' order checks since the last call.
+    /// Segments found lost by the paths' order checks, or with a timed-out flight, since the last
+    /// call.
     pub fn take_lost(&mut self, out: &mut Vec<u64>) {
         out.append(&mut self.lost);
     }
