@@ -39,7 +39,7 @@ class FakeSimulation:
     interrupt_on_call = None
     instances = []
 
-    def __init__(self, text, source="<scenario>", base_dir=None):
+    def __init__(self, text, source="<scenario>", base_dir=None, progress=None):
         try:
             self.doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

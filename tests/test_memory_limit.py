@@ -5,10 +5,19 @@ check that the user meets them as one-line errors and as interrupted results."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
+
+import pytest
 
 from ndnflow import Scenario, run
-from ndnflow.cli import main
+from ndnflow.cli import EXIT_INTERRUPTED, main
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_rate_that_cannot_fit_is_refused_at_once(capsys, quickstart, tmp_path):
@@ -46,3 +55,54 @@ def test_a_run_past_the_limit_stops_and_keeps_its_results(real_core, tmp_path):
     assert len(results.consumers) > 0 and results.consumers["time_s"].max() <= end_s
     results.save(tmp_path / "out")
     assert (tmp_path / "out" / "summary.json").is_file()
+
+
+RLIMIT_SCENARIO = '''[simulation]
+duration = "2s"
+memory_limit = "100GiB"
+
+[nodes]
+c = {}
+p = {}
+
+[[links]]
+between = ["c", "p"]
+bandwidth = "100Gbps"
+delay = "1s"
+
+[[producers]]
+node = "p"
+prefix = "/a"
+
+[[consumers]]
+node = "c"
+name = "/a"
+cc = { algorithm = "constant-rate", rate = 1e8 }
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS bounds the address space on Linux")
+def test_an_allocation_the_system_refuses_ends_the_run_with_its_results(real_core, tmp_path):
+    # 10^8 Interests/s over a 1 s link, with the memory limit raised past what the process may
+    # have: nothing returns, every Interest is a new PIT entry at c, and the PIT's slots double
+    # (2^21 slots of 128 B = 256 MiB, then 512 MiB) until the address space limit refuses one.
+    # Before, that aborted the process (SIGABRT, "memory allocation of N bytes failed").
+    import resource
+
+    path = tmp_path / "huge.toml"
+    path.write_text(RLIMIT_SCENARIO)
+    limit = 1536 << 20  # about 0.6 GiB above what the interpreter and its libraries map
+
+    def bound() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "ndnflow.cli", "run", str(path), "--out", str(out), "--no-plot"],
+                          preexec_fn=bound, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == EXIT_INTERRUPTED, (proc.returncode, proc.stderr[-2000:])
+    assert "out of memory: the allocator refused" in proc.stderr and "node c's PIT" in proc.stderr, proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["simulation"]["stopped"].startswith("stopped at ")
+    assert 0 < summary["simulation"]["end_s"] < 2
+    assert (out / "consumers.parquet").is_file() and (out / "links.parquet").is_file()

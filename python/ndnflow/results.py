@@ -274,8 +274,8 @@ class Results:
             `NODE_COLUMNS`); empty unless the scenario has ``[trace] nodes = true``.
         forwarding: the forwarding log, one row per pipeline step, strategy decision or queue
             event (see `FORWARDING_COLUMNS`); empty unless the scenario has ``[trace] forwarding``.
-        interrupted: True when the run was stopped before its end (Ctrl-C, or the memory watch:
-            see `stopped`); everything computed until then is kept.
+        interrupted: True when the run was stopped before its end (Ctrl-C, the memory watch, or
+            a refused allocation: see `stopped`); everything computed until then is kept.
         scenario_toml: the scenario text that produced the results, when known.
     """
 
@@ -325,7 +325,8 @@ class Results:
     @property
     def stopped(self) -> Optional[str]:
         """Why the run stopped before its end when the memory watch stopped it (its held memory
-        passed `[simulation] memory_limit`), else None."""
+        passed `[simulation] memory_limit`) or the allocator refused a container's growth, else
+        None."""
         return self.summary.get("simulation", {}).get("stopped")
 
     @classmethod

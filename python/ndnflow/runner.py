@@ -11,7 +11,7 @@ import threading
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ndnflow import safe_io
 from ndnflow.captures import Captures
@@ -75,6 +75,36 @@ def _progress_bar(total_s: float, progress: Optional[bool], desc: str = "simulat
         yield bar
     finally:
         bar.close()
+
+
+def build(scenario: Scenario, progress: Optional[bool] = None,
+          compiled: Optional[Tuple[str, str, Optional[str]]] = None) -> Any:
+    """`scenario.build_simulation()`, with a bar of the nodes, links and producers' routes built
+    on stderr, shown as `_progress_bar` shows a run's: past one second, on a terminal (progress=None),
+    always (True) or never (False: the build is not even asked to report)."""
+    if progress is False or (progress is None and not _is_terminal(sys.stderr)):
+        return scenario.build_simulation(compiled)
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, unit="", desc="building", delay=1.0, file=sys.stderr,
+               disable={True: False, None: None}[progress], leave=False, dynamic_ncols=True,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {n}/{total} nodes, links and routes [{elapsed}<{remaining}]")
+
+    def step(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    try:
+        return scenario.build_simulation(compiled, progress=step)
+    finally:
+        bar.close()
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return False
 
 
 def advance(simulation: Any, progress: Optional[bool] = None, steps: int = STEPS) -> bool:
@@ -210,12 +240,13 @@ def run(scenario_or_path: Union[Scenario, PathLike], *, progress: Optional[bool]
     returned with ``interrupted=True``.
     """
     scenario = _scenario(scenario_or_path)
-    simulation = scenario.build_simulation()
+    compiled = scenario.compiled()
+    simulation = build(scenario, progress, compiled)
     captures = Captures.start(simulation)
     completed = advance(simulation, progress)
     # A stop asked for while the results are copied out is recorded, not lost with them.
     with safe_io.signals_held(reraise=False) as held:
-        text, _source, _base_dir = scenario.compiled()
+        text = compiled[0]
         raw = core_results(simulation)
         if captures is not None:
             captures.finish(simulation)

@@ -13,7 +13,7 @@ import warnings
 import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from ndnflow import _native, _toml, safe_io, units
 from ndnflow._native import ScenarioError, ScenarioWarning
@@ -473,15 +473,29 @@ class Scenario:
         source = self._source if self._origin_text is None else f"{self._source} (modified)"
         return self.to_toml(), source, self._base_dir
 
-    def build_simulation(self) -> Any:
-        """A fresh `_core.Simulation` for this scenario; raises `ScenarioError` if it is invalid."""
+    def build_simulation(self, compiled: Optional[Tuple[str, str, Optional[str]]] = None,
+                         progress: Optional[Callable[[int, int], None]] = None) -> Any:
+        """A fresh `_core.Simulation` for this scenario; raises `ScenarioError` if it is invalid.
+
+        Built once (issue 22 item 3): a changed scenario read from a file is checked against that
+        file only when it fails, so that a mistake already in the user's file is reported with
+        positions in the file rather than in the regenerated text. `compiled` is `compiled()`'s
+        value when the caller has it already (regenerating a large scenario's text takes seconds);
+        `progress(done, total)` hears how far building the network is."""
         simulation_class = _native.require("Simulation")
-        if self._origin_text is not None and self._modified:
-            # A mistake already in the user's file is reported with positions in that file, not in
-            # the regenerated text.
-            simulation_class(self._origin_text, self._source, self._base_dir)
-        text, source, base_dir = self.compiled()
-        simulation = simulation_class(text, source, base_dir)
+        text, source, base_dir = self.compiled() if compiled is None else compiled
+        try:
+            if progress is None:
+                simulation = simulation_class(text, source, base_dir)
+            else:
+                simulation = simulation_class(text, source, base_dir, progress=progress)
+        except ScenarioError:
+            if self._origin_text is not None and self._modified:
+                try:
+                    simulation_class(self._origin_text, self._source, self._base_dir)
+                except ScenarioError as in_file:
+                    raise in_file from None
+            raise
         for message in getattr(simulation, "warnings", ()):
             warnings.warn(ScenarioWarning(f"{source}: {message}"), stacklevel=2)
         return simulation

@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod fw;
+pub mod grow;
 pub mod link;
 pub mod mix;
 pub mod name;

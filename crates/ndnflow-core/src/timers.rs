@@ -8,6 +8,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
+use crate::grow::{Grow, OutOfMemory};
 use crate::Time;
 
 #[derive(Debug)]
@@ -25,6 +26,12 @@ impl<T: Copy + Ord> Default for Timers<T> {
 impl<T: Copy + Ord> Timers<T> {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Room for one more timer in whichever queue `push` will use (`crate::grow`).
+    pub fn room_for_one(&mut self, container: &'static str) -> Result<(), OutOfMemory> {
+        self.in_order.room_for_one(container)?;
+        self.out_of_order.room_for_one(container)
     }
 
     pub fn push(&mut self, at: Time, item: T) {

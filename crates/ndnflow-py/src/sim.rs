@@ -43,12 +43,27 @@ impl Simulation {
 
 #[pymethods]
 impl Simulation {
+    /// `progress`, if given, is called as `progress(done, total)` while the network is built
+    /// (`Engine::with_progress`); an exception it raises (Ctrl-C) stops its calls and is raised
+    /// once the build is over.
     #[new]
-    #[pyo3(signature = (text, source = "<scenario>", base_dir = None))]
-    fn new(text: &str, source: &str, base_dir: Option<PathBuf>) -> PyResult<Self> {
+    #[pyo3(signature = (text, source = "<scenario>", base_dir = None, progress = None))]
+    fn new(text: &str, source: &str, base_dir: Option<PathBuf>, progress: Option<Bound<'_, PyAny>>) -> PyResult<Self> {
         let scenario =
             parse_scenario(text, source, base_dir.as_deref()).map_err(|e| ScenarioError::new_err(e.to_string()))?;
-        Ok(Simulation { engine: Mutex::new(Engine::new(scenario)) })
+        let Some(progress) = progress else {
+            return Ok(Simulation { engine: Mutex::new(Engine::new(scenario)) });
+        };
+        let mut failed: Option<PyErr> = None;
+        let engine = Engine::with_progress(scenario, &mut |done, total| {
+            if failed.is_none() {
+                failed = progress.call1((done, total)).err();
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(Simulation { engine: Mutex::new(engine) }),
+        }
     }
 
     #[getter]

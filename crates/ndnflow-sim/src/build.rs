@@ -89,6 +89,17 @@ pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {
 }
 
 pub fn build(s: &Scenario) -> Network {
+    build_with_progress(s, &mut |_, _| {})
+}
+
+/// How often, in links, `build_with_progress` reports: often enough for a bar to move on a
+/// 100,000-link scenario, rarely enough to cost nothing on a small one.
+pub const PROGRESS_EVERY_LINKS: usize = 1024;
+
+/// `build`, telling `progress(done, total)` how far it is, in steps of one node, link or
+/// producer's routes (total: their sum), with `done` growing and ending at `total`.
+pub fn build_with_progress(s: &Scenario, progress: &mut dyn FnMut(usize, usize)) -> Network {
+    let total = s.nodes.len() + s.links.len() + s.producers.len();
     let mut nodes: Vec<Node> = s
         .nodes
         .iter()
@@ -98,6 +109,7 @@ pub fn build(s: &Scenario) -> Network {
             wake_at: Time::MAX,
         })
         .collect();
+    progress(s.nodes.len(), total);
 
     // Links: one face per end, one LinkDir per direction. Face of `to` for dir d is added first.
     let mut dirs = Vec::with_capacity(s.links.len() * 2);
@@ -105,7 +117,10 @@ pub fn build(s: &Scenario) -> Network {
     let mut link_dirs = Vec::with_capacity(s.links.len());
     // (node, edge index in routing::edges order) -> face at that node
     let mut edge_face: Vec<FaceId> = Vec::with_capacity(s.links.len() * 2);
-    for l in &s.links {
+    for (k, l) in s.links.iter().enumerate() {
+        if k > 0 && k % PROGRESS_EVERY_LINKS == 0 {
+            progress(s.nodes.len() + k, total);
+        }
         let face_a = nodes[l.a].fw.add_face(FaceKind::Link);
         let face_b = nodes[l.b].fw.add_face(FaceKind::Link);
         // Each end learns the rate Data arrive at (the other direction) and its own queue (FPF).
@@ -187,18 +202,23 @@ pub fn build(s: &Scenario) -> Network {
         });
     }
 
-    install_routes(s, &mut nodes, &edge_face);
+    let done = s.nodes.len() + s.links.len();
+    progress(done, total);
+    install_routes(s, &mut nodes, &edge_face, &mut |p| progress(done + p, total));
+    progress(total, total);
     Network { nodes, dirs, apps, link_dirs, consumer_ids: ids, dir_names }
 }
 
 /// Automatic shortest-path routes to every producer prefix, then the scenario's static routes.
-fn install_routes(s: &Scenario, nodes: &mut [Node], edge_face: &[FaceId]) {
+/// `routed(k)`: the routes to the first `k` producers are computed.
+fn install_routes(s: &Scenario, nodes: &mut [Node], edge_face: &[FaceId], routed: &mut dyn FnMut(usize)) {
     let edges = routing::edges(s);
     if s.routing != RoutingMetric::None {
         // Per (node, prefix, face) keep the cheapest cost over producers of the same prefix.
         let mut best: FxHashMap<(usize, Name, FaceId), u64> = FxHashMap::default();
         let mut order: Vec<(usize, Name, FaceId)> = Vec::new();
-        for p in &s.producers {
+        for (k, p) in s.producers.iter().enumerate() {
+            routed(k);
             for hop in routing::routes_to(s.nodes.len(), &edges, p.node) {
                 let key = (hop.node, p.prefix.clone(), edge_face[hop.edge]);
                 match best.get_mut(&key) {

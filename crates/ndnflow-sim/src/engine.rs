@@ -27,13 +27,14 @@ use std::sync::Arc;
 
 use ndnflow_core::fw::forwarder::Outbox;
 use ndnflow_core::fw::{ForwarderExtension, Strategy};
+use ndnflow_core::grow::OutOfMemory;
 use ndnflow_core::link::reliability::Output;
 use ndnflow_core::link::QueueDiscipline;
 use ndnflow_core::packet::{Frame, Interest, Nack, NackReason, NetPacket};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::{Name, Time};
 
-use crate::build::{build, App, FaceTarget, Network};
+use crate::build::{build_with_progress, App, FaceTarget, Network};
 use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{ConsumerSample, Recorder, Results};
@@ -61,6 +62,9 @@ pub struct Simulation {
     warnings: Vec<String>,
     /// Why the run stopped before its end, when the memory watch stopped it (`crate::memory`).
     stopped: Option<String>,
+    /// The first growth the allocator refused, and whose container it was ("node r's"): the run
+    /// ends after the event that met it (`ndnflow_core::grow`, `watch.rs`).
+    out_of_memory: Option<(OutOfMemory, String)>,
     /// The per-segment trace, `None` unless `[trace] interests = true`.
     interests: Option<crate::trace_interests::InterestLog>,
     /// The forwarding log's records (`[trace] forwarding`); `None`: off.
@@ -69,7 +73,13 @@ pub struct Simulation {
 
 impl Simulation {
     pub fn new(scenario: Scenario) -> Simulation {
-        let net = build(&scenario);
+        Simulation::with_progress(scenario, &mut |_, _| {})
+    }
+
+    /// `new`, telling `progress(done, total)` how far building the network is
+    /// (`build::build_with_progress`).
+    pub fn with_progress(scenario: Scenario, progress: &mut dyn FnMut(usize, usize)) -> Simulation {
+        let net = build_with_progress(&scenario, progress);
         let warnings = crate::warnings::unreachable_consumers(&scenario, &net);
         let mut events = EventQueue::new();
         for (i, app) in net.apps.iter().enumerate() {
@@ -102,6 +112,7 @@ impl Simulation {
             shaper_dropped: Vec::new(),
             warnings,
             stopped: None,
+            out_of_memory: None,
             interests: None,
             fwlog: None,
             scenario,
@@ -177,7 +188,7 @@ impl Simulation {
                 self.finish();
                 return true;
             }
-            if watch && self.over_memory_limit() {
+            if self.allocation_refused() || (watch && self.over_memory_limit()) {
                 return true;
             }
         }
@@ -216,7 +227,9 @@ impl Simulation {
             }
             _ => None,
         });
-        self.recorder.sample(self.now, &self.net, consumers);
+        if let Err(e) = self.recorder.sample(self.now, &self.net, consumers) {
+            self.note_refused(e, "the trace's".to_string());
+        }
     }
 
     fn dispatch(&mut self, event: Event) {
@@ -387,6 +400,11 @@ impl Simulation {
         }
         let slot = &mut self.net.apps[a];
         let App::Consumer(c) = &mut slot.app else { return };
+        if let Some(e) = c.out_of_memory() {
+            let i = slot.consumer.unwrap_or_default();
+            self.note_refused(e, format!("consumer {i}'s"));
+            return;
+        }
         if c.is_finished() {
             if !slot.done {
                 slot.done = true;
@@ -418,6 +436,10 @@ impl Simulation {
 
     fn reschedule_node(&mut self, n: usize) {
         let now = self.now;
+        if let Some(e) = self.net.nodes[n].fw.out_of_memory() {
+            let place = format!("node {}'s", self.scenario.nodes[n].name);
+            self.note_refused(e, place);
+        }
         let node = &mut self.net.nodes[n];
         if let Some(t) = node.fw.poll_timeout() {
             let t = t.max(now);

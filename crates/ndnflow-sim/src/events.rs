@@ -8,6 +8,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use ndnflow_core::grow::{Grow, OutOfMemory};
 use ndnflow_core::Time;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +106,9 @@ pub struct EventQueue {
     /// Sequence number of the next entry (32 bits in the tie word; renumbered before it wraps).
     seq: u32,
     scheduled: u64,
+    /// The first growth of the heap the allocator refused (`ndnflow_core::grow`); the event that
+    /// needed it was not scheduled, and the run must end.
+    out_of_memory: Option<OutOfMemory>,
 }
 
 impl EventQueue {
@@ -115,6 +119,10 @@ impl EventQueue {
     pub fn schedule(&mut self, time: Time, event: Event) {
         if self.seq == u32::MAX {
             self.renumber();
+        }
+        if let Err(e) = self.heap.room_for_one("event queue") {
+            self.out_of_memory.get_or_insert(e);
+            return;
         }
         let class = u64::from(event != Event::Sample);
         let tie = class << CLASS_SHIFT | u64::from(self.seq) << SEQ_SHIFT | encode(event);
@@ -169,6 +177,10 @@ impl EventQueue {
     }
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
+    }
+    /// The first growth the allocator refused, if any.
+    pub fn out_of_memory(&self) -> Option<OutOfMemory> {
+        self.out_of_memory
     }
     /// Events scheduled so far.
     pub fn scheduled(&self) -> u64 {

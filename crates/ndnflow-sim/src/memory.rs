@@ -15,6 +15,7 @@
 //! "Memory"), so the watch keeps counting 400: an upper bound for the whole process.
 
 use ndnflow_core::app::cc::CcConfig;
+use ndnflow_core::grow::OutOfMemory;
 use ndnflow_core::Time;
 
 use crate::scenario::model::{ConsumerSpec, Scenario};
@@ -199,6 +200,16 @@ pub fn stopped_message(now: Time, held: Held, limit: u64) -> String {
         held.queued,
         held.rows,
         human(limit)
+    )
+}
+
+/// The message of a run stopped at `now` because the allocator refused `e` for `place`'s
+/// container ("node r's").
+pub fn refused_message(now: Time, e: &OutOfMemory, place: &str) -> String {
+    format!(
+        "stopped at {now}: out of memory: the allocator refused {} for {place} {}; the results cover the run until then; free memory, raise the process's memory limit, or lower what the consumers ask for",
+        human(e.bytes as u64),
+        e.container
     )
 }
 

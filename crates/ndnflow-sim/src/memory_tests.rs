@@ -90,3 +90,45 @@ fn a_run_that_outgrows_the_limit_stops_with_what_it_computed() {
     let results = sim.run();
     assert_eq!((results.summary.simulation.stopped, results.summary.simulation.end_s), (None, 10.0));
 }
+
+/// Lifts the test allocation limit when a test ends, passing or not.
+struct AllocLimit;
+impl AllocLimit {
+    fn set(bytes: usize) -> AllocLimit {
+        ndnflow_core::grow::set_test_limit(bytes);
+        AllocLimit
+    }
+}
+impl Drop for AllocLimit {
+    fn drop(&mut self) {
+        ndnflow_core::grow::set_test_limit(usize::MAX);
+    }
+}
+
+#[test]
+fn a_refused_allocation_stops_the_run_with_what_it_computed() {
+    // 10,000 Interests/s (one every 100 us from time 0) over a 1 s link: nothing comes back
+    // before 2 s, and the first timeout is at the 1 s initial RTO, so until then every Interest
+    // is a new entry in c's PIT. The PIT's slots (128 B) double: 4,096 to 8,192 asks for
+    // 2 x 4,096 x 128 = 1 MiB, allowed; 8,192 to 16,384 asks for 2 MiB, refused. Interest 8,193
+    // (segment 8,192) is sent at 8,192 x 100 us = 0.8192 s, and the run stops there.
+    // (The consumer's records are smaller: 8,193 of them need no more than 1 MiB.)
+    let text = "[simulation]\nduration = \"10s\"\n[nodes]\nc = {}\np = {}\n\
+        [[links]]\nbetween = [\"c\", \"p\"]\nbandwidth = \"100Mbps\"\ndelay = \"1s\"\n\
+        [[producers]]\nnode = \"p\"\nprefix = \"/a\"\n\
+        [[consumers]]\nnode = \"c\"\nname = \"/a\"\ncc = { algorithm = \"constant-rate\", rate = 1e4 }\n";
+    let s = parse_scenario(text, "t.toml", None).expect("valid");
+    let _limit = AllocLimit::set(1 << 20);
+    let results = crate::Simulation::new(s).run();
+    let sim = &results.summary.simulation;
+    let stopped = sim.stopped.as_deref().expect("stopped by the refused allocation");
+    assert!(stopped.starts_with("stopped at 0.8192"), "{stopped}");
+    assert!(stopped.contains("out of memory: the allocator refused 2.0 MiB for node c's PIT;"), "{stopped}");
+    assert_eq!(sim.end_s, 0.8192);
+    // What was computed is kept, and the rows still add up to the summary: 8,193 Interests sent
+    // (the last one dropped at c for want of room), in bins of 100 ms up to the stop.
+    let consumer = results.summary.consumers.values().next().expect("one consumer");
+    assert_eq!(consumer.interests_sent, 8_193);
+    assert_eq!(results.consumers.interests.iter().sum::<u64>(), 8_193);
+    assert_eq!(results.consumers.time_s.last().copied(), Some(0.8));
+}

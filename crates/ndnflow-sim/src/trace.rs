@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use ndnflow_core::app::multipath::PathReport;
 use ndnflow_core::app::ConsumerStats;
+use ndnflow_core::grow::OutOfMemory;
 use ndnflow_core::Time;
 use serde::Serialize;
 
@@ -203,9 +204,17 @@ impl Recorder {
 
     /// Closes the bin [bin_start, now). At `now == bin_start` (the run ending on the instant its
     /// last bin closed) it closes the last bin again, now including that instant.
-    pub fn sample(&mut self, now: Time, net: &Network, consumers: impl Iterator<Item = ConsumerSample>) {
+    /// Err, with nothing recorded, when the allocator refused the room for the bin's rows
+    /// (`TraceLog::room_for_bin`).
+    pub fn sample(
+        &mut self,
+        now: Time,
+        net: &Network,
+        consumers: impl Iterator<Item = ConsumerSample>,
+    ) -> Result<(), OutOfMemory> {
+        self.log.room_for_bin(self.last_consumers.len())?;
         if now <= self.bin_start && !self.reopen_last_bin() {
-            return;
+            return Ok(());
         }
         self.prev_start = self.bin_start;
         self.prev_links.clone_from(&self.last_links);
@@ -218,6 +227,7 @@ impl Recorder {
         }
         self.prev_rows = Some(self.paths.time_s.len() - path_rows);
         self.bin_start = now;
+        Ok(())
     }
 
     /// Takes the last closed bin's rows back out and restores the counters of its start; false
@@ -314,7 +324,8 @@ pub struct SimulationSummary {
     pub end_s: f64,
     pub events: u64,
     pub packet_hops: u64,
-    /// Why the run ended before its duration, when the memory watch stopped it (absent otherwise).
+    /// Why the run ended before its duration, when the memory watch or a refused allocation stopped
+    /// it (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
     /// The forwarding log's size, when `[trace] forwarding` is on (absent otherwise).

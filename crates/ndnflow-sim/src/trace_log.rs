@@ -10,6 +10,7 @@
 //! rates and means (throughput, goodput, sojourn, RTT) from the stored sums and counts, with the
 //! same floating-point operations as before, so every value decodes bit for bit.
 
+use ndnflow_core::grow::{Grow, OutOfMemory};
 use ndnflow_core::Time;
 
 use crate::trace::{ConsumerSeries, LinkSeries};
@@ -21,6 +22,15 @@ fn reserve(log: &mut Vec<u8>, more: usize) {
     if log.capacity() - log.len() < more {
         log.reserve_exact(more.max(log.len() / 8).max(4096));
     }
+}
+
+/// `reserve`'s growth, asked of the allocator without aborting (`ndnflow_core::grow`).
+fn try_reserve(log: &mut Vec<u8>, more: usize, container: &'static str) -> Result<(), OutOfMemory> {
+    if log.capacity() - log.len() >= more {
+        return Ok(());
+    }
+    let step = more.max(log.len() / 8).max(4096);
+    log.try_reserve_exact(step).map_err(|_| OutOfMemory { container, bytes: log.len() + step })
 }
 
 fn put(log: &mut Vec<u8>, mut v: u64) {
@@ -170,6 +180,15 @@ impl TraceLog {
     /// The bytes the log holds, spare capacity included.
     pub fn bytes(&self) -> usize {
         self.links.capacity() + self.consumers.capacity() + self.bins.capacity() * std::mem::size_of::<Bin>()
+    }
+
+    /// Room for a whole bin's rows (a link row per direction, `consumers` consumer rows) asked
+    /// for before it is opened, so that a refused allocation leaves the bin out instead of
+    /// aborting; the pushes that follow then find their room.
+    pub fn room_for_bin(&mut self, consumers: usize) -> Result<(), OutOfMemory> {
+        self.bins.room_for_one("trace bins")?;
+        try_reserve(&mut self.links, self.n_dirs * MAX_ROW, "link trace")?;
+        try_reserve(&mut self.consumers, consumers * MAX_ROW, "consumer trace")
     }
 
     /// Opens the bin [start, end): the rows pushed next are its rows, every direction's link row

@@ -45,6 +45,7 @@ use super::multipath::{PathReport, PathSend};
 use super::rtt::{RttEstimator, RttOptions};
 use super::rtt_histogram::RttHistogram;
 use super::send_jitter::SendJitter;
+use crate::grow::OutOfMemory;
 use crate::packet::{Frame, Interest, NackReason, NetPacket};
 use crate::timers::Timers;
 use crate::{Name, Time};
@@ -169,6 +170,8 @@ pub struct Consumer {
     rtt_histogram: RttHistogram,
     /// The per-segment records' sink (`consumer_records`), `None` unless asked for.
     records: Option<Vec<SegmentRecord>>,
+    /// The first growth the allocator refused (`crate::grow`); the consumer sends no more.
+    out_of_memory: Option<OutOfMemory>,
 }
 
 /// Mixed into the consumer's seed for its controller's.
@@ -202,6 +205,7 @@ impl Consumer {
             stats: ConsumerStats::default(),
             rtt_histogram: RttHistogram::default(),
             records: None,
+            out_of_memory: None,
             config,
         }
     }
@@ -520,6 +524,10 @@ impl Consumer {
             }
             if !released && self.has_segment_to_send() {
                 return self.jitter.hold(now, &mut self.rng);
+            }
+            if let Err(e) = self.room_for_send() {
+                self.out_of_memory.get_or_insert(e);
+                return;
             }
             let Some(next) = self.pick_segment(now) else { return };
             self.send(now, next, out);

@@ -7,9 +7,21 @@ use rustc_hash::FxHashMap;
 use super::{Consumer, Outstanding};
 use crate::app::cc::Controller;
 use crate::app::rtt::TimerModel;
+use crate::grow::{Grow, OutOfMemory};
 use crate::Time;
 
 impl Consumer {
+    /// Room for one more Interest's outstanding record and timer (`crate::grow`).
+    pub(super) fn room_for_send(&mut self) -> Result<(), OutOfMemory> {
+        self.outstanding.room_for_one("outstanding Interests")?;
+        self.timers.room_for_one("retransmission timers")
+    }
+
+    /// The first growth the allocator refused, if any: the consumer stopped sending there.
+    pub fn out_of_memory(&self) -> Option<OutOfMemory> {
+        self.out_of_memory
+    }
+
     /// A multipath transport's later deadline for a timer that came due (its path's timer
     /// restarted since the Interest left); `None`: the Interest times out now.
     pub(super) fn restarted_deadline(&self, now: Time, seg: u64, o: Outstanding) -> Option<Time> {

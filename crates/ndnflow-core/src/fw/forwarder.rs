@@ -33,6 +33,7 @@ pub use super::ext::{Dpccp, Mpfp, MpfpCounters};
 use super::face::{FaceCounters, FaceInfo, FaceKind};
 use super::log::{note, Detail, ForwardingLog, FwEvent, FwRecord};
 use super::strategy::{InterestDecision, Strategy, StrategyActions, StrategyCtx};
+use crate::grow::OutOfMemory;
 use crate::link::Limit;
 use crate::packet::{Data, Frame, Interest, LpHeader, NackReason, NetPacket};
 use crate::table::{ContentStore, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId, SimulatedCache};
@@ -94,6 +95,9 @@ pub struct Forwarder {
     actions: StrategyActions,
     /// The forwarding log (`fw/log.rs`), off (`None`) unless the driver installs one.
     log: Option<Box<ForwardingLog>>,
+    /// The first growth of the PIT the allocator refused (`crate::grow`); the Interest that
+    /// needed it was dropped, and the driver should end the run.
+    out_of_memory: Option<OutOfMemory>,
 }
 
 /// Frames to send, as (face, frame).
@@ -133,6 +137,7 @@ impl Forwarder {
             extensions,
             actions: StrategyActions::new(),
             log: None,
+            out_of_memory: None,
         }
     }
 
@@ -221,6 +226,12 @@ impl Forwarder {
     }
 
     /// Runs the pipelines for one frame received on `face`.
+    /// The first growth of a table the allocator refused, if any (`crate::grow`): the run
+    /// should end, as what follows it would miss the Interests dropped for want of room.
+    pub fn out_of_memory(&self) -> Option<OutOfMemory> {
+        self.out_of_memory
+    }
+
     pub fn handle(&mut self, now: Time, face: FaceId, frame: Frame, out: &mut Outbox) {
         if let Some(c) = self.face_counters.get_mut(face.index()) {
             c.count_in(&frame);
@@ -303,6 +314,10 @@ impl Forwarder {
         let nonce = interest.nonce.unwrap_or(0);
         if self.dnl.has(now, &interest.name, nonce) {
             return self.on_interest_loop(now, in_face, interest, out);
+        }
+        if let Err(e) = self.pit.room_for_one() {
+            self.out_of_memory.get_or_insert(e);
+            return;
         }
         let (mut id, is_new) = self.pit.find_or_insert(&interest);
         if !is_new && self.is_duplicate_nonce(id, in_face, nonce) {

@@ -14,6 +14,7 @@ use hashbrown::HashTable;
 use smallvec::SmallVec;
 
 use super::FaceId;
+use crate::grow::{room_in_table, Grow, OutOfMemory};
 use crate::packet::{Interest, NackReason};
 use crate::timers::Timers;
 use crate::{Name, Time};
@@ -280,6 +281,18 @@ impl PendingInterestTable {
         let hash = name.hash64();
         let slots = &self.slots;
         self.by_name.find(hash, |&i| slot_has_name(slots, i, name)).copied()
+    }
+
+    /// Room for one more entry, with its index bucket and expiry timer, before `find_or_insert`:
+    /// an `OutOfMemory` instead of an abort when the allocator refuses (`crate::grow`). A free
+    /// slot is reused, so only a table with none left grows its slots.
+    pub fn room_for_one(&mut self) -> Result<(), OutOfMemory> {
+        if self.free.is_empty() {
+            self.slots.room_for_one("PIT")?;
+        }
+        let slots = &self.slots;
+        room_in_table(&mut self.by_name, "PIT index", |&i| slot_name_hash(slots, i))?;
+        self.expiry.room_for_one("PIT expiry timers")
     }
 
     /// Finds or creates the entry for `interest`; the flag says whether it is new.

@@ -1,7 +1,9 @@
 //! The engine's memory watch (`crate::memory`): what a run holds, added up every
 //! `memory::WATCH_EVERY` events and at the end of every bin, and the run ended there, with what it
-//! computed and the reason, once that passes the scenario's `memory_limit`.
+//! computed and the reason, once that passes the scenario's `memory_limit`; and the run ended the
+//! same way when the allocator refused to grow a container (`ndnflow_core::grow`).
 
+use ndnflow_core::grow::OutOfMemory;
 use ndnflow_core::link::QueueDiscipline;
 
 use super::Simulation;
@@ -52,7 +54,27 @@ impl Simulation {
         true
     }
 
-    /// Why the run stopped before its end (the memory watch), if it did.
+    /// Keeps the first refused growth, and whose container it was ("node r's").
+    #[cold]
+    pub(super) fn note_refused(&mut self, e: OutOfMemory, place: String) {
+        self.out_of_memory.get_or_insert((e, place));
+    }
+
+    /// Whether a container could not grow during the last event (the event queue's is read
+    /// here; forwarders', consumers' and the trace's were noted as they met it): the run then
+    /// ends there, with what it computed and the reason, as the memory watch ends it.
+    #[inline]
+    pub(super) fn allocation_refused(&mut self) -> bool {
+        if let Some(e) = self.events.out_of_memory() {
+            self.note_refused(e, "the engine's".to_string());
+        }
+        let Some((e, place)) = &self.out_of_memory else { return false };
+        self.stopped = Some(crate::memory::refused_message(self.now, e, place));
+        self.finish();
+        true
+    }
+
+    /// Why the run stopped before its end (the memory watch, or a refused allocation), if it did.
     pub fn stopped(&self) -> Option<&str> {
         self.stopped.as_deref()
     }
