@@ -13,7 +13,14 @@ caching effect"; "when timeouts occur, both SMIC and ICP decrease their window s
 Checks: the four average retrieval times and the four goodputs "similar" (largest at most 1.25 x
 the smallest, the catalog's reading). Information: each flow's window after a timeout over the
 window before (both controllers halve by construction, so the row cannot fail), and the router's
-cache hit ratio (per-consumer hit ratios, Fig. 5a, are not in the traces).
+cache hit ratio.
+
+Fig. 5(a), "SMIC-2 and SMIC-3 experience more cache hits than Single and SMIC-1", read before any
+run (issue 20): a consumer's hit ratio is the Data a Content Store answered over the Data it
+received (the summary's ``data_from_cache`` / ``data_received``; the consumers' nodes have no
+store, so every such answer is the access router's); the check passes when SMIC-2's and SMIC-3's
+ratios are each strictly above both Single's and SMIC-1's. Judged, as every check, on the median of
+seeds 1-4 (the median of each consumer's ratio, the rule then applied to the four medians).
 """
 
 from __future__ import annotations
