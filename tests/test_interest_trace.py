@@ -45,6 +45,9 @@ def check_identity(results: Results, consumer: str = "c") -> pd.DataFrame:
     assert c["finished"] and c["pending"] == 0, "the identity is exact for a consumer with nothing unsettled"
     assert rows["arrival_s"].notna().sum() == c["data_received"]
     assert rows["arrival_s"].isna().sum() == c["abandoned"]
+    # A row with Data says where it came from; the summary counts the stores' answers.
+    assert rows["hops"].notna().sum() == c["data_received"]
+    assert rows["from_cache"].sum() == c["data_from_cache"]
     assert rows["retransmissions"].sum() == c["retransmissions"] > 0
     answered = rows[rows["arrival_s"].notna()]
     # Full delay = last delay + the time between first and last send, which is 0 without resends.

@@ -229,3 +229,19 @@ def test_tree_convergence_is_the_first_bin_at_ninety_percent_of_the_median():
     res = fake(links={"link": ["s1->r1"] * 6, "time_s": [float(t) for t in range(6)],
                       "throughput_bps": [r * 1e6 for r in rates]})
     assert tree.convergence_s(res) == 3.0
+
+
+@pytest.mark.parametrize("hits, verdict", [
+    # smic1, smic2, smic3, single hits of 100 Data each: 0.10, 0.30, 0.20, 0.15 -> min(0.30, 0.20) = 0.20
+    # above max(0.10, 0.15) = 0.15: passes.
+    ((10, 30, 20, 15), True),
+    # smic3 at 0.15 ties single's 0.15: "more" is strict, fails.
+    ((10, 30, 15, 15), False),
+    # smic1 the highest (seed 1's shape): fails.
+    ((17, 7, 9, 11), False),
+])
+def test_bottleneck1_per_consumer_hits_are_data_from_a_store_over_data_received(hits, verdict):
+    consumers = {c: {"data_received": 100, "data_from_cache": h} for c, h in zip(b1.CONSUMERS, hits)}
+    row = b1.more_hits_row(fake(summary={"consumers": consumers}))
+    assert row.measured == [h / 100 for h in hits]
+    assert row.passed is verdict

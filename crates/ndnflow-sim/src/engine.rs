@@ -242,6 +242,10 @@ impl Simulation {
                 if let Some(mut frame) = arrived {
                     if next_hop.is_none() {
                         self.pit_mark_at_sender(origin, &mut frame);
+                        // One NDN-level link crossed (an overlay link is one, whatever its
+                        // underlay): the per-segment trace's `hops`, as ndnSIM's link service
+                        // adds one to HopCountTag on receipt.
+                        frame.add_hop();
                     }
                     match next_hop {
                         // An overlay link: on to the next underlay hop.

@@ -349,6 +349,8 @@ pub struct ConsumerSummary {
     pub goodput_bps: f64,
     pub interests_sent: u64,
     pub data_received: u64,
+    /// Of `data_received`, those a Content Store or simulated cache answered, not a producer.
+    pub data_from_cache: u64,
     pub timeouts: u64,
     pub nacks: u64,
     pub retransmissions: u64,

@@ -69,6 +69,10 @@ pub struct InterestSeries {
     pub retransmissions: Vec<u64>,
     /// NaN for single-path consumers and probes.
     pub path: Vec<f64>,
+    /// Links the Data crossed from the node that answered; NaN if given up.
+    pub hops: Vec<f64>,
+    /// 1 when a store answered, 0 when a producer did; NaN if given up.
+    pub from_cache: Vec<f64>,
 }
 
 impl InterestSeries {
@@ -86,6 +90,8 @@ impl InterestSeries {
         self.full_delay_s.push(delay(r.first_sent));
         self.retransmissions.push(u64::from(r.retransmissions));
         self.path.push(r.path.map_or(f64::NAN, |p| p as f64));
+        self.hops.push(r.origin.map_or(f64::NAN, |o| f64::from(o.hops)));
+        self.from_cache.push(r.origin.map_or(f64::NAN, |o| f64::from(u8::from(o.from_cache))));
     }
 }
 
@@ -95,7 +101,8 @@ mod tests {
     #[test]
     fn a_row_takes_80_bytes_in_the_engine() {
         // SegmentRecord: four u64 times and numbers (32), two Options of 8-byte values (32), a
-        // u32 (4), padded to 72; with the consumer's u32 index, padded to 80.
+        // u32 (4), an Option<DataOrigin> (2: a u8 and a bool, whose spare values mark None),
+        // padded to 72; with the consumer's u32 index, padded to 80.
         assert_eq!(super::ROW_BYTES, 80);
     }
 }

@@ -234,6 +234,18 @@ pub static INTERESTS: Table<InterestSeries, InterestName> = Table {
             "the path its last Interest took: a multipath consumer's path index (as paths.parquet), SMIC's path id; NaN for single path",
             |s| &s.path,
         ),
+        InterestColumn::float(
+            "hops",
+            "links",
+            "links its Data crossed from the node that answered (producer's or store's) to the consumer's; NaN if given up",
+            |s| &s.hops,
+        ),
+        InterestColumn::float(
+            "from_cache",
+            "0/1",
+            "1 when a Content Store or simulated cache answered, 0 when a producer did; NaN if given up",
+            |s| &s.from_cache,
+        ),
     ],
 };
 

@@ -186,6 +186,8 @@ fn each_interest_column_reads_its_own_field() {
         full_delay_s: vec![7.0],
         retransmissions: vec![8],
         path: vec![9.0],
+        hops: vec![10.0],
+        from_cache: vec![11.0],
     };
     let expected = [
         ("object", 1.0),
@@ -197,6 +199,8 @@ fn each_interest_column_reads_its_own_field() {
         ("full_delay_s", 7.0),
         ("retransmissions", 8.0),
         ("path", 9.0),
+        ("hops", 10.0),
+        ("from_cache", 11.0),
     ];
     assert_eq!(row0(&INTERESTS, &s), expected);
 }

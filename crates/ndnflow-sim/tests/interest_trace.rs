@@ -150,3 +150,52 @@ fn a_catalog_consumer_names_each_row_by_object_and_segment_in_it() {
         assert_eq!(object, r.objects.rank[k / 4], "row {k}");
     }
 }
+
+/// c - r1 - r2 - p, and c2 - r1; only r1 has a Content Store. c fetches five segments of /p from
+/// 0 s, c2 the same five from 1 s; links of `one_link`'s kind (10 Mbit/s, 10 ms).
+fn chain() -> String {
+    let mut text = one_link(5, "")
+        .replace("duration = \"5s\"", "duration = \"3s\"")
+        .replace("c = {}\np = {}", "c = {}\nc2 = {}\nr1 = { cs = { capacity = 100 } }\nr2 = {}\np = {}")
+        .replace("between = [\"c\", \"p\"]", "between = [\"c\", \"r1\"]");
+    for (a, b) in [("c2", "r1"), ("r1", "r2"), ("r2", "p")] {
+        text += &format!("[[links]]\nbetween = [\"{a}\", \"{b}\"]\nbandwidth = \"10Mbps\"\ndelay = \"10ms\"\n");
+    }
+    text + "[[consumers]]\nnode = \"c2\"\nname = \"/p\"\nsegments = 5\nstart = \"1s\"\ncc = { algorithm = \"fixed-window\", window = 1 }\n"
+}
+
+#[test]
+fn hops_count_links_from_the_node_that_answered_and_a_store_answer_says_so() {
+    // c's Data come from p's producer over p -> r2 -> r1 -> c: three links, hops = 3, no store
+    // (r1 stores them on the way). c is done within 5 x 3 x 2 x 10 ms plus transmissions, well
+    // before 1 s, when c2 asks for the same five names: r1's store answers each, and the Data
+    // crosses r1 -> c2 only, hops = 1, from_cache = 1. The summary counts the store's answers.
+    let r = run(&chain());
+    let t = &r.interests;
+    let id = |name: &str| r.interest_names.iter().position(|n| n.id == name).unwrap() as u32;
+    let (c, c2) = (id("c"), id("c2"));
+    let rows = |who: u32| -> Vec<(u64, f64, f64)> {
+        (0..t.segment.len())
+            .filter(|&k| t.consumer[k] == who)
+            .map(|k| (t.segment[k], t.hops[k], t.from_cache[k]))
+            .collect()
+    };
+    assert_eq!(rows(c), (0..5).map(|s| (s, 3.0, 0.0)).collect::<Vec<_>>(), "from the producer");
+    assert_eq!(rows(c2), (0..5).map(|s| (s, 1.0, 1.0)).collect::<Vec<_>>(), "from r1's store");
+    let s = &r.summary.consumers;
+    assert_eq!((s["c"].data_from_cache, s["c2"].data_from_cache), (0, 5));
+    assert_eq!((s["c"].data_received, s["c2"].data_received), (5, 5));
+}
+
+#[test]
+fn a_segment_given_up_has_no_hops_and_no_origin() {
+    let text = one_link(5, DOWN_60_TO_70_MS).replace("window = 1 }", "window = 1 }\nmax_retries = 0");
+    let t = run(&text).interests;
+    // One link c - p: every Data crossed p -> c, from the producer; segment 3 never came.
+    assert_eq!(
+        t.hops.iter().map(|h| if h.is_nan() { -1.0 } else { *h }).collect::<Vec<_>>(),
+        [1.0, 1.0, 1.0, -1.0, 1.0]
+    );
+    assert!(t.from_cache[3].is_nan());
+    assert_eq!(t.from_cache.iter().filter(|v| **v == 0.0).count(), 4);
+}

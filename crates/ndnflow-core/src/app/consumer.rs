@@ -96,6 +96,8 @@ pub struct ConsumerStats {
     pub interests_sent: u64,
     pub retransmissions: u64,
     pub data_received: u64,
+    /// Of `data_received`, those a Content Store or simulated cache answered (`DataOrigin`).
+    pub data_from_cache: u64,
     pub payload_bytes: u64,
     pub timeouts: u64,
     pub nacks: u64,
@@ -325,10 +327,12 @@ impl Consumer {
                 None => return,
             },
         };
-        self.record(seg, &o, resent, Some(now));
+        let origin = frame.origin();
+        self.record(seg, &o, resent, Some((now, origin)));
         self.stats.late_data += u64::from(counted);
         self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
         self.stats.data_received += 1;
+        self.stats.data_from_cache += u64::from(origin.from_cache);
         self.stats.payload_bytes += payload as u64;
         if frame.lp.congestion_mark > 0 {
             self.stats.marks += 1;

@@ -9,6 +9,7 @@
 
 use super::{Consumer, Outstanding};
 use crate::app::cc::Controller;
+use crate::packet::DataOrigin;
 use crate::Time;
 
 /// What became of one segment a consumer asked for.
@@ -26,6 +27,8 @@ pub struct SegmentRecord {
     pub arrival: Option<Time>,
     /// Interests sent again for it.
     pub retransmissions: u32,
+    /// Where its Data came from (hops and whether a store answered); `None` when given up.
+    pub origin: Option<DataOrigin>,
     /// The path its last Interest went on, as its multipath transport names it
     /// (`SubflowManager::path_of`); `None` for single-path consumers and probes.
     pub path: Option<u64>,
@@ -46,8 +49,15 @@ impl Consumer {
 
     /// Records what became of `seg` (`o`: its last send), if records are on. `retransmissions` is
     /// passed apart from `o.retries`: a segment whose Data came while it waited to be resent has
-    /// the attempt it would have gone as in `o.retries`, one more than it sent.
-    pub(super) fn record(&mut self, seg: u64, o: &Outstanding, retransmissions: u32, arrival: Option<Time>) {
+    /// the attempt it would have gone as in `o.retries`, one more than it sent. `arrival`: when
+    /// its Data came and from where; `None` when given up.
+    pub(super) fn record(
+        &mut self,
+        seg: u64,
+        o: &Outstanding,
+        retransmissions: u32,
+        arrival: Option<(Time, DataOrigin)>,
+    ) {
         if self.records.is_none() {
             return;
         }
@@ -64,8 +74,9 @@ impl Consumer {
             object,
             first_sent: o.first_sent,
             last_sent: o.sent_at,
-            arrival,
+            arrival: arrival.map(|(t, _)| t),
             retransmissions,
+            origin: arrival.map(|(_, o)| o),
             path,
         };
         if let Some(r) = &mut self.records {

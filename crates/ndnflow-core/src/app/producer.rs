@@ -41,6 +41,7 @@ impl Producer {
 
     /// Handles a frame from the forwarder; returns the Data to send back, if any.
     pub fn handle(&mut self, now: Time, frame: Frame) -> Option<Frame> {
+        let hint = frame.pit_hint();
         let NetPacket::Interest(interest) = frame.packet else { return None };
         self.interests_received += 1;
         if !self.config.prefix.is_prefix_of(&interest.name) {
@@ -63,7 +64,7 @@ impl Producer {
         self.data_sent += 1;
         // Like NDNLPv2's PitToken, the Data echoes the Interest's hint to the forwarder.
         let mut reply = Frame::data(Arc::new(data));
-        reply.pit_hint = frame.pit_hint;
+        reply.set_pit_hint(hint);
         // PTP §3-A: a probing Interest gets a probing Data, with an empty tag stack for the
         // routers on the way back to fill.
         reply.lp.flags |= frame.lp.flags & flags::PTP_PROBE;
@@ -81,9 +82,9 @@ mod tests {
     fn ask(p: &mut Producer, now_ms: u64) -> usize {
         let i = Interest::new(Name::parse("/p/seg=1").unwrap(), 1, Time::from_secs(2));
         let mut frame = Frame::interest(Arc::new(i));
-        frame.pit_hint = 7;
+        frame.set_pit_hint(7);
         let reply = p.handle(Time::from_millis(now_ms), frame).expect("a Data");
-        assert_eq!(reply.pit_hint, 7, "the Data echoes the Interest's PIT hint");
+        assert_eq!(reply.pit_hint(), 7, "the Data echoes the Interest's PIT hint");
         let NetPacket::Data(d) = reply.packet else { panic!("expected Data") };
         d.content.len()
     }

@@ -35,7 +35,7 @@ use super::log::{note, Detail, ForwardingLog, FwEvent, FwRecord};
 use super::strategy::{InterestDecision, Strategy, StrategyActions, StrategyCtx};
 use crate::grow::OutOfMemory;
 use crate::link::Limit;
-use crate::packet::{Data, Frame, Interest, LpHeader, NackReason, NetPacket};
+use crate::packet::{Data, DataOrigin, Frame, Interest, LpHeader, NackReason, NetPacket};
 use crate::table::{ContentStore, DeadNonceList, FaceId, Fib, PendingInterestTable, PitEntry, PitId, SimulatedCache};
 use crate::{Name, Time};
 
@@ -236,9 +236,10 @@ impl Forwarder {
         if let Some(c) = self.face_counters.get_mut(face.index()) {
             c.count_in(&frame);
         }
+        let (hint, origin) = (frame.pit_hint(), frame.origin());
         match frame.packet {
-            NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, &frame.lp, frame.pit_hint, out),
-            NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, (frame.net_size, frame.pit_hint), out),
+            NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, &frame.lp, hint, out),
+            NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, (frame.net_size, hint, origin), out),
             NetPacket::Nack(n) => self.on_incoming_nack(now, face, n, &frame.lp, out),
         }
     }
@@ -369,7 +370,9 @@ impl Forwarder {
         for ext in &mut self.extensions {
             ext.content_store_hit(&ctx, in_face, &mut frame.lp);
         }
-        frame.pit_hint = pit_hint;
+        frame.set_pit_hint(pit_hint);
+        // Hops count from here: the store is where this Data starts its way to the consumer.
+        frame.set_origin(DataOrigin { hops: 0, from_cache: true });
         note(&mut self.log, || {
             FwRecord::new(now, FwEvent::OutgoingData, frame.packet.name()).face_out(in_face).lp(&frame.lp)
         });
@@ -499,7 +502,7 @@ impl Forwarder {
         });
         let mut frame = Frame::interest(interest);
         frame.lp = lp;
-        frame.pit_hint = id.hint();
+        frame.set_pit_hint(id.hint());
         self.send(face, frame, out);
     }
 }

@@ -10,19 +10,19 @@ use super::{Downstreams, Forwarder, Outbox};
 use crate::fw::ext::DataCopy;
 use crate::fw::log::{note, FwEvent, FwRecord};
 use crate::fw::strategy::StrategyCtx;
-use crate::packet::{Data, Frame, LpHeader, NetPacket};
+use crate::packet::{Data, DataOrigin, Frame, LpHeader};
 use crate::table::{FaceId, PitId};
 use crate::Time;
 
 impl Forwarder {
-    /// `net_size` and `pit_hint` are the frame's.
+    /// `net_size`, `pit_hint` and `origin` are the frame's.
     pub(super) fn on_incoming_data(
         &mut self,
         now: Time,
         in_face: FaceId,
         data: Arc<Data>,
         lp: &LpHeader,
-        (net_size, pit_hint): (u32, u32),
+        (net_size, pit_hint, origin): (u32, u32, DataOrigin),
         out: &mut Outbox,
     ) {
         self.counters.in_data += 1;
@@ -73,18 +73,18 @@ impl Forwarder {
             }
             self.on_satisfied(now, id, in_face);
         }
-        self.on_outgoing_data(now, in_face, data, (lp, data_flags, net_size), downstreams, out);
+        self.on_outgoing_data(now, in_face, data, (lp, data_flags, net_size, origin), downstreams, out);
     }
 
     /// Outgoing Data pipeline: one copy of `data`, which arrived on `in_face` with `lp`, to each
     /// downstream, carrying the congestion mark (PCON Algorithm 2), the strategies' `flags`, and
-    /// what the extensions write.
+    /// what the extensions write; `origin` goes on unchanged (the simulator counts the hops).
     fn on_outgoing_data(
         &mut self,
         now: Time,
         in_face: FaceId,
         data: Arc<Data>,
-        (lp, flags, net_size): (&LpHeader, u64, u32),
+        (lp, flags, net_size, origin): (&LpHeader, u64, u32, DataOrigin),
         downstreams: Downstreams,
         out: &mut Outbox,
     ) {
@@ -103,7 +103,7 @@ impl Forwarder {
                 ext.outgoing_data(&ctx, copy, lp, &mut lp_out);
             }
             note(&mut self.log, || FwRecord::new(now, FwEvent::OutgoingData, &packet.name).face_out(face).lp(&lp_out));
-            self.send(face, Frame { lp: lp_out, packet: NetPacket::Data(packet), net_size, pit_hint }, out);
+            self.send(face, Frame::data_sized(lp_out, packet, net_size, pit_hint, origin), out);
         }
     }
 

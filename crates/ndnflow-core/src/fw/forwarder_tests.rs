@@ -77,22 +77,22 @@ fn pit_hints_go_up_with_interests_and_come_back_with_data() {
     let name = Name::parse("/p").unwrap().append_segment(9);
     for (face, hint) in [(0, 40), (2, 42)] {
         let mut i = Frame::interest(Arc::new(Interest::new(name.clone(), hint, Time::from_secs(2))));
-        i.pit_hint = hint;
+        i.set_pit_hint(hint);
         fw.handle(Time::ZERO, FaceId(face), i, &mut out);
     }
     assert_eq!(out.len(), 1, "the second Interest aggregates");
     let (_, up) = out.pop().unwrap();
     let NetPacket::Interest(sent) = &up.packet else { panic!("expected an Interest") };
     let id = fw.pit.find(sent).unwrap();
-    assert_eq!(up.pit_hint, id.hint());
+    assert_eq!(up.pit_hint(), id.hint());
     // The Data comes back with that hint (a wrong one would only cost the probe) and goes down
     // to each downstream with the hint its Interest brought.
     for hint in [id.hint(), NO_PIT_HINT] {
         let mut d = Frame::data(Arc::new(Data::new(name.clone(), bytes::Bytes::from_static(b"x"))));
-        d.pit_hint = hint;
+        d.set_pit_hint(hint);
         fw.handle(Time::from_millis(1), FaceId(1), d, &mut out);
         if hint != NO_PIT_HINT {
-            let hints: Vec<(FaceId, u32)> = out.iter().map(|(f, d)| (*f, d.pit_hint)).collect();
+            let hints: Vec<(FaceId, u32)> = out.iter().map(|(f, d)| (*f, d.pit_hint())).collect();
             assert_eq!(hints, [(FaceId(0), 40), (FaceId(2), 42)]);
         } else {
             assert_eq!(out.len(), 2, "the second copy is unsolicited");

@@ -97,6 +97,7 @@ impl Simulation {
                     goodput_bps: if active > 0.0 { s.payload_bytes as f64 * 8.0 / active } else { 0.0 },
                     interests_sent: s.interests_sent,
                     data_received: s.data_received,
+                    data_from_cache: s.data_from_cache,
                     timeouts: s.timeouts,
                     nacks: s.nacks,
                     retransmissions: s.retransmissions,
