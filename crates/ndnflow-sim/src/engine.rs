@@ -15,6 +15,7 @@
 //! to the sender as a marked Nack(Congestion), as a lost Interest the link gives up on does.
 
 mod captures;
+mod external;
 mod fwlog;
 mod interests;
 mod reliable;
@@ -38,6 +39,7 @@ use crate::events::{Event, EventQueue};
 use crate::scenario::model::{LinkChange, LinkDirection, Scenario};
 use crate::trace::{ConsumerSample, Recorder, Results};
 use crate::trace_counters::CounterRecorder;
+pub use external::StopSlot;
 
 pub struct Simulation {
     scenario: Scenario,
@@ -65,6 +67,8 @@ pub struct Simulation {
     interests: Option<crate::trace_interests::InterestLog>,
     /// The forwarding log's records (`[trace] forwarding`); `None`: off.
     fwlog: Option<Box<crate::fwlog::FwLogRecorder>>,
+    /// Set by `stop_on`: an outside protocol's way to end the run (`external.rs`).
+    stop_slot: Option<StopSlot>,
 }
 
 impl Simulation {
@@ -104,6 +108,7 @@ impl Simulation {
             stopped: None,
             interests: None,
             fwlog: None,
+            stop_slot: None,
             scenario,
         };
         sim.start_interest_log();
@@ -178,6 +183,9 @@ impl Simulation {
                 return true;
             }
             if watch && self.over_memory_limit() {
+                return true;
+            }
+            if self.stop_slot.is_some() && self.outside_stop() {
                 return true;
             }
         }
