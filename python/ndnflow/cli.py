@@ -68,12 +68,16 @@ def _check_seed_option(seed: Optional[int]) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from ndnflow.protocols import ProtocolError
     from ndnflow.runner import run
     from ndnflow.scenario import Scenario
 
     overrides = _run_overrides(args)
     scenario = _overridden(Scenario.from_file(args.scenario), args, overrides)
-    results = run(scenario, progress=False if args.quiet else None)
+    try:
+        results = run(scenario, progress=False if args.quiet else None)
+    except ProtocolError as exc:  # a Python strategy or controller failed: its results are kept, as interrupted
+        results = exc.results
     sys.stdout.write(results.table(top=args.top))
     if args.details:
         sys.stdout.write("\n" + results.consumer_report())
