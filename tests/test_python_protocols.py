@@ -3,6 +3,7 @@ ones' results row for row; a Python protocol that fails stops the run with a cle
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 
@@ -173,3 +174,70 @@ def test_a_toml_scenario_names_an_importable_class_with_arguments(real_core):
 def test_nack_reason_is_checked(real_core):
     with pytest.raises(ValueError, match='Nack reason "later": not one of'):
         Nack("later")
+
+
+class Delays(BestRoute):
+    """Holds every new Interest 10 ms at the router through the strategy timer, then sends it where
+    best-route would."""
+
+    DELAY_NS = 10_000_000
+
+    def __init__(self):
+        self.held = []  # (due_ns, interest, face), in arrival order
+
+    def after_receive_interest(self, ctx, in_face, entry, nexthops):
+        decision = super().after_receive_interest(ctx, in_face, entry, nexthops)
+        if isinstance(decision, Forward) and not entry.out_records:
+            self.held.append((ctx.now_ns + self.DELAY_NS, entry.interest, decision.faces[0]))
+            return None
+        return decision
+
+    def next_timer(self):
+        return self.held[0][0] if self.held else None
+
+    def on_timer(self, ctx):
+        due = [(interest, face) for at, interest, face in self.held if at <= ctx.now_ns]
+        self.held = [h for h in self.held if h[0] > ctx.now_ns]
+        return due
+
+
+def test_a_timer_sends_what_the_strategy_held(real_core):
+    """The quick start's shortest RTT is its unloaded path's: 2 x (5 + 20) ms of propagation plus
+    transmissions. Held 10 ms at r each way up, every Interest's RTT grows by exactly 10 ms, the
+    shortest one too."""
+    rust = ndnflow.run(quickstart(), progress=False).summary["consumers"]["c1"]
+    held = ndnflow.run(quickstart().node("r", strategy=Delays), progress=False).summary["consumers"]["c1"]
+    assert held["rtt_min_ms"] == pytest.approx(rust["rtt_min_ms"] + 10.0, abs=1e-6)
+    assert held["data_received"] > 0
+
+
+class RefusesAll(ndnflow.Strategy):
+    def after_receive_interest(self, ctx, in_face, entry, nexthops):
+        return Nack("no-route")
+
+
+def test_a_nack_decision_reaches_the_consumer(real_core):
+    summary = ndnflow.run(quickstart().node("r", strategy=RefusesAll).with_duration("1s"),
+                          progress=False).summary["consumers"]["c1"]
+    assert summary["data_received"] == 0 and summary["nacks"] > 0
+
+
+def test_ndnflow_run_keeps_the_results_of_a_failed_protocol(real_core, tmp_path, monkeypatch):
+    from ndnflow import cli
+
+    (tmp_path / "brokenmod.py").write_text(
+        "import ndnflow\n"
+        "class Broken(ndnflow.Strategy):\n"
+        "    def after_receive_interest(self, ctx, in_face, entry, nexthops):\n"
+        "        return 1 / 0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    text = (ROOT / "examples" / "quickstart.toml").read_text()
+    text = text.replace('r  = { cs = { policy = "lru", capacity = 10000 } }',
+                        'r  = { cs = { policy = "lru", capacity = 10000 }, strategy = "python:brokenmod:Broken" }')
+    (tmp_path / "q.toml").write_text(text)
+    status = cli.main(["run", str(tmp_path / "q.toml"), "--out", str(tmp_path / "out"), "--quiet", "--no-plot"])
+    assert status == cli.EXIT_INTERRUPTED
+    stopped = json.loads((tmp_path / "out" / "summary.json").read_text())["simulation"]["stopped"]
+    # The first Interest reaches r after c1->r's 5 ms and its transmission: the failure is there.
+    assert stopped.startswith("python strategy Broken at node r, after_receive_interest at t = 0.005")
+    assert "ZeroDivisionError: division by zero" in stopped
