@@ -23,6 +23,11 @@ _PUBLIC = {
     "ScenarioError": "ndnflow._native",
     "ScenarioWarning": "ndnflow._native",
     "plot_results": "ndnflow.plot",
+    "Strategy": "ndnflow.protocols",
+    "Controller": "ndnflow.protocols",
+    "Forward": "ndnflow.protocols",
+    "Nack": "ndnflow.protocols",
+    "ProtocolError": "ndnflow.protocols",
 }
 
 
@@ -53,5 +58,6 @@ __version__ = _version()
 
 __all__ = [
     "Scenario", "Results", "SweepResults", "load_scenario", "run", "sweep", "optimum", "ScenarioError", "ScenarioWarning", "plot_results",
+    "Strategy", "Controller", "Forward", "Nack", "ProtocolError",
     "__version__",
 ]

@@ -68,6 +68,7 @@ def _check_seed_option(seed: Optional[int]) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from ndnflow.protocols import ProtocolError
     from ndnflow.runner import run
     from ndnflow.scenario import Scenario
 
@@ -76,6 +77,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     scenario = _overridden(read, args, overrides)
     try:
         results = run(scenario, progress=False if args.quiet else None)
+    except ProtocolError as exc:  # a Python strategy or controller failed: its results are kept, as interrupted
+        results = exc.results
     except ScenarioError as exc:
         if scenario is read or not str(exc).startswith(f"{read.source} (modified)"):
             raise

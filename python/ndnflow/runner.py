@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Seque
 
 from ndnflow import safe_io
 from ndnflow.captures import Captures
+from ndnflow.protocols import PROTOCOL_FAILURE, ProtocolError
 from ndnflow.results import Results
 from ndnflow.scenario import Scenario
 
@@ -237,7 +238,8 @@ def run(scenario_or_path: Union[Scenario, PathLike], *, progress: Optional[bool]
 
     `progress`: None shows a progress bar on a terminal when the run takes over a second, True
     forces it, False hides it. Ctrl-C stops the run early: the results up to that point are
-    returned with ``interrupted=True``.
+    returned with ``interrupted=True``. A Python protocol that raises stops the run there:
+    `ndnflow.ProtocolError`, whose `results` are those up to that point.
     """
     scenario = _scenario(scenario_or_path)
     compiled = scenario.compiled()
@@ -254,6 +256,8 @@ def run(scenario_or_path: Union[Scenario, PathLike], *, progress: Optional[bool]
     if captures is not None:
         results.captures = captures
         results.summary["captures"] = captures.stats
+    if results.stopped and results.stopped.startswith(PROTOCOL_FAILURE):
+        raise ProtocolError(results.stopped, results)
     return results
 
 

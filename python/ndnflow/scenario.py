@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
-from ndnflow import _native, _toml, safe_io, units
+from ndnflow import _native, _toml, protocols, safe_io, units
 from ndnflow._native import ScenarioError, ScenarioWarning
 
 if sys.version_info >= (3, 11):
@@ -165,6 +165,9 @@ class Scenario:
         self._base_dir: Optional[str] = None
         self._origin_text: Optional[str] = None  # text this scenario was read from, if any
         self._modified = False
+        # Python protocol classes by their scenario word ("python:module:Class"), for classes given
+        # as objects (ndnflow.protocols).
+        self._python: Dict[str, type] = {}
         section = _without_none(
             duration=None if duration is None else units.duration(duration, "simulation.duration"),
             seed=seed,
@@ -246,16 +249,28 @@ class Scenario:
         self._doc.setdefault(section, []).append(entry)
         return self._changed()
 
-    def node(self, name: str, cs: Union[None, int, Mapping[str, Any]] = None, strategy: Optional[str] = None, **extra: Any) -> "Scenario":
+    def _protocol(self, value: Any) -> Any:
+        """A Python protocol class as its scenario word (kept, to be found again); else `value`."""
+        if not isinstance(value, type):
+            return value
+        word = protocols.word(value)
+        self._python[word] = value
+        return word
+
+    def node(self, name: str, cs: Union[None, int, Mapping[str, Any]] = None, strategy: Any = None, **extra: Any) -> "Scenario":
         """Declare node `name` or update its settings.
 
         `cs` is a table such as ``{"policy": "lru", "capacity": 1000}`` (a limit in Data packets),
         ``{"policy": "lru", "bytes": "100MiB"}`` (in payload bytes: an int or a size string), or
         both limits, or an int (the capacity);
-        `strategy` is the forwarding strategy for "/" (e.g. "best-route", "multicast").
+        `strategy` is the forwarding strategy for "/" (e.g. "best-route", "multicast"), or a
+        subclass of `ndnflow.Strategy`; so is each value of `strategies={"/prefix": ...}`.
         """
         if isinstance(cs, int) and not isinstance(cs, bool):
             cs = {"capacity": cs}
+        strategy = self._protocol(strategy)
+        if "strategies" in extra:
+            extra["strategies"] = {prefix: self._protocol(v) for prefix, v in dict(extra["strategies"]).items()}
         settings = self._doc.setdefault("nodes", {}).setdefault(name, {})
         settings.update(_without_none(cs=None if cs is None else dict(cs), strategy=strategy, **extra))
         return self._changed()
@@ -347,9 +362,12 @@ class Scenario:
     ) -> "Scenario":
         """A consumer on `node` fetching the segments of object `name`.
 
-        The congestion control is `cc` (``{"algorithm": "fixed-window", "window": 8}``), or in short
-        `window=8` (fixed window) or `rate=100.0` (constant rate, Interests per second).
+        The congestion control is `cc` (``{"algorithm": "fixed-window", "window": 8}``, or a subclass
+        of `ndnflow.Controller`), or in short `window=8` (fixed window) or `rate=100.0` (constant
+        rate, Interests per second).
         """
+        if isinstance(cc, type):
+            cc = {"algorithm": self._protocol(cc)}
         entry = _without_none(
             node=node,
             name=name,
@@ -483,7 +501,13 @@ class Scenario:
         value when the caller has it already (regenerating a large scenario's text takes seconds);
         `progress(done, total)` hears how far building the network is."""
         simulation_class = _native.require("Simulation")
-        text, source, base_dir = self.compiled() if compiled is None else compiled
+        rust_doc, installs = protocols.split(self._doc)
+        if installs:
+            # The Rust reader is given placeholders for the Python protocols, which then replace them.
+            text, base_dir = _toml.dumps(rust_doc), self._base_dir
+            source = f"{self._source} (Python protocols as placeholders)"
+        else:
+            text, source, base_dir = self.compiled() if compiled is None else compiled
         try:
             if progress is None:
                 simulation = simulation_class(text, source, base_dir)
@@ -496,6 +520,8 @@ class Scenario:
                 except ScenarioError as in_file:
                     raise in_file from None
             raise
+        if installs:
+            protocols.install(simulation, installs, self._python)
         for message in getattr(simulation, "warnings", ()):
             warnings.warn(ScenarioWarning(f"{source}: {message}"), stacklevel=2)
         return simulation

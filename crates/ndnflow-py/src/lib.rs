@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 
 mod codec;
 mod facts;
+mod protocols;
 mod sim;
 
 #[pymodule]
@@ -12,5 +13,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     sim::register(m)?;
     codec::register(m)?;
+    protocols::views::register(m)?;
     Ok(())
 }

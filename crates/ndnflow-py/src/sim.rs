@@ -6,8 +6,11 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
 
-use ndnflow_core::Time;
+use ndnflow_core::app::cc::Controller;
+use ndnflow_core::{Name, Time};
 use ndnflow_sim::capture::BUFFER_BYTES;
+use ndnflow_sim::engine::StopSlot;
+use ndnflow_sim::rng::component_seed;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
 use ndnflow_sim::trace::{RunTraces, Summary};
@@ -17,6 +20,10 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PyList, PyString};
+
+use crate::protocols::controller::PyController;
+use crate::protocols::strategy::PyStrategy;
+use crate::protocols::Caller;
 
 create_exception!(
     ndnflow,
@@ -32,9 +39,22 @@ create_exception!(
 #[pyclass(module = "ndnflow._core")]
 pub struct Simulation {
     engine: Mutex<Engine>,
+    /// Set once a Python protocol is installed: where it says why the run must stop; and then
+    /// `run_until` keeps the GIL, which every trigger would otherwise take back.
+    python: Option<StopSlot>,
 }
 
 impl Simulation {
+    /// The slot Python protocols stop the run through, installed in the engine the first time.
+    fn stop_slot(&mut self) -> StopSlot {
+        if self.python.is_none() {
+            let slot = StopSlot::default();
+            self.engine().stop_on(slot.clone());
+            self.python = Some(slot);
+        }
+        self.python.clone().unwrap_or_default()
+    }
+
     fn engine(&self) -> MutexGuard<'_, Engine> {
         // A panic inside the engine would poison the lock; what it computed is still readable.
         self.engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -52,7 +72,7 @@ impl Simulation {
         let scenario =
             parse_scenario(text, source, base_dir.as_deref()).map_err(|e| ScenarioError::new_err(e.to_string()))?;
         let Some(progress) = progress else {
-            return Ok(Simulation { engine: Mutex::new(Engine::new(scenario)) });
+            return Ok(Simulation { engine: Mutex::new(Engine::new(scenario)), python: None });
         };
         let mut failed: Option<PyErr> = None;
         let engine = Engine::with_progress(scenario, &mut |done, total| {
@@ -62,7 +82,7 @@ impl Simulation {
         });
         match failed {
             Some(e) => Err(e),
-            None => Ok(Simulation { engine: Mutex::new(engine) }),
+            None => Ok(Simulation { engine: Mutex::new(engine), python: None }),
         }
     }
 
@@ -110,7 +130,48 @@ impl Simulation {
     /// meanwhile, so other Python threads (and other simulations) run.
     fn run_until(&mut self, py: Python<'_>, t_ns: u64) -> bool {
         let engine = self.engine.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if self.python.is_some() {
+            return engine.run_until(Time::from_nanos(t_ns));
+        }
         py.detach(move || engine.run_until(Time::from_nanos(t_ns)))
+    }
+
+    /// Installs `strategy` (an `ndnflow.Strategy` instance) for `prefix` on node `node`, before
+    /// the run. Its `seed` attribute is set to a seed of its own drawn from the scenario's.
+    fn set_python_strategy(&mut self, py: Python<'_>, node: &str, prefix: &str, strategy: Py<PyAny>) -> PyResult<()> {
+        let name =
+            Name::parse(prefix).map_err(|e| ScenarioError::new_err(format!("strategy prefix {prefix:?}: {e}")))?;
+        let seed = component_seed(self.engine().scenario().seed, "python-strategy", &format!("{node} {prefix}"));
+        strategy.bind(py).setattr("seed", seed)?;
+        let caller = Caller::new(py, strategy, "strategy", &format!("at node {node}"), self.stop_slot());
+        let wrapped = PyStrategy::new(py, caller, node)?;
+        if !self.engine().set_strategy(node, &name, Box::new(wrapped)) {
+            return Err(ScenarioError::new_err(format!(
+                "python strategy for node {node:?}: the scenario has no such node"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Installs `controller` (an `ndnflow.Controller` instance) on the consumer at `index` in the
+    /// scenario's order, named `place` in errors, before the run; `seed` as for strategies.
+    fn set_python_controller(
+        &mut self,
+        py: Python<'_>,
+        index: usize,
+        place: &str,
+        controller: Py<PyAny>,
+    ) -> PyResult<()> {
+        let seed = component_seed(self.engine().scenario().seed, "python-controller", &index.to_string());
+        controller.bind(py).setattr("seed", seed)?;
+        let caller = Caller::new(py, controller, "controller", place, self.stop_slot());
+        let wrapped = PyController::new(py, caller)?;
+        if !self.engine().set_controller(index, Controller::Single(Box::new(wrapped))) {
+            return Err(ScenarioError::new_err(format!(
+                "python controller for consumer {index}: the scenario has no such consumer"
+            )));
+        }
+        Ok(())
     }
 
     /// {"summary": dict, "links": columns, "consumers": columns, "paths": columns, "objects": columns,

@@ -324,8 +324,8 @@ pub struct SimulationSummary {
     pub end_s: f64,
     pub events: u64,
     pub packet_hops: u64,
-    /// Why the run ended before its duration, when the memory watch or a refused allocation stopped
-    /// it (absent otherwise).
+    /// Why the run ended before its duration, when the memory watch, a refused allocation or a
+    /// failing outside protocol (`Simulation::stop_on`) stopped it (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
     /// The forwarding log's size, when `[trace] forwarding` is on (absent otherwise).

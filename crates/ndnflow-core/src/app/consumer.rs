@@ -251,6 +251,10 @@ impl Consumer {
     pub fn controller_name(&self) -> &'static str {
         self.cc.name()
     }
+    /// Replaces the controller `config.cc` built (one of another crate's). Before the start.
+    pub fn set_controller(&mut self, cc: Controller) {
+        self.cc = cc;
+    }
     /// A multipath transport's paths (`None` for a single-path controller).
     pub fn paths(&self) -> Option<Vec<PathReport>> {
         match &self.cc {
