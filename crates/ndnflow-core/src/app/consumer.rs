@@ -159,8 +159,10 @@ pub struct Consumer {
     /// When the RTO was last backed off: timeouts of Interests sent before then belong to the
     /// same loss episode and do not back it off again.
     last_backoff: Option<Time>,
-    /// Next periodic check (`TimerModel::NdnSim` only).
+    /// Next periodic check (`TimerModel::NdnSim` only), and no later than the earliest send
+    /// among outstanding Interests (`consumer_timers.rs`: the check skips its scan before then).
     next_check: Time,
+    oldest_sent: Time,
     finished_at: Option<Time>,
     catalog: Option<Box<Catalog>>,
     seed: u64,
@@ -197,6 +199,7 @@ impl Consumer {
             highest_sent: 0,
             last_backoff: None,
             next_check: Time::ZERO,
+            oldest_sent: Time::ZERO,
             finished_at,
             catalog,
             stats: ConsumerStats::default(),
@@ -353,17 +356,6 @@ impl Consumer {
             let mut lost = Vec::new();
             m.take_lost(&mut lost);
             self.resend_lost(lost);
-        }
-    }
-
-    /// Segments a multipath transport found lost on its paths: resent first, before the ones
-    /// already waiting, as retransmissions; they do not count as timeouts.
-    fn resend_lost(&mut self, lost: Vec<u64>) {
-        for seg in lost.into_iter().rev() {
-            let Some(o) = self.outstanding.remove(&seg) else { continue };
-            self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
-            self.stats.losses += u64::from(!o.nacked);
-            self.retry(seg, o, true);
         }
     }
 
@@ -560,6 +552,7 @@ impl Consumer {
         let rto = path.rto.or(own_rto).unwrap_or_else(|| self.rtt.rto());
         let deadline = now + rto;
         self.outstanding.insert(seg, Outstanding { sent_at: now, first_sent, deadline, retries, nacked: false });
+        self.oldest_sent = self.oldest_sent.min(now);
         self.counted_in_flight += 1;
         match self.check_interval() {
             // The periodic check owns the timeouts; it runs on its grid (multiples of `every` from
