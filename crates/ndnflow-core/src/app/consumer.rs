@@ -162,8 +162,10 @@ pub struct Consumer {
     /// When the RTO was last backed off: timeouts of Interests sent before then belong to the
     /// same loss episode and do not back it off again.
     last_backoff: Option<Time>,
-    /// Next periodic check (`TimerModel::NdnSim` only).
+    /// Next periodic check (`TimerModel::NdnSim` only), and no later than the earliest send
+    /// among outstanding Interests (`consumer_timers.rs`: the check skips its scan before then).
     next_check: Time,
+    oldest_sent: Time,
     finished_at: Option<Time>,
     catalog: Option<Box<Catalog>>,
     seed: u64,
@@ -202,6 +204,7 @@ impl Consumer {
             highest_sent: 0,
             last_backoff: None,
             next_check: Time::ZERO,
+            oldest_sent: Time::ZERO,
             finished_at,
             catalog,
             stats: ConsumerStats::default(),
@@ -362,25 +365,6 @@ impl Consumer {
         };
         self.cc.on_data(now, &sample);
         self.resend_path_losses(true);
-    }
-
-    /// Segments a multipath transport found lost on its paths (by order, or in a flight a timeout
-    /// ended): queued as retransmissions, in the order found, before the ones already waiting
-    /// (`first`) or after them; they do not count as timeouts.
-    pub(super) fn resend_path_losses(&mut self, first: bool) {
-        let Controller::Multipath(m) = &mut self.cc else { return };
-        let mut lost = Vec::new();
-        m.take_lost(&mut lost);
-        if first {
-            // Each goes to the front: the last one first, so that they leave in the order found.
-            lost.reverse();
-        }
-        for seg in lost {
-            let Some(o) = self.outstanding.remove(&seg) else { continue };
-            self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
-            self.stats.losses += u64::from(!o.nacked);
-            self.retry(seg, o, first);
-        }
     }
 
     /// Queues `seg` (last sent as `o`) to go again as attempt `o.retries + 1` (`first`: before the
@@ -580,6 +564,7 @@ impl Consumer {
         let rto = path.rto.or(own_rto).unwrap_or_else(|| self.rtt.rto());
         let deadline = now + rto;
         self.outstanding.insert(seg, Outstanding { sent_at: now, first_sent, deadline, retries, nacked: false });
+        self.oldest_sent = self.oldest_sent.min(now);
         self.counted_in_flight += 1;
         match self.check_interval() {
             // The periodic check owns the timeouts; it runs on its grid (multiples of `every` from

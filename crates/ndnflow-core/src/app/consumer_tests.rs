@@ -6,13 +6,17 @@ use crate::packet::Data;
 
 /// A fixed window of 2, no segment limit, the ndnSIM timer with a 10 ms floor and 10 ms checks.
 fn consumer(timer: TimerModel) -> Consumer {
+    consumer_with(timer, CcConfig::FixedWindow { window: 2 })
+}
+
+fn consumer_with(timer: TimerModel, cc: CcConfig) -> Consumer {
     let rtt = RttOptions { min_rto: Time::from_millis(10), timer, ..RttOptions::default() };
     let config = ConsumerConfig {
         name: Name::parse("/c").unwrap(),
         start: Time::ZERO,
         stop: None,
         segments: None,
-        cc: CcConfig::FixedWindow { window: 2 },
+        cc,
         lifetime: Time::from_secs(2),
         rtt,
         max_retries: None,
@@ -222,4 +226,22 @@ fn a_restarting_catalog_draws_each_objects_controller_from_its_own_seed() {
     assert_eq!(object_seed(base, 0), base);
     let seeds: std::collections::HashSet<u64> = (0..10_000).map(|k| object_seed(base, k)).collect();
     assert_eq!(seeds.len(), 10_000);
+}
+
+#[test]
+fn ndnsim_check_times_out_an_interest_sent_after_a_check_found_none_outstanding() {
+    // One Interest a second (ConsumerCbr, no randomization): segment 0 at 0 s, answered at
+    // 100 ms, so the RTO becomes 100 + 4 x 50 = 300 ms and nothing is outstanding at the checks
+    // that follow. Segment 1 leaves at 1000 ms, is never answered, and times out at the first
+    // check at or after 1000 + 300 ms: 1300 ms. (A check that skipped its scan on a stale
+    // "nothing outstanding" would never time it out.)
+    use crate::app::cc::Randomize;
+    let mut c =
+        consumer_with(TimerModel::NDNSIM_PCON, CcConfig::ConstantRate { rate: 1.0, randomize: Randomize::None });
+    let mut out = Vec::new();
+    c.handle_timeout(Time::ZERO, &mut out);
+    assert_eq!(out.len(), 1);
+    c.handle(ms(100), data(0), &mut out);
+    assert_eq!(c.rto(), ms(300));
+    assert_eq!(run_until(&mut c, ms(1400)), vec![(1300, 1)]);
 }

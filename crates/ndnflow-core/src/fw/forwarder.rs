@@ -446,8 +446,13 @@ impl Forwarder {
         match decision {
             InterestDecision::Forward(faces) => {
                 self.counters.forwarded += 1;
-                for face in faces {
-                    self.on_outgoing_interest(now, id, face, lp.clone(), out);
+                // The last face takes `lp` itself: a header with rare fields (PTP's tags) keeps
+                // them in a box, which a clone would allocate again and the original then free.
+                if let Some((&last, rest)) = faces.split_last() {
+                    for &face in rest {
+                        self.on_outgoing_interest(now, id, face, lp.clone(), out);
+                    }
+                    self.on_outgoing_interest(now, id, last, lp, out);
                 }
             }
             InterestDecision::Reject(reason) => {

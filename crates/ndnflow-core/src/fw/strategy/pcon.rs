@@ -339,9 +339,10 @@ fn is_enabled(share: &Share, lower_threshold: f64, congested_faces: &[FaceId]) -
 }
 
 /// The candidate of the largest weight, the first among equals (FIB order: the shortest path).
-fn largest(candidates: &[(FaceId, f64)]) -> Option<FaceId> {
+/// Candidates come as an iterator over (face, weight), so that the Interest path collects none.
+fn largest(candidates: impl Iterator<Item = (FaceId, f64)>) -> Option<FaceId> {
     let mut best: Option<(FaceId, f64)> = None;
-    for &(face, w) in candidates {
+    for (face, w) in candidates {
         if best.is_none_or(|(_, bw)| w > bw) {
             best = Some((face, w));
         }
@@ -351,21 +352,25 @@ fn largest(candidates: &[(FaceId, f64)]) -> Option<FaceId> {
 
 /// Draws one of `candidates` (face, weight) in proportion to the weights, or, when no weight is
 /// positive, the largest. `None` only for no candidates.
-fn draw(rng: &mut ChaCha8Rng, candidates: &[(FaceId, f64)]) -> Option<FaceId> {
-    let total: f64 = candidates.iter().map(|(_, w)| w.max(0.0)).sum();
+fn draw(rng: &mut ChaCha8Rng, candidates: impl Iterator<Item = (FaceId, f64)> + Clone) -> Option<FaceId> {
+    let total: f64 = candidates.clone().map(|(_, w)| w.max(0.0)).sum();
     if total <= 0.0 {
         return largest(candidates);
     }
     let mut r = rng.random::<f64>() * total;
-    for &(face, w) in candidates {
+    let mut last_positive = None;
+    for (face, w) in candidates {
         let w = w.max(0.0);
         if r < w {
             return Some(face);
         }
         r -= w;
+        if w > 0.0 {
+            last_positive = Some(face);
+        }
     }
     // Rounding left r just above the sum: the last positive weight.
-    candidates.iter().rev().find(|(_, w)| *w > 0.0).map(|(f, _)| *f)
+    last_positive
 }
 
 impl Strategy for PconStrategy {
@@ -424,12 +429,11 @@ impl Strategy for PconStrategy {
                 None => InterestDecision::Suppress,
             };
         }
-        let all: SmallVec<[(FaceId, f64); 4]> = eligible.iter().map(|(h, p, _)| (h.face, *p)).collect();
-        let enabled: SmallVec<[(FaceId, f64); 4]> =
-            eligible.iter().filter(|(_, _, on)| *on).map(|(h, p, _)| (h.face, *p)).collect();
+        let all = eligible.iter().map(|(h, p, _)| (h.face, *p));
+        let enabled = eligible.iter().filter(|(_, _, on)| *on).map(|(h, p, _)| (h.face, *p));
         // Every eligible face disabled: "when no other option is available, a router still
         // forwards Interests on disabled paths" (§3.6); take the largest percentage.
-        let Some(chosen) = draw(&mut self.rng, &enabled).or_else(|| largest(&all)) else {
+        let Some(chosen) = draw(&mut self.rng, enabled).or_else(|| largest(all)) else {
             return InterestDecision::Suppress;
         };
         let mut faces = Faces::from_slice(&[chosen]);
