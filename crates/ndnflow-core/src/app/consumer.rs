@@ -367,22 +367,6 @@ impl Consumer {
         self.resend_path_losses(true);
     }
 
-    /// Queues `seg` (last sent as `o`) to go again as attempt `o.retries + 1` (`first`: before the
-    /// others waiting), unless it has used up `max_retries`: then it is given up.
-    fn retry(&mut self, seg: u64, o: Outstanding, first: bool) {
-        if self.config.max_retries.is_some_and(|max| o.retries >= max) {
-            self.stats.abandoned += 1;
-            self.record(seg, &o, o.retries, None);
-            return;
-        }
-        let r = Retry { seg, retries: o.retries + 1, first_sent: o.first_sent, last_sent: o.sent_at };
-        if first {
-            self.retx_queue.push_front(r);
-        } else {
-            self.retx_queue.push_back(r);
-        }
-    }
-
     fn on_nack(&mut self, now: Time, seg: u64, reason: NackReason, marked: bool) {
         let Some(o) = self.outstanding.get_mut(&seg) else { return };
         if o.nacked {

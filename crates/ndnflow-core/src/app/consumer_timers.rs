@@ -1,10 +1,11 @@
 //! The consumer's retransmission timeouts (see `consumer.rs`'s module comment): RFC 6298's
 //! per-Interest timers with Karn's rule and one backoff per loss episode, ndnSIM's periodic check
-//! (`TimerModel::NdnSim`), and a multipath transport's restarted path timers.
+//! (`TimerModel::NdnSim`), a multipath transport's restarted path timers, and the queue of
+//! resends that timeouts, Nacks and path losses feed.
 
 use rustc_hash::FxHashMap;
 
-use super::{Consumer, Outstanding};
+use super::{Consumer, Outstanding, Retry};
 use crate::app::cc::Controller;
 use crate::app::rtt::TimerModel;
 use crate::grow::{Grow, OutOfMemory};
@@ -45,6 +46,22 @@ impl Consumer {
             self.counted_in_flight = self.counted_in_flight.saturating_sub(1);
             self.stats.losses += u64::from(!o.nacked);
             self.retry(seg, o, first);
+        }
+    }
+
+    /// Queues `seg` (last sent as `o`) to go again as attempt `o.retries + 1` (`first`: before the
+    /// others waiting), unless it has used up `max_retries`: then it is given up.
+    pub(super) fn retry(&mut self, seg: u64, o: Outstanding, first: bool) {
+        if self.config.max_retries.is_some_and(|max| o.retries >= max) {
+            self.stats.abandoned += 1;
+            self.record(seg, &o, o.retries, None);
+            return;
+        }
+        let r = Retry { seg, retries: o.retries + 1, first_sent: o.first_sent, last_sent: o.sent_at };
+        if first {
+            self.retx_queue.push_front(r);
+        } else {
+            self.retx_queue.push_back(r);
         }
     }
 
