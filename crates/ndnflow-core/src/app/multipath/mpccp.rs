@@ -50,7 +50,8 @@
 //!   in flight instead, each waited for a timer of its own that the path's restarted timer
 //!   (`PathSet::restarted_deadline`) pushed back by a doubled RTO at every timeout: with no Data
 //!   coming back on the full path, a flight of 24 came back one Interest per 1, 2, 4, 8, 16 s,
-//!   and the consumer stalled with 21 segments missing (test `a_timeout_ends_the_flight`).
+//!   and the consumer stalled with 21 segments missing (tests `a_timeout_ends_the_flight` here and
+//!   `a_timed_out_flight_is_resent_at_once` in ndnflow-sim's tests/ptp.rs).
 //! * An Interest sent again on this path while still in flight here replaces its older copy.
 //!
 //! Work per event is O(1) amortised: a deque in sending order plus a map from segment to sending
@@ -279,7 +280,7 @@ impl PathCongestion {
         match newest_lost {
             Some(newest) if !self.same_recovery(newest) => self.on_loss_event(),
             // NewReno: one more loss of the event being recovered; neither a reaction nor growth.
-            Some(newest) if self.same_recovery(newest) => {}
+            Some(_) => {}
             _ => self.on_received(index, from_producer, coupled_increase),
         }
     }
