@@ -11,6 +11,7 @@ Underlay hops (`a->b/u1`) are drawn as their overlay link.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 from ndnflow.results import Results
@@ -29,9 +30,16 @@ def _network(results: Results) -> Optional[Dict[str, Any]]:
     """The scenario's flow network, or None when the results do not carry their scenario."""
     if results.scenario_toml is None:
         return None
+    return _flow_network(results.scenario_toml)
+
+
+@lru_cache(maxsize=1)
+def _flow_network(scenario_toml: str) -> Dict[str, Any]:
+    """Read once per scenario: `plot_results` asks whether the figure is drawable, then draws it
+    (reading a scenario is the Rust reader's whole build of it). Callers only read the dict."""
     from ndnflow import _native
 
-    return _native.require("flow_network")(results.scenario_toml, "scenario.toml")
+    return _native.require("flow_network")(scenario_toml, "scenario.toml")
 
 
 def drawable(results: Results) -> bool:

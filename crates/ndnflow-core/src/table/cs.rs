@@ -392,9 +392,8 @@ impl ContentStore {
             return None;
         }
         let data = e.data.clone();
-        if matches!(self.policy, CsPolicy::Lru | CsPolicy::Lfu) {
-            self.touch(i);
-        }
+        // A hit refreshes LRU's and LFU's order; `touch` does nothing under FIFO and random.
+        self.touch(i);
         Some(data)
     }
 }
