@@ -51,3 +51,34 @@ def test_without_the_key_no_log_is_written_and_a_stale_one_goes(real_core, tmp_p
     plain.save(tmp_path)
     assert not (tmp_path / "forwarding.parquet").exists()
     assert not (tmp_path / "forwarding.log").exists()
+
+
+class SaysWhy(ndnflow.Strategy):
+    """The lowest-cost next hop other than the incoming face, saying so, with all of the prefix's
+    traffic on it: the log's reason and percentages from a Python strategy."""
+
+    def __init__(self):
+        self.used = None
+
+    def after_receive_interest(self, ctx, in_face, entry, nexthops):
+        hops = [hop.face for hop in nexthops if hop.face != in_face]
+        if not hops:
+            return ndnflow.Nack("no-route", why="only the incoming face")
+        self.used = hops[0]
+        return ndnflow.Forward([hops[0]], why="lowest cost, not back")
+
+    def forwarding_shares(self, ctx, prefix):
+        return None if self.used is None else {self.used: 1.0}
+
+
+def test_a_python_strategy_says_why_and_gives_its_percentages(real_core):
+    results = ndnflow.run(chain().node("r", strategy=SaysWhy).forwarding_log(nodes=["r"]), progress=False)
+    log = results.forwarding
+    decisions = log[log["event"] == "afterReceiveInterest"]["detail"].tolist()
+    # One decision per segment, each forwarded to face 1 (r's faces: 0 to c, 1 to p).
+    assert decisions == ["strategy=python forward to 1: lowest cost, not back"] * 3
+    # The percentages are logged when they change: once, after the first decision (100 % on p),
+    # so 7 records per segment and that one. The FIB prefix is the producer's, /a.
+    shares = log[log["event"] == "forwardingPercentages"]
+    assert shares["detail"].tolist() == ["p=100.00%"] and shares["name"].tolist() == ["/a"]
+    assert len(log) == 22

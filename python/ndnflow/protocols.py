@@ -68,7 +68,8 @@ class Strategy(_Hooks):
 
     def after_receive_interest(self, ctx: Any, in_face: int, entry: Any, nexthops: List[Any]) -> Any:
         """A new or retransmitted Interest whose Content Store lookup missed: return
-        ``Forward([face, ...])``, ``Nack(reason)`` (to the downstream) or None (suppress)."""
+        ``Forward([face, ...])``, ``Nack(reason)`` (to the downstream) or None (suppress). Either
+        decision takes ``why="..."``, what the forwarding log says of it."""
         raise NotImplementedError(f"{type(self).__qualname__} must define after_receive_interest")
 
     def after_receive_nack(self, ctx: Any, in_face: int, reason: str, mark: int, entry: Any,
@@ -96,6 +97,10 @@ class Strategy(_Hooks):
     def on_timer(self, ctx: Any) -> Optional[List[Tuple[Any, int]]]:
         """The timers due at ``ctx.now_ns``: a list of (Interest, face) to send (an Interest still
         pending in the PIT), or None."""
+
+    def forwarding_shares(self, ctx: Any, prefix: str) -> Optional[Dict[int, float]]:
+        """The forwarding percentages of the FIB prefix `prefix`, ``{face: fraction of 1}``, for a
+        strategy that splits traffic; read with a forwarding log on only."""
 
 
 Strategy._BASE = Strategy

@@ -85,6 +85,7 @@ pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {
         in_flight: c.in_flight,
         send_jitter: c.send_jitter,
         catalog: c.catalog,
+        batches: c.batches.clone(),
     }
 }
 

@@ -92,7 +92,7 @@ pub fn detail_text(detail: &Detail, face: impl Fn(FaceId) -> String) -> String {
                 DecisionKind::Reject(r) => format!("reject Nack={r:?}"),
                 DecisionKind::Suppress => "suppress".to_string(),
             };
-            match *reason {
+            match reason.as_ref() {
                 "" => format!("strategy={strategy} {what}"),
                 why => format!("strategy={strategy} {what}: {why}"),
             }

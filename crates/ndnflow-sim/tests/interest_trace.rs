@@ -11,36 +11,13 @@
 
 mod common;
 
-use common::run;
+use common::{one_link_c_p, run};
 
 const ROUND_TRIP_NS: u64 = 20_000_000 + 16_000 + 863_200;
 
 fn one_link(segments: u32, extra: &str) -> String {
-    format!(
-        r#"
-[simulation]
-duration = "5s"
-[trace]
-interests = true
-[nodes]
-c = {{}}
-p = {{}}
-[[links]]
-between = ["c", "p"]
-bandwidth = "10Mbps"
-delay = "10ms"
-[[producers]]
-node = "p"
-prefix = "/p"
-payload = 1024
-[[consumers]]
-node = "c"
-name = "/p"
-segments = {segments}
-cc = {{ algorithm = "fixed-window", window = 1 }}
-{extra}
-"#
-    )
+    let consumer = format!("segments = {segments}\ncc = {{ algorithm = \"fixed-window\", window = 1 }}\n{extra}");
+    one_link_c_p("5s", &consumer)
 }
 
 /// c -> p down from 60 to 70 ms.

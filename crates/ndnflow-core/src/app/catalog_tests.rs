@@ -71,6 +71,7 @@ fn consumer() -> Consumer {
         in_flight: InFlightRule::Outstanding,
         send_jitter: Time::ZERO,
         catalog: Some(CatalogConfig { objects: 1000, alpha: 1.0, q: 0.0, restart: false }),
+        batches: None,
     };
     Consumer::new(config, 3)
 }

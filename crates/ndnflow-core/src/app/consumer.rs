@@ -39,6 +39,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
+use super::batches::Batches;
 use super::catalog::{Catalog, CatalogConfig};
 use super::cc::{CcConfig, Controller, DataSample};
 use super::multipath::{PathReport, PathSend};
@@ -88,6 +89,9 @@ pub struct ConsumerConfig {
     /// Fetch objects `<name>/<rank>` of `segments` segments each, one after another, by
     /// Zipf-Mandelbrot popularity; `None`: fetch `name` once.
     pub catalog: Option<CatalogConfig>,
+    /// Ask for the segments in batches at given times after the start (ndnSIM ConsumerBatches);
+    /// `segments` is then their total. `None`: every segment may be asked for from the start.
+    pub batches: Option<Batches>,
 }
 
 /// Cumulative counters; the driver samples them to build time series.
@@ -149,6 +153,11 @@ pub struct Consumer {
     next_segment: u64,
     /// Last segment of the object, once known.
     final_segment: Option<u64>,
+    /// Segments below this number may be asked for: the batches due so far (`u64::MAX` without
+    /// batches).
+    released: u64,
+    /// When the next batch is due (absolute), while one is.
+    next_batch: Option<Time>,
     outstanding: FxHashMap<u64, Outstanding>,
     /// `InFlightRule::ConsumerCc`'s counter (kept under either rule; read only under that one).
     counted_in_flight: u64,
@@ -195,6 +204,8 @@ impl Consumer {
             started: false,
             next_segment: 0,
             final_segment,
+            released: if config.batches.is_some() { 0 } else { u64::MAX },
+            next_batch: config.batches.as_ref().and_then(|b| b.as_slice().first()).map(|b| config.start + b.at),
             outstanding: FxHashMap::default(),
             counted_in_flight: 0,
             timers: Timers::new(),
@@ -409,6 +420,9 @@ impl Consumer {
             let t = self.next_send_at.max(held);
             next = Some(next.map_or(t, |n| n.min(t)));
         }
+        if let Some(t) = self.next_batch {
+            next = Some(next.map_or(t, |n| n.min(t)));
+        }
         if let Controller::Multipath(m) = &self.cc {
             if let Some(t) = m.poll_timeout().filter(|_| self.has_segment_to_send()) {
                 let t = t.max(held);
@@ -445,6 +459,7 @@ impl Consumer {
             }
             self.on_timer(now, seg, o);
         }
+        self.release_batches(now);
         if let Some(every) = self.check_interval() {
             if now >= self.next_check {
                 self.periodic_check(now);
@@ -459,7 +474,19 @@ impl Consumer {
     }
 
     fn has_segment_to_send(&self) -> bool {
-        !self.retx_queue.is_empty() || self.final_segment.is_none_or(|f| self.next_segment <= f)
+        !self.retx_queue.is_empty()
+            || (self.next_segment < self.released && self.final_segment.is_none_or(|f| self.next_segment <= f))
+    }
+
+    /// Releases the batches due by `now` (`app::batches`).
+    fn release_batches(&mut self, now: Time) {
+        let Some(batches) = &self.config.batches else { return };
+        if self.next_batch.is_none_or(|t| now < t) {
+            return;
+        }
+        let since_start = now.saturating_sub(self.config.start);
+        self.released = batches.released(since_start);
+        self.next_batch = batches.next_after(since_start).map(|at| self.config.start + at);
     }
 
     fn check_finished(&mut self, now: Time) {
@@ -529,7 +556,7 @@ impl Consumer {
         if let Some(next) = self.retx_queue.pop_front() {
             return Some(next);
         }
-        if self.final_segment.is_some_and(|f| self.next_segment > f) {
+        if self.final_segment.is_some_and(|f| self.next_segment > f) || self.next_segment >= self.released {
             return None;
         }
         let seg = self.next_segment;

@@ -23,6 +23,7 @@ fn consumer_with(timer: TimerModel, cc: CcConfig) -> Consumer {
         in_flight: InFlightRule::Outstanding,
         send_jitter: Time::ZERO,
         catalog: None,
+        batches: None,
     };
     Consumer::new(config, 1)
 }
@@ -109,6 +110,7 @@ fn aimd_consumer(rule: InFlightRule) -> Consumer {
         in_flight: rule,
         send_jitter: Time::ZERO,
         catalog: None,
+        batches: None,
     };
     Consumer::new(config, 1)
 }

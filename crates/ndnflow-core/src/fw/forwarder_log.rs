@@ -5,7 +5,7 @@
 use super::Forwarder;
 use crate::fw::log::NackDecisionKind;
 use crate::fw::log::{note, DecisionKind, Detail, ForwardingLog, FwEvent, FwRecord};
-use crate::fw::strategy::{InterestDecision, NackDecision};
+use crate::fw::strategy::{InterestDecision, NackDecision, StrategyCtx};
 use crate::packet::Interest;
 use crate::table::{FaceId, PitId};
 use crate::{Name, Time};
@@ -26,7 +26,8 @@ impl Forwarder {
     pub(super) fn note_shares(&mut self, now: Time, si: usize, name: &Name) {
         let Some(log) = self.log.as_deref_mut() else { return };
         let Some((_, fib)) = self.fib.longest_prefix_match(name) else { return };
-        let shares = self.strategies[si].forwarding_shares(&fib.prefix);
+        let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
+        let shares = self.strategies[si].forwarding_shares(&ctx, &fib.prefix);
         if !shares.is_empty() && log.shares_changed(&fib.prefix, &shares) {
             log.push_unfiltered(
                 FwRecord::new(now, FwEvent::ForwardingShares, &fib.prefix).detail(Detail::Shares(shares)),

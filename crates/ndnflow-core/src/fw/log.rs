@@ -12,6 +12,7 @@
 //! forwarder does; the bound on a whole run is the driver's (`max_records` in ndnflow-sim).
 
 use smallvec::SmallVec;
+use std::borrow::Cow;
 
 use crate::packet::{LpHeader, NackReason};
 use crate::table::FaceId;
@@ -160,7 +161,7 @@ pub enum Detail {
     Decision {
         strategy: &'static str,
         decision: DecisionKind,
-        reason: &'static str,
+        reason: Cow<'static, str>,
     },
     NackDecision {
         strategy: &'static str,

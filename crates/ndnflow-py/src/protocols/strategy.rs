@@ -8,17 +8,20 @@
 //! Python; the wrapper asks the object's `next_timer()` after each call it makes instead and
 //! answers from that, which is when a Python strategy can have changed it.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
+use ndnflow_core::fw::log::Shares;
 use ndnflow_core::fw::strategy::{
     DataDecision, Faces, InterestDecision, NackDecision, Strategy, StrategyAction, StrategyActions, StrategyCtx,
 };
 use ndnflow_core::packet::{Data, LpHeader, Nack as NackPacket, NackReason};
 use ndnflow_core::table::{FaceId, FibEntry, PitEntry};
-use ndnflow_core::Time;
+use ndnflow_core::{Name, Time};
 use pyo3::call::PyCallArgs;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use super::views::{next_hops, Forward, InterestView, Nack, PitEntryView, StrategyContextView};
 use super::Caller;
@@ -32,6 +35,7 @@ struct Triggers {
     cs_hit: bool,
     expired: bool,
     timers: bool,
+    shares: bool,
 }
 
 /// What a Python trigger returned, before it becomes the trigger's own decision type.
@@ -47,6 +51,10 @@ pub struct PyStrategy {
     node: String,
     triggers: Triggers,
     timer: Option<Time>,
+    /// The `why` of the decision the last deciding trigger returned.
+    why: Option<String>,
+    /// Why the last after_receive_interest decided as it did (`Strategy::decision_reason`).
+    reason: String,
 }
 
 impl PyStrategy {
@@ -60,8 +68,10 @@ impl PyStrategy {
             cs_hit: has("after_content_store_hit"),
             expired: has("on_interest_expired"),
             timers: has("next_timer") || has("on_timer"),
+            shares: has("forwarding_shares"),
         };
-        let mut strategy = PyStrategy { caller, node: node.to_string(), triggers, timer: None };
+        let mut strategy =
+            PyStrategy { caller, node: node.to_string(), triggers, timer: None, why: None, reason: String::new() };
         strategy.refresh_timer(py, Time::ZERO);
         Ok(strategy)
     }
@@ -139,11 +149,14 @@ impl PyStrategy {
         method: &str,
         value: Option<Bound<'_, PyAny>>,
     ) -> Decision {
+        self.why = None;
         let Some(value) = value.filter(|v| !v.is_none()) else { return Decision::Nothing };
         if let Ok(forward) = value.cast::<Forward>() {
+            self.why = forward.get().why().map(str::to_string);
             return self.faces(py, ctx, method, forward.get()).map_or(Decision::Nothing, Decision::Forward);
         }
         if let Ok(nack) = value.cast::<Nack>() {
+            self.why.clone_from(&nack.get().why);
             return Decision::Nack(nack.get().reason);
         }
         let err = PyTypeError::new_err(format!(
@@ -173,6 +186,7 @@ impl Strategy for PyStrategy {
         let hops = next_hops(fib.map(|f| f.nexthops.as_slice()).unwrap_or(&[]));
         let node = self.ctx(ctx);
         let decision = self.decide(ctx, "after_receive_interest", entry, |view| (node, in_face.0, view, hops));
+        self.reason = self.why.take().unwrap_or_default();
         match decision {
             Decision::Forward(faces) => InterestDecision::Forward(faces),
             Decision::Nack(reason) => InterestDecision::Reject(reason),
@@ -261,26 +275,40 @@ impl Strategy for PyStrategy {
         self.timer
     }
 
-    fn on_timer(&mut self, ctx: &StrategyCtx, actions: &mut StrategyActions) {
-        if !self.triggers.timers || self.caller.failed() {
-            return;
+    fn decision_reason(&self) -> Cow<'static, str> {
+        Cow::Owned(self.reason.clone())
+    }
+
+    /// The object's `forwarding_shares(ctx, prefix)`: {face: fraction of 1} (its order kept), or
+    /// None.
+    fn forwarding_shares(&mut self, ctx: &StrategyCtx, prefix: &Name) -> Shares {
+        if !self.triggers.shares || self.caller.failed() {
+            return Shares::new();
         }
         Python::attach(|py| {
-            let value = self.caller.call(py, ctx.now, "on_timer", (self.ctx(ctx),));
-            if let Some(value) = value.filter(|v| !v.is_none()) {
-                match sends(&value) {
-                    Ok(sends) => self.push_sends(py, ctx, sends, actions),
-                    Err(e) => {
-                        let err = PyTypeError::new_err(format!(
-                            "on_timer must return a list of (Interest, face) pairs or None: {e}"
-                        ));
-                        self.caller.fail(py, ctx.now, "on_timer", &err);
-                    }
+            let value = self.caller.call(py, ctx.now, "forwarding_shares", (self.ctx(ctx), prefix.to_string()));
+            match value.map(|v| shares(&v)) {
+                Some(Ok(shares)) => shares,
+                Some(Err(e)) => {
+                    let err = PyTypeError::new_err(format!(
+                        "forwarding_shares must return {{face: fraction of 1, ...}} or None: {e}"
+                    ));
+                    self.caller.fail(py, ctx.now, "forwarding_shares", &err);
+                    Shares::new()
                 }
+                None => Shares::new(),
             }
-            self.refresh_timer(py, ctx.now);
         })
     }
+}
+
+/// `forwarding_shares`'s {face: fraction}, in the dict's order; None for none.
+fn shares(value: &Bound<'_, PyAny>) -> PyResult<Shares> {
+    if value.is_none() {
+        return Ok(Shares::new());
+    }
+    let dict = value.cast::<PyDict>()?;
+    dict.iter().map(|(face, share)| Ok((FaceId(face.extract()?), share.extract()?))).collect()
 }
 
 /// `on_timer`'s [(Interest, face), ...].

@@ -238,21 +238,28 @@ impl DataSampleView {
     }
 }
 
-/// Send the Interest to these faces (upstreams), in this order.
+/// Send the Interest to these faces (upstreams), in this order; `why`, if given, is what the
+/// forwarding log says of the decision.
 #[pyclass(module = "ndnflow._core", frozen)]
 pub struct Forward {
     #[pyo3(get)]
     faces: Vec<u32>,
+    #[pyo3(get)]
+    why: Option<String>,
 }
 
 #[pymethods]
 impl Forward {
     #[new]
-    fn new(faces: Vec<u32>) -> Forward {
-        Forward { faces }
+    #[pyo3(signature = (faces, why = None))]
+    fn new(faces: Vec<u32>, why: Option<String>) -> Forward {
+        Forward { faces, why }
     }
     fn __repr__(&self) -> String {
-        format!("Forward({:?})", self.faces)
+        match &self.why {
+            Some(why) => format!("Forward({:?}, why={why:?})", self.faces),
+            None => format!("Forward({:?})", self.faces),
+        }
     }
 }
 
@@ -260,33 +267,43 @@ impl Forward {
     pub fn faces(&self) -> impl Iterator<Item = FaceId> + '_ {
         self.faces.iter().map(|&f| FaceId(f))
     }
+
+    pub fn why(&self) -> Option<&str> {
+        self.why.as_deref()
+    }
 }
 
 /// Answer with a Nack of this reason: from after_receive_interest the downstream that sent the
 /// Interest, from after_receive_nack every downstream.
+/// `why`, if given, is what the forwarding log says of the decision.
 #[pyclass(module = "ndnflow._core", frozen)]
 pub struct Nack {
     pub(super) reason: NackReason,
+    #[pyo3(get)]
+    pub(super) why: Option<String>,
 }
 
 #[pymethods]
 impl Nack {
     #[new]
-    #[pyo3(signature = (reason = "no-route"))]
-    fn new(reason: &str) -> PyResult<Nack> {
+    #[pyo3(signature = (reason = "no-route", why = None))]
+    fn new(reason: &str, why: Option<String>) -> PyResult<Nack> {
         let reason = NackReason::from_name(reason).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "Nack reason {reason:?}: not one of \"congestion\", \"duplicate\", \"no-route\", \"none\""
             ))
         })?;
-        Ok(Nack { reason })
+        Ok(Nack { reason, why })
     }
     #[getter]
     fn reason(&self) -> &'static str {
         self.reason.as_str()
     }
     fn __repr__(&self) -> String {
-        format!("Nack({:?})", self.reason.as_str())
+        match &self.why {
+            Some(why) => format!("Nack({:?}, why={why:?})", self.reason.as_str()),
+            None => format!("Nack({:?})", self.reason.as_str()),
+        }
     }
 }
 

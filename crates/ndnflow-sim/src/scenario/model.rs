@@ -355,6 +355,9 @@ pub struct ConsumerSpec {
     /// Objects `<name>/<rank>` fetched one after another by Zipf-Mandelbrot popularity
     /// (`catalog`); `None`: the one object `name`.
     pub catalog: Option<ndnflow_core::app::CatalogConfig>,
+    /// Segments asked for in batches at given times after the start (`batches`, ndnSIM
+    /// ConsumerBatches); `segments` is then their total.
+    pub batches: Option<ndnflow_core::app::Batches>,
 }
 
 /// The consumer's window or rate algorithm and the retransmission timer, as the core takes them

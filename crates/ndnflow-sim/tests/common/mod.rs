@@ -30,6 +30,34 @@ pub fn node(s: &Scenario, name: &str) -> NodeId {
     s.nodes.iter().position(|n| n.name == name).unwrap_or_else(|| panic!("no node {name}"))
 }
 
+/// One link c - p, 10 Mbit/s and 10 ms each way, a producer of /p with 1024-byte payloads, the
+/// per-segment trace on, and a consumer of /p on c whose other keys are `consumer`'s lines.
+pub fn one_link_c_p(duration: &str, consumer: &str) -> String {
+    format!(
+        r#"
+[simulation]
+duration = "{duration}"
+[trace]
+interests = true
+[nodes]
+c = {{}}
+p = {{}}
+[[links]]
+between = ["c", "p"]
+bandwidth = "10Mbps"
+delay = "10ms"
+[[producers]]
+node = "p"
+prefix = "/p"
+payload = 1024
+[[consumers]]
+node = "c"
+name = "/p"
+{consumer}
+"#
+    )
+}
+
 /// The quick-start example's text.
 pub fn quickstart_text() -> String {
     std::fs::read_to_string(examples().join("quickstart.toml")).unwrap()

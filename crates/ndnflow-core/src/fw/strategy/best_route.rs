@@ -2,7 +2,9 @@
 //! a retransmission (after retransmission suppression) goes to an unused next hop if there is one,
 //! else to the one used longest ago; no eligible next hop means Nack(NoRoute).
 
-use super::{Faces, InterestDecision, RetxDecision, RetxSuppression, Strategy, StrategyCtx};
+use std::borrow::Cow;
+
+use super::{why, Faces, InterestDecision, RetxDecision, RetxSuppression, Strategy, StrategyCtx};
 use crate::packet::NackReason;
 use crate::table::{FaceId, FibEntry, PitEntry};
 
@@ -34,7 +36,7 @@ impl Strategy for BestRouteStrategy {
     ) -> InterestDecision {
         let decision = self.retx.decide(ctx.now, entry);
         if decision == RetxDecision::Suppress {
-            self.reason = "retransmission within the suppression interval";
+            self.reason = why::SUPPRESSED;
             return InterestDecision::Suppress;
         }
         let hops = fib.map(|f| f.nexthops.as_slice()).unwrap_or(&[]);
@@ -43,7 +45,7 @@ impl Strategy for BestRouteStrategy {
             return match hops.iter().find(|h| ctx.is_eligible(in_face, h, entry, false)) {
                 Some(h) => InterestDecision::Forward(Faces::from_slice(&[h.face])),
                 None => {
-                    self.reason = "new Interest: no eligible next hop";
+                    self.reason = why::NEW_NONE_ELIGIBLE;
                     InterestDecision::Reject(NackReason::NoRoute)
                 }
             };
@@ -52,14 +54,14 @@ impl Strategy for BestRouteStrategy {
             self.reason = "retransmission: lowest-cost unused next hop";
             return InterestDecision::Forward(Faces::from_slice(&[h.face]));
         }
-        self.reason = "retransmission: next hop used longest ago";
+        self.reason = why::RETX_LEAST_RECENT;
         match ctx.least_recently_used(in_face, hops, entry) {
             Some(face) => InterestDecision::Forward(Faces::from_slice(&[face])),
             None => InterestDecision::Suppress,
         }
     }
 
-    fn decision_reason(&self) -> &'static str {
-        self.reason
+    fn decision_reason(&self) -> Cow<'static, str> {
+        Cow::Borrowed(self.reason)
     }
 }

@@ -12,7 +12,7 @@
 //! lowest cost, then lowest face id) and loses the sum of the weights. Credits are kept per FIB
 //! prefix and face. Deterministic: no randomness.
 
-use super::pending::{NextHopChoice, PendingStrategy, PendingTracker};
+use super::pending::{ChoiceReasons, NextHopChoice, PendingStrategy, PendingTracker};
 use crate::table::{FaceId, Measurements, NextHop};
 use crate::Name;
 
@@ -44,6 +44,10 @@ pub struct WeightedRoundRobin {
 
 impl NextHopChoice for WeightedRoundRobin {
     const NAME: &'static str = "drf";
+    const REASONS: ChoiceReasons = ChoiceReasons {
+        new: "new Interest: weighted round robin, weights 1 / (PI + 1)",
+        retx: "retransmission: weighted round robin among unused next hops",
+    };
 
     fn choose(&mut self, t: &PendingTracker, prefix: &Name, hops: &[NextHop]) -> FaceId {
         round_robin(&mut self.credit, t, prefix, hops)

@@ -43,7 +43,9 @@
 //!
 //! Nacks and the pending counts are the pending-Interest strategies' (see `pending`).
 
-use super::pending::{self, PendingTracker, RetxPlacement};
+use std::borrow::Cow;
+
+use super::pending::{self, ChoiceReasons, PendingTracker, RetxPlacement};
 use super::{InterestDecision, NackDecision, RetxSuppression, Strategy, StrategyCtx};
 use crate::fw::face::FaceInfo;
 use crate::link::Limit;
@@ -125,7 +127,15 @@ pub struct FpfStrategy {
     retx: RetxSuppression,
     pending: PendingTracker,
     estimates: Measurements<FaceEstimate>,
+    /// Why the last decision went as it did (`Strategy::decision_reason`).
+    reason: &'static str,
 }
+
+/// What the forwarding log says of FPF's choice.
+const REASONS: ChoiceReasons = ChoiceReasons {
+    new: "new Interest: smallest RTT among next hops not full, formula (1)",
+    retx: "retransmission: smallest RTT among next hops not full, formula (1)",
+};
 
 impl FpfStrategy {
     pub fn new() -> Self {
@@ -173,16 +183,23 @@ impl Strategy for FpfStrategy {
         // to an unused next hop as best-route does.
         let (estimates, faces) = (&self.estimates, ctx.faces);
         let placement = RetxPlacement::AnyEligible;
-        pending::after_receive_interest(
+        let (decision, reason) = pending::after_receive_interest(
             &mut self.pending,
             &self.retx,
             placement,
+            REASONS,
             ctx,
             in_face,
             entry,
             fib,
             |t, p, h| choose(estimates, faces, t, p, h),
-        )
+        );
+        self.reason = reason;
+        decision
+    }
+
+    fn decision_reason(&self) -> Cow<'static, str> {
+        Cow::Borrowed(self.reason)
     }
 
     fn before_satisfy_interest(

@@ -20,6 +20,7 @@ pub mod pi;
 pub mod random;
 pub mod rfa;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use smallvec::SmallVec;
@@ -198,16 +199,30 @@ pub trait Strategy: Send {
     fn on_timer(&mut self, _ctx: &StrategyCtx, _actions: &mut StrategyActions) {}
 
     /// Why the last `after_receive_interest` decided as it did, for the forwarding log (as NFD's
-    /// strategies say at DEBUG); "" when the strategy does not say.
-    fn decision_reason(&self) -> &'static str {
-        ""
+    /// strategies say at DEBUG); "" when the strategy does not say. Read only with a log on; the
+    /// built-in strategies keep a static string per decision (no allocation), a Python strategy
+    /// the text its decision carried.
+    fn decision_reason(&self) -> Cow<'static, str> {
+        Cow::Borrowed("")
     }
 
-    /// The forwarding percentages of the FIB prefix `prefix`, for a strategy that splits traffic
-    /// (PCON §3.4); empty for one that does not. Read by the forwarding log only.
-    fn forwarding_shares(&self, _prefix: &Name) -> Shares {
+    /// The forwarding percentages of the FIB prefix `prefix` (fractions of 1), for a strategy that
+    /// splits traffic (PCON §3.4); empty for one that does not. Read by the forwarding log only,
+    /// after a trigger that may have moved them. `&mut`: a strategy written in Python is called,
+    /// and a failing call is recorded.
+    fn forwarding_shares(&mut self, _ctx: &StrategyCtx, _prefix: &Name) -> Shares {
         Shares::new()
     }
+}
+
+/// Reasons the strategies share in the forwarding log (`Strategy::decision_reason`).
+pub(crate) mod why {
+    pub const SUPPRESSED: &str = "retransmission within the suppression interval";
+    pub const NEW_NO_FIB: &str = "new Interest: no FIB entry";
+    pub const RETX_NO_FIB: &str = "retransmission: no FIB entry";
+    pub const NEW_NONE_ELIGIBLE: &str = "new Interest: no eligible next hop";
+    pub const RETX_LEAST_RECENT: &str = "retransmission: next hop used longest ago";
+    pub const RETX_NONE_ELIGIBLE: &str = "retransmission: no eligible next hop";
 }
 
 /// NFD's severity order for choosing the Nack reason to pass downstream: Congestion is the least
@@ -278,3 +293,6 @@ impl RetxSuppression {
         RetxDecision::Forward
     }
 }
+
+#[cfg(test)]
+mod reasons_tests;

@@ -43,10 +43,12 @@
 //!   included: on the PTP tree with path a down, a fifth of r's Interests went to a that way.
 //! * Nacks: the penalty, then NFD's processNack.
 
+use std::borrow::Cow;
+
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::pending::{self, PendingTracker, RetxPlacement};
+use super::pending::{self, ChoiceReasons, PendingTracker, RetxPlacement};
 use super::{InterestDecision, NackDecision, RetxSuppression, Strategy, StrategyCtx};
 use crate::packet::{Data, LpHeader, Nack};
 use crate::table::{FaceId, FibEntry, Measurements, NextHop, OutRecord, PitEntry};
@@ -175,7 +177,15 @@ pub struct PafStrategy {
     pending: PendingTracker,
     faces: Measurements<PafFace>,
     rng: ChaCha8Rng,
+    /// Why the last decision went as it did (`Strategy::decision_reason`).
+    reason: &'static str,
 }
+
+/// What the forwarding log says of PAF's choice.
+const REASONS: ChoiceReasons = ChoiceReasons {
+    new: "new Interest: draw by forwarding probability (or uniform, to explore)",
+    retx: "retransmission: draw by forwarding probability (or uniform, to explore)",
+};
 
 impl PafStrategy {
     pub fn new(config: PafConfig, seed: u64) -> Self {
@@ -185,6 +195,7 @@ impl PafStrategy {
             pending: PendingTracker::default(),
             faces: Measurements::default(),
             rng: ChaCha8Rng::seed_from_u64(seed),
+            reason: "",
         }
     }
 
@@ -235,16 +246,23 @@ impl Strategy for PafStrategy {
         }
         let (faces, rng, explore) = (&self.faces, &mut self.rng, self.config.explore);
         let placement = RetxPlacement::AnyEligible;
-        pending::after_receive_interest(
+        let (decision, reason) = pending::after_receive_interest(
             &mut self.pending,
             &self.retx,
             placement,
+            REASONS,
             ctx,
             in_face,
             entry,
             fib,
             |_, p, h| draw(rng, faces, p, h, explore),
-        )
+        );
+        self.reason = reason;
+        decision
+    }
+
+    fn decision_reason(&self) -> Cow<'static, str> {
+        Cow::Borrowed(self.reason)
     }
 
     fn before_satisfy_interest(

@@ -26,10 +26,13 @@
 //! Parameters, defaults and sources are in docs/protocols/pcon.md. Choices where the paper is
 //! silent are commented where they are made.
 
+use std::borrow::Cow;
+
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use smallvec::SmallVec;
 
+use super::why;
 use super::{
     nack_when_all_upstreams_nacked, DataDecision, Faces, InterestDecision, NackDecision, RetxDecision, RetxSuppression,
     Strategy, StrategyCtx,
@@ -221,6 +224,8 @@ pub struct PconStrategy {
     congested_faces: SmallVec<[FaceId; 2]>,
     /// How many shares have `high_cong` set, so that Data need no FIB lookup when none has.
     congested_shares: usize,
+    /// Why the last decision went as it did (`Strategy::decision_reason`).
+    reason: &'static str,
 }
 
 impl PconStrategy {
@@ -232,7 +237,78 @@ impl PconStrategy {
             rng: ChaCha8Rng::seed_from_u64(seed),
             congested_faces: SmallVec::new(),
             congested_shares: 0,
+            reason: "",
         }
+    }
+
+    /// after-receive-Interest, with why it decided so (for the forwarding log).
+    fn decide(
+        &mut self,
+        ctx: &StrategyCtx,
+        in_face: FaceId,
+        entry: &mut PitEntry,
+        fib: Option<&FibEntry>,
+    ) -> (InterestDecision, &'static str) {
+        // A first Interest from another downstream while one is pending upstream is aggregated,
+        // as the ndnSIM fork of the paper's experiments does (NFD's best-route would forward it
+        // again after the suppression interval, as if it were a retransmission). Retransmissions
+        // from a known downstream follow NFD's suppression.
+        let new_downstream = entry.in_record(in_face).is_some_and(|r| r.created == ctx.now);
+        if new_downstream && entry.in_records.len() > 1 && entry.has_pending_out_records(ctx.now) {
+            return (InterestDecision::Suppress, "aggregated: another downstream's Interest is pending upstream");
+        }
+        let decision = self.retx.decide(ctx.now, entry);
+        if decision == RetxDecision::Suppress {
+            return (InterestDecision::Suppress, why::SUPPRESSED);
+        }
+        let Some(fib) = fib else {
+            return match decision {
+                RetxDecision::New => (InterestDecision::Reject(NackReason::NoRoute), why::NEW_NO_FIB),
+                _ => (InterestDecision::Suppress, why::RETX_NO_FIB),
+            };
+        };
+        let cfg = self.config;
+        let st = prefix_state(&mut self.prefixes, ctx.now, fib, cfg.start_equal);
+        st.shift_back(ctx.now, cfg.quiet_interval, cfg.shift_back * cfg.change_perc, &self.congested_faces);
+        // A retransmission prefers next hops without a pending out-record, as best-route does.
+        let want_unused = decision == RetxDecision::Forward;
+        // (next hop, percentage, enabled)
+        let eligible: SmallVec<[(NextHop, f64, bool); 4]> = fib
+            .nexthops
+            .iter()
+            .zip(&st.shares)
+            .filter(|(h, _)| ctx.is_eligible(in_face, h, entry, want_unused))
+            .map(|(h, s)| (*h, s.perc, is_enabled(s, cfg.lower_threshold, &self.congested_faces)))
+            .collect();
+        if eligible.is_empty() {
+            if decision == RetxDecision::New {
+                return (InterestDecision::Reject(NackReason::NoRoute), why::NEW_NONE_ELIGIBLE);
+            }
+            return match ctx.least_recently_used(in_face, &fib.nexthops, entry) {
+                Some(face) => (InterestDecision::Forward(Faces::from_slice(&[face])), why::RETX_LEAST_RECENT),
+                None => (InterestDecision::Suppress, why::RETX_NONE_ELIGIBLE),
+            };
+        }
+        let all = eligible.iter().map(|(h, p, _)| (h.face, *p));
+        let enabled = eligible.iter().filter(|(_, _, on)| *on).map(|(h, p, _)| (h.face, *p));
+        // Every eligible face disabled: "when no other option is available, a router still
+        // forwards Interests on disabled paths" (§3.6); take the largest percentage.
+        let (chosen, reason) = match draw(&mut self.rng, enabled) {
+            Some(face) => (face, "draw by forwarding percentage among enabled next hops"),
+            None => match largest(all) {
+                Some(face) => (face, "every eligible next hop disabled: the largest percentage"),
+                None => return (InterestDecision::Suppress, "no next hop with a percentage"),
+            },
+        };
+        let mut faces = Faces::from_slice(&[chosen]);
+        // Probes: a copy of this Interest to a disabled face now and then (§3.4), so that its
+        // marks, or the end of its highly congested state (§3.6), are seen.
+        for (h, p, on) in &eligible {
+            if h.face != chosen && *p > 0.0 && !on && self.rng.random::<f64>() < cfg.probe_fraction {
+                faces.push(h.face);
+            }
+        }
+        (InterestDecision::Forward(faces), reason)
     }
 
     /// Whether `face` is disabled for every prefix by a highly congested link of its own.
@@ -378,7 +454,7 @@ impl Strategy for PconStrategy {
         "pcon"
     }
 
-    fn forwarding_shares(&self, prefix: &Name) -> Shares {
+    fn forwarding_shares(&mut self, _ctx: &StrategyCtx, prefix: &Name) -> Shares {
         self.prefixes.get(prefix).map_or_else(Shares::new, |st| st.shares.iter().map(|s| (s.face, s.perc)).collect())
     }
 
@@ -389,62 +465,13 @@ impl Strategy for PconStrategy {
         entry: &mut PitEntry,
         fib: Option<&FibEntry>,
     ) -> InterestDecision {
-        // A first Interest from another downstream while one is pending upstream is aggregated,
-        // as the ndnSIM fork of the paper's experiments does (NFD's best-route would forward it
-        // again after the suppression interval, as if it were a retransmission). Retransmissions
-        // from a known downstream follow NFD's suppression.
-        let new_downstream = entry.in_record(in_face).is_some_and(|r| r.created == ctx.now);
-        if new_downstream && entry.in_records.len() > 1 && entry.has_pending_out_records(ctx.now) {
-            return InterestDecision::Suppress;
-        }
-        let decision = self.retx.decide(ctx.now, entry);
-        if decision == RetxDecision::Suppress {
-            return InterestDecision::Suppress;
-        }
-        let Some(fib) = fib else {
-            return match decision {
-                RetxDecision::New => InterestDecision::Reject(NackReason::NoRoute),
-                _ => InterestDecision::Suppress,
-            };
-        };
-        let cfg = self.config;
-        let st = prefix_state(&mut self.prefixes, ctx.now, fib, cfg.start_equal);
-        st.shift_back(ctx.now, cfg.quiet_interval, cfg.shift_back * cfg.change_perc, &self.congested_faces);
-        // A retransmission prefers next hops without a pending out-record, as best-route does.
-        let want_unused = decision == RetxDecision::Forward;
-        // (next hop, percentage, enabled)
-        let eligible: SmallVec<[(NextHop, f64, bool); 4]> = fib
-            .nexthops
-            .iter()
-            .zip(&st.shares)
-            .filter(|(h, _)| ctx.is_eligible(in_face, h, entry, want_unused))
-            .map(|(h, s)| (*h, s.perc, is_enabled(s, cfg.lower_threshold, &self.congested_faces)))
-            .collect();
-        if eligible.is_empty() {
-            if decision == RetxDecision::New {
-                return InterestDecision::Reject(NackReason::NoRoute);
-            }
-            return match ctx.least_recently_used(in_face, &fib.nexthops, entry) {
-                Some(face) => InterestDecision::Forward(Faces::from_slice(&[face])),
-                None => InterestDecision::Suppress,
-            };
-        }
-        let all = eligible.iter().map(|(h, p, _)| (h.face, *p));
-        let enabled = eligible.iter().filter(|(_, _, on)| *on).map(|(h, p, _)| (h.face, *p));
-        // Every eligible face disabled: "when no other option is available, a router still
-        // forwards Interests on disabled paths" (§3.6); take the largest percentage.
-        let Some(chosen) = draw(&mut self.rng, enabled).or_else(|| largest(all)) else {
-            return InterestDecision::Suppress;
-        };
-        let mut faces = Faces::from_slice(&[chosen]);
-        // Probes: a copy of this Interest to a disabled face now and then (§3.4), so that its
-        // marks, or the end of its highly congested state (§3.6), are seen.
-        for (h, p, on) in &eligible {
-            if h.face != chosen && *p > 0.0 && !on && self.rng.random::<f64>() < cfg.probe_fraction {
-                faces.push(h.face);
-            }
-        }
-        InterestDecision::Forward(faces)
+        let (decision, reason) = self.decide(ctx, in_face, entry, fib);
+        self.reason = reason;
+        decision
+    }
+
+    fn decision_reason(&self) -> Cow<'static, str> {
+        Cow::Borrowed(self.reason)
     }
 
     fn before_satisfy_interest(

@@ -13,6 +13,9 @@
 //! Along with the count, each record keeps an exponentially weighted moving average of it, updated
 //! at every change (RFA's "avgPI"), with gain `EWMA_GAIN`.
 
+use std::borrow::Cow;
+
+use super::why;
 use super::{Faces, InterestDecision, NackDecision, RetxDecision, RetxSuppression, Strategy, StrategyCtx};
 use crate::name::NameMap;
 use crate::packet::{Data, LpHeader, Nack, NackReason};
@@ -156,55 +159,72 @@ pub enum RetxPlacement {
     AnyEligible,
 }
 
+/// What a pending-Interest strategy says of its own choice in the forwarding log
+/// (`Strategy::decision_reason`): the rest of the reasons (suppression, no route, the
+/// least-recently-used fallback) are the shared code's.
+#[derive(Clone, Copy, Debug)]
+pub struct ChoiceReasons {
+    /// A new Interest sent to the next hop the strategy chose.
+    pub new: &'static str,
+    /// A retransmission sent to the next hop the strategy chose (among the unused ones under
+    /// `RetxPlacement::PreferUnused`).
+    pub retx: &'static str,
+}
+
 /// after-receive-Interest shared by the strategies that count pending Interests (pi, rfa, drf,
 /// fpf, paf).
 ///
 /// Retransmission suppression as best-route; a new Interest goes to `choose(eligible hops)`, or is
 /// Nacked (NoRoute) when no next hop is eligible; a retransmission is placed by `placement`.
-/// `choose` gets the hops in FIB order (cost, then face id) and never an empty slice.
+/// `choose` gets the hops in FIB order (cost, then face id) and never an empty slice. Returns the
+/// decision and why it went so (`reasons` for the strategy's own choice).
 #[allow(clippy::too_many_arguments)]
 pub fn after_receive_interest(
     tracker: &mut PendingTracker,
     retx: &RetxSuppression,
     placement: RetxPlacement,
+    reasons: ChoiceReasons,
     ctx: &StrategyCtx,
     in_face: FaceId,
     entry: &mut PitEntry,
     fib: Option<&FibEntry>,
     mut choose: impl FnMut(&PendingTracker, &Name, &[NextHop]) -> FaceId,
-) -> InterestDecision {
+) -> (InterestDecision, &'static str) {
     let decision = retx.decide(ctx.now, entry);
     if decision == RetxDecision::Suppress {
-        return InterestDecision::Suppress;
+        return (InterestDecision::Suppress, why::SUPPRESSED);
     }
     tracker.release_stale(ctx.now, entry);
+    let new = decision == RetxDecision::New;
     let Some(fib) = fib else {
-        return match decision {
-            RetxDecision::New => InterestDecision::Reject(NackReason::NoRoute),
-            _ => InterestDecision::Suppress,
+        return match new {
+            true => (InterestDecision::Reject(NackReason::NoRoute), why::NEW_NO_FIB),
+            false => (InterestDecision::Suppress, why::RETX_NO_FIB),
         };
     };
-    let want_unused = decision == RetxDecision::Forward && placement == RetxPlacement::PreferUnused;
+    let want_unused = !new && placement == RetxPlacement::PreferUnused;
     let hops: smallvec::SmallVec<[NextHop; 4]> =
         fib.nexthops.iter().filter(|h| ctx.is_eligible(in_face, h, entry, want_unused)).copied().collect();
-    let face = if !hops.is_empty() {
-        choose(tracker, &fib.prefix, &hops)
-    } else if decision == RetxDecision::New {
-        return InterestDecision::Reject(NackReason::NoRoute);
+    let (face, reason) = if !hops.is_empty() {
+        (choose(tracker, &fib.prefix, &hops), if new { reasons.new } else { reasons.retx })
+    } else if new {
+        return (InterestDecision::Reject(NackReason::NoRoute), why::NEW_NONE_ELIGIBLE);
     } else {
         match ctx.least_recently_used(in_face, &fib.nexthops, entry) {
-            Some(face) => face,
-            None => return InterestDecision::Suppress,
+            Some(face) => (face, why::RETX_LEAST_RECENT),
+            None => return (InterestDecision::Suppress, why::RETX_NONE_ELIGIBLE),
         }
     };
     tracker.forwarded(&fib.prefix, entry, face);
-    InterestDecision::Forward(Faces::from_slice(&[face]))
+    (InterestDecision::Forward(Faces::from_slice(&[face])), reason)
 }
 
 /// How a pending-Interest strategy picks one of the eligible next hops (FIB order, never empty).
 pub trait NextHopChoice {
     /// The strategy's name, e.g. "pi".
     const NAME: &'static str;
+    /// What the forwarding log says of its choice.
+    const REASONS: ChoiceReasons;
     fn choose(&mut self, pending: &PendingTracker, prefix: &Name, hops: &[NextHop]) -> FaceId;
 }
 
@@ -214,11 +234,13 @@ pub struct PendingStrategy<C> {
     retx: RetxSuppression,
     pending: PendingTracker,
     choice: C,
+    /// Why the last decision went as it did (`Strategy::decision_reason`).
+    reason: &'static str,
 }
 
 impl<C: NextHopChoice> PendingStrategy<C> {
     pub fn with_choice(choice: C) -> Self {
-        PendingStrategy { retx: RetxSuppression::default(), pending: PendingTracker::default(), choice }
+        PendingStrategy { retx: RetxSuppression::default(), pending: PendingTracker::default(), choice, reason: "" }
     }
 
     pub fn pending(&self) -> &PendingTracker {
@@ -248,9 +270,16 @@ impl<C: NextHopChoice + Send> Strategy for PendingStrategy<C> {
     ) -> InterestDecision {
         let choice = &mut self.choice;
         let (tracker, placement) = (&mut self.pending, RetxPlacement::PreferUnused);
-        after_receive_interest(tracker, &self.retx, placement, ctx, in_face, entry, fib, |t, prefix, hops| {
-            choice.choose(t, prefix, hops)
-        })
+        let (decision, reason) =
+            after_receive_interest(tracker, &self.retx, placement, C::REASONS, ctx, in_face, entry, fib, |t, p, h| {
+                choice.choose(t, p, h)
+            });
+        self.reason = reason;
+        decision
+    }
+
+    fn decision_reason(&self) -> Cow<'static, str> {
+        Cow::Borrowed(self.reason)
     }
 
     fn before_satisfy_interest(

@@ -6,7 +6,7 @@
 //! Detti et al. (INFOCOM WKSHPS 2015); Nguyen et al. (ICCW 2015) show that it biases against paths
 //! with a longer RTT or a higher bandwidth. Pending counts: see `pending`.
 
-use super::pending::{NextHopChoice, PendingStrategy, PendingTracker};
+use super::pending::{ChoiceReasons, NextHopChoice, PendingStrategy, PendingTracker};
 use crate::table::{FaceId, NextHop};
 use crate::Name;
 
@@ -16,6 +16,10 @@ pub struct FewestPending;
 
 impl NextHopChoice for FewestPending {
     const NAME: &'static str = "pi";
+    const REASONS: ChoiceReasons = ChoiceReasons {
+        new: "new Interest: fewest pending Interests (ties: lowest cost)",
+        retx: "retransmission: fewest pending Interests among unused next hops",
+    };
 
     fn choose(&mut self, t: &PendingTracker, prefix: &Name, hops: &[NextHop]) -> FaceId {
         // min_by_key keeps the first of equal minima: FIB order, i.e. lowest cost first.

@@ -7,6 +7,8 @@
 //! downstream once every upstream has Nacked. The draws come from the strategy's own seeded
 //! ChaCha8 stream, so a run is reproducible.
 
+use std::borrow::Cow;
+
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -16,13 +18,17 @@ use crate::table::{FaceId, FibEntry, PitEntry};
 
 pub struct RandomStrategy {
     rng: ChaCha8Rng,
+    /// Why the last decision went as it did (`Strategy::decision_reason`).
+    reason: &'static str,
 }
 
 impl RandomStrategy {
     pub fn new(seed: u64) -> Self {
-        RandomStrategy { rng: ChaCha8Rng::seed_from_u64(seed) }
+        RandomStrategy { rng: ChaCha8Rng::seed_from_u64(seed), reason: "" }
     }
 }
+
+const NO_NEXT_HOP: &str = "no eligible next hop";
 
 impl Strategy for RandomStrategy {
     fn name(&self) -> &'static str {
@@ -40,12 +46,23 @@ impl Strategy for RandomStrategy {
         let eligible = hops.iter().filter(|h| ctx.is_eligible(in_face, h, entry, false));
         let n = eligible.clone().count();
         if n == 0 {
+            self.reason = NO_NEXT_HOP;
             return InterestDecision::Reject(NackReason::NoRoute);
         }
         let pick = self.rng.random_range(0..n);
         match eligible.map(|h| h.face).nth(pick) {
-            Some(face) => InterestDecision::Forward(Faces::from_slice(&[face])),
-            None => InterestDecision::Reject(NackReason::NoRoute),
+            Some(face) => {
+                self.reason = "uniform draw among the eligible next hops";
+                InterestDecision::Forward(Faces::from_slice(&[face]))
+            }
+            None => {
+                self.reason = NO_NEXT_HOP;
+                InterestDecision::Reject(NackReason::NoRoute)
+            }
         }
+    }
+
+    fn decision_reason(&self) -> Cow<'static, str> {
+        Cow::Borrowed(self.reason)
     }
 }

@@ -12,7 +12,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::pending::{NextHopChoice, PendingStrategy, PendingTracker};
+use super::pending::{ChoiceReasons, NextHopChoice, PendingStrategy, PendingTracker};
 use crate::table::{FaceId, NextHop};
 use crate::Name;
 
@@ -45,6 +45,10 @@ pub struct WeightedRandom {
 
 impl NextHopChoice for WeightedRandom {
     const NAME: &'static str = "rfa";
+    const REASONS: ChoiceReasons = ChoiceReasons {
+        new: "new Interest: random draw weighted by 1 / avgPI",
+        retx: "retransmission: random draw weighted by 1 / avgPI among unused next hops",
+    };
 
     fn choose(&mut self, t: &PendingTracker, prefix: &Name, hops: &[NextHop]) -> FaceId {
         draw(&mut self.rng, t, prefix, hops)

@@ -2,7 +2,7 @@
 //! (with their retransmission timer; their congestion control is read by `cc`), static `[[routes]]`
 //! and the link changes of `[[events]]`.
 
-use ndnflow_core::app::{CatalogConfig, InFlightRule, TimerModel};
+use ndnflow_core::app::{Batch, Batches, CatalogConfig, InFlightRule, TimerModel};
 use ndnflow_core::Time;
 use rustc_hash::FxHashMap;
 
@@ -10,6 +10,7 @@ use super::error::name_list;
 use super::values::Tbl;
 use super::{LinkOrigin, Reader, Res, Val};
 use crate::scenario::model::*;
+use crate::scenario::units::parse_duration;
 
 /// Largest Data payload: 64 KiB, far above NDN's 8800-byte packet limit and the papers' largest
 /// (5 KB, PCON §4.3), and what simulated payloads can borrow without allocating.
@@ -94,6 +95,7 @@ impl Reader<'_, '_> {
                 "in_flight",
                 "send_jitter",
                 "catalog",
+                "batches",
             ],
             "a table ([[consumers]])",
         )?;
@@ -131,7 +133,7 @@ impl Reader<'_, '_> {
             }
             None => None,
         };
-        let segments = t.get("segments").map(|s| self.positive_uint(s, &t.field("segments"))).transpose()?;
+        let mut segments = t.get("segments").map(|s| self.positive_uint(s, &t.field("segments"))).transpose()?;
         let lifetime = match t.get("lifetime") {
             Some(l) => self.positive_duration(l, &t.field("lifetime"))?,
             None => Time::from_secs(2),
@@ -181,11 +183,53 @@ impl Reader<'_, '_> {
             let msg = "a catalog needs segments, the number of segments of every object (e.g. segments = 10083)";
             return Err(self.ctx.err(t.key_span("catalog"), &t.field("segments"), msg));
         }
+        let batches = t.get("batches").map(|b| self.batches(b, &t.field("batches"))).transpose()?;
+        if let Some(b) = &batches {
+            // The batches give the object's length; a second count could only disagree.
+            let clash = [("segments", segments.is_some()), ("catalog", catalog.is_some())].into_iter().find(|c| c.1);
+            if let Some((key, _)) = clash {
+                let msg = format!("batches and {key} do not go together: the batches ask for {} segments", b.total());
+                return Err(self.ctx.err(t.key_span(key), &t.field(key), msg));
+            }
+            segments = Some(b.total());
+        }
         #[rustfmt::skip]
         let spec = ConsumerSpec {
             node, name, start, stop, segments, cc, lifetime, rto, max_retries, in_flight, send_jitter, catalog,
+            batches,
         };
         Ok(spec)
+    }
+
+    /// `batches = "1s 1 2s 5 10s 2"`: ndnSIM ConsumerBatches' `Batches`, pairs of a time after the
+    /// consumer's start and a number of segments (`app::batches`).
+    fn batches(&self, v: &Val<'_>, field: &str) -> Res<Batches> {
+        let text = self.string(v, field, "batches as ndnSIM writes them, e.g. \"1s 1 2s 5 10s 2\"")?;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let err = |msg: String| self.ctx.err(v.span(), field, msg);
+        if words.is_empty() || words.len() % 2 != 0 {
+            let msg = format!("{text:?}: expected pairs of a time and a number of segments, e.g. \"1s 1 2s 5\"");
+            return Err(err(msg));
+        }
+        let mut batches = Vec::with_capacity(words.len() / 2);
+        for pair in words.chunks(2) {
+            let at = parse_duration(pair[0]).map_err(|m| err(format!("batch time {:?}: {m}", pair[0])))?;
+            let count = match pair[1].parse::<u64>() {
+                Ok(n) if n > 0 => n,
+                _ => {
+                    return Err(err(format!(
+                        "batch at {}: {:?} is not a number of segments (1 or more)",
+                        pair[0], pair[1]
+                    )))
+                }
+            };
+            batches.push(Batch { at, count });
+        }
+        let total = batches.iter().try_fold(0u64, |sum, b| sum.checked_add(b.count));
+        if total.is_none() {
+            return Err(err(format!("{text:?}: more segments than a consumer can count")));
+        }
+        Ok(Batches::new(batches))
     }
 
     /// `catalog = { objects = 10000, alpha = 1.0, q = 0.0 }`: ndnSIM ConsumerZipfMandelbrot's
