@@ -20,6 +20,7 @@
 //! - p's node has its producer's route: the Interest (13 ms) goes to the producer, marked
 //!   NonDiscovery, and the Data goes back with /p announced, p->q->a->r->c (23 to 26 ms), long
 //!   after the flood is over. q learns /p via p, a via q, r via a, c via r; b learns nothing.
+//!
 //! Interests 2 to 10 go c->r->a->q->p only, NonDiscovery. Per link over the run: c->r, r->a,
 //! a->q, q->p 10 Interests each; r->b, a->b, b->a, b->q, q->b 1 each; Data 10 on each link of
 //! the path back; Nacks 1 on a->b, b->a, b->q, q->b.
@@ -107,9 +108,9 @@ fn the_first_interest_floods_and_the_rest_follow_the_learned_path() {
 /// The announcement costs bytes on the Data that carries it, and only there. A Data here is
 /// 1079 octets: Name /p/seg=N (2 + 3 + 3 = 8), Content (4 + 1024), SignatureInfo (5),
 /// SignatureValue (2 + 32) make 1075, in a 1 + 3 octet TL. The first one crosses p->q, q->a, a->r
-/// and r->c as LpPacket { PrefixAnnouncement, Fragment }: PrefixAnnouncement (848) = FD 03 50 0B
-/// + Name /p (07 03 08 01 70) + ExpirationPeriod 3,600,000 ms (6D 04 00 36 EE 80) = 15 octets,
-/// Fragment = 1 + 3 + 1079 = 1083, LpPacket = 1 + 3 + 15 + 1083 = 1102, 23 more than bare.
+/// and r->c as LpPacket { PrefixAnnouncement, Fragment }: PrefixAnnouncement (848) is
+/// FD 03 50 0B, Name /p (07 03 08 01 70) and ExpirationPeriod 3,600,000 ms (6D 04 00 36 EE 80),
+/// 15 octets; Fragment = 1 + 3 + 1079 = 1083, LpPacket = 1 + 3 + 15 + 1083 = 1102, 23 more than bare.
 #[test]
 fn only_the_first_data_carries_the_announcement() {
     let r = run(MESH);
