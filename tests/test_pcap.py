@@ -224,9 +224,10 @@ def test_every_field_of_the_wire_format_is_dissected(tmp_path):
     data = _core.encode_data("/a/seg=300", b"x" * 100, freshness_ms=4000, final_block_id=999, content_type=0)
     eight = (0xABCD).to_bytes(8, "big")
     interest_lp = tlv(100, tlv(81, (5).to_bytes(8, "big")) + tlv(82, nonneg(0)) + tlv(83, nonneg(1))
-                      + tlv(800, tlv(801, nonneg(150))) + tlv(860, eight) + tlv(80, interest))
+                      + tlv(800, tlv(801, nonneg(150))) + tlv(844, b"") + tlv(860, eight) + tlv(80, interest))
+    announcement = tlv(7, tlv(8, b"a")) + tlv(109, nonneg(3_600_000))
     data_lp = tlv(100, tlv(832, nonneg(1)) + tlv(836, (11).to_bytes(8, "big")) + tlv(836, (12).to_bytes(8, "big"))
-                  + tlv(840, (13).to_bytes(8, "big")) + tlv(856, nonneg(3)) + tlv(864, eight)
+                  + tlv(840, (13).to_bytes(8, "big")) + tlv(848, announcement) + tlv(856, nonneg(3)) + tlv(864, eight)
                   + tlv(868, tlv(872, nonneg(4)) + tlv(872, nonneg(17))) + tlv(876, nonneg(0x0321))
                   + tlv(880, (10**7).to_bytes(8, "big")) + tlv(884, (5 * 10**6).to_bytes(8, "big"))
                   + tlv(80, data))
@@ -237,7 +238,8 @@ def test_every_field_of_the_wire_format_is_dissected(tmp_path):
               "ndnflow.lp.frag_index", "ndnflow.lp.frag_count", "ndnflow.lp.nack_reason", "ndnflow.lp.path_id",
               "ndnflow.lp.congestion_mark", "ndnflow.lp.ack", "ndnflow.lp.tx_sequence", "ndnflow.lp.hop_count",
               "ndnflow.lp.trajectory_id", "ndnflow.lp.tag", "ndnflow.lp.flags", "ndnflow.lp.mircc_rate",
-              "ndnflow.lp.mircc_rate2", "ndnflow.content_type", "ndnflow.freshness_period",
+              "ndnflow.lp.mircc_rate2", "ndnflow.lp.announced_prefix", "ndnflow.lp.expiration_period",
+              "ndnflow.content_type", "ndnflow.freshness_period",
               "ndnflow.final_block_id", "ndnflow.content_length", "ndnflow.signature_type", "ndnflow.malformed")
     nack, datum = dissect(path, fields)
     assert {k: v for k, v in nack.items() if v} == {
@@ -247,11 +249,15 @@ def test_every_field_of_the_wire_format_is_dissected(tmp_path):
         "ndnflow.lp.frag_index": "0", "ndnflow.lp.frag_count": "1", "ndnflow.lp.nack_reason": "150",
         "ndnflow.lp.path_id": "0x000000000000abcd",
     }
+    # The Info column is `_ws.col.Info` up to Wireshark 4.0, `_ws.col.info` from 4.2.
+    info = [frame["_ws.col.Info"] or frame["_ws.col.info"] for frame in dissect(path, ("_ws.col.Info", "_ws.col.info"))]
+    assert "NonDiscovery" in info[0] and "announces /a" in info[1], info
     assert {k: v for k, v in datum.items() if v} == {
         "ndnflow.packet": "Data", "ndnflow.name": "/a/seg=300", "ndnflow.name.segment": "300",
         "ndnflow.lp.congestion_mark": "1", "ndnflow.lp.ack": "11,12", "ndnflow.lp.tx_sequence": "13",
         "ndnflow.lp.hop_count": "3", "ndnflow.lp.trajectory_id": "0x000000000000abcd", "ndnflow.lp.tag": "4,17",
         "ndnflow.lp.flags": "0x0000000000000321", "ndnflow.lp.mircc_rate": "10000000",
-        "ndnflow.lp.mircc_rate2": "5000000", "ndnflow.content_type": "0", "ndnflow.freshness_period": "4000",
+        "ndnflow.lp.mircc_rate2": "5000000", "ndnflow.lp.announced_prefix": "/a",
+        "ndnflow.lp.expiration_period": "3600000", "ndnflow.content_type": "0", "ndnflow.freshness_period": "4000",
         "ndnflow.final_block_id": "seg=999", "ndnflow.content_length": "100", "ndnflow.signature_type": "0",
     }

@@ -50,6 +50,9 @@ local f = {
     congestion_mark = ProtoField.uint64("ndnflow.lp.congestion_mark", "CongestionMark"),
     ack = ProtoField.uint64("ndnflow.lp.ack", "Ack"),
     tx_sequence = ProtoField.uint64("ndnflow.lp.tx_sequence", "TxSequence"),
+    non_discovery = ProtoField.none("ndnflow.lp.non_discovery", "NonDiscovery"),
+    announced_prefix = ProtoField.string("ndnflow.lp.announced_prefix", "PrefixAnnouncement: prefix"),
+    expiration_period = ProtoField.uint64("ndnflow.lp.expiration_period", "PrefixAnnouncement: ExpirationPeriod (ms)"),
     hop_count = ProtoField.uint64("ndnflow.lp.hop_count", "HopCount (ndnflow)"),
     path_id = ProtoField.uint64("ndnflow.lp.path_id", "PathId (ndnflow)", base.HEX),
     trajectory_id = ProtoField.uint64("ndnflow.lp.trajectory_id", "TrajectoryId (ndnflow)", base.HEX),
@@ -233,6 +236,21 @@ local LP_NUMBERS = {
     [864] = f.trajectory_id, [876] = f.flags, [880] = f.mircc_rate, [884] = f.mircc_rate2,
 }
 
+-- PrefixAnnouncement (848) in ndnflow's encoding: { Name, ExpirationPeriod (109) }
+-- (docs/wire-format.md); the name is shown as a string so that it is not taken for the packet's.
+local function dissect_announcement(tree, tvb, el, notes)
+    each_element(tvb, el.value, el.stop, function(e)
+        if e.typ == 7 then
+            local parts = {}
+            each_element(tvb, e.value, e.stop, function(c) parts[#parts + 1] = (component_uri(tvb, c)) end)
+            local uri = "/" .. table.concat(parts, "/")
+            tree:add(f.announced_prefix, range(tvb, e), uri)
+            notes[#notes + 1] = "announces " .. uri
+        elseif e.typ == 109 then add_number(tree, f.expiration_period, tvb, e)
+        else tree:add(f.unknown, range(tvb, e), e.typ) end
+    end)
+end
+
 -- The LpPacket `el`: what it carries, the name, whether it is well-formed, and notes for Info.
 local function dissect_lp(tree, tvb, el)
     local sub = tree:add(f.lp, range(tvb, el))
@@ -249,6 +267,11 @@ local function dissect_lp(tree, tvb, el)
             if r and r.typ == 801 then lp.nack = add_number(sub, f.nack_reason, tvb, r) or 0 end
         elseif e.typ == 868 then
             each_element(tvb, e.value, e.stop, function(t) add_number(sub, f.tag, tvb, t) end)
+        elseif e.typ == 844 then
+            sub:add(f.non_discovery, range(tvb, e))
+            lp.notes[#lp.notes + 1] = "NonDiscovery"
+        elseif e.typ == 848 then
+            dissect_announcement(sub, tvb, e, lp.notes)
         else sub:add(f.unknown, range(tvb, e), e.typ) end
     end)
     if not ok then

@@ -12,6 +12,7 @@ use smallvec::SmallVec;
 use ndnflow_core::packet::data::{Signature, SIGNATURE_DIGEST_SHA256};
 use ndnflow_core::packet::lp::{self, decode_frame, decode_link_packet, flags, LinkPacket, LpExtensions, LpHeader};
 use ndnflow_core::packet::tlv::{self, DecodeError};
+use ndnflow_core::packet::PrefixAnnouncement;
 use ndnflow_core::{Data, Frame, Interest, Nack, NackReason, Name, NetPacket, Time};
 
 // ---------------------------------------------------------------------------------------------
@@ -226,14 +227,23 @@ fn every_header_field_in_increasing_type_order_then_fragment() {
             tags: SmallVec::from_slice(&[1, 300]),
             mircc_rate: Some(30_000_000),
             mircc_rate2: Some(0),
+            non_discovery: true,
+            prefix_announcement: Some(PrefixAnnouncement {
+                prefix: Name::parse("/p").unwrap(),
+                expiration: Time::from_secs(3600),
+            }),
         })),
     };
     #[rustfmt::skip]
     let head = [
-        0x64, 0x83,                                     // LpPacket, length 131
+        0x64, 0x96,                                     // LpPacket, length 150
         0xFD, 0x03, 0x40, 0x01, 0x01,                   //   CongestionMark (832) = 1
         0xFD, 0x03, 0x44, 0x08, 0, 0, 0, 0, 0, 0, 0, 7, //   Ack (836), fixed 8 octets
         0xFD, 0x03, 0x48, 0x08, 0, 0, 0, 0, 0, 0, 0, 5, //   TxSequence (840), fixed 8 octets
+        0xFD, 0x03, 0x4C, 0x00,                         //   NonDiscovery (844 = 0x34C), empty
+        0xFD, 0x03, 0x50, 0x0B,                         //   PrefixAnnouncement (848 = 0x350), length 11
+        0x07, 0x03, 0x08, 0x01, b'p',                   //     Name /p
+        0x6D, 0x04, 0x00, 0x36, 0xEE, 0x80,             //     ExpirationPeriod (109) = 3,600,000 ms
         0xFD, 0x03, 0x58, 0x01, 0x03,                   //   HopCount (856 = 0x358) = 3
         0xFD, 0x03, 0x5C, 0x08, 1, 2, 3, 4, 5, 6, 7, 8, //   PathId (860 = 0x35C), fixed 8 octets
         0xFD, 0x03, 0x60, 0x08, 0, 0, 0, 0, 0, 0, 0, 9, //   TrajectoryId (864 = 0x360), fixed 8 octets
@@ -556,4 +566,53 @@ fn dpccps_hop_count_sits_in_flags_bits_8_to_13_with_a_presence_bit() {
     assert_bytes(&f.encode(), &expected);
     assert_eq!(f.wire_size() as usize, expected.len());
     assert_eq!(decode_frame(&expected).unwrap(), f);
+}
+
+/// Self-learning's two fields (NDNLPv2 NonDiscovery 844, PrefixAnnouncement 848) are ignorable
+/// ((t & 3) == 0 in 800..=959): a reader that knows neither skips them and still finds the packet.
+/// The "old reader" here knows only LpPacket and Fragment, as a reader without self-learning
+/// support sees these two fields.
+#[test]
+fn self_learning_fields_round_trip_and_an_old_reader_skips_them() {
+    assert!(lp::is_ignorable_field(lp::tlv_type::NON_DISCOVERY));
+    assert!(lp::is_ignorable_field(lp::tlv_type::PREFIX_ANNOUNCEMENT));
+    let mut interest = Frame::interest(Arc::new(video_interest()));
+    interest.lp.ext_mut().non_discovery = true;
+    let mut data = Frame::data(Arc::new(video_data()));
+    let ann = PrefixAnnouncement { prefix: Name::parse("/video").unwrap(), expiration: Time::from_millis(600_000) };
+    data.lp.ext_mut().prefix_announcement = Some(ann.clone());
+    for (frame, inner) in [(&interest, VIDEO_INTEREST_WIRE.to_vec()), (&data, video_data_wire())] {
+        let wire = frame.encode();
+        assert_eq!(wire.len(), frame.wire_size() as usize);
+        assert_eq!(&decode_frame(&wire).unwrap(), frame);
+        assert_eq!(old_reader(&wire), inner);
+    }
+    // NonDiscovery: FD 03 4C 00, 4 octets. PrefixAnnouncement: FD 03 50 len + Name /video
+    // (07 07 08 05 "video", 9 octets) + ExpirationPeriod 600,000 ms (6D 04 00 09 27 C0, 6 octets)
+    // = 4 + 15 = 19 octets. Each frame is its packet + LpPacket's T and L (2) + the field +
+    // Fragment's T and L (2): 27 + 8 and 71 + 23.
+    assert_eq!(interest.wire_size(), 27 + 8);
+    assert_eq!(data.wire_size(), 71 + 23);
+    assert_eq!(decode_frame(&data.encode()).unwrap().lp.prefix_announcement(), Some(&ann));
+    // NonDiscovery carries nothing; a value is refused.
+    let frag = concat(&[&[0x50, 0x1B], &VIDEO_INTEREST_WIRE]);
+    let mut bad = Vec::new();
+    tlv::write_tlv(&mut bad, 100, &concat(&[&[0xFD, 0x03, 0x4C, 0x01, 0x01], &frag]));
+    assert!(decode_frame(&bad).is_err());
+}
+
+/// A link reader that knows no header field: it skips every ignorable one and returns the
+/// Fragment's bytes.
+fn old_reader(wire: &[u8]) -> Vec<u8> {
+    let mut r = tlv::Reader::new(wire);
+    let lp_packet = r.expect(100, "LpPacket").unwrap();
+    let mut fields = lp_packet.reader();
+    while !fields.is_empty() {
+        let e = fields.read_element().unwrap();
+        if e.typ == 80 {
+            return e.value.to_vec();
+        }
+        assert!(lp::is_ignorable_field(e.typ), "field {} is not ignorable", e.typ);
+    }
+    panic!("no Fragment")
 }

@@ -17,7 +17,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use ndnflow_core::packet::lp::{decode_link_packet, flags, LinkPacket, LpExtensions};
-use ndnflow_core::packet::{Frame, Interest, LpHeader};
+use ndnflow_core::packet::{Frame, Interest, LpHeader, PrefixAnnouncement};
 use ndnflow_core::{Name, Time};
 
 const DEFAULT_CASES: u64 = 200_000;
@@ -50,6 +50,11 @@ fn ndnflow_seeds() -> Vec<Vec<u8>> {
             tags: [1, 300, 70_000].into_iter().collect(),
             mircc_rate: Some(9_500_000),
             mircc_rate2: Some(9_500),
+            non_discovery: true,
+            prefix_announcement: Some(PrefixAnnouncement {
+                prefix: Name::parse("/video").expect("name"),
+                expiration: Time::from_secs(3600),
+            }),
         })),
     };
     let mut tags = Frame::interest(interest);

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use ndnflow_core::packet::data::Signature;
 use ndnflow_core::packet::lp::{decode_frame, encode_frame, LpExtensions, LpHeader};
-use ndnflow_core::packet::tlv;
+use ndnflow_core::packet::{tlv, PrefixAnnouncement};
 use ndnflow_core::{Data, Frame, Interest, Nack, NackReason, Name, NetPacket, Time};
 
 /// Largest millisecond count that fits `Time` (u64 nanoseconds).
@@ -131,7 +131,7 @@ fn lp_header() -> impl Strategy<Value = LpHeader> {
         any::<Option<u64>>(),
         prop::collection::vec(any::<u64>(), 0..5),
         sometimes_zero(),
-        (any::<Option<u64>>(), any::<Option<u64>>()),
+        (any::<Option<u64>>(), any::<Option<u64>>(), any::<bool>(), prop::option::of((name(0), 0..=MAX_MS))),
     )
         .prop_map(
             |(
@@ -143,7 +143,7 @@ fn lp_header() -> impl Strategy<Value = LpHeader> {
                 trajectory_id,
                 tags,
                 flags,
-                (mircc_rate, mircc_rate2),
+                (mircc_rate, mircc_rate2, non_discovery, announcement),
             )| {
                 let ext = LpExtensions {
                     sequence,
@@ -154,6 +154,9 @@ fn lp_header() -> impl Strategy<Value = LpHeader> {
                     tags: SmallVec::from_vec(tags),
                     mircc_rate,
                     mircc_rate2,
+                    non_discovery,
+                    prefix_announcement: announcement
+                        .map(|(prefix, ms)| PrefixAnnouncement { prefix, expiration: Time::from_millis(ms) }),
                 };
                 // Decoding creates the box only when an extension field is present.
                 let ext = (ext != LpExtensions::default()).then(|| Box::new(ext));

@@ -29,7 +29,7 @@ fn parts(line: usize, field: &str, message: &str) -> ScenarioErrorParts {
 }
 
 /// The scenario words and the strategy each names (docs/scenario-format.md, `strategy` row).
-fn words() -> [(&'static str, StrategyKind); 10] {
+fn words() -> [(&'static str, StrategyKind); 11] {
     [
         ("best-route", StrategyKind::BestRoute),
         ("multicast", StrategyKind::Multicast),
@@ -41,6 +41,7 @@ fn words() -> [(&'static str, StrategyKind); 10] {
         ("fpf", StrategyKind::Fpf),
         ("paf", StrategyKind::Paf(PafConfig::default())),
         ("random", StrategyKind::Random),
+        ("self-learning", StrategyKind::SelfLearning),
     ]
 }
 
@@ -59,7 +60,7 @@ fn every_strategy_reads_the_same_as_a_name_or_a_table_for_slash_and_for_a_prefix
 
 #[test]
 fn an_unknown_strategy_lists_every_name_in_the_registry_order() {
-    let want = r#"unknown value "ncc"; expected one of "best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon", "fpf", "paf", "random""#;
+    let want = r#"unknown value "ncc"; expected one of "best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon", "fpf", "paf", "random", "self-learning""#;
     assert_eq!(error(NODE_LINE, r#"r  = { strategy = "ncc" }"#), parts(8, "nodes.r.strategy", want));
     assert_eq!(error(NODE_LINE, r#"r  = { strategy = { name = "ncc" } }"#), parts(8, "nodes.r.strategy.name", want));
 }

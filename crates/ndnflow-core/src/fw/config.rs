@@ -5,7 +5,7 @@
 use super::ext::{Dpccp, DpccpConfig, ForwarderExtension, InvalidTag, Mircc, Mpfp, RouteLabels, Smic, SmicConfig};
 use super::strategy::{
     BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PafConfig, PafStrategy, PconConfig, PconStrategy,
-    PiStrategy, RandomStrategy, RfaStrategy, Strategy,
+    PiStrategy, RandomStrategy, RfaStrategy, SelfLearningStrategy, Strategy,
 };
 use crate::table::{CsPolicy, SimulatedCacheConfig};
 use crate::{Name, Time};
@@ -32,6 +32,9 @@ pub enum StrategyName {
     Paf(PafConfig),
     /// One eligible next hop drawn uniformly at random per Interest (NFD RandomStrategy).
     Random,
+    /// NFD's self-learning strategy: discovery Interests broadcast where there is no route, routes
+    /// learned from the prefix announcements their Data bring back.
+    SelfLearning,
 }
 
 /// `seed` feeds the strategies that draw at random (rfa, pcon, paf, random); the others ignore it.
@@ -46,6 +49,7 @@ pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> 
         StrategyName::Fpf => Box::new(FpfStrategy::new()),
         StrategyName::Paf(config) => Box::new(PafStrategy::new(config, seed)),
         StrategyName::Random => Box::new(RandomStrategy::new(seed)),
+        StrategyName::SelfLearning => Box::new(SelfLearningStrategy::new()),
     }
 }
 

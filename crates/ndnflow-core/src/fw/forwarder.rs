@@ -426,11 +426,12 @@ impl Forwarder {
         let fib = self.fib.longest_prefix_match(&interest.name).map(|(_, e)| e);
         let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
         let Some(entry) = self.pit.get_mut(id) else { return };
-        let decision = self.strategies[si].after_receive_interest(&ctx, in_face, entry, fib);
+        let mut lp_out = LpHeader { flags, ..Default::default() };
+        let decision = self.strategies[si].after_receive_interest_lp(&ctx, in_face, (lp, &mut lp_out), entry, fib);
         if self.log.is_some() {
             self.note_decision(now, si, in_face, interest, &decision);
         }
-        self.carry_out(now, id, in_face, decision, LpHeader { flags, ..Default::default() }, out);
+        self.carry_out(now, id, in_face, decision, lp_out, out);
     }
 
     /// Carries out a decision on the Interest from `in_face`; forwarded Interests carry `lp`.
@@ -498,6 +499,11 @@ impl Forwarder {
         let interest = entry.interest().clone();
         let lifetime = interest.effective_lifetime();
         entry.insert_or_update_out_record(now, face, interest.nonce.unwrap_or(0), lifetime);
+        if lp.non_discovery() {
+            if let Some(o) = entry.out_record_mut(face) {
+                o.non_discovery = true;
+            }
+        }
         self.counters.out_interests += 1;
         for ext in &mut self.extensions {
             ext.outgoing_interest(face, &mut lp);

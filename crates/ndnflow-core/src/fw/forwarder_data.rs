@@ -10,7 +10,7 @@ use super::{Downstreams, Forwarder, Outbox};
 use crate::fw::ext::DataCopy;
 use crate::fw::log::{note, FwEvent, FwRecord};
 use crate::fw::strategy::StrategyCtx;
-use crate::packet::{Data, DataOrigin, Frame, LpHeader};
+use crate::packet::{Data, DataOrigin, Frame, LpHeader, PrefixAnnouncement};
 use crate::table::{FaceId, PitId};
 use crate::Time;
 
@@ -39,8 +39,10 @@ impl Forwarder {
             self.cs.insert(now, data.clone());
         }
         let mut downstreams = Downstreams::new();
-        // The link-header flags the strategies let the Data take downstream.
+        // The link-header flags the strategies let the Data take downstream, and the prefix
+        // announcement one of them puts on it (self-learning).
         let mut data_flags = 0;
+        let mut announcement = None;
         for id in matches {
             let Some(entry) = self.pit.get(id) else { continue };
             let si = self.strategy_index(entry.name());
@@ -53,7 +55,7 @@ impl Forwarder {
                 }
                 continue;
             }
-            data_flags |= self.strategies[si].after_receive_data(&ctx, entry, in_face, lp).flags;
+            data_flags |= self.strategies[si].after_receive_data_lp(&ctx, entry, in_face, lp, &mut announcement).flags;
             let pit_marked = entry.out_records.iter().any(|o| o.congested);
             for r in &entry.in_records {
                 if let Some(c) = self.face_counters.get_mut(r.face.index()) {
@@ -73,18 +75,20 @@ impl Forwarder {
             }
             self.on_satisfied(now, id, in_face);
         }
-        self.on_outgoing_data(now, in_face, data, (lp, data_flags, net_size, origin), downstreams, out);
+        let carried = (lp, data_flags, announcement.as_ref(), net_size, origin);
+        self.on_outgoing_data(now, in_face, data, carried, downstreams, out);
     }
 
     /// Outgoing Data pipeline: one copy of `data`, which arrived on `in_face` with `lp`, to each
-    /// downstream, carrying the congestion mark (PCON Algorithm 2), the strategies' `flags`, and
-    /// what the extensions write; `origin` goes on unchanged (the simulator counts the hops).
+    /// downstream, carrying the congestion mark (PCON Algorithm 2), the strategies' `flags` and
+    /// `announcement` (self-learning), and what the extensions write; `origin` goes on unchanged
+    /// (the simulator counts the hops).
     fn on_outgoing_data(
         &mut self,
         now: Time,
         in_face: FaceId,
         data: Arc<Data>,
-        (lp, flags, net_size, origin): (&LpHeader, u64, u32, DataOrigin),
+        (lp, flags, announcement, net_size, origin): (&LpHeader, u64, Option<&PrefixAnnouncement>, u32, DataOrigin),
         downstreams: Downstreams,
         out: &mut Outbox,
     ) {
@@ -97,6 +101,9 @@ impl Forwarder {
             self.counters.out_data += 1;
             // Same Data, same size: no need to re-measure it.
             let mut lp_out = outgoing_data_lp(lp, congested, flags);
+            if let Some(a) = announcement {
+                lp_out.ext_mut().prefix_announcement = Some(a.clone());
+            }
             let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
             let copy = DataCopy { in_face, out_face: face, aggregated: k > 0 };
             for ext in &mut self.extensions {

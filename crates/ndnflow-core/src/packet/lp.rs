@@ -8,7 +8,8 @@
 //!
 //! Field order is ndn-cxx's: header fields in strictly increasing TLV-TYPE (only Ack may repeat),
 //! then Fragment last. So the encoder writes Sequence (81), Nack (800), CongestionMark (832),
-//! Ack (836)*, TxSequence (840), the ndnflow fields (856..876), Fragment (80). The decoder enforces
+//! Ack (836)*, TxSequence (840), NonDiscovery (844), PrefixAnnouncement (848), the ndnflow fields
+//! (856..884), Fragment (80). The decoder enforces
 //! the same order, skips unknown fields that NDNLPv2 marks ignorable, and rejects other unknown
 //! fields. PitToken (98) is recognised and dropped; FragIndex/FragCount are accepted only for an
 //! unfragmented packet (index 0 of 1), since the codec does not reassemble.
@@ -21,6 +22,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+use super::prefix_announcement::PrefixAnnouncement;
 use super::tlv::{
     nonneg_tlv_size, tlv_size, write_fixed_u64_tlv, write_nonneg_tlv, write_tl, DecodeError, Element, Reader,
 };
@@ -38,6 +40,10 @@ pub mod tlv_type {
     pub const CONGESTION_MARK: u64 = 832;
     pub const ACK: u64 = 836;
     pub const TX_SEQUENCE: u64 = 840;
+    /// Self-learning: the Interest is not a discovery one (an empty field; NDNLPv2).
+    pub const NON_DISCOVERY: u64 = 844;
+    /// Self-learning: the Data answers a discovery Interest and announces a prefix (NDNLPv2).
+    pub const PREFIX_ANNOUNCEMENT: u64 = 848;
     // ndnflow extensions (ignorable: 800 <= t <= 959, t & 3 == 0; 849-854 and 84 avoided).
     pub const HOP_COUNT: u64 = 856;
     pub const PATH_ID: u64 = 860;
@@ -137,6 +143,11 @@ pub struct LpExtensions {
     pub mircc_rate: Option<u64>,
     /// MIRCC: the smallest second-class link rate the Data met on its way, bits per second.
     pub mircc_rate2: Option<u64>,
+    /// NDNLPv2 NonDiscovery (844) on an Interest: self-learning forwards it by routes only.
+    pub non_discovery: bool,
+    /// NDNLPv2 PrefixAnnouncement (848) on a Data, in ndnflow's minimal encoding
+    /// (`packet::prefix_announcement`).
+    pub prefix_announcement: Option<PrefixAnnouncement>,
 }
 
 impl LpExtensions {
@@ -164,6 +175,12 @@ impl LpExtensions {
         }
         // Rates are fixed 8 octets: a router lowering one never changes the frame's size.
         n += [self.mircc_rate, self.mircc_rate2].iter().flatten().count() * tlv_size(MIRCC_RATE, 8);
+        if self.non_discovery {
+            n += tlv_size(NON_DISCOVERY, 0);
+        }
+        if let Some(pa) = &self.prefix_announcement {
+            n += pa.field_size(PREFIX_ANNOUNCEMENT);
+        }
         n
     }
 }
@@ -173,6 +190,16 @@ fn tag_stack_value_size(tags: &[u64]) -> usize {
 }
 
 impl LpHeader {
+    /// The Interest carries NonDiscovery (self-learning).
+    pub fn non_discovery(&self) -> bool {
+        self.ext.as_deref().is_some_and(|e| e.non_discovery)
+    }
+
+    /// The Data's PrefixAnnouncement (self-learning), if any.
+    pub fn prefix_announcement(&self) -> Option<&PrefixAnnouncement> {
+        self.ext.as_deref().and_then(|e| e.prefix_announcement.as_ref())
+    }
+
     pub fn is_empty(&self) -> bool {
         self.congestion_mark == 0
             && self.hop_count.is_none()
@@ -321,6 +348,12 @@ impl LpHeader {
         }
         if let Some(seq) = ext.and_then(|e| e.tx_sequence) {
             write_fixed_u64_tlv(out, TX_SEQUENCE, seq);
+        }
+        if ext.is_some_and(|e| e.non_discovery) {
+            write_tl(out, NON_DISCOVERY, 0);
+        }
+        if let Some(pa) = ext.and_then(|e| e.prefix_announcement.as_ref()) {
+            pa.encode_field(PREFIX_ANNOUNCEMENT, out);
         }
         if let Some(h) = self.hop_count {
             write_nonneg_tlv(out, HOP_COUNT, h);
@@ -506,6 +539,13 @@ impl LpHeader {
             CONGESTION_MARK => self.congestion_mark = e.nonneg()?,
             ACK => self.ext_mut().acks.push(e.fixed_u64("Ack")?),
             TX_SEQUENCE => self.ext_mut().tx_sequence = Some(e.fixed_u64("TxSequence")?),
+            NON_DISCOVERY => {
+                e.expect_empty("NonDiscovery")?;
+                self.ext_mut().non_discovery = true;
+            }
+            PREFIX_ANNOUNCEMENT => {
+                self.ext_mut().prefix_announcement = Some(PrefixAnnouncement::decode_field(e)?);
+            }
             HOP_COUNT => self.hop_count = Some(e.nonneg()?),
             PATH_ID => self.ext_mut().path_id = Some(e.fixed_u64("PathId")?),
             TRAJECTORY_ID => self.ext_mut().trajectory_id = Some(e.fixed_u64("TrajectoryId")?),

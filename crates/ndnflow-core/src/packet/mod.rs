@@ -8,6 +8,7 @@ pub mod data;
 pub mod interest;
 pub mod lp;
 pub mod nack;
+pub mod prefix_announcement;
 pub mod tlv;
 
 use std::sync::Arc;
@@ -16,6 +17,7 @@ pub use data::Data;
 pub use interest::Interest;
 pub use lp::{LpExtensions, LpHeader};
 pub use nack::{Nack, NackReason};
+pub use prefix_announcement::PrefixAnnouncement;
 pub use tlv::DecodeError;
 
 /// A network-layer packet. Interests and Data are shared, not copied, as they fan out.

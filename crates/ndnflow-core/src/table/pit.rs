@@ -47,6 +47,9 @@ pub struct InRecord {
     pub congested: bool,
     /// The `Frame::pit_hint` of this downstream's latest Interest, echoed on the Data sent back.
     pub pit_hint: u32,
+    /// Self-learning (NFD's InRecordInfo): this downstream's latest Interest carried NonDiscovery.
+    /// Set by the strategy that reads it; false otherwise.
+    pub non_discovery: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -61,6 +64,9 @@ pub struct OutRecord {
     /// queue on its way out of this node, so every Data sent down for the entry is marked here.
     /// On the out-record, not the entry, to keep a PIT slot in two cache lines.
     pub congested: bool,
+    /// Self-learning (NFD's OutRecordInfo): the Interest last sent this way carried NonDiscovery.
+    /// Written by the outgoing Interest pipeline from the link header it sent.
+    pub non_discovery: bool,
 }
 
 /// `repr(C)`: the name's address and the in-records first, so that a slot's first cache line holds
@@ -161,6 +167,7 @@ impl PitEntry {
                 interest: interest.clone(),
                 congested,
                 pit_hint,
+                non_discovery: false,
             }),
         }
         // A new entry already holds this very Interest: reassigning would only write its count twice.
@@ -179,10 +186,17 @@ impl PitEntry {
                 r.last_sent = now;
                 r.expiry = expiry;
                 r.nack = None;
+                r.non_discovery = false;
             }
-            None => {
-                self.out_records.push(OutRecord { face, nonce, last_sent: now, expiry, nack: None, congested: false })
-            }
+            None => self.out_records.push(OutRecord {
+                face,
+                nonce,
+                last_sent: now,
+                expiry,
+                nack: None,
+                congested: false,
+                non_discovery: false,
+            }),
         }
     }
 

@@ -19,6 +19,7 @@ pub mod pending;
 pub mod pi;
 pub mod random;
 pub mod rfa;
+pub mod self_learning;
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -34,11 +35,12 @@ pub use pcon::{PconConfig, PconStrategy};
 pub use pi::PiStrategy;
 pub use random::RandomStrategy;
 pub use rfa::RfaStrategy;
+pub use self_learning::SelfLearningStrategy;
 
 use super::face::{FaceInfo, FaceKind};
 use super::log::Shares;
 use crate::packet::lp::flags;
-use crate::packet::{Data, Interest, LpHeader, Nack, NackReason};
+use crate::packet::{Data, Interest, LpHeader, Nack, NackReason, PrefixAnnouncement};
 use crate::table::{FaceId, Fib, FibEntry, NextHop, PitEntry};
 use crate::{Name, Time};
 
@@ -140,6 +142,22 @@ pub trait Strategy: Send {
         fib: Option<&FibEntry>,
     ) -> InterestDecision;
 
+    /// after-receive-Interest for a strategy that reads or writes link-header fields
+    /// (self-learning's NonDiscovery): `lp_in` is the Interest's header as it arrived, `lp_out` the
+    /// one every forwarded copy will carry, to which the strategy may add fields. What the
+    /// forwarder calls; the default ignores both headers, so a strategy that needs neither
+    /// implements `after_receive_interest` alone.
+    fn after_receive_interest_lp(
+        &mut self,
+        ctx: &StrategyCtx,
+        in_face: FaceId,
+        (_lp_in, _lp_out): (&LpHeader, &mut LpHeader),
+        entry: &mut PitEntry,
+        fib: Option<&FibEntry>,
+    ) -> InterestDecision {
+        self.after_receive_interest(ctx, in_face, entry, fib)
+    }
+
     /// before-satisfy-Interest: Data from `in_face` is about to satisfy `entry`.
     fn before_satisfy_interest(
         &mut self,
@@ -177,6 +195,21 @@ pub trait Strategy: Send {
         lp: &LpHeader,
     ) -> DataDecision {
         DataDecision { flags: lp.flags & flags::PATH_SIGNALS }
+    }
+
+    /// after-receive-Data for a strategy that puts a prefix announcement on the Data it sends
+    /// downstream (self-learning): `announcement` starts `None`, and what it holds afterwards goes
+    /// on every copy (the first strategy to set one wins when a Data satisfies several entries).
+    /// What the forwarder calls; the default sets nothing.
+    fn after_receive_data_lp(
+        &mut self,
+        ctx: &StrategyCtx,
+        entry: &PitEntry,
+        in_face: FaceId,
+        lp: &LpHeader,
+        _announcement: &mut Option<PrefixAnnouncement>,
+    ) -> DataDecision {
+        self.after_receive_data(ctx, entry, in_face, lp)
     }
 
     /// after-Content-Store-hit: `data` from the Content Store answers the Interest of `entry`

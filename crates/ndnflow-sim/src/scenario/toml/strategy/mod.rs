@@ -56,6 +56,7 @@ const STRATEGIES: &[StrategyReader] = &[
     StrategyReader::plain(&["fpf"], StrategyKind::Fpf),
     paf::READER,
     StrategyReader::plain(&["random"], StrategyKind::Random),
+    StrategyReader::plain(&["self-learning"], StrategyKind::SelfLearning),
 ];
 
 const WHAT: &str = "a strategy name, or a table such as { name = \"pcon\", change_perc = 0.02 }";
