@@ -44,6 +44,8 @@
 //! - An announcement is not signed or validated (NFD validates it against its trust schema before
 //!   adding the route): `packet::prefix_announcement` says what is carried instead.
 
+use std::borrow::Cow;
+
 use smallvec::SmallVec;
 
 use super::{DataDecision, Faces, InterestDecision, NackDecision, Strategy, StrategyCtx};
@@ -283,8 +285,8 @@ impl Strategy for SelfLearningStrategy {
         NackDecision::NackDownstream(NackReason::NoRoute)
     }
 
-    fn decision_reason(&self) -> &'static str {
-        self.reason
+    fn decision_reason(&self) -> Cow<'static, str> {
+        Cow::Borrowed(self.reason)
     }
 }
 
