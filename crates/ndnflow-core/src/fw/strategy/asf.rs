@@ -120,10 +120,6 @@ impl AsfFace {
     pub fn srtt(&self) -> Option<Time> {
         self.rtt.srtt()
     }
-
-    pub fn timer_armed(&self) -> bool {
-        self.timer.is_some()
-    }
 }
 
 /// An RTO timer in the queue; a disarmed one stays until due and is then skipped.
@@ -184,12 +180,6 @@ impl AsfStrategy {
         r.rtt.add_sample(rtt);
         r.last_rtt = LastRtt::Measured(rtt);
         r.timeouts = 0;
-    }
-
-    /// Test hook: marks `face` timed out under `prefix`.
-    pub fn mark_timed_out(&mut self, now: Time, prefix: &Name, face: FaceId) {
-        self.touch(now, prefix);
-        self.face_mut(now, prefix, face).last_rtt = LastRtt::TimedOut;
     }
 
     /// Keeps `prefix`'s entry 5 minutes more (NFD extends it at every lookup), and forgets its
