@@ -42,6 +42,7 @@ fn words() -> [(&'static str, StrategyKind); 11] {
         ("paf", StrategyKind::Paf(PafConfig::default())),
         ("random", StrategyKind::Random),
         ("self-learning", StrategyKind::SelfLearning),
+        ("asf", StrategyKind::Asf(AsfConfig::default())),
     ]
 }
 
@@ -60,7 +61,7 @@ fn every_strategy_reads_the_same_as_a_name_or_a_table_for_slash_and_for_a_prefix
 
 #[test]
 fn an_unknown_strategy_lists_every_name_in_the_registry_order() {
-    let want = r#"unknown value "ncc"; expected one of "best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon", "fpf", "paf", "random", "self-learning""#;
+    let want = r#"unknown value "ncc"; expected one of "best-route", "multicast", "pi", "rfa", "cf", "drf", "pcon", "fpf", "paf", "random", "self-learning", "asf""#;
     assert_eq!(error(NODE_LINE, r#"r  = { strategy = "ncc" }"#), parts(8, "nodes.r.strategy", want));
     assert_eq!(error(NODE_LINE, r#"r  = { strategy = { name = "ncc" } }"#), parts(8, "nodes.r.strategy.name", want));
 }
@@ -69,7 +70,7 @@ fn an_unknown_strategy_lists_every_name_in_the_registry_order() {
 fn a_parameter_a_strategy_does_not_take_is_refused_naming_who_takes_which() {
     const PCON_KEYS: &str = "change_perc, distance, quiet_interval, shift_back, nack_interval, lower_threshold, \
                              probe_fraction, initial, expiry_reduction";
-    const OTHERS: &str = "paf takes alpha, penalty, explore";
+    const OTHERS: &str = "paf takes alpha, penalty, explore; asf takes probing-interval, max-timeouts";
     let got = error(NODE_LINE, r#"r  = { strategy = { name = "multicast", change_perc = 0.02 } }"#);
     let want = format!(
         "\"change_perc\" does not apply to strategy \"multicast\", which takes no parameters; pcon takes {PCON_KEYS}; {OTHERS}"
@@ -86,6 +87,19 @@ fn a_parameter_a_strategy_does_not_take_is_refused_naming_who_takes_which() {
         "\"chnage_perc\" does not apply to strategy \"pcon\"; it takes {PCON_KEYS} (did you mean \"change_perc\"?); {OTHERS}"
     );
     assert_eq!(got, parts(8, "nodes.r.strategy.chnage_perc", &want));
+}
+
+#[test]
+fn asf_reads_nfd_parameter_names_and_refuses_an_interval_below_nfds_minimum() {
+    let line = r#"r  = { strategy = { name = "asf", probing-interval = "5s", max-timeouts = 1 } }"#;
+    let s = parse(&quickstart_with_line(NODE_LINE, line)).unwrap();
+    let want = AsfConfig { probing_interval: ndnflow_core::Time::from_secs(5), max_timeouts: 1 };
+    assert_eq!(s.nodes[2].forwarder.default_strategy, StrategyKind::Asf(want));
+    let got = error(NODE_LINE, r#"r  = { strategy = { name = "asf", probing-interval = "999ms" } }"#);
+    let want = "must be at least 1s (NFD's minimum), found 0.999000s";
+    assert_eq!(got, parts(8, "nodes.r.strategy.probing-interval", want));
+    let got = error(NODE_LINE, r#"r  = { strategy = { name = "asf", max-timeouts = -1 } }"#);
+    assert_eq!(got, parts(8, "nodes.r.strategy.max-timeouts", "must not be negative, found -1"));
 }
 
 #[test]

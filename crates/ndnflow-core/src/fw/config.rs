@@ -4,8 +4,8 @@
 
 use super::ext::{Dpccp, DpccpConfig, ForwarderExtension, InvalidTag, Mircc, Mpfp, RouteLabels, Smic, SmicConfig};
 use super::strategy::{
-    BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PafConfig, PafStrategy, PconConfig, PconStrategy,
-    PiStrategy, RandomStrategy, RfaStrategy, SelfLearningStrategy, Strategy,
+    AsfConfig, AsfStrategy, BestRouteStrategy, DrfStrategy, FpfStrategy, MulticastStrategy, PafConfig, PafStrategy,
+    PconConfig, PconStrategy, PiStrategy, RandomStrategy, RfaStrategy, SelfLearningStrategy, Strategy,
 };
 use crate::table::{CsPolicy, SimulatedCacheConfig};
 use crate::{Name, Time};
@@ -35,9 +35,12 @@ pub enum StrategyName {
     /// NFD's self-learning strategy: discovery Interests broadcast where there is no route, routes
     /// learned from the prefix announcements their Data bring back.
     SelfLearning,
+    /// Adaptive SRTT-based Forwarding (NFD AsfStrategy): the lowest-SRTT face, with periodic
+    /// probes of the others.
+    Asf(AsfConfig),
 }
 
-/// `seed` feeds the strategies that draw at random (rfa, pcon, paf, random); the others ignore it.
+/// `seed` feeds the strategies that draw at random (rfa, pcon, paf, random, asf); the others ignore it.
 pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> {
     match name {
         StrategyName::BestRoute => Box::new(BestRouteStrategy::new()),
@@ -50,6 +53,7 @@ pub(super) fn make_strategy(name: StrategyName, seed: u64) -> Box<dyn Strategy> 
         StrategyName::Paf(config) => Box::new(PafStrategy::new(config, seed)),
         StrategyName::Random => Box::new(RandomStrategy::new(seed)),
         StrategyName::SelfLearning => Box::new(SelfLearningStrategy::new()),
+        StrategyName::Asf(config) => Box::new(AsfStrategy::new(config, seed)),
     }
 }
 

@@ -464,6 +464,11 @@ impl Forwarder {
                 self.reject_downstream(now, id, in_face, reason, out);
             }
             InterestDecision::Suppress => self.counters.aggregated += 1,
+            InterestDecision::Probe { face, probe } => {
+                self.counters.forwarded += 1;
+                self.on_outgoing_interest(now, id, face, lp.clone(), out);
+                self.send_upstream(now, id, probe, lp, true, out);
+            }
         }
     }
 
@@ -487,7 +492,23 @@ impl Forwarder {
     /// forwarder's own (an extension's: PTP's tags; none from a strategy), which the extensions'
     /// `outgoing_interest` hooks may add to. Never with the congestion mark it arrived with: only
     /// the next link's queue may mark it.
-    fn on_outgoing_interest(&mut self, now: Time, id: PitId, face: FaceId, mut lp: LpHeader, out: &mut Outbox) {
+    fn on_outgoing_interest(&mut self, now: Time, id: PitId, face: FaceId, lp: LpHeader, out: &mut Outbox) {
+        self.send_upstream(now, id, face, lp, false, out);
+    }
+
+    /// The outgoing Interest pipeline, with the entry's Interest under a nonce of its own when
+    /// `fresh_nonce` (a strategy's probe; the out-record keeps that nonce, as NFD's does).
+    #[inline]
+    fn send_upstream(
+        &mut self,
+        now: Time,
+        id: PitId,
+        face: FaceId,
+        mut lp: LpHeader,
+        fresh_nonce: bool,
+        out: &mut Outbox,
+    ) {
+        let nonce = if fresh_nonce { Some(self.next_nonce()) } else { None };
         let to_link = self.faces.get(face.index()).map(|f| f.kind) == Some(FaceKind::Link);
         let Some(entry) = self.pit.get_mut(id) else { return };
         // NFD's outgoing Interest pipeline: an exhausted HopLimit never leaves the node.
@@ -496,7 +517,10 @@ impl Forwarder {
             note(&mut self.log, || FwRecord::new(now, FwEvent::HopLimitExceeded, entry.name()).face_out(face));
             return;
         }
-        let interest = entry.interest().clone();
+        let mut interest = entry.interest().clone();
+        if nonce.is_some() {
+            Arc::make_mut(&mut interest).nonce = nonce;
+        }
         let lifetime = interest.effective_lifetime();
         entry.insert_or_update_out_record(now, face, interest.nonce.unwrap_or(0), lifetime);
         if lp.non_discovery() {

@@ -54,6 +54,7 @@ impl Forwarder {
                 InterestDecision::Forward(faces) => DecisionKind::Forward(faces.len() as u32),
                 InterestDecision::Reject(reason) => DecisionKind::Reject(*reason),
                 InterestDecision::Suppress => DecisionKind::Suppress,
+                InterestDecision::Probe { .. } => DecisionKind::Forward(2),
             },
             reason: strategy.decision_reason(),
         };

@@ -92,6 +92,11 @@ impl<T: Default> Measurements<T> {
         Some(&entry.faces[pos].1)
     }
 
+    /// Whether `prefix` has an entry live at `now`.
+    pub fn is_live(&self, now: Time, prefix: &Name) -> bool {
+        self.prefixes.get(prefix).is_some_and(|e| e.is_live(now))
+    }
+
     /// Keeps `prefix`'s entry, if live at `now`, until at least `now + lifetime` (NFD
     /// `Measurements::extendLifetime`: never shortens it).
     pub fn extend_lifetime(&mut self, now: Time, prefix: &Name, lifetime: Time) {

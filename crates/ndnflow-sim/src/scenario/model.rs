@@ -4,7 +4,7 @@
 //! here. Everything in this model has been checked (nodes exist, units parsed, numbers in range), so
 //! the engine never meets bad input.
 
-pub use ndnflow_core::fw::strategy::{PafConfig, PconConfig};
+pub use ndnflow_core::fw::strategy::{AsfConfig, PafConfig, PconConfig};
 pub use ndnflow_core::fw::InterestMarks;
 use ndnflow_core::{Name, Time};
 

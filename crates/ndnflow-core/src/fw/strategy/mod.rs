@@ -9,6 +9,7 @@
 //! protocol adds to routers (PCON's highly congested state, PTP's MPFP) lives in the strategy's
 //! own module or in a `fw::ext` extension.
 
+pub mod asf;
 pub mod best_route;
 pub mod drf;
 pub mod fpf;
@@ -26,6 +27,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+pub use asf::{AsfConfig, AsfStrategy};
 pub use best_route::BestRouteStrategy;
 pub use drf::DrfStrategy;
 pub use fpf::FpfStrategy;
@@ -94,6 +96,10 @@ pub enum InterestDecision {
     Reject(NackReason),
     /// Do nothing: the Interest is aggregated or suppressed.
     Suppress,
+    /// Send the Interest to `face`, and a copy with a fresh nonce to `probe` (NFD's ASF probe,
+    /// `refreshNonce`): with a nonce of its own, neither copy is taken for a loop where the two
+    /// paths meet upstream.
+    Probe { face: FaceId, probe: FaceId },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,12 +6,13 @@
 //!
 //! A strategy without parameters is one line in `STRATEGIES` (`StrategyReader::plain`) and no file:
 //! there is nothing to read, so a file each would hold only its name. A strategy with parameters
-//! gets a file here with its `READER` (`pcon.rs`, `paf.rs`).
+//! gets a file here with its `READER` (`pcon.rs`, `paf.rs`, `asf.rs`).
 //!
 //! Adding a strategy: its `StrategyName` variant and `make_strategy` arm in ndnflow-core
 //! (`fw/config.rs`), one line in `STRATEGIES` (and a file here if it takes parameters), its row in
 //! docs/scenario-format.md, and a test.
 
+mod asf;
 mod paf;
 mod pcon;
 
@@ -57,6 +58,7 @@ const STRATEGIES: &[StrategyReader] = &[
     paf::READER,
     StrategyReader::plain(&["random"], StrategyKind::Random),
     StrategyReader::plain(&["self-learning"], StrategyKind::SelfLearning),
+    asf::READER,
 ];
 
 const WHAT: &str = "a strategy name, or a table such as { name = \"pcon\", change_perc = 0.02 }";
