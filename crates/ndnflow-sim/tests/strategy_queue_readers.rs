@@ -29,7 +29,7 @@ fn parts(line: usize, field: &str, message: &str) -> ScenarioErrorParts {
 }
 
 /// The scenario words and the strategy each names (docs/scenario-format.md, `strategy` row).
-fn words() -> [(&'static str, StrategyKind); 11] {
+fn words() -> [(&'static str, StrategyKind); 12] {
     [
         ("best-route", StrategyKind::BestRoute),
         ("multicast", StrategyKind::Multicast),

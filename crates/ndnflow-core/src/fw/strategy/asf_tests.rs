@@ -205,14 +205,14 @@ fn retransmissions_go_to_the_best_unused_face_then_the_oldest_after_suppression(
         if let InterestDecision::Forward(f) = &d {
             e.insert_or_update_out_record(ctx.now, f[0], 1, Time::from_secs(1));
         }
-        (d, s.decision_reason())
+        (d, s.decision_reason().into_owned())
     };
     assert_eq!(sent(&at(&mut s, &mut e, 0).0)[0], 1);
     let (d, why) = at(&mut s, &mut e, 5);
-    assert_eq!((sent(&d), why), (vec![2], "retransmission: best unused next hop"));
+    assert_eq!((sent(&d), why), (vec![2], "retransmission: best unused next hop".to_string()));
     assert_eq!(at(&mut s, &mut e, 8).0, InterestDecision::Suppress);
     let (d, why) = at(&mut s, &mut e, 20);
-    assert_eq!((sent(&d), why), (vec![1], "retransmission: next hop used longest ago"));
+    assert_eq!((sent(&d), why), (vec![1], "retransmission: next hop used longest ago".to_string()));
     assert_eq!(e.suppression_interval, ms(20));
     assert_eq!(sent(&at(&mut s, &mut e, 30).0), [2]);
 }
