@@ -146,5 +146,11 @@ fn lp_text(lp: &LpSummary) -> String {
     if let Some(p) = lp.path_id {
         words.push(format!("path={p}"));
     }
+    if lp.non_discovery {
+        words.push("non-discovery".to_string());
+    }
+    if lp.announcement {
+        words.push("prefix-announcement".to_string());
+    }
     words.join(" ")
 }

@@ -123,3 +123,22 @@ fn only_the_first_data_carries_the_announcement() {
     assert_eq!(r.summary.links["c->r"].bytes, 20 + 9 * 28);
     assert_eq!(r.summary.links["r->b"].bytes, 20);
 }
+
+/// The forwarding log shows both fields: at r, the Data of segment 0 comes in from a and goes out
+/// to c with the announcement, and every later Interest goes out to a marked NonDiscovery (the
+/// first, a discovery one, goes to a and b bare).
+#[test]
+fn the_forwarding_log_shows_non_discovery_and_the_announcement() {
+    let text = MESH.replace("[nodes]", "[trace]\nforwarding = { nodes = [\"r\"] }\n[nodes]");
+    let r = run(&text);
+    let f = &r.forwarding;
+    let lines: Vec<_> = f.row.iter().map(|&k| &f.lines[k as usize]).collect();
+    let detail = |event: &str, name: &str| -> Vec<String> {
+        let rows = lines.iter().filter(|l| l.event == event && l.name == name);
+        rows.map(|l| format!("{} {}", l.face_out, l.detail)).collect()
+    };
+    assert_eq!(detail("onOutgoingInterest", "/p/seg=0"), ["a ", "b "]);
+    assert_eq!(detail("onOutgoingData", "/p/seg=0"), ["c prefix-announcement"]);
+    assert_eq!(detail("onOutgoingInterest", "/p/seg=1"), ["a non-discovery"]);
+    assert_eq!(detail("onOutgoingData", "/p/seg=1"), ["c "]);
+}

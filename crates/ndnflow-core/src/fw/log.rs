@@ -101,7 +101,8 @@ impl FwEvent {
 
 /// The link-header fields a log line shows: PCON's mark and distance, the strategies' flags, the
 /// depth and top of PTP's tag stack (a push or pop shows as the depth changing from the packet's
-/// incoming line to its outgoing one), SMIC's path id.
+/// incoming line to its outgoing one), SMIC's path id, self-learning's NonDiscovery and prefix
+/// announcement.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LpSummary {
     pub mark: u64,
@@ -110,6 +111,8 @@ pub struct LpSummary {
     pub tags: u32,
     pub top_tag: Option<u64>,
     pub path_id: Option<u64>,
+    pub non_discovery: bool,
+    pub announcement: bool,
 }
 
 impl LpSummary {
@@ -122,6 +125,8 @@ impl LpSummary {
             tags: ext.map_or(0, |e| e.tags.len() as u32),
             top_tag: ext.and_then(|e| e.tags.last().copied()),
             path_id: ext.and_then(|e| e.path_id),
+            non_discovery: ext.is_some_and(|e| e.non_discovery),
+            announcement: ext.is_some_and(|e| e.prefix_announcement.is_some()),
         }
     }
 
