@@ -275,6 +275,27 @@ impl Strategy for PyStrategy {
         self.timer
     }
 
+    fn on_timer(&mut self, ctx: &StrategyCtx, actions: &mut StrategyActions) {
+        if !self.triggers.timers || self.caller.failed() {
+            return;
+        }
+        Python::attach(|py| {
+            let value = self.caller.call(py, ctx.now, "on_timer", (self.ctx(ctx),));
+            if let Some(value) = value.filter(|v| !v.is_none()) {
+                match sends(&value) {
+                    Ok(sends) => self.push_sends(py, ctx, sends, actions),
+                    Err(e) => {
+                        let err = PyTypeError::new_err(format!(
+                            "on_timer must return a list of (Interest, face) pairs or None: {e}"
+                        ));
+                        self.caller.fail(py, ctx.now, "on_timer", &err);
+                    }
+                }
+            }
+            self.refresh_timer(py, ctx.now);
+        })
+    }
+
     fn decision_reason(&self) -> Cow<'static, str> {
         Cow::Owned(self.reason.clone())
     }
