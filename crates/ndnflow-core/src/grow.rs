@@ -10,10 +10,11 @@
 //! capacity`), a comparison per insert, and leaves the insert itself untouched. A refusal is an
 //! `OutOfMemory` the component keeps for its driver, which ends the run with what it computed.
 //!
-//! The limit of the approach: only these containers are guarded. The allocations of single
-//! packets and names, and of containers bounded by a scenario value (queues, Content Stores),
-//! still abort when the allocator refuses them; in practice the doubling of a large table is what
-//! fails first, because it asks for as much as the table already holds.
+//! The limit of the approach: only these containers (and Content Stores, whose capacity a user
+//! may set to millions) are guarded. The allocations of single packets and names, and of
+//! containers bounded by a scenario value (queues), would abort when the allocator refuses them;
+//! in practice the doubling of a large table is what fails first, because it asks for as much as
+//! the table already holds, and `crate::reserve` covers a small refusal that comes first.
 //!
 //! With the `alloc-limit` feature (tests only), `set_test_limit` makes every guarded growth past a
 //! number of bytes fail, so that tests can exercise the failure path without exhausting memory.

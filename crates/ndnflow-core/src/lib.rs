@@ -11,6 +11,7 @@ pub mod link;
 pub mod mix;
 pub mod name;
 pub mod packet;
+pub mod reserve;
 pub mod table;
 pub mod time;
 pub mod timers;

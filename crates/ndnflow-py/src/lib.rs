@@ -3,6 +3,12 @@
 
 use pyo3::prelude::*;
 
+/// The system allocator with a memory reserve it gives back when the system refuses, so that a
+/// run outgrowing the process's memory ends with its results instead of aborting
+/// (`ndnflow_core::reserve`; armed when a simulation is built).
+#[global_allocator]
+static ALLOCATOR: ndnflow_core::reserve::ReserveAllocator = ndnflow_core::reserve::ReserveAllocator;
+
 mod codec;
 mod facts;
 mod protocols;

@@ -69,6 +69,8 @@ impl Simulation {
     #[new]
     #[pyo3(signature = (text, source = "<scenario>", base_dir = None, progress = None))]
     fn new(text: &str, source: &str, base_dir: Option<PathBuf>, progress: Option<Bound<'_, PyAny>>) -> PyResult<Self> {
+        // Armed again for each simulation: a run that spent it has ended (`ndnflow_core::reserve`).
+        ndnflow_core::reserve::arm();
         let scenario =
             parse_scenario(text, source, base_dir.as_deref()).map_err(|e| ScenarioError::new_err(e.to_string()))?;
         let Some(progress) = progress else {

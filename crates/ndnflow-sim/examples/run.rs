@@ -3,7 +3,14 @@
 //! that folder; without one they are not started.
 use std::io::{BufWriter, Write};
 use std::path::Path;
+
+/// As in the Python extension: a refused allocation ends the run with its summary
+/// (`ndnflow_core::reserve`).
+#[global_allocator]
+static ALLOCATOR: ndnflow_core::reserve::ReserveAllocator = ndnflow_core::reserve::ReserveAllocator;
+
 fn main() {
+    ndnflow_core::reserve::arm();
     let path = std::env::args().nth(1).expect("usage: run FILE [CAPTURE_DIR]");
     let scenario = match ndnflow_sim::scenario::toml::load_scenario(Path::new(&path)) {
         Ok(s) => s,

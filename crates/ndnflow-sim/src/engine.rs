@@ -67,6 +67,9 @@ pub struct Simulation {
     /// The first growth the allocator refused, and whose container it was ("node r's"): the run
     /// ends after the event that met it (`ndnflow_core::grow`, `watch.rs`).
     out_of_memory: Option<(OutOfMemory, String)>,
+    /// `ndnflow_core::reserve::releases()` when the run began: a change means the system refused
+    /// an allocation outside the guarded containers and the reserve covered it (`watch.rs`).
+    reserve_releases: u64,
     /// The per-segment trace, `None` unless `[trace] interests = true`.
     interests: Option<crate::trace_interests::InterestLog>,
     /// The forwarding log's records (`[trace] forwarding`); `None`: off.
@@ -117,6 +120,7 @@ impl Simulation {
             warnings,
             stopped: None,
             out_of_memory: None,
+            reserve_releases: ndnflow_core::reserve::releases(),
             interests: None,
             fwlog: None,
             stop_slot: None,

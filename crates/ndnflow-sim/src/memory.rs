@@ -39,6 +39,10 @@ pub const TRACE_ROW_BYTES: u64 = 400;
 pub const FORWARDING_RECORD_BYTES: u64 = 1024;
 /// Bytes per queued packet or pending event (a frame and its slot).
 pub const QUEUED_PACKET_BYTES: u64 = 128;
+/// Bytes per Data held in a Content Store: its slot, its index bucket and the packet with its name
+/// (205 and 354 bytes measured, docs/performance.md "The benchmark suite"; the payloads of
+/// simulated producers are shared, not copied); 400 is an upper bound, as for trace rows.
+pub const CACHED_DATA_BYTES: u64 = 400;
 /// Bytes per node before any traffic: its forwarder's tables, sized up front (a chain of 100,001
 /// nodes peaked at 1.9 GiB, docs/performance.md "Building large scenarios").
 pub const NODE_BYTES: u64 = 20 << 10;
@@ -174,6 +178,9 @@ pub struct Held {
     pub rows: u64,
     /// Nodes (their tables, sized up front).
     pub nodes: u64,
+    /// Data held in the nodes' Content Stores: bounded by each store's capacity, but a capacity
+    /// of millions is how a user says "unbounded", so the watch counts them (issue 22).
+    pub cached: u64,
 }
 
 impl Held {
@@ -183,6 +190,7 @@ impl Held {
             .saturating_add(self.queued.saturating_mul(QUEUED_PACKET_BYTES))
             .saturating_add(self.rows.saturating_mul(TRACE_ROW_BYTES))
             .saturating_add(self.nodes.saturating_mul(NODE_BYTES))
+            .saturating_add(self.cached.saturating_mul(CACHED_DATA_BYTES))
     }
 }
 
@@ -194,11 +202,12 @@ pub const WATCH_EVERY: u64 = 1 << 16;
 /// The message of a run stopped by the watch at `now`.
 pub fn stopped_message(now: Time, held: Held, limit: u64) -> String {
     format!(
-        "stopped at {now}: the run held about {} ({} pending Interest records, {} packets and events queued, {} trace rows), above the memory limit of {}; raise [simulation] memory_limit, or lower what the consumers ask for",
+        "stopped at {now}: the run held about {} ({} pending Interest records, {} packets and events queued, {} trace rows, {} Data in Content Stores), above the memory limit of {}; raise [simulation] memory_limit, or lower what the consumers ask for or the stores' capacities",
         human(held.bytes()),
         held.pending,
         held.queued,
         held.rows,
+        held.cached,
         human(limit)
     )
 }

@@ -58,10 +58,12 @@ fn the_limit_is_a_field_of_the_scenario() {
 
 #[test]
 fn what_a_run_holds_in_bytes() {
-    // 1,000 pending records at 128 B, 10 packets at 128 B, 100 rows at 400 B, 2 nodes at 20 KiB.
-    let held = Held { pending: 1000, queued: 10, rows: 100, nodes: 2 };
-    assert_eq!(held.bytes(), 128_000 + 1_280 + 40_000 + 40_960);
-    assert_eq!(human(held.bytes()), "205.3 KiB");
+    // 1,000 pending records at 128 B, 10 packets at 128 B, 100 rows at 400 B, 2 nodes at 20 KiB,
+    // 50 cached Data at 400 B: 128,000 + 1,280 + 40,000 + 40,960 + 20,000 = 230,240 B, / 1,024 =
+    // 224.84 KiB.
+    let held = Held { pending: 1000, queued: 10, rows: 100, nodes: 2, cached: 50 };
+    assert_eq!(held.bytes(), 128_000 + 1_280 + 40_000 + 40_960 + 20_000);
+    assert_eq!(human(held.bytes()), "224.8 KiB");
     assert_eq!(human(DEFAULT_LIMIT), "4.0 GiB");
 }
 
@@ -131,4 +133,31 @@ fn a_refused_allocation_stops_the_run_with_what_it_computed() {
     assert_eq!(consumer.interests_sent, 8_193);
     assert_eq!(results.consumers.interests.iter().sum::<u64>(), 8_193);
     assert_eq!(results.consumers.time_s.last().copied(), Some(0.8));
+}
+
+#[test]
+fn a_store_that_cannot_grow_stops_the_run_naming_it() {
+    // c - r - p at 1 Gbit/s, 1 ms each way, r caching up to 10^6 Data (a user's "unbounded"),
+    // and 10,000 Interests/s for distinct segments from time 0: r stores every Data, none is
+    // evicted. The store's slots (40 B each) double as they fill: 8,192 to 16,384 asks for
+    // 2 x 8,192 x 40 = 655,360 B, allowed under 1 MiB; 16,384 to 32,768 asks for 1,310,720 B,
+    // refused. So the 16,385th Data (segment 16,384, sent at 1.6384 s) finds no room at r. It
+    // reaches r 3 ms after its Interest left c (three 1 ms hops) plus the transmissions (about
+    // 9 us at 1 Gbit/s: two Interests and one Data of about 1.1 kB), at about 1.64141 s, and
+    // the run stops there, keeping the 16,384 Data stored. Before, the store grew with `push`,
+    // and a refusal there aborted the process.
+    let text = "[simulation]\nduration = \"10s\"\n[nodes]\nc = {}\nr = { cs = { capacity = 1000000 } }\np = {}\n\
+        [[links]]\nbetween = [\"c\", \"r\"]\nbandwidth = \"1Gbps\"\ndelay = \"1ms\"\n\
+        [[links]]\nbetween = [\"r\", \"p\"]\nbandwidth = \"1Gbps\"\ndelay = \"1ms\"\n\
+        [[producers]]\nnode = \"p\"\nprefix = \"/a\"\n\
+        [[consumers]]\nnode = \"c\"\nname = \"/a\"\ncc = { algorithm = \"constant-rate\", rate = 1e4 }\n";
+    let s = parse_scenario(text, "t.toml", None).expect("valid");
+    let _limit = AllocLimit::set(1 << 20);
+    let mut sim = crate::Simulation::new(s);
+    sim.run_until(sim.duration());
+    let stopped = sim.stopped().expect("stopped by the refused growth").to_string();
+    assert!(stopped.contains("out of memory: the allocator refused 1.2 MiB for node r's Content Store;"), "{stopped}");
+    assert_eq!(sim.cached_data(), 16_384);
+    let end = sim.now().as_secs_f64();
+    assert!((1.6414..1.6415).contains(&end), "stopped at {end} s");
 }

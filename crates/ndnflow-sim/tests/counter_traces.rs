@@ -112,7 +112,7 @@ fn the_store_on_r_hits_for_the_second_consumer() {
         rows("r").map(|i| (n.time_s[i], n.cs_hits[i], n.cs_misses[i], n.forwarded[i])).collect();
     assert_eq!(by_bin, [(0.0, 0, 10, 10), (0.5, 0, 0, 0), (1.0, 10, 0, 0)]);
     // Ten Data stored by r; none at the consumers' nodes or p, which have no store.
-    let last = rows("r").last().unwrap();
+    let last = rows("r").next_back().unwrap();
     assert_eq!(n.cs_entries[last], 10);
     // A Data's payload is 100 bytes; a store weighs a Data by its payload alone.
     assert_eq!(n.cs_bytes[last], 10 * 100);

@@ -36,7 +36,7 @@ impl Forwarder {
             return;
         }
         if self.cs.is_enabled() {
-            self.cs.insert(now, data.clone());
+            self.cache(now, &data);
         }
         let mut downstreams = Downstreams::new();
         // The link-header flags the strategies let the Data take downstream, and the prefix
@@ -83,6 +83,20 @@ impl Forwarder {
     /// downstream, carrying the congestion mark (PCON Algorithm 2), the strategies' `flags` and
     /// `announcement` (self-learning), and what the extensions write; `origin` goes on unchanged
     /// (the simulator counts the hops).
+    /// Stores a Data the PIT asked for. Out of line: a node without a store (most multipath
+    /// routers) keeps the incoming-Data pipeline as small as it was.
+    #[inline(never)]
+    fn cache(&mut self, now: Time, data: &Arc<Data>) {
+        match self.cs.room_for_one() {
+            Ok(()) => self.cs.insert(now, data.clone()),
+            // Not cached; the Data still goes downstream, and the driver ends the run after this
+            // packet with what it computed (`out_of_memory`).
+            Err(e) => {
+                self.out_of_memory.get_or_insert(e);
+            }
+        }
+    }
+
     fn on_outgoing_data(
         &mut self,
         now: Time,

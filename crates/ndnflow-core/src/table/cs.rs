@@ -41,6 +41,7 @@ use rand_chacha::ChaCha8Rng;
 use hashbrown::HashTable;
 
 use super::slot_list::{Linked, Links, SlotList, NIL};
+use crate::grow::{room_in_table, Grow, OutOfMemory};
 use crate::packet::{Data, Interest};
 use crate::{Name, Time};
 
@@ -286,6 +287,22 @@ impl ContentStore {
             _ if self.live.is_empty() => NIL,
             _ => self.live[self.evict_rng.random_range(0..self.live.len())],
         }
+    }
+
+    /// Room for one more Data before `insert`: an `OutOfMemory` instead of an abort when the
+    /// allocator refuses (`crate::grow`). A store is bounded by its capacity, but a capacity of
+    /// millions is a value a user may give for "unbounded", so its growth is guarded as the PIT's
+    /// is (issue 22). Nothing grows when an eviction will make room (the store is full) or a freed
+    /// slot is there to reuse, so a full store never doubles past its capacity here.
+    pub fn room_for_one(&mut self) -> Result<(), OutOfMemory> {
+        if self.capacity == 0 || self.index.len() >= self.capacity {
+            return Ok(());
+        }
+        if self.free.is_empty() {
+            self.slots.room_for_one("Content Store")?;
+        }
+        let slots = &self.slots;
+        room_in_table(&mut self.index, "Content Store index", |&i| slots[i as usize].hash)
     }
 
     /// Stores a Data packet (replacing an older copy of the same name), evicting as the policy says.

@@ -350,6 +350,7 @@ impl PendingInterestTable {
     }
 
     /// Sets when the entry expires and remembers it for `pop_expired`.
+    #[inline]
     pub fn set_expiry(&mut self, id: PitId, at: Time) {
         if let Some(e) = self.get_mut(id) {
             e.expiry = at;
@@ -467,6 +468,7 @@ impl PendingInterestTable {
 
     /// When to look for expired entries next: never later than the next live expiry, possibly
     /// earlier (entries removed since the last `pop_expired` leave their old time as the answer).
+    #[inline]
     pub fn next_expiry(&mut self) -> Option<Time> {
         if let Some(hint) = self.expiry_hint {
             return hint;

@@ -33,12 +33,12 @@ impl Simulation {
             queued: queued as u64,
             rows: rows as u64,
             nodes: self.net.nodes.len() as u64,
+            cached: self.cached_data(),
         }
     }
 
-    /// Data held in the nodes' Content Stores now. Not in `held`: a store's size is bounded by its
-    /// capacity, which the scenario sets, so the watch has nothing to learn from it; the benchmark
-    /// suite divides a run's memory by it (docs/performance.md, "The benchmark suite").
+    /// Data held in the nodes' Content Stores now: part of `held`, and what the benchmark suite
+    /// divides a run's memory by (docs/performance.md, "The benchmark suite").
     pub fn cached_data(&self) -> u64 {
         self.net.nodes.iter().map(|n| n.fw.cs.len() as u64).sum()
     }
@@ -68,10 +68,25 @@ impl Simulation {
         if let Some(e) = self.events.out_of_memory() {
             self.note_refused(e, "the engine's".to_string());
         }
+        if ndnflow_core::reserve::releases() != self.reserve_releases {
+            self.reserve_spent();
+        }
         let Some((e, place)) = &self.out_of_memory else { return false };
         self.stopped = Some(crate::memory::refused_message(self.now, e, place));
         self.finish();
         true
+    }
+
+    /// The system refused an allocation that no container guards, and the memory reserve
+    /// covered it (`ndnflow_core::reserve`): noted as a refusal, so the run ends after this event
+    /// with what it computed, and the reserve's room is there to write the results.
+    #[cold]
+    fn reserve_spent(&mut self) {
+        self.reserve_releases = ndnflow_core::reserve::releases();
+        let bytes = ndnflow_core::reserve::last_refused();
+        let container =
+            "allocation outside the guarded tables (the memory reserve was given back so that the run ends cleanly)";
+        self.note_refused(OutOfMemory { container, bytes }, "an".to_string());
     }
 
     /// Why the run stopped before its end (the memory watch, or a refused allocation), if it did.

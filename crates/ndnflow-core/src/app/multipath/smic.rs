@@ -337,7 +337,7 @@ impl Smic {
                 self.flows[i].in_flight += 1;
                 self.flows[i].rtt.rto()
             }
-            Charge::Spread => self.flows.iter().map(|f| f.rtt.rto()).max().unwrap_or_else(|| self.rto.initial_rto),
+            Charge::Spread => self.flows.iter().map(|f| f.rtt.rto()).max().unwrap_or(self.rto.initial_rto),
         };
         let mut lp = LpHeader::default();
         lp.ext_mut().path_id = Some(path_id);

@@ -207,7 +207,7 @@ impl Reader<'_, '_> {
         let text = self.string(v, field, "batches as ndnSIM writes them, e.g. \"1s 1 2s 5 10s 2\"")?;
         let words: Vec<&str> = text.split_whitespace().collect();
         let err = |msg: String| self.ctx.err(v.span(), field, msg);
-        if words.is_empty() || words.len() % 2 != 0 {
+        if words.is_empty() || !words.len().is_multiple_of(2) {
             let msg = format!("{text:?}: expected pairs of a time and a number of segments, e.g. \"1s 1 2s 5\"");
             return Err(err(msg));
         }
