@@ -369,3 +369,7 @@ fn lp_thread(plan: &Plan, shared: &Shared, sim: &mut Simulation, id: usize) -> u
         }
     }
 }
+
+#[cfg(test)]
+#[path = "partition_tests.rs"]
+mod tests;
