@@ -1,16 +1,17 @@
 //! Runs a scenario as logical processes on threads (`ndnflow_sim::engine::partition`, a
 //! prototype) or sequentially, and prints the summary as JSON, so the two can be compared byte for
-//! byte: `run_partitioned FILE MODE PREFIX`, MODE `seq` (the engine as `run` runs it), `threads`
-//! (one thread per LP) or `one-thread` (the same windows on one thread); nodes whose names start
-//! with PREFIX form LP 1, the others LP 0. Wall time and the windows' figures go to stderr.
+//! byte: `run_partitioned FILE MODE NODES`, MODE `seq` (the engine as `run` runs it), `threads`
+//! (one thread per LP) or `one-thread` (the same windows on one thread); NODES, a comma-separated
+//! list of names and of prefixes ending in `*` ("b-*", "n50,n51"), form LP 1, the other nodes LP 0.
+//! Wall time and the windows' figures go to stderr.
 use std::path::Path;
 
 use ndnflow_sim::engine::partition::{run_partitioned, Schedule};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let [_, path, mode, prefix] = &args[..] else {
-        eprintln!("usage: run_partitioned FILE seq|threads|one-thread PREFIX");
+    let [_, path, mode, nodes] = &args[..] else {
+        eprintln!("usage: run_partitioned FILE seq|threads|one-thread NODES");
         std::process::exit(2);
     };
     let scenario = match ndnflow_sim::scenario::toml::load_scenario(Path::new(path)) {
@@ -20,7 +21,13 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let owner: Vec<usize> = scenario.nodes.iter().map(|n| usize::from(n.name.starts_with(prefix.as_str()))).collect();
+    let in_lp1 = |name: &str| {
+        nodes.split(',').any(|p| match p.strip_suffix('*') {
+            Some(prefix) => name.starts_with(prefix),
+            None => name == p,
+        })
+    };
+    let owner: Vec<usize> = scenario.nodes.iter().map(|n| usize::from(in_lp1(&n.name))).collect();
     let schedule = match mode.as_str() {
         "seq" => None,
         "threads" => Some(Schedule::Threads),
@@ -44,8 +51,9 @@ fn main() {
             Ok(o) => {
                 let events: u64 = o.lp_events.iter().sum();
                 eprintln!(
-                    "total {:.3}s lookahead {} windows {} events/window {:.0} cut frames {} lp events {:?}",
+                    "total {:.3}s run {:.3}s lookahead {} windows {} events/window {:.0} cut frames {} lp events {:?}",
                     start.elapsed().as_secs_f64(),
+                    o.run_wall.as_secs_f64(),
                     o.lookahead,
                     o.windows,
                     events as f64 / o.windows.max(1) as f64,

@@ -57,6 +57,8 @@ pub struct Outcome {
     pub cut_frames: u64,
     /// Events each LP processed.
     pub lp_events: Vec<u64>,
+    /// Wall time of the windows alone (the LPs' builds and the merge excluded), for measuring.
+    pub run_wall: std::time::Duration,
 }
 
 /// A cut direction and the LPs at its two ends.
@@ -90,10 +92,12 @@ pub fn run_partitioned(scenario: &Scenario, owner: &[usize], schedule: Schedule)
     for (id, sim) in sims.iter_mut().enumerate() {
         plan.prepare(sim, id);
     }
+    let started = std::time::Instant::now();
     let (windows, cut_frames) = match schedule {
         Schedule::Threads => run_threads(&plan, &mut sims)?,
         Schedule::OneThread => run_one_thread(&plan, &mut sims)?,
     };
+    let run_wall = started.elapsed();
     let all_finished = sims
         .iter()
         .enumerate()
@@ -109,6 +113,7 @@ pub fn run_partitioned(scenario: &Scenario, owner: &[usize], schedule: Schedule)
         windows,
         cut_frames,
         lp_events: sims.iter().map(|s| s.events_processed).collect(),
+        run_wall,
     })
 }
 
