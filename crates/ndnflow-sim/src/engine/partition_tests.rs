@@ -80,3 +80,20 @@ fn a_cut_without_delay_is_refused_by_name() {
     let e = run_partitioned(&s, &[0, 0, 0, 2, 2, 2], Schedule::Threads).expect_err("LP 1 is empty");
     assert!(e.contains("LP 1 owns no node"), "{e}");
 }
+
+#[test]
+fn three_lps_with_two_cuts_give_the_sequential_summary() {
+    // b-c alone in LP 2: the cut b-c - b-r (1 ms) sets the lookahead, and LP 1 receives from
+    // both other LPs in the same window.
+    let s = halves("20ms");
+    let owner: Vec<usize> =
+        s.nodes.iter().map(|n| if n.name == "b-c" { 2 } else { usize::from(n.name.starts_with("b-")) }).collect();
+    let sequential = Simulation::new(s.clone()).run().summary;
+    for schedule in [Schedule::Threads, Schedule::OneThread] {
+        let run = run_partitioned(&s, &owner, schedule).expect("the split is supported");
+        assert_eq!(run.lookahead, Time::from_secs_f64(0.001));
+        // 1 ms windows over 2 s, and the one at exactly 2 s.
+        assert_eq!(run.windows, 2001);
+        assert_eq!(json(&run.summary), json(&sequential), "{schedule:?}");
+    }
+}
