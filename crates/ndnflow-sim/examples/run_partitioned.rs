@@ -51,14 +51,15 @@ fn main() {
             Ok(o) => {
                 let events: u64 = o.lp_events.iter().sum();
                 eprintln!(
-                    "total {:.3}s run {:.3}s lookahead {} windows {} events/window {:.0} cut frames {} lp events {:?}",
+                    "total {:.3}s run {:.3}s lookahead {} windows {} events/window {:.0} cut frames {} lp events {:?} waited {:?}",
                     start.elapsed().as_secs_f64(),
                     o.run_wall.as_secs_f64(),
                     o.lookahead,
                     o.windows,
                     events as f64 / o.windows.max(1) as f64,
                     o.cut_frames,
-                    o.lp_events
+                    o.lp_events,
+                    o.lp_waited.iter().map(|w| format!("{:.3}s", w.as_secs_f64())).collect::<Vec<_>>()
                 );
                 o.summary
             }

@@ -26,6 +26,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Barrier, Mutex};
+use std::time::{Duration, Instant};
 
 use ndnflow_core::packet::{Frame, LpHeader, NetPacket};
 use ndnflow_core::Time;
@@ -58,7 +59,10 @@ pub struct Outcome {
     /// Events each LP processed.
     pub lp_events: Vec<u64>,
     /// Wall time of the windows alone (the LPs' builds and the merge excluded), for measuring.
-    pub run_wall: std::time::Duration,
+    pub run_wall: Duration,
+    /// Wall time each LP spent at the barriers (threads only): the cost of the windows, load
+    /// imbalance and, on a busy machine, the other LP's time off its core.
+    pub lp_waited: Vec<Duration>,
 }
 
 /// A cut direction and the LPs at its two ends.
@@ -92,8 +96,8 @@ pub fn run_partitioned(scenario: &Scenario, owner: &[usize], schedule: Schedule)
     for (id, sim) in sims.iter_mut().enumerate() {
         plan.prepare(sim, id);
     }
-    let started = std::time::Instant::now();
-    let (windows, cut_frames) = match schedule {
+    let started = Instant::now();
+    let (windows, cut_frames, lp_waited) = match schedule {
         Schedule::Threads => run_threads(&plan, &mut sims)?,
         Schedule::OneThread => run_one_thread(&plan, &mut sims)?,
     };
@@ -114,6 +118,7 @@ pub fn run_partitioned(scenario: &Scenario, owner: &[usize], schedule: Schedule)
         cut_frames,
         lp_events: sims.iter().map(|s| s.events_processed).collect(),
         run_wall,
+        lp_waited,
     })
 }
 
@@ -268,8 +273,11 @@ fn stopped_early(plan: &Plan, over: bool, end: Time) -> bool {
     over && end < plan.duration
 }
 
-/// All LPs on this thread, window after window; returns (windows, frames moved).
-fn run_one_thread(plan: &Plan, sims: &mut [Simulation]) -> Result<(u64, u64), String> {
+/// What a schedule reports: windows, frames moved, each LP's time at the barriers.
+type Counts = (u64, u64, Vec<Duration>);
+
+/// All LPs on this thread, window after window.
+fn run_one_thread(plan: &Plan, sims: &mut [Simulation]) -> Result<Counts, String> {
     let mut mail: Vec<Vec<Message>> = vec![Vec::new(); plan.lps * plan.lps];
     let (mut k, mut moved) = (0, 0);
     loop {
@@ -286,7 +294,7 @@ fn run_one_thread(plan: &Plan, sims: &mut [Simulation]) -> Result<(u64, u64), St
         }
         k += 1;
         if end >= plan.duration || stop {
-            return Ok((k, moved));
+            return Ok((k, moved, vec![Duration::ZERO; plan.lps]));
         }
     }
 }
@@ -308,8 +316,8 @@ impl Shared {
     }
 }
 
-/// Each LP on a thread of its own; returns (windows, frames moved).
-fn run_threads(plan: &Plan, sims: &mut [Simulation]) -> Result<(u64, u64), String> {
+/// Each LP on a thread of its own.
+fn run_threads(plan: &Plan, sims: &mut [Simulation]) -> Result<Counts, String> {
     let shared = Shared {
         mail: (0..2 * plan.lps * plan.lps).map(|_| Mutex::new(Vec::new())).collect(),
         barrier: Barrier::new(plan.lps),
@@ -317,7 +325,7 @@ fn run_threads(plan: &Plan, sims: &mut [Simulation]) -> Result<(u64, u64), Strin
         error: Mutex::new(None),
         moved: AtomicU64::new(0),
     };
-    let windows = std::thread::scope(|s| {
+    let ends: Vec<(u64, Duration)> = std::thread::scope(|s| {
         let handles: Vec<_> = sims
             .iter_mut()
             .enumerate()
@@ -328,20 +336,21 @@ fn run_threads(plan: &Plan, sims: &mut [Simulation]) -> Result<(u64, u64), Strin
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or(0)).max().unwrap_or(0)
+        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
     });
+    let windows = ends.iter().map(|e| e.0).max().unwrap_or(0);
     if let Some(e) = shared.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    Ok((windows, shared.moved.into_inner()))
+    Ok((windows, shared.moved.into_inner(), ends.into_iter().map(|e| e.1).collect()))
 }
 
 /// One LP's loop: run the window, post what crossed, wait for the others, take what came.
 /// Every LP leaves after the same window: the stop request names the window it was made in,
 /// and all read it after that window's barrier.
-fn lp_thread(plan: &Plan, shared: &Shared, sim: &mut Simulation, id: usize) -> u64 {
+fn lp_thread(plan: &Plan, shared: &Shared, sim: &mut Simulation, id: usize) -> (u64, Duration) {
     let mut out = vec![Vec::new(); plan.lps];
-    let mut k = 0;
+    let (mut k, mut waited) = (0, Duration::ZERO);
     loop {
         let end = plan.window_end(k);
         if stopped_early(plan, sim.run_until(end), end) {
@@ -364,13 +373,15 @@ fn lp_thread(plan: &Plan, shared: &Shared, sim: &mut Simulation, id: usize) -> u
                 );
             }
         }
+        let arrived = Instant::now();
         shared.barrier.wait();
+        waited += arrived.elapsed();
         for from in 0..plan.lps {
             deliver(sim, &mut shared.slot(plan.lps, k, from, id).lock().unwrap_or_else(|p| p.into_inner()));
         }
         k += 1;
         if end >= plan.duration || shared.stop_after.load(Ordering::SeqCst) < k {
-            return k;
+            return (k, waited);
         }
     }
 }
