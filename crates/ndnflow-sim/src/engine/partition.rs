@@ -24,7 +24,7 @@
 //! direction congestion-marked (PCON tells the sender's PIT at the arrival, another LP's state).
 //! The time series are each LP's own (only LP 0 samples); the merged result is the summary.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
 use std::time::{Duration, Instant};
 
@@ -42,7 +42,10 @@ use crate::trace::Summary;
 /// second core).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
+    /// Threads meeting at a barrier that spins, then yields the core (`SpinBarrier`).
     Threads,
+    /// Threads meeting at `std::sync::Barrier`, which puts a waiting thread to sleep.
+    ThreadsParked,
     OneThread,
 }
 
@@ -63,6 +66,9 @@ pub struct Outcome {
     /// Wall time each LP spent at the barriers (threads only): the cost of the windows, load
     /// imbalance and, on a busy machine, the other LP's time off its core.
     pub lp_waited: Vec<Duration>,
+    /// CPU time of each LP's thread (threads only, Linux only, in 10 ms ticks): with a barrier
+    /// that sleeps, the LP's own work, whatever else the machine runs.
+    pub lp_cpu: Vec<Option<Duration>>,
 }
 
 /// A cut direction and the LPs at its two ends.
@@ -97,8 +103,9 @@ pub fn run_partitioned(scenario: &Scenario, owner: &[usize], schedule: Schedule)
         plan.prepare(sim, id);
     }
     let started = Instant::now();
-    let (windows, cut_frames, lp_waited) = match schedule {
-        Schedule::Threads => run_threads(&plan, &mut sims)?,
+    let (windows, cut_frames, lp_waited, lp_cpu) = match schedule {
+        Schedule::Threads => run_threads(&plan, &mut sims, Gate::Spinning(SpinBarrier::new(plan.lps)))?,
+        Schedule::ThreadsParked => run_threads(&plan, &mut sims, Gate::Parked(Barrier::new(plan.lps)))?,
         Schedule::OneThread => run_one_thread(&plan, &mut sims)?,
     };
     let run_wall = started.elapsed();
@@ -119,6 +126,7 @@ pub fn run_partitioned(scenario: &Scenario, owner: &[usize], schedule: Schedule)
         lp_events: sims.iter().map(|s| s.events_processed).collect(),
         run_wall,
         lp_waited,
+        lp_cpu,
     })
 }
 
@@ -273,8 +281,8 @@ fn stopped_early(plan: &Plan, over: bool, end: Time) -> bool {
     over && end < plan.duration
 }
 
-/// What a schedule reports: windows, frames moved, each LP's time at the barriers.
-type Counts = (u64, u64, Vec<Duration>);
+/// What a schedule reports: windows, frames moved, each LP's time at the barriers and CPU time.
+type Counts = (u64, u64, Vec<Duration>, Vec<Option<Duration>>);
 
 /// All LPs on this thread, window after window.
 fn run_one_thread(plan: &Plan, sims: &mut [Simulation]) -> Result<Counts, String> {
@@ -294,7 +302,7 @@ fn run_one_thread(plan: &Plan, sims: &mut [Simulation]) -> Result<Counts, String
         }
         k += 1;
         if end >= plan.duration || stop {
-            return Ok((k, moved, vec![Duration::ZERO; plan.lps]));
+            return Ok((k, moved, vec![Duration::ZERO; plan.lps], vec![None; plan.lps]));
         }
     }
 }
@@ -304,7 +312,7 @@ fn run_one_thread(plan: &Plan, sims: &mut [Simulation]) -> Result<Counts, String
 /// window after which to stop, and the first error.
 struct Shared {
     mail: Vec<Mutex<Vec<Message>>>,
-    barrier: Barrier,
+    barrier: Gate,
     stop_after: AtomicU64,
     error: Mutex<Option<String>>,
     moved: AtomicU64,
@@ -317,15 +325,15 @@ impl Shared {
 }
 
 /// Each LP on a thread of its own.
-fn run_threads(plan: &Plan, sims: &mut [Simulation]) -> Result<Counts, String> {
+fn run_threads(plan: &Plan, sims: &mut [Simulation], barrier: Gate) -> Result<Counts, String> {
     let shared = Shared {
         mail: (0..2 * plan.lps * plan.lps).map(|_| Mutex::new(Vec::new())).collect(),
-        barrier: Barrier::new(plan.lps),
+        barrier,
         stop_after: AtomicU64::new(u64::MAX),
         error: Mutex::new(None),
         moved: AtomicU64::new(0),
     };
-    let ends: Vec<(u64, Duration)> = std::thread::scope(|s| {
+    let ends: Vec<(u64, Duration, Option<Duration>)> = std::thread::scope(|s| {
         let handles: Vec<_> = sims
             .iter_mut()
             .enumerate()
@@ -342,13 +350,14 @@ fn run_threads(plan: &Plan, sims: &mut [Simulation]) -> Result<Counts, String> {
     if let Some(e) = shared.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    Ok((windows, shared.moved.into_inner(), ends.into_iter().map(|e| e.1).collect()))
+    let cpu = ends.iter().map(|e| e.2).collect();
+    Ok((windows, shared.moved.into_inner(), ends.into_iter().map(|e| e.1).collect(), cpu))
 }
 
 /// One LP's loop: run the window, post what crossed, wait for the others, take what came.
 /// Every LP leaves after the same window: the stop request names the window it was made in,
 /// and all read it after that window's barrier.
-fn lp_thread(plan: &Plan, shared: &Shared, sim: &mut Simulation, id: usize) -> (u64, Duration) {
+fn lp_thread(plan: &Plan, shared: &Shared, sim: &mut Simulation, id: usize) -> (u64, Duration, Option<Duration>) {
     let mut out = vec![Vec::new(); plan.lps];
     let (mut k, mut waited) = (0, Duration::ZERO);
     loop {
@@ -381,7 +390,77 @@ fn lp_thread(plan: &Plan, shared: &Shared, sim: &mut Simulation, id: usize) -> (
         }
         k += 1;
         if end >= plan.duration || shared.stop_after.load(Ordering::SeqCst) < k {
-            return (k, waited);
+            return (k, waited, thread_cpu());
+        }
+    }
+}
+
+/// The calling thread's CPU time so far, user and system, from /proc/thread-self/stat (in
+/// USER_HZ ticks, 100 a second on Linux whatever the kernel's own tick); `None` elsewhere.
+fn thread_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command name (which may hold spaces, hence the last ')'): state is the
+    // first, utime the 12th, stime the 13th.
+    let mut fields = stat.get(stat.rfind(')')? + 2..)?.split(' ').skip(11);
+    let ticks: u64 = fields.next()?.parse::<u64>().ok()? + fields.next()?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// Where the LP threads meet after each window.
+enum Gate {
+    Parked(Barrier),
+    Spinning(SpinBarrier),
+}
+
+impl Gate {
+    fn wait(&self) {
+        match self {
+            Gate::Parked(b) => {
+                b.wait();
+            }
+            Gate::Spinning(b) => b.wait(),
+        }
+    }
+}
+
+/// A barrier for windows of a few hundred microseconds: a thread that arrives early spins for
+/// a while, then yields its core until the last one arrives. Why not sleep: waking a sleeping
+/// thread costs tens of microseconds on a virtual machine (the idle virtual CPU has to be woken
+/// through the hypervisor), as much as a short window's work; yielding still lets other
+/// processes have the core when the wait is long.
+struct SpinBarrier {
+    parties: usize,
+    arrived: AtomicUsize,
+    /// Windows completed; a waiter leaves when it changes.
+    generation: AtomicU64,
+}
+
+/// Spins before a waiting thread starts yielding (each a `spin_loop` hint, some tens of
+/// nanoseconds: a few tens of microseconds in all).
+const SPINS: u32 = 2000;
+
+impl SpinBarrier {
+    fn new(parties: usize) -> SpinBarrier {
+        SpinBarrier { parties, arrived: AtomicUsize::new(0), generation: AtomicU64::new(0) }
+    }
+
+    fn wait(&self) {
+        let generation = self.generation.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.parties {
+            // The last to arrive: reset the count before releasing the others, who cannot
+            // arrive again before they see the new generation.
+            self.arrived.store(0, Ordering::Relaxed);
+            self.generation.fetch_add(1, Ordering::Release);
+            return;
+        }
+        let mut spins = 0;
+        while self.generation.load(Ordering::Acquire) == generation {
+            if spins < SPINS {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
         }
     }
 }

@@ -38,7 +38,7 @@ fn json(summary: &Summary) -> String {
 fn two_lps_give_the_sequential_summary_byte_for_byte() {
     let s = halves("20ms");
     let sequential = Simulation::new(s.clone()).run().summary;
-    for schedule in [Schedule::Threads, Schedule::OneThread] {
+    for schedule in [Schedule::Threads, Schedule::ThreadsParked, Schedule::OneThread] {
         let run = run_partitioned(&s, &b_side(&s), schedule).expect("the split is supported");
         assert_eq!(json(&run.summary), json(&sequential), "{schedule:?}");
         // Windows of 20 ms over 2 s: [0, 20 ms), ..., [1980 ms, 2 s), and the last one that
@@ -89,7 +89,7 @@ fn three_lps_with_two_cuts_give_the_sequential_summary() {
     let owner: Vec<usize> =
         s.nodes.iter().map(|n| if n.name == "b-c" { 2 } else { usize::from(n.name.starts_with("b-")) }).collect();
     let sequential = Simulation::new(s.clone()).run().summary;
-    for schedule in [Schedule::Threads, Schedule::OneThread] {
+    for schedule in [Schedule::Threads, Schedule::ThreadsParked, Schedule::OneThread] {
         let run = run_partitioned(&s, &owner, schedule).expect("the split is supported");
         assert_eq!(run.lookahead, Time::from_secs_f64(0.001));
         // 1 ms windows over 2 s, and the one at exactly 2 s.
