@@ -97,3 +97,25 @@ fn three_lps_with_two_cuts_give_the_sequential_summary() {
         assert_eq!(json(&run.summary), json(&sequential), "{schedule:?}");
     }
 }
+
+#[test]
+fn the_spinning_barrier_holds_every_thread_until_the_last_arrives() {
+    // Three threads, 10,000 rounds: each adds 1 to a shared count before the barrier and reads it
+    // after; a thread let through early would read a count below 3 x (round + 1).
+    let barrier = SpinBarrier::new(3);
+    let count = AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..3 {
+            s.spawn(|| {
+                for round in 0..10_000u64 {
+                    count.fetch_add(1, Ordering::SeqCst);
+                    barrier.wait();
+                    assert!(count.load(Ordering::SeqCst) >= 3 * (round + 1), "round {round}");
+                    // And none of the next round's additions before everyone has read this one's.
+                    barrier.wait();
+                }
+            });
+        }
+    });
+    assert_eq!(count.into_inner(), 30_000);
+}
