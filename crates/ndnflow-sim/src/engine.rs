@@ -18,6 +18,7 @@ mod captures;
 mod external;
 mod fwlog;
 mod interests;
+pub mod partition;
 mod reliable;
 mod report;
 mod shaping;
