@@ -77,8 +77,11 @@ pub fn releases() -> u64 {
     RELEASES.load(Ordering::Relaxed)
 }
 
-/// The size of the request the system refused at the last release.
+/// The size of the request the system refused at the last release. Call it after `releases()`
+/// has shown a new release: the fence pairs with the release's count, so the size read is the one
+/// stored before it, not an older one (the per-event `releases()` stays a relaxed load).
 pub fn last_refused() -> usize {
+    std::sync::atomic::fence(Ordering::Acquire);
     REFUSED.load(Ordering::Relaxed)
 }
 

@@ -53,14 +53,14 @@ fn a_retransmission_within_the_suppression_interval_says_so() {
     let faces = faces(2);
     let table = Fib::new();
     let fib = fib(&[(1, 10), (2, 20)]);
-    for (mut s, _, suppresses) in cases().into_iter().filter(|c| c.2) {
+    for (mut s, _, _) in cases().into_iter().filter(|&(_, _, suppresses)| suppresses) {
         let ctx = StrategyCtx { now: Time::ZERO, faces: &faces, fib: &table };
         let mut e = entry(ctx.now, 0);
         s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib));
         e.insert_or_update_out_record(Time::ZERO, FaceId(1), 1, Time::from_secs(1));
         let ctx = StrategyCtx { now: Time::from_millis(5), faces: &faces, fib: &table };
         let d = s.after_receive_interest(&ctx, FaceId(0), &mut e, Some(&fib));
-        assert!(suppresses && d == InterestDecision::Suppress, "{}: {d:?}", s.name());
+        assert_eq!(d, InterestDecision::Suppress, "{}", s.name());
         assert_eq!(s.decision_reason(), why::SUPPRESSED, "{}", s.name());
     }
 }
