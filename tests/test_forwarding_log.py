@@ -43,6 +43,20 @@ def test_the_log_is_saved_as_text_and_parquet_and_loaded_back(real_core, tmp_pat
     pd.testing.assert_frame_equal(Results.load(tmp_path).forwarding, log)
 
 
+def test_the_log_written_in_pieces_is_the_same_text(real_core, tmp_path, monkeypatch):
+    from ndnflow import results as results_module
+
+    whole = ndnflow.run(chain().forwarding_log(nodes=["r"]), progress=False)
+    whole.forwarding  # built: written in one piece
+    whole.save(tmp_path / "whole")
+    monkeypatch.setattr(results_module, "PIECE_ROWS", 4)  # 21 rows: pieces of 4, the last of 1
+    streamed = ndnflow.run(chain().forwarding_log(nodes=["r"]), progress=False)
+    streamed.save(tmp_path / "pieces")
+    assert "forwarding" not in streamed._frames
+    log = (tmp_path / "pieces" / "forwarding.log").read_text()
+    assert log == (tmp_path / "whole" / "forwarding.log").read_text() and len(log.splitlines()) == 21
+
+
 def test_without_the_key_no_log_is_written_and_a_stale_one_goes(real_core, tmp_path):
     ndnflow.run(chain().forwarding_log(nodes=["r"]), progress=False).save(tmp_path)
     plain = ndnflow.run(chain(), progress=False)

@@ -21,7 +21,7 @@ import os
 import sys
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
 
 from ndnflow import _native, safe_io
 from ndnflow.captures import Captures, remove_stale
@@ -147,13 +147,50 @@ def json_ready(value: Any) -> Any:
     return value
 
 
-def _write_parquet(frame: pd.DataFrame, path: Path) -> None:
-    # No pandas metadata: the bytes then depend on the data alone (and the pyarrow version).
+#: Rows per piece when a trace is written straight from the core (`_CoreTrace.pieces`): each
+#: piece is one Parquet row group. A piece held while it is written is a fixed transient (its
+#: columns, its Arrow table, the writer's pages: a few MB at this size), so the bytes a run holds
+#: per trace row are the engine's log alone, whatever the trace's length. A trace of at most this
+#: many rows is one piece, and its file the same bytes as before pieces. 8,192: the sizes
+#: tried, with their memory and file sizes, are in docs/performance.md ("Trace rows").
+PIECE_ROWS = 1 << 13
+
+#: A trace to write: one DataFrame, or its rows in order as DataFrames (or, for Parquet, as
+#: Arrow tables of the schema a DataFrame of the trace converts to).
+Frames = Union["pd.DataFrame", Iterable[Any]]
+
+
+def _pieces(frames: Frames) -> Iterable[Any]:
+    import pandas as pd
+
+    return [frames] if isinstance(frames, pd.DataFrame) else frames
+
+
+def _arrow_table(frame: Any) -> Any:
+    import pandas as pd
     import pyarrow as pa
+
+    if not isinstance(frame, pd.DataFrame):
+        return frame
+    return pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(None)
+
+
+def _write_parquet(frames: Frames, path: Path) -> None:
+    # No pandas metadata, and a row group per `PIECE_ROWS` rows however the rows come (one
+    # DataFrame or pieces from the core): the bytes then depend on the data alone (and the
+    # pyarrow version).
     import pyarrow.parquet as pq
 
-    table = pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(None)
-    pq.write_table(table, path, compression="zstd")
+    writer = None
+    try:
+        for frame in _pieces(frames):
+            table = _arrow_table(frame)
+            if writer is None:
+                writer = pq.ParquetWriter(path, table.schema, compression="zstd")
+            writer.write_table(table, row_group_size=PIECE_ROWS)
+    finally:
+        if writer is not None:
+            writer.close()
 
 
 def _read_parquet(path: Path, schema: Mapping[str, str]) -> pd.DataFrame:
@@ -162,10 +199,12 @@ def _read_parquet(path: Path, schema: Mapping[str, str]) -> pd.DataFrame:
     return to_frame(pq.read_table(path).to_pandas(), schema)
 
 
-def _write_csv(frame: pd.DataFrame, path: Path) -> None:
+def _write_csv(frames: Frames, path: Path) -> None:
     # pandas writes a float as Python's repr does, the shortest text that reads back to the same
     # bits; NaN as an empty field (what R's read.csv and gnuplot's `set datafile missing ""` take).
-    frame.to_csv(path, index=False, na_rep="", lineterminator="\n", encoding="utf-8")
+    with open(path, "w", encoding="utf-8", newline="") as file:
+        for k, frame in enumerate(_pieces(frames)):
+            frame.to_csv(file, index=False, header=k == 0, na_rep="", lineterminator="\n")
 
 
 def _read_csv(path: Path, schema: Mapping[str, str]) -> pd.DataFrame:
@@ -213,6 +252,43 @@ def forwarding_log_text(frame: pd.DataFrame) -> str:
             words.append(row.detail)
         lines.append(" ".join(words))
     return "\n".join(lines) + "\n"
+
+
+def _write_forwarding_log(frames: Frames, path: Path) -> None:
+    with open(path, "wb") as file:
+        for frame in _pieces(frames):
+            file.write(forwarding_log_text(frame).encode("utf-8"))
+
+
+class _CoreTrace:
+    """One trace of a run, still in the core (`_core.Traces`): read whole as columns when called,
+    or written a piece at a time (`pieces`) without being held whole."""
+
+    def __init__(self, traces: Any, name: str) -> None:
+        self.traces, self.name = traces, name
+
+    def __call__(self) -> Mapping[str, Sequence[Any]]:
+        return self.traces.table(self.name)
+
+    def rows(self) -> int:
+        return self.traces.rows(self.name)
+
+    def pieces(self, schema: Mapping[str, str], ext: str) -> Iterator[Any]:
+        """The trace's rows, `PIECE_ROWS` at a time: Arrow tables for Parquet, DataFrames for CSV."""
+        piece = _arrow_columns if ext == "parquet" else partial(to_frame, adopt=True)
+        for columns in self.traces.chunks(self.name, PIECE_ROWS):
+            yield piece(columns, schema)
+
+
+def _arrow_columns(columns: Mapping[str, Any], schema: Mapping[str, str]) -> Any:
+    """The core's columns as the Arrow table their DataFrame would convert to (labels as
+    large_string, NaN as null, as `pa.Table.from_pandas` makes them), without the DataFrame and
+    the copies pandas makes on the way."""
+    import pyarrow as pa
+
+    arrays = [pa.array(columns[name], type=pa.large_string()) if dtype == "str" else pa.array(columns[name], from_pandas=True)
+              for name, dtype in schema.items()]
+    return pa.Table.from_arrays(arrays, names=list(schema))
 
 
 #: What a trace is made from: columns, a frame, nothing, or a call that returns columns (the
@@ -337,7 +413,7 @@ class Results:
         if traces is None:
             sources = {name: raw.get(name) for name in TRACES}
         else:
-            sources = {name: partial(traces.table, name) for name in TRACES}
+            sources = {name: _CoreTrace(traces, name) for name in TRACES}
         return cls(raw["summary"], sources["links"], sources["consumers"], paths=sources["paths"],
                    objects=sources["objects"], interests=sources["interests"], faces=sources["faces"], nodes=sources["nodes"],
                    forwarding=sources["forwarding"],
@@ -362,8 +438,9 @@ class Results:
         with safe_io.signals_held():
             for trace in TRACES:
                 written += self._save_trace(directory, trace, TRACE_FORMATS[format])
-            if len(self.forwarding):
-                written.append(safe_io.write_text(directory / FORWARDING_LOG_FILE, forwarding_log_text(self.forwarding)))
+            log = self._frames_to_write("forwarding")
+            if log is not None:
+                written.append(safe_io.write_with(directory / FORWARDING_LOG_FILE, partial(_write_forwarding_log, log("csv"))))
             else:
                 (directory / FORWARDING_LOG_FILE).unlink(missing_ok=True)
             if self.scenario_toml is not None:
@@ -376,16 +453,28 @@ class Results:
 
     def _save_trace(self, directory: Path, trace: str, extensions: Sequence[str]) -> List[Path]:
         """One trace in each format of `extensions`; stale files of its name go."""
-        frame = getattr(self, trace)
-        keep = trace in _ALWAYS_WRITTEN or len(frame) > 0
+        frames = self._frames_to_write(trace)
+        if frames is None and trace in _ALWAYS_WRITTEN:
+            frames = lambda ext: getattr(self, trace)  # no row: the columns alone  # noqa: E731
         written = []
         for ext in ("parquet", "csv"):
             path = directory / f"{trace}.{ext}"
-            if keep and ext in extensions:
-                written.append(safe_io.write_with(path, partial(_writer(ext), frame)))
+            if frames is not None and ext in extensions:
+                written.append(safe_io.write_with(path, partial(_writer(ext), frames(ext))))
             else:
                 path.unlink(missing_ok=True)
         return written
+
+    def _frames_to_write(self, trace: str) -> Optional[Callable[[str], Frames]]:
+        """What gives `trace`'s rows to a writer: its DataFrame, or, while the trace is still in
+        the core, its pieces straight from there, so that it is never held whole (in Python or in
+        columns); None when it has no row."""
+        source = self._sources.get(trace)
+        if isinstance(source, _CoreTrace):
+            schema = SCHEMAS[trace]
+            return partial(source.pieces, schema) if source.rows() else None
+        frame = getattr(self, trace)
+        return (lambda ext: frame) if len(frame) else None
 
     @classmethod
     def load(cls, directory: PathLike) -> "Results":

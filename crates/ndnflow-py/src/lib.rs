@@ -13,6 +13,7 @@ mod codec;
 mod facts;
 mod protocols;
 mod sim;
+mod traces;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {

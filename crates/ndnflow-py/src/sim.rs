@@ -13,17 +13,17 @@ use ndnflow_sim::engine::StopSlot;
 use ndnflow_sim::rng::component_seed;
 use ndnflow_sim::scenario::ndnsim::{parse_ndnsim_topology, topology_to_toml};
 use ndnflow_sim::scenario::toml::parse_scenario;
-use ndnflow_sim::trace::{RunTraces, Summary};
-use ndnflow_sim::trace_schema::{Table, Values, CONSUMERS, FACES, FORWARDING, INTERESTS, LINKS, NODES, OBJECTS, PATHS};
+use ndnflow_sim::trace::Summary;
 use ndnflow_sim::Simulation as Engine;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyDict, PyList, PyString};
+use pyo3::types::PyDict;
 
 use crate::protocols::controller::PyController;
 use crate::protocols::strategy::PyStrategy;
 use crate::protocols::Caller;
+use crate::traces::{table, Columns, TraceChunks, Traces, TRACES};
 
 create_exception!(
     ndnflow,
@@ -188,7 +188,7 @@ impl Simulation {
         out.set_item("summary", summary_dict(py, &summary)?)?;
         let columns = Columns::new(py)?;
         for name in TRACES {
-            out.set_item(name, table_columns(&columns, &traces, name)?)?;
+            out.set_item(name, table(&columns, &traces, name)?)?;
         }
         Ok(out)
     }
@@ -196,7 +196,7 @@ impl Simulation {
     /// The time series up to now, kept in Rust until a table is asked for (`Traces.table`): a
     /// caller that reads the summary alone never imports numpy.
     fn traces(&self) -> Traces {
-        Traces { traces: self.engine().traces() }
+        Traces::new(self.engine().traces())
     }
 
     /// File names of the captures the scenario asks for (`[trace] pcap`), "a-b.pcap" for a->b;
@@ -243,109 +243,10 @@ impl Simulation {
     }
 }
 
-/// The traces' names, as `results()` keys them.
-const TRACES: [&str; 8] =
-    [LINKS.name, CONSUMERS.name, PATHS.name, OBJECTS.name, INTERESTS.name, FACES.name, NODES.name, FORWARDING.name];
-
-/// A run's time series, held in Rust in the engine's compact form (`ndnflow_sim::trace_log`);
-/// `table(name)` copies one into Python as `results()[name]`.
-#[pyclass(module = "ndnflow._core", frozen)]
-pub struct Traces {
-    traces: RunTraces,
-}
-
-#[pymethods]
-impl Traces {
-    /// {column: values} of the trace `name` ("links", "consumers", "paths", "objects",
-    /// "interests", "faces", "nodes" or "forwarding").
-    fn table<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
-        table_columns(&Columns::new(py)?, &self.traces, name)
-    }
-}
-
-/// The trace `name` of `r` as {column: values}; the link and consumer rows are decoded for it
-/// and dropped once copied.
-fn table_columns<'py>(c: &Columns<'py>, r: &RunTraces, name: &str) -> PyResult<Bound<'py, PyDict>> {
-    match name {
-        n if n == LINKS.name => trace_columns(c, &LINKS, &r.log.links(), &r.link_names),
-        n if n == CONSUMERS.name => trace_columns(c, &CONSUMERS, &r.log.consumers(), &r.consumer_names),
-        n if n == PATHS.name => trace_columns(c, &PATHS, &r.paths, &r.path_names),
-        n if n == OBJECTS.name => trace_columns(c, &OBJECTS, &r.objects, &r.consumer_names),
-        n if n == INTERESTS.name => trace_columns(c, &INTERESTS, &r.interests, &r.interest_names),
-        n if n == FACES.name => trace_columns(c, &FACES, &r.faces, &r.face_names),
-        n if n == NODES.name => trace_columns(c, &NODES, &r.nodes, &r.node_names),
-        n if n == FORWARDING.name => trace_columns(c, &FORWARDING, &r.forwarding, &r.forwarding.lines),
-        _ => Err(pyo3::exceptions::PyKeyError::new_err(format!(
-            "no trace {name:?}; the traces are {}",
-            TRACES.join(", ")
-        ))),
-    }
-}
-
 /// The summary as Python dicts and lists, through its JSON form (the same as `summary.json`).
 fn summary_dict<'py>(py: Python<'py>, summary: &Summary) -> PyResult<Bound<'py, PyAny>> {
     let json = serde_json::to_string(summary).map_err(|e| PyException::new_err(e.to_string()))?;
     py.import("json")?.call_method1("loads", (json,))
-}
-
-/// Builds numpy arrays from Rust vectors through `numpy.frombuffer` (one copy, no per-value
-/// Python objects), and label lists from a few shared strings.
-struct Columns<'py> {
-    py: Python<'py>,
-    frombuffer: Bound<'py, PyAny>,
-}
-
-impl<'py> Columns<'py> {
-    fn new(py: Python<'py>) -> PyResult<Self> {
-        Ok(Columns { py, frombuffer: py.import("numpy")?.getattr("frombuffer")? })
-    }
-
-    fn f64s(&self, values: &[f64]) -> PyResult<Bound<'py, PyAny>> {
-        self.array(values, f64::to_ne_bytes, "float64")
-    }
-
-    fn i64s(&self, values: &[u64]) -> PyResult<Bound<'py, PyAny>> {
-        self.array(values, |v| (v.min(i64::MAX as u64) as i64).to_ne_bytes(), "int64")
-    }
-
-    /// Written straight into the buffer numpy then uses in place: no copy in between. A
-    /// bytearray rather than bytes, so the array is writable and pandas can keep it as its column
-    /// without copying it (`ndnflow.results.to_frame`).
-    fn array<T: Copy>(&self, values: &[T], to_bytes: fn(T) -> [u8; 8], dtype: &str) -> PyResult<Bound<'py, PyAny>> {
-        let bytes = PyByteArray::new_with(self.py, values.len() * 8, |buf| {
-            for (chunk, &v) in buf.chunks_exact_mut(8).zip(values) {
-                chunk.copy_from_slice(&to_bytes(v));
-            }
-            Ok(())
-        })?;
-        self.frombuffer.call1((bytes, dtype))
-    }
-
-    fn labels(&self, codes: &[u32], names: &[&str]) -> PyResult<Bound<'py, PyList>> {
-        let strings: Vec<Bound<'py, PyString>> = names.iter().map(|n| PyString::new(self.py, n)).collect();
-        PyList::new(self.py, codes.iter().map(|&c| strings[c as usize].clone()))
-    }
-}
-
-/// One trace as {column: values}, walking the schema `ndnflow_sim::trace_schema` defines, so the
-/// columns reach Python in its order and with its types.
-fn trace_columns<'py, S, L>(
-    c: &Columns<'py>,
-    table: &Table<S, L>,
-    series: &S,
-    names: &[L],
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(c.py);
-    let codes = (table.codes)(series);
-    for column in table.columns {
-        let values = match column.values {
-            Values::Float(f) => c.f64s(f(series))?,
-            Values::Int(f) => c.i64s(f(series))?,
-            Values::Label(f) => c.labels(codes, &names.iter().map(f).collect::<Vec<_>>())?.into_any(),
-        };
-        d.set_item(column.name, values)?;
-    }
-    Ok(d)
 }
 
 /// ndnSIM annotated topology text -> our TOML `[nodes]` and `[[links]]`.
@@ -359,6 +260,7 @@ fn ndnsim_to_toml(text: &str, source: &str) -> PyResult<String> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_class::<Traces>()?;
+    m.add_class::<TraceChunks>()?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(ndnsim_to_toml, m)?)?;
     m.add_function(wrap_pyfunction!(crate::facts::flow_network, m)?)?;

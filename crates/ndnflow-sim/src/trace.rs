@@ -12,6 +12,7 @@
 //! `Results` has them as columns.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use ndnflow_core::app::multipath::PathReport;
 use ndnflow_core::app::ConsumerStats;
@@ -155,8 +156,9 @@ pub struct Recorder {
     prev_consumers: Vec<ConsumerStats>,
     prev_path_data: Vec<u64>,
     prev_rows: Option<usize>,
-    /// The link and consumer rows.
-    pub log: TraceLog,
+    /// The link and consumer rows, shared with the results read so far (`RunTraces::log`): a
+    /// run that goes on after a read copies the log at its next bin, one that is over never does.
+    pub log: Arc<TraceLog>,
     pub paths: PathSeries,
     /// Indexed by `PathSeries::path`.
     pub path_keys: Vec<PathKey>,
@@ -189,7 +191,7 @@ impl Recorder {
             prev_consumers: vec![ConsumerStats::default(); n_consumers],
             prev_path_data: Vec::new(),
             prev_rows: None,
-            log: TraceLog::new(n_dirs),
+            log: Arc::new(TraceLog::new(n_dirs)),
             paths: PathSeries::default(),
             path_keys: Vec::new(),
             last_path_data: Vec::new(),
@@ -212,7 +214,7 @@ impl Recorder {
         net: &Network,
         consumers: impl Iterator<Item = ConsumerSample>,
     ) -> Result<(), OutOfMemory> {
-        self.log.room_for_bin(self.last_consumers.len())?;
+        Arc::make_mut(&mut self.log).room_for_bin(self.last_consumers.len())?;
         if now <= self.bin_start && !self.reopen_last_bin() {
             return Ok(());
         }
@@ -234,7 +236,7 @@ impl Recorder {
     /// when no bin was closed yet.
     fn reopen_last_bin(&mut self) -> bool {
         let Some(paths) = self.prev_rows.take() else { return false };
-        self.log.drop_last_bin();
+        Arc::make_mut(&mut self.log).drop_last_bin();
         if let Some(c) = &mut self.counters {
             c.reopen_last_bin();
         }
@@ -250,11 +252,12 @@ impl Recorder {
 
     fn push_rows(&mut self, now: Time, dirs: &[crate::link::LinkDir], consumers: impl Iterator<Item = ConsumerSample>) {
         use ndnflow_core::link::QueueDiscipline;
-        self.log.open_bin(self.bin_start, now);
+        let log = Arc::make_mut(&mut self.log);
+        log.open_bin(self.bin_start, now);
         for (i, d) in dirs.iter().enumerate() {
             let c = d.counters;
             let p = std::mem::replace(&mut self.last_links[i], c);
-            self.log.push_link(&LinkRow {
+            log.push_link(&LinkRow {
                 bytes: c.bytes - p.bytes,
                 packets: c.packets - p.packets,
                 interests: c.interests - p.interests,
@@ -273,7 +276,7 @@ impl Recorder {
         for cs in consumers {
             let c = cs.stats;
             let p = std::mem::replace(&mut self.last_consumers[cs.index as usize], c);
-            self.log.push_consumer(&ConsumerRow {
+            Arc::make_mut(&mut self.log).push_consumer(&ConsumerRow {
                 consumer: cs.index,
                 payload_bytes: c.payload_bytes - p.payload_bytes,
                 data: c.data_received - p.data_received,
@@ -554,7 +557,7 @@ pub struct Results {
 /// when it is first read).
 #[derive(Clone, Debug)]
 pub struct RunTraces {
-    pub log: TraceLog,
+    pub log: Arc<TraceLog>,
     pub paths: PathSeries,
     pub objects: ObjectSeries,
     pub forwarding: ForwardingSeries,

@@ -234,51 +234,90 @@ impl TraceLog {
 
     /// The link rows as columns.
     pub fn links(&self) -> LinkSeries {
-        let n = self.link_rows();
-        let mut s = LinkSeries::with_capacity(n);
-        let mut r = Reader { bytes: &self.links, at: 0 };
-        for bin in &self.bins {
-            let (t, width) = (bin.start.as_secs_f64(), (bin.end - bin.start).as_secs_f64());
-            for dir in 0..self.n_dirs {
-                s.time_s.push(t);
-                s.dir.push(dir as u32);
-                let bytes = r.next();
-                s.bytes.push(bytes);
-                s.throughput_bps.push(bytes as f64 * 8.0 / width);
-                for column in [&mut s.packets, &mut s.interests, &mut s.data, &mut s.nacks] {
-                    column.push(r.next());
-                }
-                for column in [&mut s.drops, &mut s.marks, &mut s.losses, &mut s.queue_packets, &mut s.queue_bytes] {
-                    column.push(r.next());
-                }
-                s.sojourn_ms.push(r.mean_ms());
-            }
-        }
-        s
+        self.link_chunk(&mut Cursor::default(), usize::MAX)
     }
 
     /// The consumer rows as columns.
     pub fn consumers(&self) -> ConsumerSeries {
-        let mut s = ConsumerSeries::with_capacity(self.consumer_rows);
-        let mut r = Reader { bytes: &self.consumers, at: 0 };
-        for bin in &self.bins {
+        self.consumer_chunk(&mut Cursor::default(), usize::MAX)
+    }
+
+    /// The next `rows` link rows from `at` (fewer at the end), `at` moved past them: a long
+    /// trace is written a piece at a time, never whole in columns (issue 23, item 4).
+    pub fn link_chunk(&self, at: &mut Cursor, rows: usize) -> LinkSeries {
+        let n = rows.min(self.link_rows().saturating_sub(at.row));
+        let mut s = LinkSeries::with_capacity(n);
+        let mut r = Reader { bytes: &self.links, at: at.byte };
+        while s.time_s.len() < n {
+            let bin = &self.bins[at.bin];
             let (t, width) = (bin.start.as_secs_f64(), (bin.end - bin.start).as_secs_f64());
-            for _ in 0..bin.consumer_rows {
-                s.time_s.push(t);
-                s.consumer.push(r.next() as u32);
-                let payload = r.next();
-                s.goodput_bps.push(payload as f64 * 8.0 / width);
-                for column in [&mut s.data, &mut s.interests, &mut s.retransmissions, &mut s.timeouts] {
-                    column.push(r.next());
-                }
-                for column in [&mut s.nacks, &mut s.losses, &mut s.marks] {
-                    column.push(r.next());
-                }
-                s.window.push(r.gauge());
-                s.rtt_ms.push(r.mean_ms());
+            s.time_s.push(t);
+            s.dir.push(at.in_bin as u32);
+            let bytes = r.next();
+            s.bytes.push(bytes);
+            s.throughput_bps.push(bytes as f64 * 8.0 / width);
+            for column in [&mut s.packets, &mut s.interests, &mut s.data, &mut s.nacks] {
+                column.push(r.next());
             }
+            for column in [&mut s.drops, &mut s.marks, &mut s.losses, &mut s.queue_packets, &mut s.queue_bytes] {
+                column.push(r.next());
+            }
+            s.sojourn_ms.push(r.mean_ms());
+            at.next_row(self.n_dirs);
         }
+        at.byte = r.at;
         s
+    }
+
+    /// The next `rows` consumer rows from `at` (fewer at the end), `at` moved past them.
+    pub fn consumer_chunk(&self, at: &mut Cursor, rows: usize) -> ConsumerSeries {
+        let n = rows.min(self.consumer_rows.saturating_sub(at.row));
+        let mut s = ConsumerSeries::with_capacity(n);
+        let mut r = Reader { bytes: &self.consumers, at: at.byte };
+        while s.time_s.len() < n {
+            while self.bins[at.bin].consumer_rows == 0 {
+                at.bin += 1; // a bin before any consumer had started
+            }
+            let bin = &self.bins[at.bin];
+            let (t, width) = (bin.start.as_secs_f64(), (bin.end - bin.start).as_secs_f64());
+            s.time_s.push(t);
+            s.consumer.push(r.next() as u32);
+            let payload = r.next();
+            s.goodput_bps.push(payload as f64 * 8.0 / width);
+            for column in [&mut s.data, &mut s.interests, &mut s.retransmissions, &mut s.timeouts] {
+                column.push(r.next());
+            }
+            for column in [&mut s.nacks, &mut s.losses, &mut s.marks] {
+                column.push(r.next());
+            }
+            s.window.push(r.gauge());
+            s.rtt_ms.push(r.mean_ms());
+            at.next_row(bin.consumer_rows as usize);
+        }
+        at.byte = r.at;
+        s
+    }
+}
+
+/// Where a piecewise read of one trace's log stands: the next row's bin, its place in the bin,
+/// its byte in the log, and the rows read so far.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cursor {
+    bin: usize,
+    in_bin: usize,
+    byte: usize,
+    row: usize,
+}
+
+impl Cursor {
+    /// Past one row of a bin of `rows_in_bin` rows; into the next bin after its last.
+    fn next_row(&mut self, rows_in_bin: usize) {
+        self.row += 1;
+        self.in_bin += 1;
+        if self.in_bin == rows_in_bin {
+            self.bin += 1;
+            self.in_bin = 0;
+        }
     }
 }
 

@@ -133,3 +133,51 @@ fn the_last_bin_can_be_taken_back() {
     assert_eq!(format!("{:?}", log.links()), format!("{:?}", two_bins().links()));
     assert_eq!(log.consumer_rows(), 3);
 }
+
+/// `two_bins` with a bin [30, 40 ms) that has link rows and no consumer row between its two
+/// bins' rows and one more bin [40, 50 ms) with one consumer row.
+fn three_bins_one_without_consumers() -> TraceLog {
+    let mut log = two_bins();
+    log.open_bin(ms(30), ms(40));
+    log.push_link(&link(7, 0, Time::ZERO));
+    log.push_link(&link(9, 0, Time::ZERO));
+    log.open_bin(ms(40), ms(50));
+    log.push_link(&link(11, 0, Time::ZERO));
+    log.push_link(&link(13, 0, Time::ZERO));
+    log.push_consumer(&consumer(0, Some(3.0), 0, Time::ZERO));
+    log
+}
+
+#[test]
+fn link_rows_read_in_pieces_across_bins() {
+    let log = three_bins_one_without_consumers();
+    let mut at = Cursor::default();
+    // Eight rows, two a bin: 3 (bin 0 whole, bin 1's first), 3 (bin 1's second, bin 2 whole),
+    // 3 asked but 2 left (bin 3), then none.
+    let pieces: Vec<LinkSeries> = (0..4).map(|_| log.link_chunk(&mut at, 3)).collect();
+    assert_eq!(
+        pieces.iter().map(|p| p.dir.clone()).collect::<Vec<_>>(),
+        [vec![0, 1, 0], vec![1, 0, 1], vec![0, 1], vec![]]
+    );
+    assert_eq!(pieces[1].time_s, [0.01, 0.03, 0.03]);
+    assert_eq!(pieces[1].bytes, [5, 7, 9]);
+    assert_eq!(pieces[2].bytes, [11, 13]);
+    let whole = format!("{:?}", log.links());
+    let mut at = Cursor::default();
+    let one_by_one: Vec<String> = (0..8).map(|_| format!("{:?}", log.link_chunk(&mut at, 1).bytes)).collect();
+    assert_eq!(one_by_one.join(""), "[1250][0][18446744073709551615][5][7][9][11][13]");
+    assert_eq!(format!("{:?}", log.link_chunk(&mut Cursor::default(), 8)), whole);
+}
+
+#[test]
+fn consumer_rows_read_in_pieces_skip_a_bin_without_rows() {
+    let log = three_bins_one_without_consumers();
+    let mut at = Cursor::default();
+    // Four rows: bin 0 one, bin 1 two, bin 2 none, bin 3 one.
+    let first = log.consumer_chunk(&mut at, 2);
+    assert_eq!((first.time_s, first.consumer), (vec![0.0, 0.01], vec![1, 0]));
+    let rest = log.consumer_chunk(&mut at, 5);
+    assert_eq!((rest.time_s, rest.consumer), (vec![0.01, 0.04], vec![1, 0]));
+    assert_eq!(rest.window[1], 3.0);
+    assert!(log.consumer_chunk(&mut at, 5).time_s.is_empty());
+}

@@ -297,3 +297,24 @@ fn a_scheduled_payload_change_shows_in_the_link_limited_goodput() {
     assert_within(goodput(&r, "c", 2.0, 10.0), 10e6 * 500.0 / 556.0, 0.01, "500-byte payloads");
     assert_within(goodput(&r, "c", 12.0, 20.0), 10e6 * 5000.0 / 5056.0, 0.01, "5000-byte payloads");
 }
+
+#[test]
+fn traces_taken_mid_run_keep_their_rows_while_the_run_goes_on() {
+    use ndnflow_core::Time;
+    use ndnflow_sim::scenario::toml::parse_scenario;
+    use ndnflow_sim::Simulation;
+
+    // One link, two directions, 100 ms bins: 5 bins by 500 ms (10 link rows), 10 by 1 s (20).
+    let scenario = parse_scenario(&one_link("10Mbps", "5ms", 4), "test.toml", None).expect("valid");
+    let mut sim = Simulation::new(scenario);
+    sim.run_until(Time::from_millis(500));
+    let early = sim.traces();
+    let early_links = format!("{:?}", early.log.links());
+    assert_eq!(early.log.link_rows(), 10);
+    sim.run_until(Time::from_millis(1000));
+    // The engine's log is shared with `early` until its next bin, then copied: `early` is as it was.
+    assert_eq!((early.log.link_rows(), format!("{:?}", early.log.links())), (10, early_links));
+    let late = sim.traces();
+    assert_eq!(late.log.link_rows(), 20);
+    assert_eq!(late.log.links().bytes[..10], early.log.links().bytes[..], "the first 500 ms are the same rows");
+}

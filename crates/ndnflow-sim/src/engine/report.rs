@@ -50,7 +50,7 @@ impl Simulation {
             .collect();
         let counters = self.recorder.counters.as_ref();
         RunTraces {
-            log: self.recorder.log.clone(),
+            log: std::sync::Arc::clone(&self.recorder.log),
             paths: self.recorder.paths.clone(),
             objects: self.objects(),
             forwarding: self.forwarding_series(),
