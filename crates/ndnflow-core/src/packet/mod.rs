@@ -223,4 +223,22 @@ mod tests {
         assert_eq!(f.pit_hint(), NO_PIT_HINT, "the hint untouched by a full count");
         assert_eq!(f.wire_size(), size);
     }
+
+    #[test]
+    fn only_a_data_as_a_simulated_producer_makes_it_is_simulated() {
+        let name = || Name::parse("/p/seg=1").unwrap();
+        assert_eq!(Data::simulated(name(), 1024).simulated_payload(), Some(1024));
+        assert_eq!(Data::simulated(name(), 0).simulated_payload(), Some(0));
+        // A real payload, even of zeros, MetaInfo, or another signature: kept whole.
+        assert_eq!(Data::new(name(), bytes::Bytes::from(vec![0u8; 8])).simulated_payload(), None);
+        let mut d = Data::simulated(name(), 8);
+        d.final_block_id = Some((0x32, bytes::Bytes::from_static(b"\x01")));
+        assert_eq!(d.simulated_payload(), None);
+        let mut d = Data::simulated(name(), 8);
+        d.content_type = Some(0);
+        assert_eq!(d.simulated_payload(), None);
+        let mut d = Data::simulated(name(), 8);
+        d.signature.value = bytes::Bytes::from_static(&[1; 32]);
+        assert_eq!(d.simulated_payload(), None);
+    }
 }

@@ -73,16 +73,52 @@ impl CsPolicy {
     }
 }
 
+/// What a slot keeps of its Data. A simulated producer's Data (`Data::simulated`: a name, a
+/// payload of zeros, nothing else) is kept as its name and payload length and made again on a hit:
+/// 24 bytes in the slot instead of the packet's 208-byte allocation, which the store would
+/// otherwise hold alone once the Data has gone downstream (issue 23, item 4: at most 100 bytes per
+/// cached Data beyond its name). Any other Data (MetaInfo, a real payload or signature, as a
+/// real network's) is kept whole.
+#[derive(Debug)]
+enum Stored {
+    Simulated { name: Name, payload: u32 },
+    Packet(Arc<Data>),
+}
+
+impl Stored {
+    fn new(data: Arc<Data>) -> Stored {
+        match data.simulated_payload() {
+            Some(payload) => Stored::Simulated { name: data.name.clone(), payload },
+            None => Stored::Packet(data),
+        }
+    }
+
+    fn name(&self) -> &Name {
+        match self {
+            Stored::Simulated { name, .. } => name,
+            Stored::Packet(data) => &data.name,
+        }
+    }
+
+    /// The Data, equal field for field to the one stored.
+    fn data(&self) -> Arc<Data> {
+        match self {
+            Stored::Simulated { name, payload } => Arc::new(Data::simulated(name.clone(), *payload)),
+            Stored::Packet(data) => Arc::clone(data),
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Entry {
-    data: Arc<Data>,
+    data: Stored,
     /// Instant after which the Data no longer satisfies MustBeFresh Interests.
     fresh_until: Time,
     /// The name's hash (the index's key) and `weight(&data)`.
     hash: u64,
     weight: u32,
     /// LFU: the entry's count; random: its place in `live`. (Beside the 32-bit weight it costs
-    /// no room: the entry stays 40 bytes.)
+    /// no room.)
     aux: u32,
     links: Links,
 }
@@ -192,7 +228,7 @@ impl ContentStore {
     /// The slot holding a Data named `name` (whose hash is `hash`).
     fn slot_of(&self, hash: u64, name: &Name) -> Option<u32> {
         let slots = &self.slots;
-        self.index.find(hash, |&i| slots[i as usize].data.name == *name).copied()
+        self.index.find(hash, |&i| slots[i as usize].data.name() == name).copied()
     }
 
     /// A hit or a refreshed insert. LRU: the entry goes to the back, last to be evicted; LFU: its
@@ -335,6 +371,7 @@ impl ContentStore {
         if over {
             self.make_room(weight);
         }
+        let data = Stored::new(data);
         let entry = Entry { data, fresh_until, hash, weight: weight as u32, aux: 0, links: Links::DETACHED };
         let i = match self.free.pop() {
             Some(i) => {
@@ -362,7 +399,7 @@ impl ContentStore {
         self.bytes = self.bytes - e.weight as usize + new_weight;
         let oversized = new_weight > self.byte_limit;
         e.weight = new_weight as u32;
-        e.data = data;
+        e.data = Stored::new(data);
         e.fresh_until = fresh_until;
         if oversized {
             self.remove(i);
@@ -408,7 +445,7 @@ impl ContentStore {
         if interest.must_be_fresh && now >= e.fresh_until {
             return None;
         }
-        let data = e.data.clone();
+        let data = e.data.data();
         // A hit refreshes LRU's and LFU's order; `touch` does nothing under FIFO and random.
         self.touch(i);
         Some(data)
