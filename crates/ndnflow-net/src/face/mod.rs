@@ -10,7 +10,7 @@ pub mod udp;
 pub mod unix;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::Path;
 
 use tokio::sync::mpsc;
 
@@ -53,7 +53,7 @@ impl Face {
         Face { name, transport: Transport::Udp(peer), remote: format!("udp://{peer}"), counters: Default::default() }
     }
 
-    pub fn unix(name: Option<String>, path: &PathBuf, writer: mpsc::Sender<Vec<u8>>) -> Face {
+    pub fn unix(name: Option<String>, path: &Path, writer: mpsc::Sender<Vec<u8>>) -> Face {
         let remote = format!("unix://{}", path.display());
         Face { name, transport: Transport::Unix(writer), remote, counters: Default::default() }
     }

@@ -12,7 +12,7 @@
 //! where the next packet starts.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ndnflow_core::packet::tlv::Reader;
 use ndnflow_core::packet::Frame;
@@ -160,7 +160,7 @@ async fn read_loop(mut read: tokio::net::unix::OwnedReadHalf, face: FaceId, even
 
 /// Removes a listener's socket file when the daemon stops (a leftover would be replaced by the
 /// next daemon anyway; this keeps the directory clean).
-pub fn remove_socket(path: &PathBuf) {
+pub fn remove_socket(path: &Path) {
     let _ = std::fs::remove_file(path);
 }
 
