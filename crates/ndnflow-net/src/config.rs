@@ -226,7 +226,11 @@ fn read_routes(raw: &[Route], faces: &[FaceSpec], at: &At<'_>) -> Result<Vec<Rou
         let wanted = r.nexthop.get_ref();
         let Some(face) = faces.iter().position(|f| &f.name == wanted) else {
             let known: Vec<&str> = faces.iter().map(|f| f.name.as_str()).collect();
-            let msg = format!("unknown face {wanted:?} (faces in [[faces]]: {})", known.join(", "));
+            let msg = if known.is_empty() {
+                format!("unknown face {wanted:?} (the file has no [[faces]])")
+            } else {
+                format!("unknown face {wanted:?} (faces in [[faces]]: {})", known.join(", "))
+            };
             return Err(at(r.nexthop.span(), &format!("{field}.nexthop"), msg));
         };
         routes.push(RouteSpec { prefix, face, cost: r.cost.unwrap_or(DEFAULT_ROUTE_COST) });

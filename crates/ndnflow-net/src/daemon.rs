@@ -96,6 +96,32 @@ pub async fn run(config: DaemonConfig, shutdown: impl Future<Output = ()>) -> Re
     Ok(Daemon::bind(config).await?.run(shutdown).await)
 }
 
+/// Runs a daemon on a runtime of its own in this thread, until `stop` (asked every `period`)
+/// says so; `ready` sees the daemon once its sockets are bound. For a host that has its own way of
+/// hearing signals (the Python extension asks the interpreter, `ndnflow fwd`).
+pub fn run_blocking(
+    config: DaemonConfig,
+    period: std::time::Duration,
+    mut stop: impl FnMut() -> bool,
+    ready: impl FnOnce(&Daemon),
+) -> Result<Report, DaemonError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| DaemonError(format!("cannot start the runtime: {e}")))?;
+    runtime.block_on(async move {
+        let daemon = Daemon::bind(config).await?;
+        ready(&daemon);
+        let asked = async move {
+            let mut tick = tokio::time::interval(period);
+            while !stop() {
+                tick.tick().await;
+            }
+        };
+        Ok(daemon.run(asked).await)
+    })
+}
+
 /// Completes at the first SIGINT or SIGTERM. The handlers are installed when this is called, so a
 /// signal that comes before the future is polled still counts.
 pub fn shutdown_signals() -> std::io::Result<impl Future<Output = ()>> {
@@ -154,6 +180,14 @@ impl Daemon {
     /// The UDP socket's address (with the port the system chose when the config said 0).
     pub fn udp_addr(&self) -> Option<SocketAddr> {
         self.udp.as_ref().and_then(|u| u.local_addr().ok())
+    }
+
+    /// "udp ADDR, unix PATH[, PATH...]": where the daemon listens, for its start-up line.
+    pub fn listening(&self) -> String {
+        let udp = self.udp_addr().map_or("off".to_string(), |a| a.to_string());
+        let unix: Vec<String> = self.listeners.iter().map(|l| l.path.display().to_string()).collect();
+        let unix = if unix.is_empty() { "off".to_string() } else { unix.join(", ") };
+        format!("udp {udp}, unix {unix}")
     }
 
     fn make_udp_faces(&mut self) -> Result<(), DaemonError> {

@@ -14,4 +14,4 @@ pub mod daemon;
 pub mod face;
 
 pub use config::{ConfigError, DaemonConfig};
-pub use daemon::{run, shutdown_signals, Daemon, DaemonError, FaceReport, Report, StatusHandle};
+pub use daemon::{run, run_blocking, shutdown_signals, Daemon, DaemonError, FaceReport, Report, StatusHandle};

@@ -40,7 +40,6 @@ fn main() -> ExitCode {
 }
 
 async fn serve(config: ndnflow_net::DaemonConfig) -> ExitCode {
-    let unix = config.unix_listen.clone();
     let signals = match ndnflow_net::shutdown_signals() {
         Ok(s) => s,
         Err(e) => {
@@ -55,9 +54,7 @@ async fn serve(config: ndnflow_net::DaemonConfig) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let udp = daemon.udp_addr().map_or("off".to_string(), |a| a.to_string());
-    let unix = unix.map_or("off".to_string(), |p| p.display().to_string());
-    eprintln!("ndnflow-fwd: listening on udp {udp}, unix {unix}; SIGUSR1 prints the counters, SIGINT or SIGTERM stops");
+    eprintln!("ndnflow-fwd: listening on {}; SIGUSR1 prints the counters, SIGINT or SIGTERM stops", daemon.listening());
     if let Err(e) = print_on_sigusr1(daemon.status()) {
         eprintln!("ndnflow-fwd: no SIGUSR1 report: {e}");
     }
