@@ -240,8 +240,9 @@ impl Daemon {
         let mut buf = vec![0u8; MAX_PACKET_SIZE + 1];
         loop {
             let deadline = self.forwarder.poll_timeout().and_then(|t| self.clock.instant(t));
+            // Not `biased`: tokio polls the branches from a random one, so a busy socket cannot
+            // starve the others or the timers.
             let wake = tokio::select! {
-                biased;
                 _ = &mut shutdown => Wake::Stop,
                 // Never `None`: the daemon holds a sender itself.
                 Some(event) = self.events.recv() => Wake::Event(event),
