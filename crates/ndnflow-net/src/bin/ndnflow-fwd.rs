@@ -47,6 +47,9 @@ async fn serve(config: ndnflow_net::DaemonConfig) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Before the sockets exist, so that no signal can find the default action (which ends the
+    // process) once a client can see the daemon.
+    let usr1 = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::user_defined1());
     let daemon = match ndnflow_net::Daemon::bind(config).await {
         Ok(d) => d,
         Err(e) => {
@@ -55,8 +58,9 @@ async fn serve(config: ndnflow_net::DaemonConfig) -> ExitCode {
         }
     };
     eprintln!("ndnflow-fwd: listening on {}; SIGUSR1 prints the counters, SIGINT or SIGTERM stops", daemon.listening());
-    if let Err(e) = print_on_sigusr1(daemon.status()) {
-        eprintln!("ndnflow-fwd: no SIGUSR1 report: {e}");
+    match usr1 {
+        Ok(usr1) => print_on_sigusr1(usr1, daemon.status()),
+        Err(e) => eprintln!("ndnflow-fwd: no SIGUSR1 report: {e}"),
     }
     let report = daemon.run(signals).await;
     println!("{}", serde_json::to_string_pretty(&report.to_json()).unwrap_or_default());
@@ -64,9 +68,7 @@ async fn serve(config: ndnflow_net::DaemonConfig) -> ExitCode {
 }
 
 /// Prints the daemon's counters as JSON on standard error at each SIGUSR1.
-fn print_on_sigusr1(status: ndnflow_net::StatusHandle) -> std::io::Result<()> {
-    use tokio::signal::unix::{signal, SignalKind};
-    let mut usr1 = signal(SignalKind::user_defined1())?;
+fn print_on_sigusr1(mut usr1: tokio::signal::unix::Signal, status: ndnflow_net::StatusHandle) {
     tokio::spawn(async move {
         while usr1.recv().await.is_some() {
             match status.report().await {
@@ -75,5 +77,4 @@ fn print_on_sigusr1(status: ndnflow_net::StatusHandle) -> std::io::Result<()> {
             }
         }
     });
-    Ok(())
 }
