@@ -259,12 +259,7 @@ impl Daemon {
             }
             self.flush();
         }
-        let report = self.report();
-        self.tasks.abort_all();
-        for l in &self.listeners {
-            unix::remove_socket(&l.path);
-        }
-        report
+        self.report() // dropping the daemon ends its tasks and removes its socket files
     }
 
     fn on_event(&mut self, event: Event) {
@@ -373,6 +368,17 @@ impl Daemon {
             unknown_malformed: self.udp.as_ref().map_or(0, |u| u.unknown_malformed),
             pit_entries: self.forwarder.pit.len(),
             uptime_s: self.clock.now().as_secs_f64(),
+        }
+    }
+}
+
+impl Drop for Daemon {
+    /// Ends the connection tasks and removes the socket files of the listeners bound, also when
+    /// `bind` failed half-way or `run` was never called.
+    fn drop(&mut self) {
+        self.tasks.abort_all();
+        for l in &self.listeners {
+            unix::remove_socket(&l.path);
         }
     }
 }

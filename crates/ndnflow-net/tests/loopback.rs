@@ -365,3 +365,14 @@ async fn interests_past_the_pit_bound_are_dropped_and_counted_on_their_face() {
     // new nonce from the same face again); /p/c never reached it.
     assert_eq!(report.forwarder.in_interests, 3);
 }
+
+#[tokio::test]
+async fn a_start_that_fails_half_way_leaves_no_socket_file() {
+    let dir = socket_dir("half");
+    // listen.unix binds app.sock; the face's listener at the same path is then refused.
+    let mut config = producer_daemon(&dir);
+    config.faces[0].transport = config::FaceTransport::Unix(dir.join("app.sock"));
+    let err = Daemon::bind(config).await.err().expect("the second listener is refused");
+    assert_eq!(err.to_string(), format!("faces[0].unix: {}/app.sock is already a listener", dir.display()));
+    assert!(!dir.join("app.sock").exists(), "the first listener's file is removed");
+}
