@@ -378,6 +378,13 @@ def checks_total_line(outcomes: List[Any], seeds: Optional[List[int]]) -> str:
             f"{', '.join(str(seed) for seed in seeds)}; {median} of {total} on the median")
 
 
+def cmd_fwd(args: argparse.Namespace) -> int:
+    """Runs the real-time daemon in this process; prints its counters as JSON when it stops."""
+    report = _native.require("run_forwarder")(args.config)
+    print(report)
+    return EXIT_OK
+
+
 # -------------------------------------------------------------------------------------- parser
 
 
@@ -456,6 +463,12 @@ def build_parser() -> argparse.ArgumentParser:
     imp.set_defaults(handler=cmd_import_ndnsim)
 
     cli_topology.add_parsers(commands)
+
+    fwd = commands.add_parser(
+        "fwd", help="run a forwarder daemon on UDP and Unix sockets until Ctrl-C or SIGTERM (docs/real-network.md)")
+    fwd.add_argument("config", metavar="CONFIG.toml", help="the daemon's configuration: listeners, faces, routes, "
+                     "[forwarder] as a scenario node")
+    fwd.set_defaults(handler=cmd_fwd)
 
     rep = commands.add_parser(
         "reproduce", help="re-run a paper's experiment and check its numbers (exit 1 if a check fails)")

@@ -11,6 +11,7 @@ static ALLOCATOR: ndnflow_core::reserve::ReserveAllocator = ndnflow_core::reserv
 
 mod codec;
 mod facts;
+mod fwd;
 mod protocols;
 mod sim;
 mod traces;
@@ -20,6 +21,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     sim::register(m)?;
     codec::register(m)?;
+    fwd::register(m)?;
     protocols::views::register(m)?;
     Ok(())
 }

@@ -91,6 +91,22 @@ pub fn parse_scenario(text: &str, source: &str, base_dir: Option<&Path>) -> Resu
     Reader { ctx, base_dir, nodes: Vec::new(), node_index: FxHashMap::default() }.scenario(&root)
 }
 
+/// Reads the table at top-level `key` of a TOML document as a scenario node's attributes (`cs`,
+/// `strategy`, `strategies`, `interest_marks`, ...), into the `ForwarderConfig` a scenario node
+/// would get; no such key: the default. The document's other top-level keys are the caller's and
+/// are not looked at. For the real-time daemon (ndnflow-net), whose `[forwarder]` table speaks the
+/// scenario's node vocabulary through this one reader; errors name `source`, line and field.
+pub fn parse_forwarder_table(text: &str, source: &str, key: &str) -> Result<ForwarderConfig, ScenarioError> {
+    let ctx = Ctx { text, source };
+    let root = DeTable::parse(text).map_err(|e| ctx.syntax_error(&e))?;
+    let mut config = ForwarderConfig::default();
+    if let Some((_, v)) = root.get_ref().iter().find(|(k, _)| k.get_ref() == key) {
+        let reader = Reader { ctx, base_dir: None, nodes: Vec::new(), node_index: FxHashMap::default() };
+        reader.node_attributes(v, key, &mut config)?;
+    }
+    Ok(config)
+}
+
 type Val<'i> = Spanned<DeValue<'i>>;
 type Res<T> = Result<T, ScenarioError>;
 

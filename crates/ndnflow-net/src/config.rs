@@ -1,0 +1,248 @@
+//! The daemon's configuration file (TOML): where it listens, its faces and routes, and its
+//! forwarder, in the vocabulary of scenario files where one exists (`[[routes]]` with `prefix`,
+//! `nexthop`, `cost`; `[forwarder]` holds exactly a scenario node's attributes and is read by the
+//! scenario reader itself, `ndnflow_sim::scenario::toml::parse_forwarder_table`).
+//!
+//! Defaults follow NFD's nfd.conf where NFD has the setting (UDP port 6363, a Content Store of
+//! 65536 packets); docs/real-network.md lists every key with its default and source. Every error
+//! names the file and the field, and none panics.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use ndnflow_core::fw::ForwarderConfig;
+use ndnflow_core::table::CsPolicy;
+use ndnflow_core::Name;
+use serde::Deserialize;
+use toml::Spanned;
+
+/// NFD's UDP port (nfd.conf `face_system.udp.port`), on every IPv4 address as NFD listens.
+pub const DEFAULT_UDP_LISTEN: &str = "0.0.0.0:6363";
+/// NFD's default Content Store size in packets (nfd.conf `tables.cs_max_packets`).
+pub const DEFAULT_CS_CAPACITY: usize = 65536;
+/// Our bound on pending Interests: NFD has none. Interests that would open an entry past it are
+/// dropped and counted on their face (issue 25 item 7: a flood keeps the PIT within its bound).
+pub const DEFAULT_PIT_CAPACITY: usize = 65536;
+/// Our nonce and strategy seed when the file gives none (a scenario's default seed, 1).
+pub const DEFAULT_SEED: u64 = 1;
+/// A route's cost when the entry gives none: a scenario's `[[routes]]` default (NFD's `nfdc route
+/// add` default is 0; only the order between costs matters to the strategies).
+pub const DEFAULT_ROUTE_COST: u64 = 1;
+
+/// A daemon's whole configuration, validated.
+#[derive(Clone, Debug)]
+pub struct DaemonConfig {
+    /// The UDP socket every UDP face shares; `None`: no UDP.
+    pub udp_listen: Option<SocketAddr>,
+    /// The Unix stream socket local applications connect to (no route of its own: applications
+    /// there are consumers until the management protocol lets them register prefixes); `None`:
+    /// none.
+    pub unix_listen: Option<PathBuf>,
+    pub faces: Vec<FaceSpec>,
+    pub routes: Vec<RouteSpec>,
+    pub forwarder: ForwarderConfig,
+    pub pit_capacity: usize,
+    pub seed: u64,
+}
+
+/// A face the file names, for routes to point at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaceSpec {
+    pub name: String,
+    pub transport: FaceTransport,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FaceTransport {
+    /// A UDP peer: the face exists from the start, over the shared UDP socket.
+    Udp(SocketAddr),
+    /// A Unix stream listener of its own: every application that connects to it gets a face, and
+    /// the routes naming this face are installed towards each (a producer's socket).
+    Unix(PathBuf),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RouteSpec {
+    pub prefix: Name,
+    /// Index into `DaemonConfig::faces`.
+    pub face: usize,
+    pub cost: u64,
+}
+
+/// Why a configuration was refused, as the scenario reader says it: `file:line: field: what is
+/// wrong` (the line where known).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+/// The default Unix socket: NFD's is /run/nfd/nfd.sock; ours is `ndnflow/ndnflow.sock` under
+/// `$XDG_RUNTIME_DIR` (the user's runtime directory, so that a daemon runs without root), or
+/// under /run when that is not set (as NFD, for a daemon started as root).
+pub fn default_unix_path() -> PathBuf {
+    let base = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/run"));
+    base.join("ndnflow").join("ndnflow.sock")
+}
+
+// ---------------------------------------------------------------- the file as serde sees it
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    seed: Option<u64>,
+    pit_capacity: Option<u64>,
+    listen: Option<Listen>,
+    /// Read by the scenario reader; here only to be accepted, and to see whether `cs` is given.
+    forwarder: Option<toml::Table>,
+    #[serde(default)]
+    faces: Vec<Face>,
+    #[serde(default)]
+    routes: Vec<Route>,
+}
+
+/// `udp` / `unix`: an address or path, or `false` for none.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Endpoint {
+    Off(bool),
+    At(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Listen {
+    udp: Option<Spanned<Endpoint>>,
+    unix: Option<Spanned<Endpoint>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Face {
+    name: Spanned<String>,
+    udp: Option<Spanned<String>>,
+    unix: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Route {
+    prefix: Spanned<String>,
+    nexthop: Spanned<String>,
+    cost: Option<u64>,
+}
+
+// ---------------------------------------------------------------- reading
+
+/// Reads and validates a daemon configuration file.
+pub fn load(path: &Path) -> Result<DaemonConfig, ConfigError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ConfigError(format!("{file}: cannot read the configuration: {e}")))?;
+    parse(&text, &file)
+}
+
+/// Parses and validates a configuration; `file` names it in errors.
+pub fn parse(text: &str, file: &str) -> Result<DaemonConfig, ConfigError> {
+    let at = |span: std::ops::Range<usize>, field: &str, message: String| {
+        ConfigError(format!("{file}:{}: {field}: {message}", line_of(text, span.start)))
+    };
+    // toml's message says the line and column itself, and the field for an unknown or missing one.
+    let raw: File = toml::from_str(text).map_err(|e| ConfigError(format!("{file}: {}", e.to_string().trim_end())))?;
+    let mut forwarder = ndnflow_sim::scenario::toml::parse_forwarder_table(text, file, "forwarder")
+        .map_err(|e| ConfigError(e.to_string()))?;
+    if !raw.forwarder.as_ref().is_some_and(|f| f.contains_key("cs")) {
+        // A daemon caches as NFD does unless told otherwise (a scenario node does not: there, no
+        // result may depend on a cache nobody asked for).
+        forwarder.cs_policy = CsPolicy::Lru;
+        forwarder.cs_capacity = DEFAULT_CS_CAPACITY;
+    }
+    let listen = raw.listen.unwrap_or(Listen { udp: None, unix: None });
+    let udp_listen = match listen.udp {
+        None => Some(DEFAULT_UDP_LISTEN.parse().expect("the default address parses")),
+        Some(v) => endpoint(&v, "listen.udp", &at)?.map(|s| socket_addr(s, &v, "listen.udp", &at)).transpose()?,
+    };
+    let unix_listen = match listen.unix {
+        None => Some(default_unix_path()),
+        Some(v) => endpoint(&v, "listen.unix", &at)?.map(PathBuf::from),
+    };
+    let faces = read_faces(&raw.faces, &at)?;
+    let routes = read_routes(&raw.routes, &faces, &at)?;
+    let pit_capacity = match raw.pit_capacity {
+        None => DEFAULT_PIT_CAPACITY,
+        Some(0) => {
+            let msg = "must be at least 1 (a forwarder with no PIT forwards nothing)";
+            return Err(ConfigError(format!("{file}: pit_capacity: {msg}")));
+        }
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+    };
+    let seed = raw.seed.unwrap_or(DEFAULT_SEED);
+    Ok(DaemonConfig { udp_listen, unix_listen, faces, routes, forwarder, pit_capacity, seed })
+}
+
+type At<'a> = dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError + 'a;
+
+fn endpoint<'v>(v: &'v Spanned<Endpoint>, field: &str, at: &At<'_>) -> Result<Option<&'v str>, ConfigError> {
+    match v.get_ref() {
+        Endpoint::Off(false) => Ok(None),
+        Endpoint::Off(true) => Err(at(v.span(), field, "expected an address or path, or false for none".into())),
+        Endpoint::At(s) => Ok(Some(s)),
+    }
+}
+
+fn socket_addr<T>(s: &str, v: &Spanned<T>, field: &str, at: &At<'_>) -> Result<SocketAddr, ConfigError> {
+    s.parse()
+        .map_err(|_| at(v.span(), field, format!("{s:?} is not an IP address and port such as \"127.0.0.1:6363\"")))
+}
+
+fn read_faces(raw: &[Face], at: &At<'_>) -> Result<Vec<FaceSpec>, ConfigError> {
+    let mut faces: Vec<FaceSpec> = Vec::new();
+    for (i, f) in raw.iter().enumerate() {
+        let field = format!("faces[{i}]");
+        let name = f.name.get_ref().clone();
+        if name.is_empty() {
+            return Err(at(f.name.span(), &format!("{field}.name"), "face names must not be empty".into()));
+        }
+        if faces.iter().any(|g| g.name == name) {
+            return Err(at(f.name.span(), &format!("{field}.name"), format!("face {name:?} is named twice")));
+        }
+        let transport = match (&f.udp, &f.unix) {
+            (Some(u), None) => FaceTransport::Udp(socket_addr(u.get_ref(), u, &format!("{field}.udp"), at)?),
+            (None, Some(p)) => FaceTransport::Unix(PathBuf::from(p.get_ref())),
+            _ => {
+                let msg = "give exactly one of udp = \"HOST:PORT\" (a peer) or unix = \"PATH\" (a listener)";
+                return Err(at(f.name.span(), &field, msg.into()));
+            }
+        };
+        faces.push(FaceSpec { name, transport });
+    }
+    Ok(faces)
+}
+
+fn read_routes(raw: &[Route], faces: &[FaceSpec], at: &At<'_>) -> Result<Vec<RouteSpec>, ConfigError> {
+    let mut routes = Vec::new();
+    for (i, r) in raw.iter().enumerate() {
+        let field = format!("routes[{i}]");
+        let prefix = Name::parse(r.prefix.get_ref())
+            .map_err(|e| at(r.prefix.span(), &format!("{field}.prefix"), e.to_string()))?;
+        let wanted = r.nexthop.get_ref();
+        let Some(face) = faces.iter().position(|f| &f.name == wanted) else {
+            let known: Vec<&str> = faces.iter().map(|f| f.name.as_str()).collect();
+            let msg = if known.is_empty() {
+                format!("unknown face {wanted:?} (the file has no [[faces]])")
+            } else {
+                format!("unknown face {wanted:?} (faces in [[faces]]: {})", known.join(", "))
+            };
+            return Err(at(r.nexthop.span(), &format!("{field}.nexthop"), msg));
+        };
+        routes.push(RouteSpec { prefix, face, cost: r.cost.unwrap_or(DEFAULT_ROUTE_COST) });
+    }
+    Ok(routes)
+}
+
+/// 1-based line of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+#[cfg(test)]
+#[path = "config_tests.rs"]
+mod tests;

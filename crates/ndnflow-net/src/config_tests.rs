@@ -1,0 +1,86 @@
+use super::*;
+use ndnflow_core::fw::config::StrategyName;
+
+fn err(text: &str) -> String {
+    parse(text, "fwd.toml").unwrap_err().to_string()
+}
+
+#[test]
+fn an_empty_file_is_nfd_s_defaults() {
+    let c = parse("", "fwd.toml").unwrap();
+    assert_eq!(c.udp_listen, Some("0.0.0.0:6363".parse().unwrap()));
+    assert_eq!(c.unix_listen, Some(default_unix_path()));
+    assert_eq!((c.forwarder.cs_policy, c.forwarder.cs_capacity), (CsPolicy::Lru, 65536));
+    assert_eq!(c.forwarder.default_strategy, StrategyName::BestRoute);
+    assert_eq!((c.pit_capacity, c.seed), (65536, 1));
+    assert!(c.faces.is_empty() && c.routes.is_empty());
+}
+
+#[test]
+fn faces_routes_and_the_forwarder_table_are_read() {
+    let c = parse(
+        r#"
+        seed = 7
+        pit_capacity = 10
+        [listen]
+        udp = "127.0.0.1:0"
+        unix = false
+        [forwarder]
+        cs = { capacity = 5 }
+        strategy = "multicast"
+        strategies = { "/p" = { name = "pcon", change_perc = 0.02 } }
+        [[faces]]
+        name = "b"
+        udp = "127.0.0.2:6363"
+        [[faces]]
+        name = "producer"
+        unix = "/tmp/x.sock"
+        [[routes]]
+        prefix = "/p"
+        nexthop = "b"
+        [[routes]]
+        prefix = "/q"
+        nexthop = "producer"
+        cost = 0
+        "#,
+        "fwd.toml",
+    )
+    .unwrap();
+    assert_eq!((c.seed, c.pit_capacity, c.unix_listen.clone()), (7, 10, None));
+    assert_eq!(c.forwarder.cs_capacity, 5);
+    assert_eq!(c.forwarder.default_strategy, StrategyName::Multicast);
+    assert_eq!(c.forwarder.strategy_choices.len(), 1);
+    assert!(matches!(c.forwarder.strategy_choices[0].1, StrategyName::Pcon(p) if p.change_perc == 0.02));
+    assert_eq!(c.faces[0].transport, FaceTransport::Udp("127.0.0.2:6363".parse().unwrap()));
+    assert_eq!(c.faces[1].transport, FaceTransport::Unix("/tmp/x.sock".into()));
+    // A route without a cost takes the scenario's default, 1.
+    assert_eq!((c.routes[0].face, c.routes[0].cost), (0, 1));
+    assert_eq!((c.routes[1].prefix.to_string(), c.routes[1].face, c.routes[1].cost), ("/q".into(), 1, 0));
+}
+
+#[test]
+fn errors_name_the_file_the_line_and_the_field() {
+    let e = err("[[faces]]\nname = \"b\"\nudp = \"nowhere\"\n");
+    assert!(e.starts_with("fwd.toml:3: faces[0].udp: \"nowhere\" is not an IP address"), "{e}");
+    let e = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.1:1\"\n[[routes]]\nprefix = \"/p\"\nnexthop = \"c\"\n");
+    assert!(e.starts_with("fwd.toml:6: routes[0].nexthop: unknown face \"c\" (faces in [[faces]]: b)"), "{e}");
+    let e = err("[[faces]]\nname = \"b\"\n");
+    assert!(e.contains("faces[0]: give exactly one of udp"), "{e}");
+    let e = err("[[faces]]\nname = \"b\"\nunix = \"/a\"\n[[faces]]\nname = \"b\"\nunix = \"/c\"\n");
+    assert!(e.starts_with("fwd.toml:5: faces[1].name: face \"b\" is named twice"), "{e}");
+    let e = err("pit_capacity = 0\n");
+    assert_eq!(e, "fwd.toml: pit_capacity: must be at least 1 (a forwarder with no PIT forwards nothing)");
+}
+
+#[test]
+fn unknown_keys_and_bad_forwarder_values_are_refused_by_name() {
+    let e = err("[listen]\nudpp = \"127.0.0.1:1\"\n");
+    assert!(e.starts_with("fwd.toml: ") && e.contains("unknown field `udpp`"), "{e}");
+    // The [forwarder] table goes through the scenario reader: its messages, its field paths.
+    let e = err("[forwarder]\nstrategy = \"best-rout\"\n");
+    assert!(e.starts_with("fwd.toml:2:12: forwarder.strategy: "), "{e}");
+    let e = err("[forwarder]\nfoo = 1\n");
+    assert!(e.contains("forwarder") && e.contains("unknown field \"foo\""), "{e}");
+    let e = err("[listen]\nudp = true\n");
+    assert!(e.starts_with("fwd.toml:2: listen.udp: expected an address or path, or false"), "{e}");
+}

@@ -1,0 +1,455 @@
+//! The daemon: one task owns the forwarder and drives it in real time, as the simulator's engine
+//! drives it in simulated time. It waits for whichever comes first: a datagram on the UDP socket,
+//! an event from a Unix connection's reader (a decoded frame, a connection accepted or closed),
+//! the forwarder's next deadline (`poll_timeout`), or shutdown. Each received frame goes through
+//! `Forwarder::handle(now, ...)`; each frame the outbox then holds is encoded once and handed to
+//! its face without waiting (UDP `try_send_to`, a Unix connection's bounded queue): the forwarder
+//! never blocks on a peer.
+//!
+//! Malformed input is dropped and counted on its face (`DriverCounters::malformed`); nothing a
+//! peer sends can panic the daemon (the codec returns `DecodeError`s).
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use ndnflow_core::fw::{FaceCounters, FaceKind, Forwarder, ForwarderCounters};
+use ndnflow_core::packet::{Frame, NetPacket};
+use ndnflow_core::table::FaceId;
+use tokio::net::UnixStream;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinSet;
+
+use crate::clock::Clock;
+use crate::config::{DaemonConfig, FaceTransport};
+use crate::face::udp::{UdpFaces, MAX_PACKET_SIZE};
+use crate::face::{unix, DriverCounters, Face, Transport};
+
+/// What the connection tasks tell the daemon.
+pub(crate) enum Event {
+    Accepted {
+        listener: usize,
+        stream: UnixStream,
+    },
+    Frame {
+        face: FaceId,
+        frame: Frame,
+    },
+    Malformed {
+        face: FaceId,
+    },
+    Closed {
+        face: FaceId,
+    },
+    /// A `StatusHandle` asks for the counters.
+    Status(oneshot::Sender<Report>),
+}
+
+/// Reads a running daemon's counters (the binary prints them on SIGUSR1; tests wait on them).
+/// Costs the forwarder nothing until asked: the request queues behind the frames before it.
+#[derive(Clone)]
+pub struct StatusHandle(mpsc::Sender<Event>);
+
+impl StatusHandle {
+    /// The daemon's report now, or `None` once it has stopped.
+    pub async fn report(&self) -> Option<Report> {
+        let (tx, rx) = oneshot::channel();
+        self.0.send(Event::Status(tx)).await.ok()?;
+        rx.await.ok()
+    }
+}
+
+/// Events queued from connections before their readers wait (backpressure on the sockets, not
+/// loss: a reader blocks, and the kernel's buffer then the application's writes fill).
+const EVENT_QUEUE: usize = 4096;
+
+/// Why the daemon could not start: which setting, and the system's reason.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct DaemonError(pub String);
+
+/// A Unix listener: its path, and the `[[faces]]` entry whose routes its connections get (none
+/// for `listen.unix`).
+struct Listener {
+    path: PathBuf,
+    spec: Option<usize>,
+}
+
+pub struct Daemon {
+    config: DaemonConfig,
+    clock: Clock,
+    forwarder: Forwarder,
+    /// Indexed by `FaceId`, as the forwarder's faces.
+    faces: Vec<Face>,
+    udp: Option<UdpFaces>,
+    listeners: Vec<Listener>,
+    tasks: JoinSet<()>,
+    events_tx: mpsc::Sender<Event>,
+    events: mpsc::Receiver<Event>,
+    /// The forwarder's output, kept to reuse its allocation.
+    out: ndnflow_core::fw::forwarder::Outbox,
+}
+
+/// Runs a daemon until `shutdown` completes; what it counted.
+pub async fn run(config: DaemonConfig, shutdown: impl Future<Output = ()>) -> Result<Report, DaemonError> {
+    Ok(Daemon::bind(config).await?.run(shutdown).await)
+}
+
+/// Runs a daemon on a runtime of its own in this thread, until `stop` (asked every `period`)
+/// says so; `ready` sees the daemon once its sockets are bound. For a host that has its own way of
+/// hearing signals (the Python extension asks the interpreter, `ndnflow fwd`).
+pub fn run_blocking(
+    config: DaemonConfig,
+    period: std::time::Duration,
+    mut stop: impl FnMut() -> bool,
+    ready: impl FnOnce(&Daemon),
+) -> Result<Report, DaemonError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| DaemonError(format!("cannot start the runtime: {e}")))?;
+    runtime.block_on(async move {
+        let daemon = Daemon::bind(config).await?;
+        ready(&daemon);
+        let asked = async move {
+            let mut tick = tokio::time::interval(period);
+            while !stop() {
+                tick.tick().await;
+            }
+        };
+        Ok(daemon.run(asked).await)
+    })
+}
+
+/// Completes at the first SIGINT or SIGTERM. The handlers are installed when this is called, so a
+/// signal that comes before the future is polled still counts.
+pub fn shutdown_signals() -> std::io::Result<impl Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+    })
+}
+
+enum Wake {
+    Stop,
+    Event(Event),
+    Datagram(std::io::Result<(usize, SocketAddr)>),
+    Timer,
+}
+
+impl Daemon {
+    /// Binds the sockets and makes the configured faces and their routes; the daemon runs once
+    /// `run` is called (tests read the bound addresses in between).
+    pub async fn bind(config: DaemonConfig) -> Result<Daemon, DaemonError> {
+        let forwarder = Forwarder::new(config.forwarder.clone(), config.seed);
+        let udp = match config.udp_listen {
+            Some(addr) => Some(
+                UdpFaces::bind(addr).await.map_err(|e| DaemonError(format!("listen.udp: cannot bind {addr}: {e}")))?,
+            ),
+            None => None,
+        };
+        let (events_tx, events) = mpsc::channel(EVENT_QUEUE);
+        let mut daemon = Daemon {
+            config,
+            clock: Clock::start(),
+            forwarder,
+            faces: Vec::new(),
+            udp,
+            listeners: Vec::new(),
+            tasks: JoinSet::new(),
+            events_tx,
+            events,
+            out: Vec::new(),
+        };
+        daemon.make_udp_faces()?;
+        daemon.bind_listeners().await?;
+        Ok(daemon)
+    }
+
+    /// A handle to read the counters while the daemon runs.
+    pub fn status(&self) -> StatusHandle {
+        StatusHandle(self.events_tx.clone())
+    }
+
+    /// The UDP socket's address (with the port the system chose when the config said 0).
+    pub fn udp_addr(&self) -> Option<SocketAddr> {
+        self.udp.as_ref().and_then(|u| u.local_addr().ok())
+    }
+
+    /// "udp ADDR, unix PATH[, PATH...]": where the daemon listens, for its start-up line.
+    pub fn listening(&self) -> String {
+        let udp = self.udp_addr().map_or("off".to_string(), |a| a.to_string());
+        let unix: Vec<String> = self.listeners.iter().map(|l| l.path.display().to_string()).collect();
+        let unix = if unix.is_empty() { "off".to_string() } else { unix.join(", ") };
+        format!("udp {udp}, unix {unix}")
+    }
+
+    fn make_udp_faces(&mut self) -> Result<(), DaemonError> {
+        for (i, spec) in self.config.faces.clone().iter().enumerate() {
+            let FaceTransport::Udp(peer) = spec.transport else { continue };
+            let Some(udp) = self.udp.as_mut() else {
+                return Err(DaemonError(format!("faces[{i}] ({}) is a UDP face, but listen.udp is false", spec.name)));
+            };
+            let id = self.forwarder.add_face(FaceKind::Link);
+            udp.insert(peer, id);
+            self.faces.push(Face::udp(Some(spec.name.clone()), peer));
+            self.install_routes(i, id);
+        }
+        Ok(())
+    }
+
+    async fn bind_listeners(&mut self) -> Result<(), DaemonError> {
+        let mut wanted: Vec<(String, Listener)> = Vec::new();
+        if let Some(path) = &self.config.unix_listen {
+            wanted.push(("listen.unix".into(), Listener { path: path.clone(), spec: None }));
+        }
+        for (i, spec) in self.config.faces.iter().enumerate() {
+            if let FaceTransport::Unix(path) = &spec.transport {
+                wanted.push((format!("faces[{i}].unix"), Listener { path: path.clone(), spec: Some(i) }));
+            }
+        }
+        for (field, listener) in wanted {
+            if self.listeners.iter().any(|l| l.path == listener.path) {
+                return Err(DaemonError(format!("{field}: {} is already a listener", listener.path.display())));
+            }
+            let socket = unix::bind(&listener.path)
+                .await
+                .map_err(|e| DaemonError(format!("{field}: cannot listen on {}: {e}", listener.path.display())))?;
+            unix::spawn_accept(&mut self.tasks, socket, self.listeners.len(), self.events_tx.clone());
+            self.listeners.push(listener);
+        }
+        Ok(())
+    }
+
+    /// The routes of `[[faces]]` entry `spec`, towards face `id`.
+    fn install_routes(&mut self, spec: usize, id: FaceId) {
+        for route in self.config.routes.iter().filter(|r| r.face == spec) {
+            self.forwarder.fib.add_nexthop(&route.prefix, id, route.cost);
+        }
+    }
+
+    /// Runs until `shutdown` completes, then closes every connection and listener; what it counted.
+    pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> Report {
+        tokio::pin!(shutdown);
+        let mut buf = vec![0u8; MAX_PACKET_SIZE + 1];
+        loop {
+            let deadline = self.forwarder.poll_timeout().and_then(|t| self.clock.instant(t));
+            // Not `biased`: tokio polls the branches from a random one, so a busy socket cannot
+            // starve the others or the timers.
+            let wake = tokio::select! {
+                _ = &mut shutdown => Wake::Stop,
+                // Never `None`: the daemon holds a sender itself.
+                Some(event) = self.events.recv() => Wake::Event(event),
+                r = recv_datagram(self.udp.as_ref(), &mut buf) => Wake::Datagram(r),
+                _ = sleep_until(deadline) => Wake::Timer,
+            };
+            match wake {
+                Wake::Stop => break,
+                Wake::Event(event) => self.on_event(event),
+                Wake::Datagram(Ok((n, peer))) => self.on_datagram(&buf[..n], peer),
+                // ICMP errors from an earlier send (port unreachable) surface here: not ours to stop for.
+                Wake::Datagram(Err(_)) => {}
+                Wake::Timer => self.forwarder.handle_timeout(self.clock.now(), &mut self.out),
+            }
+            self.flush();
+        }
+        self.report() // dropping the daemon ends its tasks and removes its socket files
+    }
+
+    fn on_event(&mut self, event: Event) {
+        match event {
+            Event::Frame { face, frame } => self.on_frame(face, frame),
+            Event::Malformed { face } => self.count(face, |c| c.malformed += 1),
+            Event::Accepted { listener, stream } => self.on_accepted(listener, stream),
+            Event::Status(reply) => {
+                let _ = reply.send(self.report());
+            }
+            Event::Closed { face } => {
+                self.forwarder.set_face_up(face, false);
+                if let Some(f) = self.faces.get_mut(face.index()) {
+                    f.transport = Transport::Closed; // drops the writer's queue: the writer ends
+                }
+            }
+        }
+    }
+
+    fn on_accepted(&mut self, listener: usize, stream: UnixStream) {
+        let id = self.forwarder.add_face(FaceKind::App);
+        let writer = unix::spawn_connection(&mut self.tasks, stream, id, self.events_tx.clone());
+        let Listener { path, spec } = &self.listeners[listener];
+        let spec = *spec;
+        let name = spec.map(|i| self.config.faces[i].name.clone());
+        self.faces.push(Face::unix(name, path, writer));
+        if let Some(spec) = spec {
+            self.install_routes(spec, id);
+        }
+    }
+
+    fn on_datagram(&mut self, bytes: &[u8], peer: SocketAddr) {
+        let Some(udp) = self.udp.as_mut() else { return };
+        let known = udp.face_of(peer);
+        let decoded = if bytes.len() > MAX_PACKET_SIZE { None } else { Frame::decode(bytes).ok() };
+        match (known, decoded) {
+            (Some(face), Some(frame)) => self.on_frame(face, frame),
+            (Some(face), None) => self.count(face, |c| c.malformed += 1),
+            (None, Some(frame)) => {
+                let face = self.forwarder.add_face(FaceKind::Link);
+                udp.insert(peer, face);
+                self.faces.push(Face::udp(None, peer));
+                self.on_frame(face, frame);
+            }
+            (None, None) => udp.unknown_malformed += 1,
+        }
+    }
+
+    /// A decoded frame from `face`, unless it is an Interest that would open a PIT entry past the
+    /// bound.
+    fn on_frame(&mut self, face: FaceId, frame: Frame) {
+        if let NetPacket::Interest(interest) = &frame.packet {
+            let pit = &self.forwarder.pit;
+            if pit.len() >= self.config.pit_capacity && pit.find(interest).is_none() {
+                self.count(face, |c| c.pit_full += 1);
+                return;
+            }
+        }
+        self.forwarder.handle(self.clock.now(), face, frame, &mut self.out);
+    }
+
+    /// Encodes and sends what the forwarder put in its outbox.
+    fn flush(&mut self) {
+        let mut out = std::mem::take(&mut self.out);
+        for (face, frame) in out.drain(..) {
+            let bytes = frame.encode();
+            let sent = match self.faces.get(face.index()).map(|f| &f.transport) {
+                Some(Transport::Udp(peer)) => self.udp.as_ref().is_some_and(|u| u.send(*peer, &bytes)),
+                Some(Transport::Unix(queue)) => queue.try_send(bytes).is_ok(),
+                Some(Transport::Closed) | None => false,
+            };
+            if !sent {
+                self.count(face, |c| c.send_dropped += 1);
+            }
+        }
+        self.out = out;
+    }
+
+    fn count(&mut self, face: FaceId, f: impl FnOnce(&mut DriverCounters)) {
+        if let Some(face) = self.faces.get_mut(face.index()) {
+            f(&mut face.counters);
+        }
+    }
+
+    /// What the daemon has counted so far.
+    pub fn report(&self) -> Report {
+        let info = self.forwarder.faces();
+        let counters = self.forwarder.face_counters();
+        let faces = self
+            .faces
+            .iter()
+            .enumerate()
+            .map(|(i, f)| FaceReport {
+                id: i as u32,
+                name: f.name.clone(),
+                remote: f.remote.clone(),
+                local_app: info[i].kind == FaceKind::App,
+                up: info[i].up,
+                packets: counters[i],
+                driver: f.counters,
+            })
+            .collect();
+        Report {
+            forwarder: self.forwarder.counters,
+            faces,
+            unknown_malformed: self.udp.as_ref().map_or(0, |u| u.unknown_malformed),
+            pit_entries: self.forwarder.pit.len(),
+            uptime_s: self.clock.now().as_secs_f64(),
+        }
+    }
+}
+
+impl Drop for Daemon {
+    /// Ends the connection tasks and removes the socket files of the listeners bound, also when
+    /// `bind` failed half-way or `run` was never called.
+    fn drop(&mut self) {
+        self.tasks.abort_all();
+        for l in &self.listeners {
+            unix::remove_socket(&l.path);
+        }
+    }
+}
+
+async fn recv_datagram(udp: Option<&UdpFaces>, buf: &mut [u8]) -> std::io::Result<(usize, SocketAddr)> {
+    match udp {
+        Some(udp) => udp.recv(buf).await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(tokio::time::Instant::from_std(at)).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// What a daemon counted: the forwarder's counters, and each face's with the driver's.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub forwarder: ForwarderCounters,
+    pub faces: Vec<FaceReport>,
+    /// UDP datagrams from endpoints without a face that did not decode.
+    pub unknown_malformed: u64,
+    pub pit_entries: usize,
+    pub uptime_s: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct FaceReport {
+    pub id: u32,
+    pub name: Option<String>,
+    /// `udp://ADDR` or `unix://LISTENER-PATH`.
+    pub remote: String,
+    pub local_app: bool,
+    pub up: bool,
+    /// The forwarder's counts (network-layer packets and bytes).
+    pub packets: FaceCounters,
+    pub driver: DriverCounters,
+}
+
+impl Report {
+    /// The report as JSON (what `ndnflow-fwd` prints when it stops).
+    pub fn to_json(&self) -> serde_json::Value {
+        let c = &self.forwarder;
+        let faces: Vec<_> = self
+            .faces
+            .iter()
+            .map(|f| {
+                let p = &f.packets;
+                serde_json::json!({
+                    "id": f.id, "name": f.name, "remote": f.remote, "local_app": f.local_app, "up": f.up,
+                    "in_interests": p.received[FaceCounters::INTERESTS], "in_data": p.received[FaceCounters::DATA],
+                    "in_nacks": p.received[FaceCounters::NACKS], "out_interests": p.sent[FaceCounters::INTERESTS],
+                    "out_data": p.sent[FaceCounters::DATA], "out_nacks": p.sent[FaceCounters::NACKS],
+                    "in_bytes": p.in_bytes, "out_bytes": p.out_bytes,
+                    "malformed": f.driver.malformed, "send_dropped": f.driver.send_dropped, "pit_full": f.driver.pit_full,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "uptime_s": self.uptime_s,
+            "forwarder": {
+                "in_interests": c.in_interests, "out_interests": c.out_interests, "in_data": c.in_data,
+                "out_data": c.out_data, "in_nacks": c.in_nacks, "out_nacks": c.out_nacks, "cs_hits": c.cs_hits,
+                "cs_misses": c.cs_misses, "unsolicited_data": c.unsolicited_data, "expired": c.expired,
+                "no_route": c.no_route, "pit_entries": self.pit_entries,
+            },
+            "unknown_malformed": self.unknown_malformed,
+            "faces": faces,
+        })
+    }
+}

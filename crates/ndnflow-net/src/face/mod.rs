@@ -1,0 +1,60 @@
+//! The daemon's faces: what is behind each `FaceId` the forwarder knows (a UDP peer over the shared
+//! socket, or a Unix stream connection's writer), and what the driver counts beside the
+//! forwarder's own `FaceCounters`: input it could not decode, output it could not send, Interests
+//! refused for want of PIT room.
+//!
+//! NFD's face system (daemon/face/) splits a face into a link service and a transport; here the
+//! link service is the core's codec, called by the driver, and the transports are `udp` and `unix`.
+
+pub mod udp;
+pub mod unix;
+
+use std::net::SocketAddr;
+use std::path::Path;
+
+use tokio::sync::mpsc;
+
+/// What carries a face's bytes.
+#[derive(Debug)]
+pub enum Transport {
+    /// A UDP peer, reached through the daemon's one UDP socket.
+    Udp(SocketAddr),
+    /// A Unix stream connection: its writer task's queue of encoded packets.
+    Unix(mpsc::Sender<Vec<u8>>),
+    /// A connection that has closed: the face stays (the forwarder never forgets a `FaceId`), down.
+    Closed,
+}
+
+/// Counts of the driver's, per face (the forwarder counts the packets it handled).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct DriverCounters {
+    /// Datagrams or stream elements that did not decode as an NDN packet or LpPacket: dropped.
+    pub malformed: u64,
+    /// Encoded packets not sent: the socket's buffer or the connection's queue was full, or the
+    /// send failed.
+    pub send_dropped: u64,
+    /// Interests dropped because the PIT held `pit_capacity` entries and they would open another.
+    pub pit_full: u64,
+}
+
+/// One face of the daemon.
+#[derive(Debug)]
+pub struct Face {
+    /// The `[[faces]]` entry it comes from (a Unix listener's connections share their listener's).
+    pub name: Option<String>,
+    pub transport: Transport,
+    /// For the report: the UDP peer or the listener's path.
+    pub remote: String,
+    pub counters: DriverCounters,
+}
+
+impl Face {
+    pub fn udp(name: Option<String>, peer: SocketAddr) -> Face {
+        Face { name, transport: Transport::Udp(peer), remote: format!("udp://{peer}"), counters: Default::default() }
+    }
+
+    pub fn unix(name: Option<String>, path: &Path, writer: mpsc::Sender<Vec<u8>>) -> Face {
+        let remote = format!("unix://{}", path.display());
+        Face { name, transport: Transport::Unix(writer), remote, counters: Default::default() }
+    }
+}

@@ -1,0 +1,378 @@
+//! The daemon on loopback: applications on Unix sockets under a fresh temporary directory, UDP on
+//! 127.0.0.1 with ports the system picks. Every test runs under `LIMIT`, so a hang fails.
+//!
+//! The test applications encode and decode with the core's codec, as the daemon does; the
+//! Interest the consumer sends is written by hand (`INTEREST_P_X`), so the wire format is checked
+//! against the NDN packet format and not only against itself.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use ndnflow_core::fw::FaceCounters;
+use ndnflow_core::packet::{Data, Frame, Interest, NetPacket};
+use ndnflow_core::{Name, Time};
+use ndnflow_net::config::{self, DaemonConfig};
+use ndnflow_net::face::unix::TlvFramer;
+use ndnflow_net::{Daemon, Report, StatusHandle};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{UdpSocket, UnixStream};
+use tokio::sync::oneshot;
+use tokio::time::timeout;
+
+/// How long any test may take before it counts as hung.
+const LIMIT: Duration = Duration::from_secs(10);
+
+/// Interest /p/x with Nonce 01 02 03 04 and InterestLifetime 4000 ms, written by hand from the
+/// NDN packet format v0.3 ("Interest Packet": Name, Nonce, InterestLifetime in that order; every
+/// type and length here fits one byte).
+const INTEREST_P_X: [u8; 20] = [
+    0x05, 0x12, // Interest, 18 bytes: 8 (Name) + 6 (Nonce) + 4 (InterestLifetime)
+    0x07, 0x06, //   Name, 6 bytes
+    0x08, 0x01, b'p', //     GenericNameComponent "p"
+    0x08, 0x01, b'x', //     GenericNameComponent "x"
+    0x0A, 0x04, 0x01, 0x02, 0x03, 0x04, //   Nonce
+    0x0C, 0x02, 0x0F, 0xA0, //   InterestLifetime 0x0FA0 = 4000 ms
+];
+
+/// A fresh directory for one test's sockets (short: a socket path must fit 108 bytes).
+fn socket_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ndnflow-net-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A daemon with UDP on a free loopback port, applications' socket `app.sock` in `dir`, and one
+/// configured face, "up", given by `face` (its `udp` or `unix` key), that `/p` is routed to;
+/// `top`: top-level keys (`pit_capacity = 2`).
+fn daemon_config(dir: &Path, top: &str, face: &str) -> DaemonConfig {
+    let text = format!(
+        r#"
+        {top}
+        [listen]
+        udp = "127.0.0.1:0"
+        unix = "{dir}/app.sock"
+        [[faces]]
+        name = "up"
+        {face}
+        [[routes]]
+        prefix = "/p"
+        nexthop = "up"
+        "#,
+        dir = dir.display()
+    );
+    config::parse(&text, "test.toml").unwrap()
+}
+
+/// A daemon whose `/p` goes to the producer that connects to `producer.sock`.
+fn producer_daemon_with(dir: &Path, top: &str) -> DaemonConfig {
+    daemon_config(dir, top, &format!("unix = \"{}/producer.sock\"", dir.display()))
+}
+
+fn producer_daemon(dir: &Path) -> DaemonConfig {
+    producer_daemon_with(dir, "")
+}
+
+/// A daemon whose `/p` goes over UDP to `upstream`.
+fn relay_daemon(dir: &Path, upstream: SocketAddr) -> DaemonConfig {
+    daemon_config(dir, "", &format!("udp = \"{upstream}\""))
+}
+
+/// Runs `daemon` while `client` runs, stops it when `client` is done; the daemon's report and
+/// what `client` returned.
+async fn run_with<T>(daemon: Daemon, client: impl Future<Output = T>) -> (Report, T) {
+    let (stop, stopped) = oneshot::channel::<()>();
+    let client = async move {
+        let t = client.await;
+        let _ = stop.send(());
+        t
+    };
+    let both = async {
+        tokio::join!(
+            daemon.run(async {
+                let _ = stopped.await;
+            }),
+            client
+        )
+    };
+    timeout(LIMIT, both).await.expect("the test hung")
+}
+
+/// Waits until the daemon's report satisfies `done` (the daemon handles a connection or a
+/// datagram after the client's call returns).
+async fn wait_until(status: &StatusHandle, done: impl Fn(&Report) -> bool) -> Report {
+    loop {
+        let report = status.report().await.expect("the daemon is running");
+        if done(&report) {
+            return report;
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+/// A test application on a Unix socket.
+struct App {
+    stream: UnixStream,
+    framer: TlvFramer,
+}
+
+impl App {
+    async fn connect(path: &Path) -> App {
+        App { stream: UnixStream::connect(path).await.unwrap(), framer: TlvFramer::default() }
+    }
+
+    async fn send(&mut self, bytes: &[u8]) {
+        self.stream.write_all(bytes).await.unwrap();
+    }
+
+    /// The next whole TLV element, or `None` at end of stream.
+    async fn recv_bytes(&mut self) -> Option<Vec<u8>> {
+        let mut chunk = [0u8; 9000];
+        loop {
+            if let Some(element) = self.framer.next_element().unwrap() {
+                return Some(element);
+            }
+            match self.stream.read(&mut chunk).await.unwrap() {
+                0 => return None,
+                n => self.framer.push(&chunk[..n]),
+            }
+        }
+    }
+
+    async fn recv(&mut self) -> Frame {
+        Frame::decode(&self.recv_bytes().await.expect("a packet, not the end of the stream")).unwrap()
+    }
+}
+
+fn interest(name: &str, nonce: u32) -> Vec<u8> {
+    Interest::new(Name::parse(name).unwrap(), nonce, Time::from_secs(4)).encode()
+}
+
+fn data(name: &str, content: &'static [u8]) -> Vec<u8> {
+    Frame::data(Arc::new(Data::new(Name::parse(name).unwrap(), Bytes::from_static(content)))).encode()
+}
+
+/// The name and content of a Data frame (panics on anything else: the test expected a Data).
+fn name_and_content(frame: &Frame) -> (String, Vec<u8>) {
+    match &frame.packet {
+        NetPacket::Data(d) => (d.name.to_string(), d.content.to_vec()),
+        other => panic!("expected a Data, got {other:?}"),
+    }
+}
+
+/// (Interests, Data) a face received and sent: ((in, out), (in, out)).
+fn io(report: &Report, face: usize) -> ((u64, u64), (u64, u64)) {
+    let p = &report.faces[face].packets;
+    let (i, d) = (FaceCounters::INTERESTS, FaceCounters::DATA);
+    ((p.received[i], p.sent[i]), (p.received[d], p.sent[d]))
+}
+
+#[test]
+fn the_hand_written_interest_decodes_as_written_and_encodes_back_to_the_same_bytes() {
+    let i = Interest::decode(&INTEREST_P_X).unwrap();
+    assert_eq!(i.name.to_string(), "/p/x");
+    assert_eq!(i.nonce, Some(0x0102_0304));
+    assert_eq!(i.lifetime, Some(Time::from_millis(4000)));
+    assert_eq!(i.encode(), INTEREST_P_X);
+}
+
+#[tokio::test]
+async fn a_consumer_gets_the_producer_s_data_through_unix_faces() {
+    let dir = socket_dir("unix");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let status = daemon.status();
+    let (report, ()) = run_with(daemon, async {
+        let mut producer = App::connect(&dir.join("producer.sock")).await;
+        wait_until(&status, |r| r.faces.len() == 1).await; // face 0: the producer, with /p
+        let mut consumer = App::connect(&dir.join("app.sock")).await;
+        consumer.send(&INTEREST_P_X).await;
+        // The forwarder passes the Interest on unchanged: the producer reads the same 20 bytes.
+        assert_eq!(producer.recv_bytes().await.unwrap(), INTEREST_P_X);
+        producer.send(&data("/p/x", b"hello")).await;
+        assert_eq!(name_and_content(&consumer.recv().await), ("/p/x".into(), b"hello".to_vec()));
+    })
+    .await;
+    // One Interest came in from the consumer and went out to the producer; one Data the other way.
+    let c = report.forwarder;
+    assert_eq!((c.in_interests, c.out_interests, c.in_data, c.out_data), (1, 1, 1, 1));
+    assert_eq!((c.cs_hits, c.cs_misses), (0, 1));
+    assert_eq!(report.faces.len(), 2);
+    assert!(report.faces.iter().all(|f| f.local_app));
+    assert_eq!(report.faces[0].name.as_deref(), Some("up"));
+    assert_eq!(io(&report, 0), ((0, 1), (1, 0)), "producer face: 1 Interest out, 1 Data in");
+    assert_eq!(io(&report, 1), ((1, 0), (0, 1)), "consumer face: 1 Interest in, 1 Data out");
+    // Bytes are the network packets': the Interest's 20, and the Data's as encoded.
+    assert_eq!(report.faces[1].packets.in_bytes, 20);
+    assert_eq!(report.faces[1].packets.out_bytes, data("/p/x", b"hello").len() as u64);
+    assert!(!dir.join("app.sock").exists(), "the daemon removes its sockets when it stops");
+}
+
+#[tokio::test]
+async fn a_second_interest_for_the_name_is_answered_from_the_content_store() {
+    let dir = socket_dir("cs");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let status = daemon.status();
+    let (report, ()) = run_with(daemon, async {
+        let mut producer = App::connect(&dir.join("producer.sock")).await;
+        wait_until(&status, |r| r.faces.len() == 1).await;
+        let mut consumer = App::connect(&dir.join("app.sock")).await;
+        consumer.send(&interest("/p/x", 1)).await;
+        producer.recv().await;
+        producer.send(&data("/p/x", b"hello")).await;
+        consumer.recv().await;
+        // Another nonce, so not a duplicate: the Content Store (NFD's default, 65536 packets)
+        // answers it.
+        consumer.send(&interest("/p/x", 2)).await;
+        assert_eq!(name_and_content(&consumer.recv().await), ("/p/x".into(), b"hello".to_vec()));
+    })
+    .await;
+    // Interests: 2 in, 1 out (the second hit the store); Data: 1 in, 2 out.
+    let c = report.forwarder;
+    assert_eq!((c.in_interests, c.out_interests, c.in_data, c.out_data), (2, 1, 1, 2));
+    assert_eq!((c.cs_hits, c.cs_misses), (1, 1));
+    assert_eq!(io(&report, 0), ((0, 1), (1, 0)), "the producer saw one Interest");
+    assert_eq!(io(&report, 1), ((2, 0), (0, 2)));
+}
+
+#[tokio::test]
+async fn two_daemons_chained_over_udp_bring_the_data_back() {
+    let (dir_a, dir_b) = (socket_dir("chain-a"), socket_dir("chain-b"));
+    let b = Daemon::bind(producer_daemon(&dir_b)).await.unwrap();
+    let b_addr = b.udp_addr().unwrap();
+    let a = Daemon::bind(relay_daemon(&dir_a, b_addr)).await.unwrap();
+    let a_addr = a.udp_addr().unwrap();
+    let (status_a, status_b) = (a.status(), b.status());
+    let (stop_a, stopped_a) = oneshot::channel::<()>();
+    let (stop_b, stopped_b) = oneshot::channel::<()>();
+    let client = async {
+        let mut producer = App::connect(&dir_b.join("producer.sock")).await;
+        wait_until(&status_b, |r| r.faces.len() == 1).await;
+        let mut consumer = App::connect(&dir_a.join("app.sock")).await;
+        consumer.send(&INTEREST_P_X).await;
+        assert_eq!(producer.recv_bytes().await.unwrap(), INTEREST_P_X, "unchanged across two hops");
+        producer.send(&data("/p/x", b"far")).await;
+        assert_eq!(name_and_content(&consumer.recv().await), ("/p/x".into(), b"far".to_vec()));
+        let _ = status_a.report().await; // A is still up
+        stop_a.send(()).unwrap();
+        stop_b.send(()).unwrap();
+    };
+    let all = async {
+        tokio::join!(
+            a.run(async {
+                let _ = stopped_a.await;
+            }),
+            b.run(async {
+                let _ = stopped_b.await;
+            }),
+            client
+        )
+    };
+    let (report_a, report_b, ()) = timeout(LIMIT, all).await.expect("the test hung");
+    for r in [&report_a, &report_b] {
+        let c = r.forwarder;
+        assert_eq!((c.in_interests, c.out_interests, c.in_data, c.out_data), (1, 1, 1, 1));
+    }
+    // A: face 0 is the configured UDP face to B, face 1 the consumer.
+    assert_eq!(report_a.faces[0].remote, format!("udp://{b_addr}"));
+    assert_eq!(io(&report_a, 0), ((0, 1), (1, 0)));
+    assert!(!report_a.faces[0].local_app);
+    // B: face 0 the producer, face 1 made on demand for A's first datagram.
+    assert_eq!(report_b.faces[1].remote, format!("udp://{a_addr}"));
+    assert_eq!(report_b.faces[1].name, None);
+    assert_eq!(io(&report_b, 1), ((1, 0), (0, 1)));
+}
+
+#[tokio::test]
+async fn garbage_is_dropped_and_counted_and_the_daemon_keeps_serving() {
+    let dir = socket_dir("garbage");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let udp_addr = daemon.udp_addr().unwrap();
+    let status = daemon.status();
+    let (report, ()) = run_with(daemon, async {
+        let mut producer = App::connect(&dir.join("producer.sock")).await;
+        wait_until(&status, |r| r.faces.len() == 1).await;
+
+        // UDP from an endpoint without a face: an empty datagram, bytes that are no TLV, and a
+        // truncated Interest. 3 dropped, and no face made for them.
+        let stranger = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        for junk in [&[][..], &[0xFF; 7][..], &INTEREST_P_X[..10]] {
+            stranger.send_to(junk, udp_addr).await.unwrap();
+        }
+        wait_until(&status, |r| r.unknown_malformed == 3).await;
+
+        // A peer whose first datagram decodes gets a face (face 1); its garbage after that
+        // counts on that face: a truncated Interest, and an LpPacket with no Fragment (IDLE).
+        let peer = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        peer.send_to(&interest("/nowhere", 9), udp_addr).await.unwrap();
+        wait_until(&status, |r| r.faces.len() == 2).await;
+        peer.send_to(&INTEREST_P_X[..19], udp_addr).await.unwrap();
+        peer.send_to(&[0x64, 0x00], udp_addr).await.unwrap();
+        wait_until(&status, |r| r.faces[1].driver.malformed == 2).await;
+
+        // A consumer that sends an element whose value is not an Interest: dropped, counted, and
+        // its connection goes on (the length kept the stream in step): its next Interest is served.
+        let mut consumer = App::connect(&dir.join("app.sock")).await;
+        consumer.send(&[0x05, 0x03, 0xFF, 0xFF, 0xFF]).await;
+        consumer.send(&INTEREST_P_X).await;
+        assert_eq!(producer.recv_bytes().await.unwrap(), INTEREST_P_X);
+        producer.send(&data("/p/x", b"still here")).await;
+        assert_eq!(name_and_content(&consumer.recv().await).1, b"still here".to_vec());
+
+        // An application announcing a 65536-byte element (past 8800): counted, and the daemon
+        // closes that connection, which reads the end of the stream.
+        let mut flooder = App::connect(&dir.join("app.sock")).await;
+        flooder.send(&[0x06, 0xFE, 0x00, 0x01, 0x00, 0x00]).await;
+        assert_eq!(flooder.recv_bytes().await, None);
+    })
+    .await;
+    assert_eq!(report.unknown_malformed, 3);
+    assert_eq!(report.faces.len(), 4, "producer, UDP peer, consumer, flooder");
+    let malformed: Vec<u64> = report.faces.iter().map(|f| f.driver.malformed).collect();
+    assert_eq!(malformed, [0, 2, 1, 1]);
+    assert!(!report.faces[3].up, "the flooder's face is down");
+    // What decoded was forwarded as usual: /nowhere (no route) and /p/x came in; /p/x went out.
+    let c = report.forwarder;
+    assert_eq!((c.in_interests, c.out_interests, c.in_data, c.out_data), (2, 1, 1, 1));
+}
+
+#[tokio::test]
+async fn interests_past_the_pit_bound_are_dropped_and_counted_on_their_face() {
+    let dir = socket_dir("pit");
+    let daemon = Daemon::bind(producer_daemon_with(&dir, "pit_capacity = 2")).await.unwrap();
+    let status = daemon.status();
+    let (report, ()) = run_with(daemon, async {
+        let mut producer = App::connect(&dir.join("producer.sock")).await;
+        wait_until(&status, |r| r.faces.len() == 1).await;
+        let mut consumer = App::connect(&dir.join("app.sock")).await;
+        // Three names, none answered: two entries fill the PIT, the third finds no room. Then
+        // a copy of /p/a with a new nonce joins its entry (no new entry needed), so it passes.
+        for (name, nonce) in [("/p/a", 1), ("/p/b", 2), ("/p/c", 3), ("/p/a", 4)] {
+            consumer.send(&interest(name, nonce)).await;
+        }
+        wait_until(&status, |r| r.forwarder.in_interests == 3).await;
+        let names = [producer.recv().await, producer.recv().await];
+        let names: Vec<String> = names.iter().map(|f| f.packet.name().to_string()).collect();
+        assert_eq!(names, ["/p/a", "/p/b"]);
+    })
+    .await;
+    assert_eq!(report.faces[1].driver.pit_full, 1, "/p/c");
+    assert_eq!(report.pit_entries, 2);
+    // The forwarder saw /p/a, /p/b and /p/a again (aggregated, or retransmitted: NFD forwards a
+    // new nonce from the same face again); /p/c never reached it.
+    assert_eq!(report.forwarder.in_interests, 3);
+}
+
+#[tokio::test]
+async fn a_start_that_fails_half_way_leaves_no_socket_file() {
+    let dir = socket_dir("half");
+    // listen.unix binds app.sock; the face's listener at the same path is then refused.
+    let mut config = producer_daemon(&dir);
+    config.faces[0].transport = config::FaceTransport::Unix(dir.join("app.sock"));
+    let err = Daemon::bind(config).await.err().expect("the second listener is refused");
+    assert_eq!(err.to_string(), format!("faces[0].unix: {}/app.sock is already a listener", dir.display()));
+    assert!(!dir.join("app.sock").exists(), "the first listener's file is removed");
+}
