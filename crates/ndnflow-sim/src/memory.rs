@@ -40,8 +40,10 @@ pub const FORWARDING_RECORD_BYTES: u64 = 1024;
 /// Bytes per queued packet or pending event (a frame and its slot).
 pub const QUEUED_PACKET_BYTES: u64 = 128;
 /// Bytes per Data held in a Content Store: its slot, its index bucket and the packet with its name
-/// (205 and 354 bytes measured, docs/performance.md "The benchmark suite"; the payloads of
-/// simulated producers are shared, not copied); 400 is an upper bound, as for trace rows.
+/// (205 and 354 bytes measured, docs/performance.md "The benchmark suite"; 85 and 175 since a
+/// simulated producer's Data is stored as its name and length, "Cached Data"; the payloads of
+/// simulated producers are shared, not copied); 400 is an upper bound, as for trace rows (and for
+/// a Data stored whole).
 pub const CACHED_DATA_BYTES: u64 = 400;
 /// Bytes per node before any traffic: its forwarder's tables, sized up front (a chain of 100,001
 /// nodes peaked at 1.9 GiB, docs/performance.md "Building large scenarios").

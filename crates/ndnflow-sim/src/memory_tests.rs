@@ -139,9 +139,9 @@ fn a_refused_allocation_stops_the_run_with_what_it_computed() {
 fn a_store_that_cannot_grow_stops_the_run_naming_it() {
     // c - r - p at 1 Gbit/s, 1 ms each way, r caching up to 10^6 Data (a user's "unbounded"),
     // and 10,000 Interests/s for distinct segments from time 0: r stores every Data, none is
-    // evicted. The store's slots (40 B each) double as they fill: 8,192 to 16,384 asks for
-    // 2 x 8,192 x 40 = 655,360 B, allowed under 1 MiB; 16,384 to 32,768 asks for 1,310,720 B,
-    // refused. So the 16,385th Data (segment 16,384, sent at 1.6384 s) finds no room at r. It
+    // evicted. The store's slots (56 B each) double as they fill: 8,192 to 16,384 asks for
+    // 16,384 x 56 = 917,504 B, allowed under 1 MiB; 16,384 to 32,768 asks for 32,768 x 56 =
+    // 1,835,008 B (1.75 MiB, printed 1.8), refused. So the 16,385th Data (segment 16,384, sent at 1.6384 s) finds no room at r. It
     // reaches r 3 ms after its Interest left c (three 1 ms hops) plus the transmissions (about
     // 9 us at 1 Gbit/s: two Interests and one Data of about 1.1 kB), at about 1.64141 s, and
     // the run stops there, keeping the 16,384 Data stored. Before, the store grew with `push`,
@@ -156,7 +156,7 @@ fn a_store_that_cannot_grow_stops_the_run_naming_it() {
     let mut sim = crate::Simulation::new(s);
     sim.run_until(sim.duration());
     let stopped = sim.stopped().expect("stopped by the refused growth").to_string();
-    assert!(stopped.contains("out of memory: the allocator refused 1.2 MiB for node r's Content Store;"), "{stopped}");
+    assert!(stopped.contains("out of memory: the allocator refused 1.8 MiB for node r's Content Store;"), "{stopped}");
     assert_eq!(sim.cached_data(), 16_384);
     let end = sim.now().as_secs_f64();
     assert!((1.6414..1.6415).contains(&end), "stopped at {end} s");
