@@ -41,17 +41,7 @@ impl Traces {
 
     /// How many rows the trace `name` has.
     fn rows(&self, name: &str) -> PyResult<usize> {
-        let r = &self.traces;
-        Ok(match trace_index(name)? {
-            0 => r.log.link_rows(),
-            1 => r.log.consumer_rows(),
-            2 => (PATHS.codes)(&r.paths).len(),
-            3 => (OBJECTS.codes)(&r.objects).len(),
-            4 => (INTERESTS.codes)(&r.interests).len(),
-            5 => (FACES.codes)(&r.faces).len(),
-            6 => (NODES.codes)(&r.nodes).len(),
-            _ => (FORWARDING.codes)(&r.forwarding).len(),
-        })
+        Ok(total_rows(&self.traces, trace_index(name)?))
     }
 
     /// The trace `name` in pieces of `rows` rows (the last may be shorter), each {column: values}
@@ -110,6 +100,20 @@ pub fn table<'py>(c: &Columns<'py>, r: &RunTraces, name: &str) -> PyResult<Bound
     Ok(piece(c, r, trace_index(name)?, &mut Position::default(), usize::MAX)?.dict)
 }
 
+/// How many rows trace number `trace` (in `TRACES`) has.
+fn total_rows(r: &RunTraces, trace: usize) -> usize {
+    match trace {
+        0 => r.log.link_rows(),
+        1 => r.log.consumer_rows(),
+        2 => (PATHS.codes)(&r.paths).len(),
+        3 => (OBJECTS.codes)(&r.objects).len(),
+        4 => (INTERESTS.codes)(&r.interests).len(),
+        5 => (FACES.codes)(&r.faces).len(),
+        6 => (NODES.codes)(&r.nodes).len(),
+        _ => (FORWARDING.codes)(&r.forwarding).len(),
+    }
+}
+
 /// The next `rows` of `total` rows from `row`, `row` moved past them.
 fn advance(row: &mut usize, total: usize, rows: usize) -> Range<usize> {
     let range = *row..total.min(row.saturating_add(rows));
@@ -132,7 +136,7 @@ impl Piece<'_> {
 /// The next `rows` rows of trace number `trace` (in `TRACES`) from `at`, `at` moved past them.
 fn piece<'py>(c: &Columns<'py>, r: &RunTraces, trace: usize, at: &mut Position, rows: usize) -> PyResult<Piece<'py>> {
     let Position { cursor, row } = at;
-    let mut next = |total: usize| advance(row, total, rows);
+    let mut next = || advance(row, total_rows(r, trace), rows);
     match trace {
         0 => {
             let s = r.log.link_chunk(cursor, rows);
@@ -142,18 +146,12 @@ fn piece<'py>(c: &Columns<'py>, r: &RunTraces, trace: usize, at: &mut Position, 
             let s = r.log.consumer_chunk(cursor, rows);
             trace_columns(c, &CONSUMERS, &s, &r.consumer_names, 0..s.consumer.len())
         }
-        2 => trace_columns(c, &PATHS, &r.paths, &r.path_names, next((PATHS.codes)(&r.paths).len())),
-        3 => trace_columns(c, &OBJECTS, &r.objects, &r.consumer_names, next((OBJECTS.codes)(&r.objects).len())),
-        4 => {
-            let range = next((INTERESTS.codes)(&r.interests).len());
-            trace_columns(c, &INTERESTS, &r.interests, &r.interest_names, range)
-        }
-        5 => trace_columns(c, &FACES, &r.faces, &r.face_names, next((FACES.codes)(&r.faces).len())),
-        6 => trace_columns(c, &NODES, &r.nodes, &r.node_names, next((NODES.codes)(&r.nodes).len())),
-        _ => {
-            let range = next((FORWARDING.codes)(&r.forwarding).len());
-            trace_columns(c, &FORWARDING, &r.forwarding, &r.forwarding.lines, range)
-        }
+        2 => trace_columns(c, &PATHS, &r.paths, &r.path_names, next()),
+        3 => trace_columns(c, &OBJECTS, &r.objects, &r.consumer_names, next()),
+        4 => trace_columns(c, &INTERESTS, &r.interests, &r.interest_names, next()),
+        5 => trace_columns(c, &FACES, &r.faces, &r.face_names, next()),
+        6 => trace_columns(c, &NODES, &r.nodes, &r.node_names, next()),
+        _ => trace_columns(c, &FORWARDING, &r.forwarding, &r.forwarding.lines, next()),
     }
 }
 
