@@ -3,3 +3,7 @@
 //! by the daemon for Interests under /localhost/nfd from local faces.
 
 pub mod control;
+pub mod dataset;
+pub mod manager;
+pub mod rib;
+mod status;
