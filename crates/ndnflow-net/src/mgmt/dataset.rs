@@ -95,17 +95,21 @@ fn nonneg(n: u64) -> Vec<u8> {
     v
 }
 
-/// The last version made of each dataset, to answer requests for its later segments.
+/// The last version made of each dataset, to answer requests for its later segments. One version
+/// per dataset, whatever name it was asked under (signed requests differ in their digest).
 #[derive(Default)]
 pub struct Published {
-    last: Vec<(Name, Vec<Data>)>,
+    last: Vec<(Dataset, Vec<Data>)>,
 }
 
+/// A dataset: (module, verb).
+pub type Dataset = (&'static str, &'static str);
+
 impl Published {
-    /// Keeps `segments`, made for dataset `prefix`, in place of the dataset's previous version.
-    pub fn keep(&mut self, prefix: &Name, segments: Vec<Data>) {
-        self.last.retain(|(p, _)| p != prefix);
-        self.last.push((prefix.clone(), segments));
+    /// Keeps `segments` of `dataset` in place of its previous version.
+    pub fn keep(&mut self, dataset: Dataset, segments: Vec<Data>) {
+        self.last.retain(|(d, _)| *d != dataset);
+        self.last.push((dataset, segments));
     }
 
     /// The segment with exactly this name, if its version is the last one made.
@@ -134,9 +138,9 @@ mod tests {
             assert!(d.wire_size() <= crate::face::udp::MAX_PACKET_SIZE);
         }
         let mut kept = Published::default();
-        kept.keep(&prefix, segs.clone());
+        kept.keep(("faces", "list"), segs.clone());
         assert_eq!(kept.find(&segs[2].name), Some(&segs[2]));
-        kept.keep(&prefix, segments(&prefix, 1_700_000_000_001, b"x"));
+        kept.keep(("faces", "list"), segments(&prefix, 1_700_000_000_001, b"x"));
         assert_eq!(kept.find(&segs[2].name), None, "an older version is gone");
     }
 

@@ -26,34 +26,37 @@ pub fn unix_millis(t: SystemTime) -> u64 {
 }
 
 impl Daemon {
-    /// `Some(answer)` when `name` asks for a dataset: segment 0 of a new version for the bare
-    /// dataset name, or a later segment of the last version (`None` inside when that version is
-    /// gone). `None` when `name` is no dataset request.
+    /// `Some(answer)` when `name` asks for a dataset: segment 0 of a new version for the dataset's
+    /// name, or a later segment of the last version (`None` inside when that version is gone).
+    /// `None` when `name` is no dataset request.
+    ///
+    /// The dataset's name may end in a ParametersSha256DigestComponent: python-ndn's `pynfdc`
+    /// asks with signed (v0.3) Interests. As ndn-cxx's `StatusDatasetContext` does, the versions
+    /// are made under the Interest's whole name, so that the Data match it.
     pub(crate) fn dataset_reply(&mut self, name: &Name) -> Option<Option<Data>> {
         let word = |i: usize| name.get(i).map(|c| String::from_utf8_lossy(c.value).into_owned());
         if word(0)? != LOCALHOST_NFD[0] || word(1)? != LOCALHOST_NFD[1] {
             return None;
         }
         let (module, verb) = (word(2)?, word(3)?);
-        let &(module, verb) = DATASETS.iter().find(|(m, v)| *m == module && *v == verb)?;
-        match name.len() {
-            4 => {
-                let content = self.dataset_content(module, verb);
-                let segs = segments(name, unix_millis(SystemTime::now()), &content);
-                let first = segs[0].clone();
-                self.published.keep(name, segs);
-                Some(Some(first))
-            }
-            6 if name.get(4)?.typ == component_type::VERSION && name.get(5)?.as_segment().is_some() => {
-                Some(self.published.find(name).cloned())
-            }
-            _ => None,
+        let &dataset = DATASETS.iter().find(|(m, v)| *m == module && *v == verb)?;
+        let typ = |i: usize| name.get(i).map(|c| c.typ);
+        let digest = usize::from(typ(4) == Some(component_type::PARAMETERS_SHA256_DIGEST));
+        let base = 4 + digest;
+        if name.len() == base {
+            let content = self.dataset_content(dataset);
+            let segs = segments(name, unix_millis(SystemTime::now()), &content);
+            let first = segs[0].clone();
+            self.published.keep(dataset, segs);
+            return Some(Some(first));
         }
+        let versioned = name.len() == base + 2 && typ(base) == Some(component_type::VERSION);
+        (versioned && name.get(base + 1)?.as_segment().is_some()).then(|| self.published.find(name).cloned())
     }
 
-    fn dataset_content(&self, module: &str, verb: &str) -> Vec<u8> {
+    fn dataset_content(&self, dataset: (&str, &str)) -> Vec<u8> {
         let mut out = Vec::new();
-        match (module, verb) {
+        match dataset {
             ("status", "general") => self.general_status(&mut out),
             ("faces", "list") => self.live_faces().for_each(|f| self.face_status(&mut out, f)),
             ("fib", "list") => self.fib_entries(&mut out),
