@@ -247,3 +247,26 @@ async fn the_general_status_counts_what_the_forwarder_counted() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_signed_dataset_request_is_answered_under_its_own_name_and_its_segments_by_theirs() {
+    let dir = socket_dir("signedds");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    run_with(daemon, async {
+        let mut tool = App::connect(&dir.join("app.sock")).await;
+        // /localhost/nfd/faces/list/params-sha256=<32 bytes>, as python-ndn's pynfdc asks (v0.3).
+        let digest = ndnflow_core::name::component_type::PARAMETERS_SHA256_DIGEST;
+        let asked = Name::parse("/localhost/nfd/faces/list").unwrap().append(digest, &[0xab; 32]);
+        let mut i = Interest::new(asked.clone(), 1, Time::from_secs(1));
+        i.can_be_prefix = true;
+        tool.send(&i.encode()).await;
+        let first = data_of(&tool.recv_bytes().await.unwrap());
+        // The reply extends the asked name by a version and segment 0: 5 + 2 components.
+        assert!(asked.is_prefix_of(&first.name));
+        assert_eq!((first.name.len(), first.name.last().unwrap().as_segment()), (7, Some(0)));
+        // Segment 0 asked again by its full name comes from the published version, unchanged.
+        tool.send(&Interest::new(first.name.clone(), 2, Time::from_secs(1)).encode()).await;
+        assert_eq!(data_of(&tool.recv_bytes().await.unwrap()), first);
+    })
+    .await;
+}
