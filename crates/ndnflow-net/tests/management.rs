@@ -161,8 +161,8 @@ async fn udp_faces_are_created_once_and_destroyed() {
         assert_eq!(faces.len(), 1, "only the tool's face is left");
         let route = ControlParameters { face_id: Some(257), ..prefix("/u") };
         assert_eq!(command(&mut tool, "rib", "register", route, 6).await.status_code, 410);
-        let tcp = ControlParameters { uri: Some("tcp4://127.0.0.1:6363".into()), ..Default::default() };
-        assert_eq!(command(&mut tool, "faces", "create", tcp, 7).await.status_code, 406);
+        let ether = ControlParameters { uri: Some("ether://[01:00:5e:00:17:aa]".into()), ..Default::default() };
+        assert_eq!(command(&mut tool, "faces", "create", ether, 7).await.status_code, 406);
     })
     .await;
 }
