@@ -118,10 +118,7 @@ fn a_udp_face_is_shaped_in_a_scenario_link_s_words() {
 #[test]
 fn shaping_errors_name_the_face_and_key() {
     let unix = err("[[faces]]\nname = \"p\"\nunix = \"/tmp/p.sock\"\nbandwidth = \"1Mbps\"\n");
-    assert!(
-        unix.starts_with("fwd.toml:4: faces[0].bandwidth: only UDP faces are shaped"),
-        "{unix}"
-    );
+    assert!(unix.starts_with("fwd.toml:4: faces[0].bandwidth: only UDP faces are shaped"), "{unix}");
     let no_rate = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nqueue = { packets = 5 }\n");
     assert!(no_rate.contains("faces[0].queue: a queue needs the face's bandwidth"), "{no_rate}");
     let bad = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nbandwidth = \"fast\"\n");

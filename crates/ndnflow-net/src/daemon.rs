@@ -393,6 +393,10 @@ impl Daemon {
     /// A decoded frame from `face`, unless it is an Interest that would open a PIT entry past the
     /// bound.
     fn on_frame(&mut self, face: FaceId, frame: Frame) {
+        // A destroyed face's connection may still deliver what was in flight: it no longer counts.
+        if self.faces.get(face.index()).is_none_or(|f| matches!(f.transport, Transport::Closed)) {
+            return;
+        }
         if let NetPacket::Interest(interest) = &frame.packet {
             if is_management(&interest.name) {
                 self.on_management(face, interest);

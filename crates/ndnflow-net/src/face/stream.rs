@@ -91,6 +91,9 @@ pub(crate) fn serve_connection<S>(
                 return;
             }
         }
+        // The face was closed (its queue dropped): the peer reads the end of the stream, as when
+        // NFD destroys a face.
+        let _ = write.shutdown().await;
     });
     tasks.spawn(read_loop(read, face, events));
 }
