@@ -1,0 +1,130 @@
+//! Exchanges per second through one `ndnflow-fwd` daemon on loopback (docs/performance.md, "The
+//! real-time daemon"): a consumer over UDP keeps `window` Interests outstanding for distinct
+//! names, a producer on the daemon's Unix socket answers each with a Data of `payload` bytes, and
+//! the example counts the Data the consumer gets back in `seconds`.
+//!
+//! The daemon runs on a thread of its own (its current-thread runtime), the consumer and the
+//! producer on another, so that the figure is the forwarder's, not the clients': on a 2-core
+//! machine the two threads fill both cores.
+//!
+//! `cargo run --release -p ndnflow-net --example fwd_rate [seconds] [window] [payload]`
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use ndnflow_core::packet::{Data, Frame, Interest, NetPacket};
+use ndnflow_core::{Name, Time};
+use ndnflow_net::config;
+use ndnflow_net::face::unix::TlvFramer;
+use ndnflow_net::mgmt::control::{signed_command_name, ControlParameters};
+use ndnflow_net::Daemon;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{UdpSocket, UnixStream};
+
+fn main() {
+    let args: Vec<u64> = std::env::args().skip(1).map(|a| a.parse().expect("numbers")).collect();
+    let seconds = args.first().copied().unwrap_or(5);
+    let window = args.get(1).copied().unwrap_or(64) as usize;
+    let payload = args.get(2).copied().unwrap_or(1_000) as usize;
+    let dir = std::env::temp_dir().join(format!("ndnflow-fwd-rate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sock = dir.join("fwd.sock");
+    let text = format!("[listen]\nudp = \"127.0.0.1:0\"\ntcp = false\nunix = \"{}\"\n", sock.display());
+    let config = config::parse(&text, "fwd_rate").unwrap();
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let daemon = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async move {
+            let d = Daemon::bind(config).await.unwrap();
+            addr_tx.send(d.udp_addr().unwrap()).unwrap();
+            d.run(async {
+                let _ = stop_rx.await;
+            })
+            .await
+        })
+    });
+    let fwd = addr_rx.recv().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let got = rt.block_on(clients(&sock, fwd, seconds, window, payload));
+    let _ = stop_tx.send(());
+    let report = daemon.join().unwrap();
+    let rate = got as f64 / seconds as f64;
+    println!(
+        "{got} exchanges in {seconds} s: {rate:.0} per second (window {window}, payload {payload} B); daemon: {} Interests in, {} Data out",
+        report.forwarder.in_interests, report.forwarder.out_data
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+async fn clients(
+    sock: &std::path::Path,
+    fwd: std::net::SocketAddr,
+    seconds: u64,
+    window: usize,
+    payload: usize,
+) -> u64 {
+    let mut producer = UnixStream::connect(sock).await.unwrap();
+    let register = signed_command_name(
+        "rib",
+        "register",
+        &ControlParameters { name: Some(Name::parse("/rate").unwrap()), ..Default::default() },
+        1,
+        1,
+    );
+    producer.write_all(&Interest::new(register, 1, Time::from_secs(1)).encode()).await.unwrap();
+    let mut framer = TlvFramer::default();
+    read_element(&mut producer, &mut framer).await; // the 200
+    let content = Bytes::from(vec![7u8; payload]);
+    tokio::spawn(async move {
+        loop {
+            let wire = read_element(&mut producer, &mut framer).await;
+            let Ok(frame) = Frame::decode(&wire) else { continue };
+            let NetPacket::Interest(i) = frame.packet else { continue };
+            let data = Data::new(i.name.clone(), content.clone());
+            if producer.write_all(&Frame::data(Arc::new(data)).encode()).await.is_err() {
+                return;
+            }
+        }
+    });
+    let consumer = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    consumer.connect(fwd).await.unwrap();
+    let base = Name::parse("/rate").unwrap();
+    let mut next = 0u64;
+    let send = |next: &mut u64| {
+        *next += 1;
+        Interest::new(base.append_segment(*next), *next as u32, Time::from_secs(4)).encode()
+    };
+    for _ in 0..window {
+        consumer.send(&send(&mut next)).await.unwrap();
+    }
+    let end = Instant::now() + Duration::from_secs(seconds);
+    let mut got = 0u64;
+    let mut buf = vec![0u8; 9000];
+    while Instant::now() < end {
+        match tokio::time::timeout(Duration::from_millis(200), consumer.recv(&mut buf)).await {
+            Ok(Ok(_)) => {
+                got += 1;
+                consumer.send(&send(&mut next)).await.unwrap();
+            }
+            // A lost datagram (a full socket buffer): refill the window.
+            _ => {
+                consumer.send(&send(&mut next)).await.unwrap();
+            }
+        }
+    }
+    got
+}
+
+async fn read_element(stream: &mut UnixStream, framer: &mut TlvFramer) -> Vec<u8> {
+    let mut chunk = [0u8; 16384];
+    loop {
+        if let Some(e) = framer.next_element().unwrap() {
+            return e;
+        }
+        let n = stream.read(&mut chunk).await.unwrap();
+        assert!(n > 0, "the daemon closed the connection");
+        framer.push(&chunk[..n]);
+    }
+}
