@@ -4,10 +4,11 @@
 //! task on the monotonic clock. `ndnflow-fwd CONFIG.toml` (src/bin) runs it as a daemon.
 //!
 //! Modules: `clock` (Instant <-> the core's Time), `config` (the daemon's TOML), `face` (UDP and
-//! Unix transports, TLV stream framing), `daemon` (the event loop, the report). What is not built
-//! yet (management, TCP, NDNLPv2 reliability, the consumer and producer tools) is listed in
-//! docs/real-network.md.
+//! Unix transports, TLV stream framing), `daemon` (the event loop, the report), `app` (the
+//! applications' client face, `ndnflow get` and `ndnflow serve`). What is not built yet
+//! (management, TCP, NDNLPv2 reliability) is listed in docs/real-network.md.
 
+pub mod app;
 pub mod clock;
 pub mod config;
 pub mod daemon;
