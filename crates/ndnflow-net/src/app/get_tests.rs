@@ -7,7 +7,7 @@ fn options(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 
 fn error(name: &str, pairs: &[(&str, &str)]) -> String {
-    consumer_config(name, &options(pairs)).err().expect("an error").to_string()
+    consumer_config(name, &options(pairs)).expect_err("an error").to_string()
 }
 
 #[test]
