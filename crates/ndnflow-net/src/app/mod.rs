@@ -31,3 +31,27 @@ pub(crate) async fn sleep_until(deadline: Option<std::time::Instant>) {
         None => std::future::pending().await,
     }
 }
+
+/// Runs `work(stop)` to its end on a current-thread runtime of its own in this thread, where
+/// `stop` completes once `asked()` says so (asked every `period`): for a host that hears signals
+/// its own way (the Python extension asks the interpreter), as `daemon::run_blocking` does.
+pub fn block_on_until<'a, T, F>(
+    period: std::time::Duration,
+    mut asked: impl FnMut() -> bool + 'a,
+    work: impl FnOnce(std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>>) -> F,
+) -> Result<T, AppError>
+where
+    F: std::future::Future<Output = Result<T, AppError>>,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| AppError::Io(format!("cannot start the runtime: {e}")))?;
+    let stop = Box::pin(async move {
+        let mut tick = tokio::time::interval(period);
+        while !asked() {
+            tick.tick().await;
+        }
+    });
+    runtime.block_on(work(stop))
+}
