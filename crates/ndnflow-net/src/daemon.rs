@@ -12,7 +12,7 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use ndnflow_core::fw::{FaceCounters, FaceKind, Forwarder, ForwarderCounters};
 use ndnflow_core::packet::{Frame, NetPacket};
@@ -25,6 +25,9 @@ use crate::clock::Clock;
 use crate::config::{DaemonConfig, FaceTransport};
 use crate::face::udp::{UdpFaces, MAX_PACKET_SIZE};
 use crate::face::{unix, DriverCounters, Face, Transport};
+use crate::mgmt::dataset::Published;
+use crate::mgmt::manager::nfd_face_id;
+use crate::mgmt::rib::{Rib, Route, FLAG_CHILD_INHERIT, ORIGIN_STATIC};
 
 /// What the connection tasks tell the daemon.
 pub(crate) enum Event {
@@ -78,17 +81,23 @@ struct Listener {
 
 pub struct Daemon {
     config: DaemonConfig,
-    clock: Clock,
-    forwarder: Forwarder,
+    pub(crate) clock: Clock,
+    /// When it started, on the wall clock (management's timestamps).
+    pub(crate) started: SystemTime,
+    pub(crate) forwarder: Forwarder,
     /// Indexed by `FaceId`, as the forwarder's faces.
-    faces: Vec<Face>,
-    udp: Option<UdpFaces>,
+    pub(crate) faces: Vec<Face>,
+    pub(crate) udp: Option<UdpFaces>,
     listeners: Vec<Listener>,
     tasks: JoinSet<()>,
     events_tx: mpsc::Sender<Event>,
     events: mpsc::Receiver<Event>,
     /// The forwarder's output, kept to reuse its allocation.
-    out: ndnflow_core::fw::forwarder::Outbox,
+    pub(crate) out: ndnflow_core::fw::forwarder::Outbox,
+    /// Registered routes (management's rib module, and the configuration's routes).
+    pub(crate) rib: Rib,
+    /// The last version of each status dataset, for its later segments.
+    pub(crate) published: Published,
 }
 
 /// Runs a daemon until `shutdown` completes; what it counted.
@@ -158,6 +167,7 @@ impl Daemon {
         let mut daemon = Daemon {
             config,
             clock: Clock::start(),
+            started: SystemTime::now(),
             forwarder,
             faces: Vec::new(),
             udp,
@@ -166,6 +176,8 @@ impl Daemon {
             events_tx,
             events,
             out: Vec::new(),
+            rib: Rib::default(),
+            published: Published::default(),
         };
         daemon.make_udp_faces()?;
         daemon.bind_listeners().await?;
@@ -227,10 +239,19 @@ impl Daemon {
         Ok(())
     }
 
-    /// The routes of `[[faces]]` entry `spec`, towards face `id`.
+    /// The routes of `[[faces]]` entry `spec`, towards face `id`: static routes in the RIB (NFD's
+    /// origin 255), so that they are listed and leave with the face.
     fn install_routes(&mut self, spec: usize, id: FaceId) {
         for route in self.config.routes.iter().filter(|r| r.face == spec) {
-            self.forwarder.fib.add_nexthop(&route.prefix, id, route.cost);
+            let route = Route {
+                prefix: route.prefix.clone(),
+                face: id,
+                origin: ORIGIN_STATIC,
+                cost: route.cost,
+                flags: FLAG_CHILD_INHERIT,
+                expires: None,
+            };
+            self.rib.register(&mut self.forwarder.fib, route);
         }
     }
 
@@ -239,7 +260,8 @@ impl Daemon {
         tokio::pin!(shutdown);
         let mut buf = vec![0u8; MAX_PACKET_SIZE + 1];
         loop {
-            let deadline = self.forwarder.poll_timeout().and_then(|t| self.clock.instant(t));
+            let next = [self.forwarder.poll_timeout(), self.rib.next_expiry()].into_iter().flatten().min();
+            let deadline = next.and_then(|t| self.clock.instant(t));
             // Not `biased`: tokio polls the branches from a random one, so a busy socket cannot
             // starve the others or the timers.
             let wake = tokio::select! {
@@ -255,7 +277,11 @@ impl Daemon {
                 Wake::Datagram(Ok((n, peer))) => self.on_datagram(&buf[..n], peer),
                 // ICMP errors from an earlier send (port unreachable) surface here: not ours to stop for.
                 Wake::Datagram(Err(_)) => {}
-                Wake::Timer => self.forwarder.handle_timeout(self.clock.now(), &mut self.out),
+                Wake::Timer => {
+                    let now = self.clock.now();
+                    self.rib.expire(&mut self.forwarder.fib, now);
+                    self.forwarder.handle_timeout(now, &mut self.out);
+                }
             }
             self.flush();
         }
@@ -270,12 +296,8 @@ impl Daemon {
             Event::Status(reply) => {
                 let _ = reply.send(self.report());
             }
-            Event::Closed { face } => {
-                self.forwarder.set_face_up(face, false);
-                if let Some(f) = self.faces.get_mut(face.index()) {
-                    f.transport = Transport::Closed; // drops the writer's queue: the writer ends
-                }
-            }
+            // Closing drops the writer's queue: the writer ends. The face's routes go with it.
+            Event::Closed { face } => self.close_face(face),
         }
     }
 
@@ -301,7 +323,7 @@ impl Daemon {
             (None, Some(frame)) => {
                 let face = self.forwarder.add_face(FaceKind::Link);
                 udp.insert(peer, face);
-                self.faces.push(Face::udp(None, peer));
+                self.faces.push(Face { on_demand: true, ..Face::udp(None, peer) });
                 self.on_frame(face, frame);
             }
             (None, None) => udp.unknown_malformed += 1,
@@ -312,6 +334,10 @@ impl Daemon {
     /// bound.
     fn on_frame(&mut self, face: FaceId, frame: Frame) {
         if let NetPacket::Interest(interest) = &frame.packet {
+            if is_management(&interest.name) {
+                self.on_management(face, interest);
+                return;
+            }
             let pit = &self.forwarder.pit;
             if pit.len() >= self.config.pit_capacity && pit.find(interest).is_none() {
                 self.count(face, |c| c.pit_full += 1);
@@ -338,7 +364,7 @@ impl Daemon {
         self.out = out;
     }
 
-    fn count(&mut self, face: FaceId, f: impl FnOnce(&mut DriverCounters)) {
+    pub(crate) fn count(&mut self, face: FaceId, f: impl FnOnce(&mut DriverCounters)) {
         if let Some(face) = self.faces.get_mut(face.index()) {
             f(&mut face.counters);
         }
@@ -353,7 +379,7 @@ impl Daemon {
             .iter()
             .enumerate()
             .map(|(i, f)| FaceReport {
-                id: i as u32,
+                id: nfd_face_id(FaceId(i as u32)),
                 name: f.name.clone(),
                 remote: f.remote.clone(),
                 local_app: info[i].kind == FaceKind::App,
@@ -383,6 +409,12 @@ impl Drop for Daemon {
     }
 }
 
+/// Whether an Interest is for the daemon's management (/localhost/nfd/...).
+fn is_management(name: &ndnflow_core::Name) -> bool {
+    let words = crate::mgmt::control::LOCALHOST_NFD;
+    name.len() >= 2 && words.iter().enumerate().all(|(i, w)| name.get(i).is_some_and(|c| c.value == w.as_bytes()))
+}
+
 async fn recv_datagram(udp: Option<&UdpFaces>, buf: &mut [u8]) -> std::io::Result<(usize, SocketAddr)> {
     match udp {
         Some(udp) => udp.recv(buf).await,
@@ -410,7 +442,8 @@ pub struct Report {
 
 #[derive(Clone, Debug)]
 pub struct FaceReport {
-    pub id: u32,
+    /// NFD's FaceId (256 + the index: `mgmt::manager::FIRST_FACE_ID`).
+    pub id: u64,
     pub name: Option<String>,
     /// `udp://ADDR` or `unix://LISTENER-PATH`.
     pub remote: String,
@@ -437,6 +470,7 @@ impl Report {
                     "out_data": p.sent[FaceCounters::DATA], "out_nacks": p.sent[FaceCounters::NACKS],
                     "in_bytes": p.in_bytes, "out_bytes": p.out_bytes,
                     "malformed": f.driver.malformed, "send_dropped": f.driver.send_dropped, "pit_full": f.driver.pit_full,
+                    "refused_commands": f.driver.refused_commands,
                 })
             })
             .collect();

@@ -13,6 +13,8 @@ pub mod clock;
 pub mod config;
 pub mod daemon;
 pub mod face;
+pub mod mgmt;
+pub mod sign;
 
 pub use config::{ConfigError, DaemonConfig};
 pub use daemon::{run, run_blocking, shutdown_signals, Daemon, DaemonError, FaceReport, Report, StatusHandle};

@@ -5,26 +5,16 @@
 //! Interest the consumer sends is written by hand (`INTEREST_P_X`), so the wire format is checked
 //! against the NDN packet format and not only against itself.
 
-use std::future::Future;
-use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Duration;
+mod common;
 
-use bytes::Bytes;
-use ndnflow_core::fw::FaceCounters;
-use ndnflow_core::packet::{Data, Frame, Interest, NetPacket};
-use ndnflow_core::{Name, Time};
-use ndnflow_net::config::{self, DaemonConfig};
-use ndnflow_net::face::unix::TlvFramer;
-use ndnflow_net::{Daemon, Report, StatusHandle};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{UdpSocket, UnixStream};
+use common::*;
+use ndnflow_core::packet::Interest;
+use ndnflow_core::Time;
+use ndnflow_net::config;
+use ndnflow_net::Daemon;
+use tokio::net::UdpSocket;
 use tokio::sync::oneshot;
 use tokio::time::timeout;
-
-/// How long any test may take before it counts as hung.
-const LIMIT: Duration = Duration::from_secs(10);
 
 /// Interest /p/x with Nonce 01 02 03 04 and InterestLifetime 4000 ms, written by hand from the
 /// NDN packet format v0.3 ("Interest Packet": Name, Nonce, InterestLifetime in that order; every
@@ -37,139 +27,6 @@ const INTEREST_P_X: [u8; 20] = [
     0x0A, 0x04, 0x01, 0x02, 0x03, 0x04, //   Nonce
     0x0C, 0x02, 0x0F, 0xA0, //   InterestLifetime 0x0FA0 = 4000 ms
 ];
-
-/// A fresh directory for one test's sockets (short: a socket path must fit 108 bytes).
-fn socket_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ndnflow-net-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A daemon with UDP on a free loopback port, applications' socket `app.sock` in `dir`, and one
-/// configured face, "up", given by `face` (its `udp` or `unix` key), that `/p` is routed to;
-/// `top`: top-level keys (`pit_capacity = 2`).
-fn daemon_config(dir: &Path, top: &str, face: &str) -> DaemonConfig {
-    let text = format!(
-        r#"
-        {top}
-        [listen]
-        udp = "127.0.0.1:0"
-        unix = "{dir}/app.sock"
-        [[faces]]
-        name = "up"
-        {face}
-        [[routes]]
-        prefix = "/p"
-        nexthop = "up"
-        "#,
-        dir = dir.display()
-    );
-    config::parse(&text, "test.toml").unwrap()
-}
-
-/// A daemon whose `/p` goes to the producer that connects to `producer.sock`.
-fn producer_daemon_with(dir: &Path, top: &str) -> DaemonConfig {
-    daemon_config(dir, top, &format!("unix = \"{}/producer.sock\"", dir.display()))
-}
-
-fn producer_daemon(dir: &Path) -> DaemonConfig {
-    producer_daemon_with(dir, "")
-}
-
-/// A daemon whose `/p` goes over UDP to `upstream`.
-fn relay_daemon(dir: &Path, upstream: SocketAddr) -> DaemonConfig {
-    daemon_config(dir, "", &format!("udp = \"{upstream}\""))
-}
-
-/// Runs `daemon` while `client` runs, stops it when `client` is done; the daemon's report and
-/// what `client` returned.
-async fn run_with<T>(daemon: Daemon, client: impl Future<Output = T>) -> (Report, T) {
-    let (stop, stopped) = oneshot::channel::<()>();
-    let client = async move {
-        let t = client.await;
-        let _ = stop.send(());
-        t
-    };
-    let both = async {
-        tokio::join!(
-            daemon.run(async {
-                let _ = stopped.await;
-            }),
-            client
-        )
-    };
-    timeout(LIMIT, both).await.expect("the test hung")
-}
-
-/// Waits until the daemon's report satisfies `done` (the daemon handles a connection or a
-/// datagram after the client's call returns).
-async fn wait_until(status: &StatusHandle, done: impl Fn(&Report) -> bool) -> Report {
-    loop {
-        let report = status.report().await.expect("the daemon is running");
-        if done(&report) {
-            return report;
-        }
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
-}
-
-/// A test application on a Unix socket.
-struct App {
-    stream: UnixStream,
-    framer: TlvFramer,
-}
-
-impl App {
-    async fn connect(path: &Path) -> App {
-        App { stream: UnixStream::connect(path).await.unwrap(), framer: TlvFramer::default() }
-    }
-
-    async fn send(&mut self, bytes: &[u8]) {
-        self.stream.write_all(bytes).await.unwrap();
-    }
-
-    /// The next whole TLV element, or `None` at end of stream.
-    async fn recv_bytes(&mut self) -> Option<Vec<u8>> {
-        let mut chunk = [0u8; 9000];
-        loop {
-            if let Some(element) = self.framer.next_element().unwrap() {
-                return Some(element);
-            }
-            match self.stream.read(&mut chunk).await.unwrap() {
-                0 => return None,
-                n => self.framer.push(&chunk[..n]),
-            }
-        }
-    }
-
-    async fn recv(&mut self) -> Frame {
-        Frame::decode(&self.recv_bytes().await.expect("a packet, not the end of the stream")).unwrap()
-    }
-}
-
-fn interest(name: &str, nonce: u32) -> Vec<u8> {
-    Interest::new(Name::parse(name).unwrap(), nonce, Time::from_secs(4)).encode()
-}
-
-fn data(name: &str, content: &'static [u8]) -> Vec<u8> {
-    Frame::data(Arc::new(Data::new(Name::parse(name).unwrap(), Bytes::from_static(content)))).encode()
-}
-
-/// The name and content of a Data frame (panics on anything else: the test expected a Data).
-fn name_and_content(frame: &Frame) -> (String, Vec<u8>) {
-    match &frame.packet {
-        NetPacket::Data(d) => (d.name.to_string(), d.content.to_vec()),
-        other => panic!("expected a Data, got {other:?}"),
-    }
-}
-
-/// (Interests, Data) a face received and sent: ((in, out), (in, out)).
-fn io(report: &Report, face: usize) -> ((u64, u64), (u64, u64)) {
-    let p = &report.faces[face].packets;
-    let (i, d) = (FaceCounters::INTERESTS, FaceCounters::DATA);
-    ((p.received[i], p.sent[i]), (p.received[d], p.sent[d]))
-}
 
 #[test]
 fn the_hand_written_interest_decodes_as_written_and_encodes_back_to_the_same_bytes() {

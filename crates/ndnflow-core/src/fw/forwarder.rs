@@ -98,6 +98,8 @@ pub struct Forwarder {
     /// The first growth of the PIT the allocator refused (`crate::grow`); the Interest that
     /// needed it was dropped, and the driver should end the run.
     out_of_memory: Option<OutOfMemory>,
+    /// The seed it was made with: strategies chosen later draw from streams derived from it.
+    seed: u64,
 }
 
 /// Frames to send, as (face, frame).
@@ -132,6 +134,7 @@ impl Forwarder {
             counters: ForwarderCounters::default(),
             face_counters: Vec::new(),
             nonce_state: nonce_seed | 1,
+            seed: nonce_seed,
             interest_marks: config.interest_marks,
             straggler: config.straggler,
             extensions,
@@ -206,6 +209,26 @@ impl Forwarder {
                 self.choices.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
             }
         }
+    }
+
+    /// Makes a built-in strategy for `prefix` while the forwarder runs (NFD's strategy-choice
+    /// set): its instance draws from the next seed stream, as a scenario's later choice would.
+    pub fn choose_strategy(&mut self, prefix: &Name, name: StrategyName) {
+        let seed = strategy_seed(self.seed, self.strategies.len());
+        self.set_strategy(prefix, make_strategy(name, seed));
+    }
+
+    /// Removes the choice for `prefix` (NFD's strategy-choice unset): its names take the choice of
+    /// the longest shorter prefix again. "/" always keeps one; whether there was a choice to remove.
+    pub fn unset_strategy(&mut self, prefix: &Name) -> bool {
+        let before = self.choices.len();
+        self.choices.retain(|(p, _)| p.is_empty() || p != prefix);
+        self.choices.len() != before
+    }
+
+    /// Each prefix with a strategy choice, and that strategy's name, longest prefix first.
+    pub fn strategy_choices(&self) -> impl Iterator<Item = (&Name, &'static str)> {
+        self.choices.iter().map(|(p, i)| (p, self.strategies[*i].name()))
     }
 
     fn strategy_index(&self, name: &Name) -> usize {

@@ -39,11 +39,12 @@ impl Fib {
         Fib::default()
     }
 
+    /// Entries with next hops.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries().count()
     }
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
     /// Changes whenever the table does, so a cache of lookups knows its answers may be stale.
@@ -74,6 +75,39 @@ impl Fib {
         hops.sort_by_key(|h| (h.cost, h.face));
     }
 
+    /// Removes `face` as a next hop of `prefix` (NFD `Fib::removeNextHop`); an entry left without
+    /// next hops leaves the index, as NFD erases it, so its names match a shorter prefix again. Its
+    /// slot stays (indices held elsewhere stay valid) and is skipped by `entries`. Whether the face
+    /// was a next hop there.
+    pub fn remove_nexthop(&mut self, prefix: &Name, face: FaceId) -> bool {
+        let Some(i) = self.find_exact(prefix) else { return false };
+        let hops = &mut self.entries[i].nexthops;
+        let before = hops.len();
+        hops.retain(|h| h.face != face);
+        if hops.len() == before {
+            return false;
+        }
+        self.version = self.version.wrapping_add(1);
+        if hops.is_empty() {
+            let hash = prefix.hash64();
+            if let Some(bucket) = self.index.get_mut(&hash) {
+                bucket.retain(|j| *j as usize != i);
+                if bucket.is_empty() {
+                    self.index.remove(&hash);
+                }
+            }
+        }
+        true
+    }
+
+    /// Removes `face` from every entry (NFD does so when a face is destroyed); how many entries
+    /// it left.
+    pub fn remove_face(&mut self, face: FaceId) -> usize {
+        let prefixes: Vec<Name> =
+            self.entries().filter(|e| e.nexthops.iter().any(|h| h.face == face)).map(|e| e.prefix.clone()).collect();
+        prefixes.iter().filter(|p| self.remove_nexthop(p, face)).count()
+    }
+
     /// Longest-prefix match; `None` when not even "/" has an entry.
     pub fn longest_prefix_match(&self, name: &Name) -> Option<(usize, &FibEntry)> {
         self.longest_prefix_match_within(name, name.len())
@@ -99,8 +133,9 @@ impl Fib {
         &self.entries[index]
     }
 
+    /// The entries that have next hops (slots emptied by `remove_nexthop` are skipped).
     pub fn entries(&self) -> impl Iterator<Item = &FibEntry> {
-        self.entries.iter()
+        self.entries.iter().filter(|e| !e.nexthops.is_empty())
     }
 }
 
@@ -151,5 +186,38 @@ mod tests {
         fib.add_nexthop(&n("/p"), FaceId(1), 3);
         assert_eq!(fib.len(), 1);
         assert_eq!(fib.entry(0).nexthops.as_slice(), &[NextHop { face: FaceId(1), cost: 3 }]);
+    }
+
+    #[test]
+    fn a_removed_last_next_hop_lets_names_match_the_shorter_prefix_again() {
+        let mut fib = Fib::new();
+        fib.add_nexthop(&n("/a"), FaceId(1), 10);
+        fib.add_nexthop(&n("/a/b"), FaceId(2), 10);
+        fib.add_nexthop(&n("/a/b"), FaceId(3), 20);
+        let v0 = fib.version();
+        assert!(fib.remove_nexthop(&n("/a/b"), FaceId(2)));
+        assert!(fib.version() != v0, "a lookup cache must see the change");
+        let (_, e) = fib.longest_prefix_match(&n("/a/b/c")).unwrap();
+        assert_eq!(e.nexthops.iter().map(|h| h.face).collect::<Vec<_>>(), vec![FaceId(3)]);
+        // The last next hop gone: /a/b/c falls back to /a, and /a/b is no longer listed.
+        assert!(fib.remove_nexthop(&n("/a/b"), FaceId(3)));
+        assert_eq!(fib.longest_prefix_match(&n("/a/b/c")).unwrap().1.prefix, n("/a"));
+        assert_eq!(fib.len(), 1);
+        assert!(!fib.remove_nexthop(&n("/a/b"), FaceId(3)), "already gone");
+        // Registered again, it matches again.
+        fib.add_nexthop(&n("/a/b"), FaceId(4), 5);
+        assert_eq!(fib.longest_prefix_match(&n("/a/b/c")).unwrap().1.nexthops[0].face, FaceId(4));
+        assert_eq!(fib.len(), 2);
+    }
+
+    #[test]
+    fn removing_a_face_leaves_every_entry_it_was_in() {
+        let mut fib = Fib::new();
+        fib.add_nexthop(&n("/a"), FaceId(1), 0);
+        fib.add_nexthop(&n("/b"), FaceId(1), 0);
+        fib.add_nexthop(&n("/b"), FaceId(2), 0);
+        assert_eq!(fib.remove_face(FaceId(1)), 2);
+        assert!(fib.longest_prefix_match(&n("/a/x")).is_none());
+        assert_eq!(fib.longest_prefix_match(&n("/b/x")).unwrap().1.nexthops.len(), 1);
     }
 }

@@ -1,13 +1,12 @@
 //! Local applications on a real forwarder: the client face they connect with (`client`), and the
 //! two tools built on it, `ndnflow serve PREFIX FILE` (`serve`: segments a file into signed Data,
 //! after ndn-tools' ndnputchunks) and `ndnflow get NAME` (`get`: the simulator's consumer, with
-//! any of its controllers, run in real time, with ndncatchunks' summary). `sign` computes the
-//! DigestSha256 signature the served Data carry. docs/real-network.md, "ndnflow get and serve".
+//! any of its controllers, run in real time, with ndncatchunks' summary). The served Data are
+//! signed by `crate::sign` (DigestSha256). docs/real-network.md, "ndnflow get and serve".
 
 pub mod client;
 pub mod get;
 pub mod serve;
-pub mod sign;
 
 /// Why a tool stopped. The Python command maps `Usage` and `Connect` to exit status 2 (bad
 /// input, no forwarder), `Failed` to 1 (the exchange itself went wrong).

@@ -3,7 +3,7 @@
 //! payloads of at most `segment_size` bytes (ndnputchunks' `--size` default, 8000), each a Data
 //! named PREFIX/seg=N (NDN naming conventions rev3, a typed SegmentNameComponent, type 0x32), with
 //! FreshnessPeriod (ndnputchunks' default, 10 s), FinalBlockId on every segment, and a
-//! DigestSha256 signature (`sign`). An empty file is one empty segment, as ndnputchunks publishes.
+//! DigestSha256 signature (`crate::sign`). An empty file is one empty segment, as ndnputchunks publishes.
 //!
 //! Where it differs from ndnputchunks, to meet the simulator's consumer that `ndnflow get` runs:
 //! no version component (ndnputchunks publishes PREFIX/v=<time>/seg=N and answers version
@@ -69,7 +69,8 @@ impl Segments {
             let mut data = Data::new(prefix.append_segment(seg), Bytes::copy_from_slice(&content[start..end]));
             data.freshness_period = freshness;
             data.final_block_id = Some((SEGMENT, last.clone()));
-            let mut wire = data.encode();
+            crate::sign::sign_digest_sha256(&mut data);
+            let wire = data.encode();
             if wire.len() > MAX_PACKET_SIZE {
                 let msg = format!(
                     "--segment-size: {size}-byte segments make {}-byte Data under {prefix}, above the {MAX_PACKET_SIZE} bytes a face carries",
@@ -77,8 +78,6 @@ impl Segments {
                 );
                 return Err(AppError::Usage(msg));
             }
-            let signed = super::sign::sign_digest_sha256(&mut wire);
-            debug_assert!(signed, "the codec writes a 32-byte DigestSha256 value");
             packets.push(wire);
         }
         Ok(Segments { prefix: prefix.clone(), packets, bytes: content.len() as u64 })

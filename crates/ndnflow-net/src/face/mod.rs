@@ -35,6 +35,8 @@ pub struct DriverCounters {
     pub send_dropped: u64,
     /// Interests dropped because the PIT held `pit_capacity` entries and they would open another.
     pub pit_full: u64,
+    /// Management Interests (/localhost/nfd) from a non-local face: dropped (NFD's localhost scope).
+    pub refused_commands: u64,
 }
 
 /// One face of the daemon.
@@ -46,15 +48,24 @@ pub struct Face {
     /// For the report: the UDP peer or the listener's path.
     pub remote: String,
     pub counters: DriverCounters,
+    /// Made by the peer's first packet or an application's connection (NFD's on-demand
+    /// persistency), not by the configuration or a faces/create command.
+    pub on_demand: bool,
 }
 
 impl Face {
     pub fn udp(name: Option<String>, peer: SocketAddr) -> Face {
-        Face { name, transport: Transport::Udp(peer), remote: format!("udp://{peer}"), counters: Default::default() }
+        Face {
+            name,
+            transport: Transport::Udp(peer),
+            remote: format!("udp://{peer}"),
+            counters: Default::default(),
+            on_demand: false,
+        }
     }
 
     pub fn unix(name: Option<String>, path: &Path, writer: mpsc::Sender<Vec<u8>>) -> Face {
         let remote = format!("unix://{}", path.display());
-        Face { name, transport: Transport::Unix(writer), remote, counters: Default::default() }
+        Face { name, transport: Transport::Unix(writer), remote, counters: Default::default(), on_demand: true }
     }
 }

@@ -49,6 +49,11 @@ impl UdpFaces {
         self.peers.insert(peer, face);
     }
 
+    /// Forgets `peer`'s face (destroyed): its next datagram makes a new one.
+    pub fn remove(&mut self, peer: SocketAddr) {
+        self.peers.remove(&peer);
+    }
+
     /// Receives one datagram into `buf` (which should hold `MAX_PACKET_SIZE + 1` bytes, so that a
     /// datagram too large shows as longer than the limit). Cancel-safe, for `select!`.
     pub async fn recv(&self, buf: &mut [u8]) -> io::Result<(usize, SocketAddr)> {

@@ -1,0 +1,358 @@
+//! The daemon's answers to Interests under /localhost/nfd (NFD daemon/mgmt/: RibManager,
+//! FibManager, FaceManager, StrategyChoiceManager, ForwarderStatusManager).
+//!
+//! NFD routes these Interests to an internal face through its pipelines; here the driver answers
+//! them before the forwarder sees them, so management costs the forwarder's tables nothing and a
+//! command's reply goes straight back on the face that asked.
+//!
+//! What is checked, and what is not (issue 25: "say what is verified"):
+//! - Only local faces (Unix-socket applications) are heard: a /localhost/nfd Interest from a UDP
+//!   face is dropped and counted (`refused_commands`), as NFD's localhost scope drops it.
+//! - A command's ControlParameters are decoded and validated (required fields, a known face, a
+//!   known strategy); a malformed one gets 400.
+//! - Signatures are not verified and nothing is authorised by key: NFD checks the command's
+//!   signature against its `authorizations` config, while here being local is the authorisation,
+//!   as with NFD's `localhost_security` set to accept any signer.
+//!
+//! Status codes as NFD's: 200 done, 400 malformed, 404 unknown strategy, 406 a face kind not
+//! built, 409 the face exists, 410 no such face. Unknown verbs get 501 (NFD sends no answer; a
+//! reply says why at once instead of after the Interest's lifetime).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use ndnflow_core::fw::FaceKind;
+use ndnflow_core::packet::{Data, Frame, Interest};
+use ndnflow_core::table::FaceId;
+use ndnflow_core::Name;
+
+use super::control::{parse_command, response_content, ControlParameters, ControlResponse};
+use super::rib::{Route, FLAG_CHILD_INHERIT, ORIGIN_APP};
+use crate::daemon::Daemon;
+use crate::face::{Face, Transport};
+
+/// NFD keeps FaceIds below 256 for its own faces (internal 1, content store 254, null 255); its
+/// first face for a peer or an application is 256. The daemon's face `i` is FaceId 256 + i.
+pub const FIRST_FACE_ID: u64 = 256;
+
+pub fn nfd_face_id(face: FaceId) -> u64 {
+    FIRST_FACE_ID + face.0 as u64
+}
+
+/// NFD's URI scheme for a UDP peer: `udp4://a.b.c.d:port` or `udp6://[::1]:port`.
+pub fn udp_uri(addr: SocketAddr) -> String {
+    let scheme = if addr.is_ipv4() { "udp4" } else { "udp6" };
+    format!("{scheme}://{addr}")
+}
+
+/// The strategy names management speaks: `/localhost/nfd/strategy/<word>[/v=N]`.
+const STRATEGY_PREFIX: [&str; 3] = ["localhost", "nfd", "strategy"];
+
+impl Daemon {
+    /// An Interest under /localhost/nfd arrived on `face`: answers it, or drops it if the face is
+    /// not local. Never forwarded.
+    pub(crate) fn on_management(&mut self, face: FaceId, interest: &Interest) {
+        if self.forwarder.faces().get(face.index()).map(|f| f.kind) != Some(FaceKind::App) {
+            self.count(face, |c| c.refused_commands += 1);
+            return;
+        }
+        let reply = match self.dataset_reply(&interest.name) {
+            Some(reply) => reply,
+            None => match parse_command(&interest.name) {
+                None => return,
+                Some(Err(e)) => {
+                    self.reply(interest, ControlResponse::error(400, format!("bad ControlParameters: {e}")))
+                }
+                Some(Ok((module, verb, params))) => {
+                    let response = self.command(face, &module, &verb, params);
+                    self.reply(interest, response)
+                }
+            },
+        };
+        if let Some(data) = reply {
+            self.out.push((face, Frame::data(Arc::new(data))));
+        }
+    }
+
+    fn reply(&self, interest: &Interest, response: ControlResponse) -> Option<Data> {
+        let mut data = Data::new(interest.name.clone(), response_content(&response));
+        crate::sign::sign_digest_sha256(&mut data);
+        Some(data)
+    }
+
+    fn command(&mut self, face: FaceId, module: &str, verb: &str, p: ControlParameters) -> ControlResponse {
+        match (module, verb) {
+            ("rib", "register") => self.rib_register(face, p),
+            ("rib", "unregister") => self.rib_unregister(face, p),
+            ("fib", "add-nexthop") => self.fib_add_nexthop(face, p),
+            ("fib", "remove-nexthop") => self.fib_remove_nexthop(face, p),
+            ("faces", "create") => self.faces_create(p),
+            ("faces", "destroy") => self.faces_destroy(p),
+            ("strategy-choice", "set") => self.strategy_set(p),
+            ("strategy-choice", "unset") => self.strategy_unset(p),
+            _ => ControlResponse::error(501, format!("unsupported command {module}/{verb}")),
+        }
+    }
+
+    /// The face a command names: FaceId absent or 0 is the face that asked (NFD's rule).
+    fn target_face(&self, asking: FaceId, p: &ControlParameters) -> Result<FaceId, Box<ControlResponse>> {
+        match p.face_id {
+            None | Some(0) => Ok(asking),
+            Some(id) => {
+                self.live_face(id).ok_or_else(|| Box::new(ControlResponse::error(410, format!("face {id} not found"))))
+            }
+        }
+    }
+
+    /// The daemon's face with NFD FaceId `id`, if it exists and is not closed.
+    pub(crate) fn live_face(&self, id: u64) -> Option<FaceId> {
+        let index = usize::try_from(id.checked_sub(FIRST_FACE_ID)?).ok()?;
+        let face = self.faces.get(index)?;
+        (!matches!(face.transport, Transport::Closed)).then_some(FaceId(index as u32))
+    }
+
+    fn rib_register(&mut self, asking: FaceId, p: ControlParameters) -> ControlResponse {
+        let Some(prefix) = p.name.clone() else { return missing("Name") };
+        let face = match self.target_face(asking, &p) {
+            Ok(f) => f,
+            Err(e) => return *e,
+        };
+        let expires =
+            p.expiration_period.map(|ms| self.clock.now().saturating_add(ndnflow_core::Time::from_millis(ms)));
+        let route = Route {
+            prefix: prefix.clone(),
+            face,
+            origin: p.origin.unwrap_or(ORIGIN_APP),
+            cost: p.cost.unwrap_or(0),
+            flags: p.flags.unwrap_or(FLAG_CHILD_INHERIT),
+            expires,
+        };
+        let body = ControlParameters {
+            name: Some(prefix),
+            face_id: Some(nfd_face_id(face)),
+            origin: Some(route.origin),
+            cost: Some(route.cost),
+            flags: Some(route.flags),
+            expiration_period: p.expiration_period,
+            ..Default::default()
+        };
+        self.rib.register(&mut self.forwarder.fib, route);
+        ControlResponse::ok(body)
+    }
+
+    fn rib_unregister(&mut self, asking: FaceId, p: ControlParameters) -> ControlResponse {
+        let Some(prefix) = p.name.clone() else { return missing("Name") };
+        let face = match self.target_face(asking, &p) {
+            Ok(f) => f,
+            Err(e) => return *e,
+        };
+        let origin = p.origin.unwrap_or(ORIGIN_APP);
+        // NFD answers 200 whether or not the route existed: the state asked for holds.
+        self.rib.unregister(&mut self.forwarder.fib, &prefix, face, origin);
+        let body = ControlParameters {
+            name: Some(prefix),
+            face_id: Some(nfd_face_id(face)),
+            origin: Some(origin),
+            ..Default::default()
+        };
+        ControlResponse::ok(body)
+    }
+
+    fn fib_add_nexthop(&mut self, asking: FaceId, p: ControlParameters) -> ControlResponse {
+        let Some(prefix) = p.name.clone() else { return missing("Name") };
+        let face = match self.target_face(asking, &p) {
+            Ok(f) => f,
+            Err(e) => return *e,
+        };
+        let cost = p.cost.unwrap_or(0);
+        self.forwarder.fib.add_nexthop(&prefix, face, cost);
+        ControlResponse::ok(ControlParameters {
+            name: Some(prefix),
+            face_id: Some(nfd_face_id(face)),
+            cost: Some(cost),
+            ..Default::default()
+        })
+    }
+
+    fn fib_remove_nexthop(&mut self, asking: FaceId, p: ControlParameters) -> ControlResponse {
+        let Some(prefix) = p.name.clone() else { return missing("Name") };
+        let face = match self.target_face(asking, &p) {
+            Ok(f) => f,
+            Err(e) => return *e,
+        };
+        self.forwarder.fib.remove_nexthop(&prefix, face);
+        ControlResponse::ok(ControlParameters {
+            name: Some(prefix),
+            face_id: Some(nfd_face_id(face)),
+            ..Default::default()
+        })
+    }
+
+    fn faces_create(&mut self, p: ControlParameters) -> ControlResponse {
+        let Some(uri) = p.uri.clone() else { return missing("Uri") };
+        let peer = match parse_udp_uri(&uri) {
+            Ok(peer) => peer,
+            Err(e) => return *e,
+        };
+        let Some(udp) = self.udp.as_mut() else {
+            return ControlResponse::error(406, "UDP faces are off (listen.udp = false)");
+        };
+        if let Some(existing) = udp.face_of(peer) {
+            let mut r = ControlResponse::error(409, "a face with this remote URI already exists");
+            r.body = Some(self.face_parameters(existing));
+            return r;
+        }
+        let id = self.forwarder.add_face(FaceKind::Link);
+        udp.insert(peer, id);
+        self.faces.push(Face::udp(None, peer));
+        ControlResponse::ok(self.face_parameters(id))
+    }
+
+    fn faces_destroy(&mut self, p: ControlParameters) -> ControlResponse {
+        let Some(id) = p.face_id else { return missing("FaceId") };
+        // NFD answers 200 for a face that does not exist: the state asked for holds.
+        if let Some(face) = self.live_face(id) {
+            self.close_face(face);
+        }
+        ControlResponse::ok(ControlParameters { face_id: Some(id), ..Default::default() })
+    }
+
+    /// Ends a face: down in the forwarder, its routes and next hops gone, its transport closed
+    /// (a Unix connection's writer ends; a UDP peer may come back as a new face).
+    pub(crate) fn close_face(&mut self, face: FaceId) {
+        self.forwarder.set_face_up(face, false);
+        self.rib.remove_face(&mut self.forwarder.fib, face);
+        let Some(f) = self.faces.get_mut(face.index()) else { return };
+        if let (Transport::Udp(peer), Some(udp)) = (&f.transport, self.udp.as_mut()) {
+            udp.remove(*peer);
+        }
+        f.transport = Transport::Closed;
+    }
+
+    /// A face's parameters, as faces/create answers with them.
+    fn face_parameters(&self, face: FaceId) -> ControlParameters {
+        let (uri, local_uri) = self.face_uris(face);
+        ControlParameters {
+            face_id: Some(nfd_face_id(face)),
+            uri: Some(uri),
+            local_uri: Some(local_uri),
+            face_persistency: Some(PERSISTENT),
+            flags: Some(0),
+            ..Default::default()
+        }
+    }
+
+    fn strategy_set(&mut self, p: ControlParameters) -> ControlResponse {
+        let Some(prefix) = p.name.clone() else { return missing("Name") };
+        let Some(strategy) = p.strategy.clone() else { return missing("Strategy") };
+        let Some(word) = strategy_word(&strategy) else {
+            return ControlResponse::error(
+                404,
+                format!("strategy {strategy} not registered: names are /localhost/nfd/strategy/<name>"),
+            );
+        };
+        // The scenario's reader knows every strategy's name: one vocabulary, one reader.
+        let table = format!("set = {{ strategy = {} }}", toml::Value::String(word.clone()));
+        match ndnflow_sim::scenario::toml::parse_forwarder_table(&table, "strategy-choice", "set") {
+            Ok(config) => {
+                self.forwarder.choose_strategy(&prefix, config.default_strategy);
+                ControlResponse::ok(ControlParameters {
+                    name: Some(prefix),
+                    strategy: Some(strategy),
+                    ..Default::default()
+                })
+            }
+            Err(e) => ControlResponse::error(404, format!("strategy {word:?} not registered: {e}")),
+        }
+    }
+
+    fn strategy_unset(&mut self, p: ControlParameters) -> ControlResponse {
+        let Some(prefix) = p.name.clone() else { return missing("Name") };
+        if prefix.is_empty() {
+            return ControlResponse::error(400, "the strategy of / cannot be unset");
+        }
+        self.forwarder.unset_strategy(&prefix);
+        ControlResponse::ok(ControlParameters { name: Some(prefix), ..Default::default() })
+    }
+
+    /// NFD's remote and local URIs of a face: `udp4://peer` and the UDP socket's address; for an
+    /// application's connection `fd://N` and the listener's `unix://PATH` (NFD writes the
+    /// socket's descriptor as N; here N is the FaceId).
+    pub(crate) fn face_uris(&self, face: FaceId) -> (String, String) {
+        let f = &self.faces[face.index()];
+        match (&f.transport, self.udp_addr()) {
+            (Transport::Udp(peer), Some(local)) => (udp_uri(*peer), udp_uri(local)),
+            _ => (format!("fd://{}", nfd_face_id(face)), f.remote.clone()),
+        }
+    }
+}
+
+/// NFD's FacePersistency numbers.
+pub const PERSISTENT: u64 = 0;
+pub const ON_DEMAND: u64 = 1;
+
+fn missing(field: &str) -> ControlResponse {
+    ControlResponse::error(400, format!("{field} is missing"))
+}
+
+/// `udp4://1.2.3.4:6363`, `udp6://[::1]:6363` or `udp://...`; the port defaults to 6363. Host
+/// names are refused: NFD resolves them (FaceUri canonization), the daemon does not.
+fn parse_udp_uri(uri: &str) -> Result<SocketAddr, Box<ControlResponse>> {
+    let Some((scheme, rest)) = uri.split_once("://") else {
+        return Err(Box::new(ControlResponse::error(400, format!("{uri:?} is not a face URI (scheme://address)"))));
+    };
+    if !matches!(scheme, "udp" | "udp4" | "udp6") {
+        return Err(Box::new(ControlResponse::error(406, format!("{scheme} faces are not built (udp only)"))));
+    }
+    let rest = rest.trim_end_matches('/');
+    let with_port = if rest.parse::<SocketAddr>().is_ok() {
+        rest.to_string()
+    } else if rest.starts_with('[') && rest.ends_with(']') || !rest.contains(':') {
+        format!("{rest}:6363")
+    } else if rest.matches(':').count() > 1 {
+        format!("[{rest}]:6363")
+    } else {
+        rest.to_string()
+    };
+    with_port
+        .parse()
+        .map_err(|_| Box::new(ControlResponse::error(400, format!("{uri:?}: the address must be an IP literal"))))
+}
+
+/// The built-in strategy a management name asks for: the component after /localhost/nfd/strategy
+/// (its version and parameters, if any, are ignored).
+fn strategy_word(strategy: &Name) -> Option<String> {
+    let word = |i: usize| strategy.get(i).map(|c| String::from_utf8_lossy(c.value).into_owned());
+    for (i, expected) in STRATEGY_PREFIX.iter().enumerate() {
+        if word(i)? != *expected {
+            return None;
+        }
+    }
+    word(3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn udp_uris_parse_as_nfd_writes_them() {
+        let ok = |s: &str| parse_udp_uri(s).unwrap().to_string();
+        assert_eq!(ok("udp4://127.0.0.2:6364"), "127.0.0.2:6364");
+        assert_eq!(ok("udp4://127.0.0.2"), "127.0.0.2:6363");
+        assert_eq!(ok("udp6://[::1]:7000"), "[::1]:7000");
+        assert_eq!(ok("udp6://[::1]"), "[::1]:6363");
+        assert_eq!(parse_udp_uri("tcp4://127.0.0.1:6363").unwrap_err().status_code, 406);
+        assert_eq!(parse_udp_uri("udp4://example.net").unwrap_err().status_code, 400);
+        assert_eq!(parse_udp_uri("127.0.0.1").unwrap_err().status_code, 400);
+    }
+
+    #[test]
+    fn strategy_names_are_read_after_the_management_prefix() {
+        let w = |s: &str| strategy_word(&Name::parse(s).unwrap());
+        assert_eq!(w("/localhost/nfd/strategy/best-route/v=5").as_deref(), Some("best-route"));
+        assert_eq!(w("/localhost/nfd/strategy/multicast").as_deref(), Some("multicast"));
+        assert_eq!(w("/localhost/nfd/strategy"), None);
+        assert_eq!(w("/best-route"), None);
+    }
+}

@@ -1,0 +1,157 @@
+//! What the daemon's loopback tests share: a socket directory per test, daemon configurations,
+//! running a daemon beside a client under a time limit, and a test application on a Unix socket.
+#![allow(dead_code)] // each test file uses a part
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use ndnflow_core::fw::FaceCounters;
+use ndnflow_core::packet::{Data, Frame, Interest, NetPacket};
+use ndnflow_core::{Name, Time};
+use ndnflow_net::config::{self, DaemonConfig};
+use ndnflow_net::face::unix::TlvFramer;
+use ndnflow_net::{Daemon, Report, StatusHandle};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::UnixStream;
+use tokio::sync::oneshot;
+use tokio::time::timeout;
+
+/// How long any test may take before it counts as hung.
+pub const LIMIT: Duration = Duration::from_secs(10);
+
+/// A fresh directory for one test's sockets (short: a socket path must fit 108 bytes).
+pub fn socket_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ndnflow-net-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A daemon with UDP on a free loopback port, applications' socket `app.sock` in `dir`, and one
+/// configured face, "up", given by `face` (its `udp` or `unix` key), that `/p` is routed to;
+/// `top`: top-level keys (`pit_capacity = 2`).
+pub fn daemon_config(dir: &Path, top: &str, face: &str) -> DaemonConfig {
+    let text = format!(
+        r#"
+        {top}
+        [listen]
+        udp = "127.0.0.1:0"
+        unix = "{dir}/app.sock"
+        [[faces]]
+        name = "up"
+        {face}
+        [[routes]]
+        prefix = "/p"
+        nexthop = "up"
+        "#,
+        dir = dir.display()
+    );
+    config::parse(&text, "test.toml").unwrap()
+}
+
+/// A daemon whose `/p` goes to the producer that connects to `producer.sock`.
+pub fn producer_daemon_with(dir: &Path, top: &str) -> DaemonConfig {
+    daemon_config(dir, top, &format!("unix = \"{}/producer.sock\"", dir.display()))
+}
+
+pub fn producer_daemon(dir: &Path) -> DaemonConfig {
+    producer_daemon_with(dir, "")
+}
+
+/// A daemon whose `/p` goes over UDP to `upstream`.
+pub fn relay_daemon(dir: &Path, upstream: SocketAddr) -> DaemonConfig {
+    daemon_config(dir, "", &format!("udp = \"{upstream}\""))
+}
+
+/// Runs `daemon` while `client` runs, stops it when `client` is done; the daemon's report and
+/// what `client` returned.
+pub async fn run_with<T>(daemon: Daemon, client: impl Future<Output = T>) -> (Report, T) {
+    let (stop, stopped) = oneshot::channel::<()>();
+    let client = async move {
+        let t = client.await;
+        let _ = stop.send(());
+        t
+    };
+    let both = async {
+        tokio::join!(
+            daemon.run(async {
+                let _ = stopped.await;
+            }),
+            client
+        )
+    };
+    timeout(LIMIT, both).await.expect("the test hung")
+}
+
+/// Waits until the daemon's report satisfies `done` (the daemon handles a connection or a
+/// datagram after the client's call returns).
+pub async fn wait_until(status: &StatusHandle, done: impl Fn(&Report) -> bool) -> Report {
+    loop {
+        let report = status.report().await.expect("the daemon is running");
+        if done(&report) {
+            return report;
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+/// A test application on a Unix socket.
+pub struct App {
+    pub stream: UnixStream,
+    pub framer: TlvFramer,
+}
+
+impl App {
+    pub async fn connect(path: &Path) -> App {
+        App { stream: UnixStream::connect(path).await.unwrap(), framer: TlvFramer::default() }
+    }
+
+    pub async fn send(&mut self, bytes: &[u8]) {
+        self.stream.write_all(bytes).await.unwrap();
+    }
+
+    /// The next whole TLV element, or `None` at end of stream.
+    pub async fn recv_bytes(&mut self) -> Option<Vec<u8>> {
+        let mut chunk = [0u8; 9000];
+        loop {
+            if let Some(element) = self.framer.next_element().unwrap() {
+                return Some(element);
+            }
+            match self.stream.read(&mut chunk).await.unwrap() {
+                0 => return None,
+                n => self.framer.push(&chunk[..n]),
+            }
+        }
+    }
+
+    pub async fn recv(&mut self) -> Frame {
+        Frame::decode(&self.recv_bytes().await.expect("a packet, not the end of the stream")).unwrap()
+    }
+}
+
+pub fn interest(name: &str, nonce: u32) -> Vec<u8> {
+    Interest::new(Name::parse(name).unwrap(), nonce, Time::from_secs(4)).encode()
+}
+
+pub fn data(name: &str, content: &'static [u8]) -> Vec<u8> {
+    Frame::data(Arc::new(Data::new(Name::parse(name).unwrap(), Bytes::from_static(content)))).encode()
+}
+
+/// The name and content of a Data frame (panics on anything else: the test expected a Data).
+pub fn name_and_content(frame: &Frame) -> (String, Vec<u8>) {
+    match &frame.packet {
+        NetPacket::Data(d) => (d.name.to_string(), d.content.to_vec()),
+        other => panic!("expected a Data, got {other:?}"),
+    }
+}
+
+/// (Interests, Data) a face received and sent: ((in, out), (in, out)).
+pub fn io(report: &Report, face: usize) -> ((u64, u64), (u64, u64)) {
+    let p = &report.faces[face].packets;
+    let (i, d) = (FaceCounters::INTERESTS, FaceCounters::DATA);
+    ((p.received[i], p.sent[i]), (p.received[d], p.sent[d]))
+}

@@ -1,0 +1,272 @@
+//! NFD's management protocol on loopback: applications register prefixes, make and destroy faces,
+//! choose strategies and read the status datasets, as NFD's tools and python-ndn do. Commands are
+//! signed command Interests (`signed_command_name`); replies are checked field by field.
+
+mod common;
+
+use common::*;
+use ndnflow_core::packet::tlv::Reader;
+use ndnflow_core::packet::{Data, Frame, Interest, NackReason, NetPacket};
+use ndnflow_core::{Name, Time};
+use ndnflow_net::mgmt::control::{signed_command_name, ControlParameters, ControlResponse};
+use ndnflow_net::sign::verify_digest_sha256;
+use ndnflow_net::Daemon;
+use tokio::net::UdpSocket;
+
+/// Sends one command on `app` and reads its response (which must be a DigestSha256-signed Data).
+async fn command(app: &mut App, module: &str, verb: &str, params: ControlParameters, nonce: u32) -> ControlResponse {
+    let name = signed_command_name(module, verb, &params, 1_700_000_000_000 + nonce as u64, nonce as u64);
+    app.send(&Interest::new(name.clone(), nonce, Time::from_secs(1)).encode()).await;
+    let wire = app.recv_bytes().await.expect("a reply");
+    let data = data_of(&wire);
+    assert_eq!(data.name, name, "the reply answers the command's own name");
+    ControlResponse::decode(&data.content).unwrap()
+}
+
+/// The Data inside `wire` (a bare Data or an LpPacket around one); its signature must verify.
+fn data_of(wire: &[u8]) -> Data {
+    let frame = Frame::decode(wire).unwrap();
+    let NetPacket::Data(d) = frame.packet else { panic!("expected a Data, got {:?}", frame.packet) };
+    assert!(verify_digest_sha256(&d.encode()), "DigestSha256 must verify");
+    (*d).clone()
+}
+
+/// Segment 0 of a dataset; (its content, its FinalBlockId).
+async fn dataset(app: &mut App, module: &str, verb: &str, nonce: u32) -> (Vec<u8>, Option<u64>) {
+    let name = Name::parse(&format!("/localhost/nfd/{module}/{verb}")).unwrap();
+    let mut i = Interest::new(name, nonce, Time::from_secs(1));
+    i.can_be_prefix = true;
+    i.must_be_fresh = true;
+    app.send(&i.encode()).await;
+    let d = data_of(&app.recv_bytes().await.expect("a dataset segment"));
+    (d.content.to_vec(), d.final_segment())
+}
+
+/// The records of a dataset: for each, its fields as (type, value).
+fn records(content: &[u8]) -> Vec<Vec<(u64, Vec<u8>)>> {
+    let mut r = Reader::new(content);
+    let mut out = Vec::new();
+    while !r.is_empty() {
+        let rec = r.read_element().unwrap();
+        let mut fields = Vec::new();
+        let mut f = rec.reader();
+        while !f.is_empty() {
+            let e = f.read_element().unwrap();
+            fields.push((e.typ, e.value.to_vec()));
+        }
+        out.push(fields);
+    }
+    out
+}
+
+fn prefix(s: &str) -> ControlParameters {
+    ControlParameters { name: Some(Name::parse(s).unwrap()), ..Default::default() }
+}
+
+#[tokio::test]
+async fn a_registered_prefix_reaches_its_application_until_it_unregisters() {
+    let dir = socket_dir("register");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let (report, ()) = run_with(daemon, async {
+        let mut producer = App::connect(&dir.join("app.sock")).await;
+        let r = command(&mut producer, "rib", "register", prefix("/q"), 1).await;
+        // The producer is the daemon's first face (index 0): NFD FaceId 256. Defaults: origin 0
+        // (an application), cost 0, flags 1 (ChildInherit).
+        assert_eq!((r.status_code, r.status_text.as_str()), (200, "OK"));
+        let body = r.body.unwrap();
+        assert_eq!((body.face_id, body.origin, body.cost, body.flags), (Some(256), Some(0), Some(0), Some(1)));
+        assert_eq!(body.name, Some(Name::parse("/q").unwrap()));
+
+        let mut consumer = App::connect(&dir.join("app.sock")).await;
+        consumer.send(&interest("/q/x", 7)).await;
+        assert_eq!(producer.recv().await.packet.name().to_string(), "/q/x");
+        producer.send(&data("/q/x", b"hi")).await;
+        assert_eq!(name_and_content(&consumer.recv().await), ("/q/x".into(), b"hi".to_vec()));
+
+        let r = command(&mut producer, "rib", "unregister", prefix("/q"), 2).await;
+        assert_eq!(r.status_code, 200);
+        consumer.send(&interest("/q/y", 8)).await;
+        match consumer.recv().await.packet {
+            NetPacket::Nack(n) => assert_eq!(n.reason, NackReason::NoRoute),
+            other => panic!("expected Nack(NoRoute), got {other:?}"),
+        }
+    })
+    .await;
+    assert_eq!(report.faces[0].id, 256);
+}
+
+#[tokio::test]
+async fn a_closed_application_takes_its_routes_and_the_datasets_say_so() {
+    let dir = socket_dir("closed");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let status = daemon.status();
+    run_with(daemon, async {
+        let mut tool = App::connect(&dir.join("app.sock")).await; // face 256
+        let mut producer = App::connect(&dir.join("app.sock")).await; // face 257
+        let mut params = prefix("/r");
+        params.cost = Some(5);
+        assert_eq!(command(&mut producer, "rib", "register", params, 1).await.status_code, 200);
+        let (fib, last) = dataset(&mut tool, "fib", "list", 2).await;
+        assert_eq!(last, Some(0), "one segment");
+        // One FibEntry: Name /r, NextHopRecord { FaceId 257, Cost 5 }.
+        let rec = records(&fib);
+        assert_eq!(rec.len(), 1);
+        assert_eq!(rec[0][0], (0x07, vec![0x08, 1, b'r']));
+        assert_eq!(rec[0][1], (0x81, vec![0x69, 2, 0x01, 0x01, 0x6a, 1, 5]));
+        let (rib, _) = dataset(&mut tool, "rib", "list", 3).await;
+        // Route { FaceId 257, Origin 0, Cost 5, Flags 1 }.
+        assert_eq!(records(&rib)[0][1], (0x81, vec![0x69, 2, 0x01, 0x01, 0x6f, 1, 0, 0x6a, 1, 5, 0x6c, 1, 1]));
+
+        drop(producer);
+        wait_until(&status, |r| !r.faces[1].up).await;
+        assert!(records(&dataset(&mut tool, "fib", "list", 4).await.0).is_empty());
+        assert!(records(&dataset(&mut tool, "rib", "list", 5).await.0).is_empty());
+        // faces/list: the tool alone, a local (scope 1), on-demand (persistency 1) face.
+        let faces = records(&dataset(&mut tool, "faces", "list", 6).await.0);
+        assert_eq!(faces.len(), 1);
+        let field = |t: u64| faces[0].iter().find(|(typ, _)| *typ == t).map(|(_, v)| v.clone());
+        assert_eq!(field(0x69), Some(vec![0x01, 0x00])); // FaceId 256
+        assert_eq!((field(0x84), field(0x85)), (Some(vec![1]), Some(vec![1])));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn udp_faces_are_created_once_and_destroyed() {
+    let dir = socket_dir("faces");
+    let peer = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    let peer_addr = peer.local_addr().unwrap();
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    run_with(daemon, async {
+        let mut tool = App::connect(&dir.join("app.sock")).await; // face 256
+        let uri = format!("udp4://{peer_addr}");
+        let create = ControlParameters { uri: Some(uri.clone()), ..Default::default() };
+        let r = command(&mut tool, "faces", "create", create.clone(), 1).await;
+        assert_eq!(r.status_code, 200);
+        let body = r.body.unwrap();
+        assert_eq!((body.face_id, body.uri.as_deref()), (Some(257), Some(uri.as_str())));
+        let again = command(&mut tool, "faces", "create", create, 2).await;
+        assert_eq!((again.status_code, again.body.unwrap().face_id), (409, Some(257)));
+        // A route over it: an Interest for /u goes out to the peer as a datagram.
+        let route = ControlParameters { face_id: Some(257), ..prefix("/u") };
+        assert_eq!(command(&mut tool, "rib", "register", route, 3).await.status_code, 200);
+        tool.send(&interest("/u/1", 9)).await;
+        let mut buf = [0u8; 9000];
+        let (n, _) = peer.recv_from(&mut buf).await.unwrap();
+        assert_eq!(Frame::decode(&buf[..n]).unwrap().packet.name().to_string(), "/u/1");
+
+        let destroy = ControlParameters { face_id: Some(257), ..Default::default() };
+        assert_eq!(command(&mut tool, "faces", "destroy", destroy, 4).await.status_code, 200);
+        let faces = records(&dataset(&mut tool, "faces", "list", 5).await.0);
+        assert_eq!(faces.len(), 1, "only the tool's face is left");
+        let route = ControlParameters { face_id: Some(257), ..prefix("/u") };
+        assert_eq!(command(&mut tool, "rib", "register", route, 6).await.status_code, 410);
+        let tcp = ControlParameters { uri: Some("tcp4://127.0.0.1:6363".into()), ..Default::default() };
+        assert_eq!(command(&mut tool, "faces", "create", tcp, 7).await.status_code, 406);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn strategies_are_chosen_listed_and_unset_by_name() {
+    let dir = socket_dir("strategy");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    run_with(daemon, async {
+        let mut tool = App::connect(&dir.join("app.sock")).await;
+        let set = |s: &str| ControlParameters { strategy: Some(Name::parse(s).unwrap()), ..prefix("/m") };
+        let r = command(&mut tool, "strategy-choice", "set", set("/localhost/nfd/strategy/multicast/v=4"), 1).await;
+        assert_eq!(r.status_code, 200);
+        let list = records(&dataset(&mut tool, "strategy-choice", "list", 2).await.0);
+        // Longest prefix first: /m with multicast, then / with best-route (the default).
+        let strategy_of = |rec: &Vec<(u64, Vec<u8>)>| {
+            let Some((_, v)) = rec.iter().find(|(t, _)| *t == 0x6b) else { return String::new() };
+            Name::from_component_wire(&v[2..]).unwrap().to_string()
+        };
+        assert_eq!(list.len(), 2);
+        assert_eq!(strategy_of(&list[0]), "/localhost/nfd/strategy/multicast");
+        assert_eq!(strategy_of(&list[1]), "/localhost/nfd/strategy/best-route");
+        let unknown = command(&mut tool, "strategy-choice", "set", set("/localhost/nfd/strategy/nope"), 3).await;
+        assert_eq!(unknown.status_code, 404);
+        assert_eq!(command(&mut tool, "strategy-choice", "unset", prefix("/m"), 4).await.status_code, 200);
+        assert_eq!(records(&dataset(&mut tool, "strategy-choice", "list", 5).await.0).len(), 1);
+        assert_eq!(command(&mut tool, "strategy-choice", "unset", prefix("/"), 6).await.status_code, 400);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn bad_commands_are_answered_with_their_reason_and_udp_commands_are_refused() {
+    let dir = socket_dir("badcmd");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let addr = daemon.udp_addr().unwrap();
+    let status = daemon.status();
+    let (report, ()) = run_with(daemon, async {
+        let mut tool = App::connect(&dir.join("app.sock")).await;
+        let r = command(&mut tool, "rib", "register", ControlParameters::default(), 1).await;
+        assert_eq!((r.status_code, r.status_text.as_str()), (400, "Name is missing"));
+        assert_eq!(command(&mut tool, "rib", "launch", prefix("/x"), 2).await.status_code, 501);
+        // A fifth component that is not ControlParameters.
+        tool.send(&interest("/localhost/nfd/rib/register/garbage", 3)).await;
+        let d = data_of(&tool.recv_bytes().await.unwrap());
+        assert_eq!(ControlResponse::decode(&d.content).unwrap().status_code, 400);
+
+        // From UDP (a non-local face): dropped and counted, never answered or forwarded.
+        let remote = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        let name = signed_command_name("rib", "register", &prefix("/evil"), 1, 1);
+        remote.send_to(&Interest::new(name, 4, Time::from_secs(1)).encode(), addr).await.unwrap();
+        wait_until(&status, |r| r.faces.iter().any(|f| f.driver.refused_commands == 1)).await;
+    })
+    .await;
+    assert_eq!(report.forwarder.in_interests, 0, "management Interests never reach the forwarder");
+    // The status dataset's general record is checked in `the_general_status_counts_what_the_forwarder_counted`.
+}
+
+#[tokio::test]
+async fn the_general_status_counts_what_the_forwarder_counted() {
+    let dir = socket_dir("general");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    run_with(daemon, async {
+        let mut tool = App::connect(&dir.join("app.sock")).await;
+        // Two Interests with no route: two in, two Nacks out, no FIB entry but the config's /p
+        // (its face has not connected, so /p has no next hop yet and is not counted).
+        tool.send(&interest("/none/1", 1)).await;
+        tool.recv().await;
+        tool.send(&interest("/none/2", 2)).await;
+        tool.recv().await;
+        let (content, _) = dataset(&mut tool, "status", "general", 3).await;
+        let mut fields = std::collections::HashMap::new();
+        let mut r = Reader::new(&content);
+        while !r.is_empty() {
+            let e = r.read_element().unwrap();
+            fields.insert(e.typ, e.value.to_vec());
+        }
+        assert!(String::from_utf8(fields[&0x80].clone()).unwrap().starts_with("ndnflow "));
+        let n = |t: u64| ndnflow_core::packet::tlv::read_nonneg(&fields[&t], 0).unwrap();
+        assert_eq!((n(0x84), n(0x90), n(0x98)), (0, 2, 2), "NFibEntries, NInInterests, NOutNacks");
+        assert!(n(0x82) >= n(0x81), "current time after start time");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_signed_dataset_request_is_answered_under_its_own_name_and_its_segments_by_theirs() {
+    let dir = socket_dir("signedds");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    run_with(daemon, async {
+        let mut tool = App::connect(&dir.join("app.sock")).await;
+        // /localhost/nfd/faces/list/params-sha256=<32 bytes>, as python-ndn's pynfdc asks (v0.3).
+        let digest = ndnflow_core::name::component_type::PARAMETERS_SHA256_DIGEST;
+        let asked = Name::parse("/localhost/nfd/faces/list").unwrap().append(digest, &[0xab; 32]);
+        let mut i = Interest::new(asked.clone(), 1, Time::from_secs(1));
+        i.can_be_prefix = true;
+        tool.send(&i.encode()).await;
+        let first = data_of(&tool.recv_bytes().await.unwrap());
+        // The reply extends the asked name by a version and segment 0: 5 + 2 components.
+        assert!(asked.is_prefix_of(&first.name));
+        assert_eq!((first.name.len(), first.name.last().unwrap().as_segment()), (7, Some(0)));
+        // Segment 0 asked again by its full name comes from the published version, unchanged.
+        tool.send(&Interest::new(first.name.clone(), 2, Time::from_secs(1)).encode()).await;
+        assert_eq!(data_of(&tool.recv_bytes().await.unwrap()), first);
+    })
+    .await;
+}
