@@ -72,7 +72,7 @@ def _read_element(sock: socket.socket) -> bytes:
 
 @pytest.fixture
 def forwarder(tmp_path):
-    """`ndnflow fwd` with the applications' socket app.sock and a producer's socket with /p."""
+    """`ndnflow fwd` with the applications' socket app.sock (and a producer's socket with /p)."""
     config = tmp_path / "fwd.toml"
     config.write_text(f'''
 [listen]
@@ -101,12 +101,13 @@ def test_get_fetches_what_serve_publishes_and_the_digest_verifies(forwarder):
     tmp = forwarder
     content = bytes(i * 7 % 256 for i in range(100_000))
     (tmp / "file.bin").write_bytes(content)
-    serve = _ndnflow("serve", "/p/file", str(tmp / "file.bin"), "--socket", str(tmp / "producer.sock"), text=True)
+    # serve registers /p/file with rib/register on the applications' socket, and says so once the
+    # forwarder has answered.
+    serve = _ndnflow("serve", "/p/file", str(tmp / "file.bin"), "--socket", str(tmp / "app.sock"), text=True)
     try:
-        # serve says it has published once connected; give the daemon a moment to accept it.
         line = serve.stderr.readline()
         assert "published 13 Data packet(s), 100000 bytes, under /p/file" in line, line
-        time.sleep(0.2)
+        assert "(registered on face " in line, line
         get = subprocess.run(
             [sys.executable, "-m", "ndnflow.cli", "get", "/p/file", "--socket", str(tmp / "app.sock"),
              "--cc", "aimd", "-o", str(tmp / "out.bin"), "--out", str(tmp / "result")],

@@ -430,7 +430,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if freshness_ms < 0:
         raise UsageError(f"--freshness {args.freshness}: must not be negative")
     try:
-        report = serve_file(args.prefix, args.file, args.socket, args.segment_size, freshness_ms)
+        report = serve_file(args.prefix, args.file, args.socket, args.segment_size, freshness_ms, not args.no_register)
     except RuntimeError as exc:
         _say(f"error: {_one_line(str(exc))}")
         return EXIT_INTERNAL
@@ -552,11 +552,14 @@ def build_parser() -> argparse.ArgumentParser:
         "serve", help="publish a file as segmented, signed Data through a forwarder (docs/real-network.md)")
     srv.add_argument("prefix", metavar="PREFIX", help="the name the file is published under: PREFIX/seg=N")
     srv.add_argument("file", metavar="FILE", help="the file to publish")
-    srv.add_argument("--socket", metavar="PATH", help="the forwarder's Unix socket (default: the daemon's)")
+    srv.add_argument("--socket", metavar="PATH", help="the forwarder's Unix socket (default: the daemon's); "
+                     "PREFIX is registered there with NFD's rib/register")
     srv.add_argument("--segment-size", dest="segment_size", type=int, default=8000, metavar="BYTES",
                      help="content bytes per Data (default 8000, ndnputchunks' --size)")
     srv.add_argument("--freshness", metavar="TIME", default="10s",
                      help="FreshnessPeriod of every Data (default 10s, ndnputchunks')")
+    srv.add_argument("--no-register", dest="no_register", action="store_true",
+                     help="do not send rib/register: the forwarder's configuration routes PREFIX to --socket")
     srv.set_defaults(handler=cmd_serve)
 
     rep = commands.add_parser(

@@ -15,7 +15,7 @@ use std::time::Duration;
 use ndnflow_core::{Name, Time};
 use ndnflow_net::app::client::Client;
 use ndnflow_net::app::get::{consumer_config, fetch, GetOptions};
-use ndnflow_net::app::serve::{serve, Segments, ServeOptions};
+use ndnflow_net::app::serve::{self, Segments, ServeOptions, ServeReport, REGISTER_TIMEOUT};
 use ndnflow_net::app::{block_on_until, AppError};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
@@ -65,7 +65,7 @@ where
 /// Publishes `file` under `prefix` through the forwarder at `socket` until Ctrl-C or SIGTERM;
 /// what it counted, as JSON text.
 #[pyfunction]
-#[pyo3(signature = (prefix, file, socket=None, segment_size=ndnflow_net::app::serve::DEFAULT_SEGMENT_SIZE, freshness_ms=Some(10_000)))]
+#[pyo3(signature = (prefix, file, socket=None, segment_size=ndnflow_net::app::serve::DEFAULT_SEGMENT_SIZE, freshness_ms=Some(10_000), register=true))]
 fn serve_file(
     py: Python<'_>,
     prefix: &str,
@@ -73,6 +73,7 @@ fn serve_file(
     socket: Option<PathBuf>,
     segment_size: usize,
     freshness_ms: Option<u64>,
+    register: bool,
 ) -> PyResult<String> {
     let prefix = Name::parse(prefix).map_err(|e| ScenarioError::new_err(format!("PREFIX {prefix:?}: {e}")))?;
     let options = ServeOptions {
@@ -81,18 +82,26 @@ fn serve_file(
         socket: socket_path(socket),
         segment_size,
         freshness: freshness_ms.map(Time::from_millis),
+        register,
     };
     let segments = Segments::load(&options).map_err(to_py)?;
     let (report, signal) = run_until_signal(py, |stop| async move {
         let mut client = Client::connect(&options.socket).await?;
+        let mut report = ServeReport::default();
+        let how = if options.register {
+            let route = serve::register(&mut client, &segments, REGISTER_TIMEOUT, &mut report).await?;
+            format!("registered on face {}", route.face_id.unwrap_or(0))
+        } else {
+            "not registered".to_string()
+        };
         eprintln!(
-            "ndnflow serve: published {} Data packet(s), {} bytes, under {} at {}; Ctrl-C or SIGTERM stops",
+            "ndnflow serve: published {} Data packet(s), {} bytes, under {} at {} ({how}); Ctrl-C or SIGTERM stops",
             segments.len(),
             segments.content_bytes(),
             segments.prefix(),
             options.socket.display()
         );
-        serve(&mut client, &segments, stop).await
+        serve::serve(&mut client, &segments, &mut report, stop).await.map(|()| report)
     });
     let report = report.map_err(to_py)?;
     match signal {

@@ -8,8 +8,9 @@
 //! Its options are a scenario's consumer keys (`cc`, `segments`, `lifetime`, `rto`, ...): they
 //! are written as a TOML consumer table and read by the scenario reader
 //! (`ndnflow_sim::scenario::toml::parse_consumer_table`), so every key means, defaults and fails
-//! as in a scenario file. The one default of ours: `cc`, which a scenario must give, is
-//! ndncatchunks' default pipeline, CUBIC with beta 0.7 and its TCP-friendly region.
+//! as in a scenario file. Two defaults are ndncatchunks' instead: `cc`, which a scenario must
+//! give, is its default pipeline (CUBIC with beta 0.7 and its TCP-friendly region), and
+//! `max_retries` is its 15, so that a fetch of a name nobody serves ends.
 //!
 //! The window decreases ndncatchunks reports (per congestion mark, per timeout) are not counters
 //! of the core's controllers: they are counted here, as a fall of `Consumer::window()` across the
@@ -34,6 +35,11 @@ use crate::clock::Clock;
 /// `--cubic-beta` 0.7), whose CUBIC keeps RFC 8312's TCP-friendly region.
 pub const DEFAULT_CC: &str = r#"{ algorithm = "cubic", beta = 0.7, reno_friendly = true }"#;
 
+/// `--max-retries` when none is given: ndncatchunks' `--retries` default (Options
+/// maxRetriesOnTimeoutOrNack, 15). A scenario's consumer has no limit by default, which on a real
+/// network would retry a name nobody serves for ever.
+pub const DEFAULT_MAX_RETRIES: &str = "15";
+
 /// The consumer-table keys `ndnflow get` takes as options (`--max-retries` is `max_retries`).
 /// Not `start` (a fetch starts when the command does), `catalog` (one object is written out).
 pub const CONSUMER_KEYS: &[&str] =
@@ -47,9 +53,13 @@ pub fn consumer_config(name: &str, options: &[(String, String)]) -> Result<Consu
     Name::parse(name).map_err(|e| AppError::Usage(format!("NAME {name:?}: {e}")))?;
     let mut text = format!("name = {}\n", toml_string(name));
     let mut lines = vec!["NAME".to_string()];
-    let cc_given = options.iter().any(|(k, _)| k == "cc");
-    let defaults = [("cc".to_string(), DEFAULT_CC.to_string())];
-    let all = options.iter().chain(defaults.iter().filter(|_| !cc_given));
+    let defaults = [("cc", DEFAULT_CC), ("max_retries", DEFAULT_MAX_RETRIES)];
+    let defaults: Vec<(String, String)> = defaults
+        .iter()
+        .filter(|(key, _)| !options.iter().any(|(k, _)| k == key))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let all = options.iter().chain(&defaults);
     for (key, value) in all {
         if !CONSUMER_KEYS.contains(&key.as_str()) {
             let msg = format!("{key:?} is not an option of ndnflow get (options: {})", CONSUMER_KEYS.join(", "));
@@ -142,7 +152,7 @@ pub async fn fetch(options: &GetOptions, shutdown: impl Future<Output = ()>) -> 
                 .await
                 .map_err(|e| AppError::Failed(format!("writing to {}: {e}", client.path().display())))?;
         }
-        if run.consumer.is_finished() {
+        if run.consumer.is_finished() || run.cannot_complete() {
             break false;
         }
         let deadline = run.consumer.poll_timeout().and_then(|t| run.clock.instant(t));
@@ -190,6 +200,18 @@ impl Run {
             loss_decreases: 0,
             malformed: 0,
         }
+    }
+
+    /// A segment was given up (after `max_retries`) while the object is not all in: the fetch
+    /// fails now, as ndncatchunks' does, rather than asking for the segments past it (of an
+    /// object whose end is unknown, without end).
+    fn cannot_complete(&self) -> bool {
+        self.consumer.stats.abandoned > 0 && !self.last.is_some_and(|l| self.has_all(l))
+    }
+
+    /// Whether segments 0..=last are all in.
+    fn has_all(&self, last: u64) -> bool {
+        usize::try_from(last).is_ok_and(|l| l < self.content.len() && self.content[..=l].iter().all(Option::is_some))
     }
 
     fn on_frame(&mut self, frame: Frame, out: &mut Vec<Frame>) {
@@ -241,7 +263,7 @@ impl Run {
         let end = c.finished_at().unwrap_or_else(|| self.clock.now());
         let segments = self.last.map(|l| l + 1);
         let have = self.content.iter().filter(|s| s.is_some()).count() as u64;
-        let complete = segments.is_some_and(|n| n as usize <= self.content.len() && have >= n);
+        let complete = self.last.is_some_and(|l| self.has_all(l));
         let incomplete = if complete {
             None
         } else if interrupted {

@@ -24,11 +24,15 @@ fn options_are_read_as_a_scenario_consumer_table() {
 }
 
 #[test]
-fn without_cc_the_controller_is_ndncatchunks_cubic() {
+fn without_options_the_controller_and_the_retries_are_ndncatchunks() {
     let c = consumer_config("/p", &[]).unwrap();
     assert_eq!(c.cc.build(1, c.rtt).name(), "cubic");
-    // And the scenario reader's defaults for the rest: ndnSIM's 2 s lifetime, no segment count.
+    // ndncatchunks' 15 retries, and the scenario reader's defaults for the rest: ndnSIM's 2 s
+    // lifetime, no segment count.
+    assert_eq!(c.max_retries, Some(15));
     assert_eq!((c.lifetime, c.segments), (Time::from_secs(2), None));
+    let c = consumer_config("/p", &options(&[("max_retries", "2")])).unwrap();
+    assert_eq!(c.max_retries, Some(2));
 }
 
 #[test]

@@ -12,21 +12,27 @@
 //! segment number, a longer name) gets a Nack with reason None, as ndnputchunks answers what it
 //! cannot satisfy.
 //!
+//! The prefix is registered as ndnputchunks registers it, with NFD's `rib/register` command
+//! (`register`, the daemon's management, `crate::mgmt`), and serving starts once the forwarder
+//! has answered 200.
+//!
 //! The packets are made and signed once, at the start, and kept encoded: an Interest costs a
 //! lookup and a write. The whole file is then in memory (its size plus about 60 bytes a segment).
 
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use ndnflow_core::name::component_type::SEGMENT;
-use ndnflow_core::packet::{Data, Frame, Nack, NackReason, NetPacket};
+use ndnflow_core::packet::{Data, Frame, Interest, Nack, NackReason, NetPacket};
 use ndnflow_core::{Name, Time};
 
 use super::client::{Client, Received};
-use super::AppError;
+use super::{sleep_until, AppError};
 use crate::face::udp::MAX_PACKET_SIZE;
+use crate::mgmt::control::{signed_command_name, ControlParameters, ControlResponse};
 
 /// ndnputchunks' `--size` default (Producer::Options::maxSegmentSize), bytes of content a Data.
 pub const DEFAULT_SEGMENT_SIZE: usize = 8000;
@@ -44,6 +50,9 @@ pub struct ServeOptions {
     /// FreshnessPeriod of every Data; `None` leaves it out (0 in ndnputchunks' terms is "stale at
     /// once", which is a FreshnessPeriod of 0, not its absence).
     pub freshness: Option<Time>,
+    /// Register the prefix with `rib/register` before serving (false: the forwarder's
+    /// configuration routes the prefix to this socket).
+    pub register: bool,
 }
 
 /// A file's segments, encoded and signed.
@@ -144,45 +153,110 @@ impl ServeReport {
     }
 }
 
+/// How long `register` waits for the forwarder's answer: ndn-cxx's default command timeout
+/// (nfd::CommandOptions, 10 s), also the command Interest's lifetime.
+pub const REGISTER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Registers `segments`' prefix on the face of `client` with NFD's `rib/register` (FaceId 0, the
+/// face asking; origin app, cost 0, NFD's defaults), and waits for the ControlResponse: the
+/// route as applied when the status is 200, an error naming the status otherwise, or when no
+/// answer comes within `wait` (a forwarder without management) or a Nack does. Interests that
+/// come meanwhile are answered.
+pub async fn register(
+    client: &mut Client,
+    segments: &Segments,
+    wait: Duration,
+    report: &mut ServeReport,
+) -> Result<ControlParameters, AppError> {
+    let prefix = segments.prefix();
+    let params = ControlParameters { name: Some(prefix.clone()), ..Default::default() };
+    let since_1970 = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    let nonce = since_1970.as_nanos() as u64 ^ u64::from(std::process::id());
+    let name = signed_command_name("rib", "register", &params, since_1970.as_millis() as u64, nonce);
+    let lifetime = Time::from_nanos(wait.as_nanos().min(u128::from(u64::MAX)) as u64);
+    let interest = Frame::interest(Arc::new(Interest::new(name.clone(), nonce as u32, lifetime)));
+    send(client, &interest.encode()).await?;
+    let deadline = Instant::now() + wait;
+    let at = client.path().display().to_string();
+    let failed = |why: String| AppError::Failed(format!("rib/register {prefix} at {at}: {why}"));
+    loop {
+        let received = tokio::select! {
+            r = client.recv() => r?,
+            _ = sleep_until(Some(deadline)) => {
+                let why = format!("no answer in {} s (a forwarder without NFD's management?)", wait.as_secs_f64());
+                return Err(failed(why));
+            }
+        };
+        match received {
+            Received::Frame(Frame { packet: NetPacket::Data(d), .. }) if d.name == name => {
+                let response = ControlResponse::decode(&d.content)
+                    .map_err(|e| failed(format!("the answer is no ControlResponse: {e}")))?;
+                return match (response.status_code, response.body) {
+                    (200, Some(route)) => Ok(route),
+                    (code, _) => Err(failed(format!("refused, {code} {}", response.status_text))),
+                };
+            }
+            Received::Frame(Frame { packet: NetPacket::Nack(n), .. }) if n.interest.name == name => {
+                return Err(failed(format!("Nack ({})", n.reason.as_str())));
+            }
+            received => handle(client, segments, received, report).await?,
+        }
+    }
+}
+
 /// Answers Interests from the forwarder at `client` with `segments` until `shutdown` completes;
 /// an error if the forwarder closes the connection first.
 pub async fn serve(
     client: &mut Client,
     segments: &Segments,
+    report: &mut ServeReport,
     shutdown: impl Future<Output = ()>,
-) -> Result<ServeReport, AppError> {
+) -> Result<(), AppError> {
     tokio::pin!(shutdown);
-    let mut report = ServeReport::default();
     loop {
         let received = tokio::select! {
-            _ = &mut shutdown => return Ok(report),
+            _ = &mut shutdown => return Ok(()),
             r = client.recv() => r?,
         };
-        let interest = match received {
-            Received::Frame(Frame { packet: NetPacket::Interest(i), .. }) => i,
-            Received::Frame(_) => continue, // Data or Nack: a producer asked for nothing
-            Received::Malformed => {
-                report.malformed += 1;
-                continue;
-            }
-            Received::Closed => {
-                let msg = format!("the forwarder at {} closed the connection", client.path().display());
-                return Err(AppError::Failed(msg));
-            }
-        };
-        report.interests += 1;
-        let sent = match segments.answer(&interest.name) {
-            Some(data) => {
-                report.data_sent += 1;
-                client.send(data).await
-            }
-            None if segments.prefix.is_prefix_of(&interest.name) => {
-                report.nacks_sent += 1;
-                let nack = Frame::nack(Arc::new(Nack { reason: NackReason::None, interest }));
-                client.send(&nack.encode()).await
-            }
-            None => Ok(()),
-        };
-        sent.map_err(|e| AppError::Failed(format!("writing to {}: {e}", client.path().display())))?;
+        handle(client, segments, received, report).await?;
     }
+}
+
+/// What a producer does with what it receives: Data for an Interest it can answer, a Nack for
+/// one under its prefix it cannot; Data and Nacks it did not ask for are ignored.
+async fn handle(
+    client: &mut Client,
+    segments: &Segments,
+    received: Received,
+    report: &mut ServeReport,
+) -> Result<(), AppError> {
+    let interest = match received {
+        Received::Frame(Frame { packet: NetPacket::Interest(i), .. }) => i,
+        Received::Frame(_) => return Ok(()),
+        Received::Malformed => {
+            report.malformed += 1;
+            return Ok(());
+        }
+        Received::Closed => {
+            let msg = format!("the forwarder at {} closed the connection", client.path().display());
+            return Err(AppError::Failed(msg));
+        }
+    };
+    report.interests += 1;
+    match segments.answer(&interest.name) {
+        Some(data) => {
+            report.data_sent += 1;
+            send(client, data).await
+        }
+        None if segments.prefix.is_prefix_of(&interest.name) => {
+            report.nacks_sent += 1;
+            let nack = Frame::nack(Arc::new(Nack { reason: NackReason::None, interest }));
+            send(client, &nack.encode()).await
+        }
+        None => Ok(()),
+    }
+}
+
+async fn send(client: &mut Client, bytes: &[u8]) -> Result<(), AppError> {
+    client.send(bytes).await.map_err(|e| AppError::Failed(format!("writing to {}: {e}", client.path().display())))
 }
