@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use ndnflow_core::fw::ForwarderConfig;
 use ndnflow_core::table::CsPolicy;
 use ndnflow_core::Name;
+use ndnflow_sim::scenario::toml::LinkOutputSpec;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -50,6 +51,9 @@ pub struct DaemonConfig {
 pub struct FaceSpec {
     pub name: String,
     pub transport: FaceTransport,
+    /// `bandwidth` and `queue`, as a scenario's link direction: the face's frames leave at that
+    /// rate through that queue (`face::link`). `None`: as fast as the socket takes them.
+    pub output: Option<LinkOutputSpec>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -120,6 +124,11 @@ struct Face {
     name: Spanned<String>,
     udp: Option<Spanned<String>>,
     unix: Option<Spanned<String>>,
+    // Read by the scenario's reader (`parse_link_outputs`); named here so that they are known keys.
+    #[allow(dead_code)]
+    bandwidth: Option<Spanned<toml::Value>>,
+    #[allow(dead_code)]
+    queue: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Deserialize)]
@@ -164,7 +173,9 @@ pub fn parse(text: &str, file: &str) -> Result<DaemonConfig, ConfigError> {
         None => Some(default_unix_path()),
         Some(v) => endpoint(&v, "listen.unix", &at)?.map(PathBuf::from),
     };
-    let faces = read_faces(&raw.faces, &at)?;
+    let outputs =
+        ndnflow_sim::scenario::toml::parse_link_outputs(text, file, "faces").map_err(|e| ConfigError(e.to_string()))?;
+    let faces = read_faces(&raw.faces, outputs, &at)?;
     let routes = read_routes(&raw.routes, &faces, &at)?;
     let pit_capacity = match raw.pit_capacity {
         None => DEFAULT_PIT_CAPACITY,
@@ -193,9 +204,11 @@ fn socket_addr<T>(s: &str, v: &Spanned<T>, field: &str, at: &At<'_>) -> Result<S
         .map_err(|_| at(v.span(), field, format!("{s:?} is not an IP address and port such as \"127.0.0.1:6363\"")))
 }
 
-fn read_faces(raw: &[Face], at: &At<'_>) -> Result<Vec<FaceSpec>, ConfigError> {
+fn read_faces(raw: &[Face], outputs: Vec<Option<LinkOutputSpec>>, at: &At<'_>) -> Result<Vec<FaceSpec>, ConfigError> {
     let mut faces: Vec<FaceSpec> = Vec::new();
+    let mut outputs = outputs.into_iter();
     for (i, f) in raw.iter().enumerate() {
+        let output = outputs.next().flatten();
         let field = format!("faces[{i}]");
         let name = f.name.get_ref().clone();
         if name.is_empty() {
@@ -212,7 +225,11 @@ fn read_faces(raw: &[Face], at: &At<'_>) -> Result<Vec<FaceSpec>, ConfigError> {
                 return Err(at(f.name.span(), &field, msg.into()));
             }
         };
-        faces.push(FaceSpec { name, transport });
+        if let (FaceTransport::Unix(_), Some(b)) = (&transport, &f.bandwidth) {
+            let msg = "a Unix listener's applications are not shaped: bandwidth and queue are for UDP faces";
+            return Err(at(b.span(), &format!("{field}.bandwidth"), msg.into()));
+        }
+        faces.push(FaceSpec { name, transport, output });
     }
     Ok(faces)
 }

@@ -84,3 +84,45 @@ fn unknown_keys_and_bad_forwarder_values_are_refused_by_name() {
     let e = err("[listen]\nudp = true\n");
     assert!(e.starts_with("fwd.toml:2: listen.udp: expected an address or path, or false"), "{e}");
 }
+
+#[test]
+fn a_udp_face_is_shaped_in_a_scenario_link_s_words() {
+    let c = parse(
+        r#"
+        [[faces]]
+        name = "b"
+        udp = "127.0.0.2:6363"
+        bandwidth = "2Mbps"
+        queue = { discipline = "codel", mode = "mark", packets = 30 }
+        [[faces]]
+        name = "c"
+        udp = "127.0.0.3:6363"
+        bandwidth = "10Mbps"
+        [[faces]]
+        name = "d"
+        udp = "127.0.0.4:6363"
+        "#,
+        "fwd.toml",
+    )
+    .unwrap();
+    let b = c.faces[0].output.as_ref().unwrap();
+    assert_eq!(b.bandwidth_bps, 2_000_000);
+    assert_eq!(b.queue.limit(), ndnflow_sim::scenario::model::QueueLimit::Packets(30));
+    // Without `queue`: a scenario link's default, ns-3's DropTail of 100 packets.
+    let c_out = c.faces[1].output.as_ref().unwrap();
+    assert_eq!(c_out.queue, ndnflow_sim::scenario::model::QueueSpec::default());
+    assert_eq!(c.faces[2].output, None);
+}
+
+#[test]
+fn shaping_errors_name_the_face_and_key() {
+    let unix = err("[[faces]]\nname = \"p\"\nunix = \"/tmp/p.sock\"\nbandwidth = \"1Mbps\"\n");
+    assert!(
+        unix.starts_with("fwd.toml:4: faces[0].bandwidth: a Unix listener's applications are not shaped"),
+        "{unix}"
+    );
+    let no_rate = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nqueue = { packets = 5 }\n");
+    assert!(no_rate.contains("faces[0].queue: a queue needs the face's bandwidth"), "{no_rate}");
+    let bad = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nbandwidth = \"fast\"\n");
+    assert!(bad.contains("faces[0].bandwidth"), "{bad}");
+}

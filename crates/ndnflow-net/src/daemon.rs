@@ -23,6 +23,7 @@ use tokio::task::JoinSet;
 
 use crate::clock::Clock;
 use crate::config::{DaemonConfig, FaceTransport};
+use crate::face::link::{LinkCounters, LinkOutput};
 use crate::face::udp::{UdpFaces, MAX_PACKET_SIZE};
 use crate::face::{unix, DriverCounters, Face, Transport};
 use crate::mgmt::dataset::Published;
@@ -98,6 +99,8 @@ pub struct Daemon {
     pub(crate) rib: Rib,
     /// The last version of each status dataset, for its later segments.
     pub(crate) published: Published,
+    /// The faces with a configured rate and queue (`Face::output`).
+    shaped: Vec<FaceId>,
 }
 
 /// Runs a daemon until `shutdown` completes; what it counted.
@@ -178,6 +181,7 @@ impl Daemon {
             out: Vec::new(),
             rib: Rib::default(),
             published: Published::default(),
+            shaped: Vec::new(),
         };
         daemon.make_udp_faces()?;
         daemon.bind_listeners().await?;
@@ -210,7 +214,15 @@ impl Daemon {
             };
             let id = self.forwarder.add_face(FaceKind::Link);
             udp.insert(peer, id);
-            self.faces.push(Face::udp(Some(spec.name.clone()), peer));
+            let mut face = Face::udp(Some(spec.name.clone()), peer);
+            if let Some(out) = &spec.output {
+                // REM's draws: a stream per face from the daemon's seed.
+                let seed = ndnflow_core::mix::mix64(self.config.seed ^ u64::from(id.0));
+                let queue = ndnflow_sim::link::make_queue(&out.queue, seed, out.bandwidth_bps);
+                face.output = Some(LinkOutput::new(queue, out.bandwidth_bps));
+                self.shaped.push(id);
+            }
+            self.faces.push(face);
             self.install_routes(i, id);
         }
         Ok(())
@@ -260,7 +272,9 @@ impl Daemon {
         tokio::pin!(shutdown);
         let mut buf = vec![0u8; MAX_PACKET_SIZE + 1];
         loop {
-            let next = [self.forwarder.poll_timeout(), self.rib.next_expiry()].into_iter().flatten().min();
+            let departures = self.shaped.iter().filter_map(|f| self.faces[f.index()].output.as_ref()?.next_departure());
+            let next =
+                [self.forwarder.poll_timeout(), self.rib.next_expiry()].into_iter().flatten().chain(departures).min();
             let deadline = next.and_then(|t| self.clock.instant(t));
             // Not `biased`: tokio polls the branches from a random one, so a busy socket cannot
             // starve the others or the timers.
@@ -347,10 +361,16 @@ impl Daemon {
         self.forwarder.handle(self.clock.now(), face, frame, &mut self.out);
     }
 
-    /// Encodes and sends what the forwarder put in its outbox.
+    /// Encodes and sends what the forwarder put in its outbox (a shaped face's frames join its
+    /// queue), then starts the shaped faces' frames whose turn has come.
     fn flush(&mut self) {
+        let now = self.clock.now();
         let mut out = std::mem::take(&mut self.out);
         for (face, frame) in out.drain(..) {
+            if let Some(link) = self.faces.get_mut(face.index()).and_then(|f| f.output.as_mut()) {
+                link.offer(now, frame);
+                continue;
+            }
             let bytes = frame.encode();
             let sent = match self.faces.get(face.index()).map(|f| &f.transport) {
                 Some(Transport::Udp(peer)) => self.udp.as_ref().is_some_and(|u| u.send(*peer, &bytes)),
@@ -362,6 +382,23 @@ impl Daemon {
             }
         }
         self.out = out;
+        self.pump(now);
+    }
+
+    /// Sends what the shaped faces' queues release by `now`.
+    fn pump(&mut self, now: ndnflow_core::Time) {
+        let udp = self.udp.as_ref();
+        for id in &self.shaped {
+            let face = &mut self.faces[id.index()];
+            let (Some(link), Transport::Udp(peer)) = (face.output.as_mut(), &face.transport) else { continue };
+            let mut unsent = 0;
+            link.pump(now, |frame| {
+                if !udp.is_some_and(|u| u.send(*peer, &frame.encode())) {
+                    unsent += 1;
+                }
+            });
+            face.counters.send_dropped += unsent;
+        }
     }
 
     pub(crate) fn count(&mut self, face: FaceId, f: impl FnOnce(&mut DriverCounters)) {
@@ -386,6 +423,7 @@ impl Daemon {
                 up: info[i].up,
                 packets: counters[i],
                 driver: f.counters,
+                link: f.output.as_ref().map(|l| l.counters),
             })
             .collect();
         Report {
@@ -452,6 +490,8 @@ pub struct FaceReport {
     /// The forwarder's counts (network-layer packets and bytes).
     pub packets: FaceCounters,
     pub driver: DriverCounters,
+    /// A shaped face's queue counts.
+    pub link: Option<LinkCounters>,
 }
 
 impl Report {
@@ -471,6 +511,7 @@ impl Report {
                     "in_bytes": p.in_bytes, "out_bytes": p.out_bytes,
                     "malformed": f.driver.malformed, "send_dropped": f.driver.send_dropped, "pit_full": f.driver.pit_full,
                     "refused_commands": f.driver.refused_commands,
+                    "link": f.link,
                 })
             })
             .collect();

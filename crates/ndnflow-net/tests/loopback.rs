@@ -13,8 +13,6 @@ use ndnflow_core::Time;
 use ndnflow_net::config;
 use ndnflow_net::Daemon;
 use tokio::net::UdpSocket;
-use tokio::sync::oneshot;
-use tokio::time::timeout;
 
 /// Interest /p/x with Nonce 01 02 03 04 and InterestLifetime 4000 ms, written by hand from the
 /// NDN packet format v0.3 ("Interest Packet": Name, Nonce, InterestLifetime in that order; every
@@ -103,8 +101,6 @@ async fn two_daemons_chained_over_udp_bring_the_data_back() {
     let a = Daemon::bind(relay_daemon(&dir_a, b_addr)).await.unwrap();
     let a_addr = a.udp_addr().unwrap();
     let (status_a, status_b) = (a.status(), b.status());
-    let (stop_a, stopped_a) = oneshot::channel::<()>();
-    let (stop_b, stopped_b) = oneshot::channel::<()>();
     let client = async {
         let mut producer = App::connect(&dir_b.join("producer.sock")).await;
         wait_until(&status_b, |r| r.faces.len() == 1).await;
@@ -114,21 +110,8 @@ async fn two_daemons_chained_over_udp_bring_the_data_back() {
         producer.send(&data("/p/x", b"far")).await;
         assert_eq!(name_and_content(&consumer.recv().await), ("/p/x".into(), b"far".to_vec()));
         let _ = status_a.report().await; // A is still up
-        stop_a.send(()).unwrap();
-        stop_b.send(()).unwrap();
     };
-    let all = async {
-        tokio::join!(
-            a.run(async {
-                let _ = stopped_a.await;
-            }),
-            b.run(async {
-                let _ = stopped_b.await;
-            }),
-            client
-        )
-    };
-    let (report_a, report_b, ()) = timeout(LIMIT, all).await.expect("the test hung");
+    let (report_a, report_b, ()) = run_two(a, b, client, LIMIT).await;
     for r in [&report_a, &report_b] {
         let c = r.forwarder;
         assert_eq!((c.in_interests, c.out_interests, c.in_data, c.out_data), (1, 1, 1, 1));

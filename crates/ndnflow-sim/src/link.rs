@@ -507,6 +507,12 @@ fn wire_size(frame: &Frame) -> u32 {
     }
 }
 
+/// The queue discipline `spec` asks for, for a driver outside the simulator (the real-time
+/// daemon's shaped faces): a REM queue draws from `seed`.
+pub fn make_queue(spec: &QueueSpec, seed: u64, bandwidth_bps: u64) -> Queue {
+    queue(spec, &mut <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed), bandwidth_bps)
+}
+
 /// The queue discipline a scenario asks for. A REM queue seeds its own stream from the
 /// direction's (one draw, only for REM, so other directions' loss patterns stay as they were).
 /// A MIRCC queue's rates are shares of `bandwidth_bps`, the direction's own.

@@ -6,6 +6,7 @@
 //! NFD's face system (daemon/face/) splits a face into a link service and a transport; here the
 //! link service is the core's codec, called by the driver, and the transports are `udp` and `unix`.
 
+pub mod link;
 pub mod udp;
 pub mod unix;
 
@@ -51,6 +52,8 @@ pub struct Face {
     /// Made by the peer's first packet or an application's connection (NFD's on-demand
     /// persistency), not by the configuration or a faces/create command.
     pub on_demand: bool,
+    /// A configured rate and queue the face's frames leave through (`link`); `None`: sent at once.
+    pub output: Option<link::LinkOutput>,
 }
 
 impl Face {
@@ -61,11 +64,19 @@ impl Face {
             remote: format!("udp://{peer}"),
             counters: Default::default(),
             on_demand: false,
+            output: None,
         }
     }
 
     pub fn unix(name: Option<String>, path: &Path, writer: mpsc::Sender<Vec<u8>>) -> Face {
         let remote = format!("unix://{}", path.display());
-        Face { name, transport: Transport::Unix(writer), remote, counters: Default::default(), on_demand: true }
+        Face {
+            name,
+            transport: Transport::Unix(writer),
+            remote,
+            counters: Default::default(),
+            on_demand: true,
+            output: None,
+        }
     }
 }

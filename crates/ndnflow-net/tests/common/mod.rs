@@ -87,6 +87,31 @@ pub async fn run_with<T>(daemon: Daemon, client: impl Future<Output = T>) -> (Re
     timeout(LIMIT, both).await.expect("the test hung")
 }
 
+/// Runs daemons `a` and `b` while `client` runs, stops both when it is done; their reports and
+/// what `client` returned.
+pub async fn run_two<T>(a: Daemon, b: Daemon, client: impl Future<Output = T>, limit: Duration) -> (Report, Report, T) {
+    let (stop_a, stopped_a) = oneshot::channel::<()>();
+    let (stop_b, stopped_b) = oneshot::channel::<()>();
+    let client = async move {
+        let t = client.await;
+        let _ = stop_a.send(());
+        let _ = stop_b.send(());
+        t
+    };
+    let all = async {
+        tokio::join!(
+            a.run(async {
+                let _ = stopped_a.await;
+            }),
+            b.run(async {
+                let _ = stopped_b.await;
+            }),
+            client
+        )
+    };
+    timeout(limit, all).await.expect("the test hung")
+}
+
 /// Waits until the daemon's report satisfies `done` (the daemon handles a connection or a
 /// datagram after the client's call returns).
 pub async fn wait_until(status: &StatusHandle, done: impl Fn(&Report) -> bool) -> Report {

@@ -121,6 +121,51 @@ pub fn parse_consumer_table(text: &str, source: &str) -> Result<ndnflow_core::ap
     Ok(crate::build::consumer_config(&spec))
 }
 
+/// What a daemon face's link sends at: its `bandwidth` and `queue`, as a scenario's link
+/// direction has them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkOutputSpec {
+    pub bandwidth_bps: u64,
+    pub queue: QueueSpec,
+}
+
+/// Reads `bandwidth` and `queue` of every table in the top-level array `key` (the real-time
+/// daemon's `[[faces]]`) with the scenario's readers, so that a daemon's face is shaped in the
+/// words of a scenario's link direction. One entry per table: `None` without `bandwidth`; a
+/// `queue` without `bandwidth` is an error. The tables' other keys are the caller's.
+pub fn parse_link_outputs(text: &str, source: &str, key: &str) -> Result<Vec<Option<LinkOutputSpec>>, ScenarioError> {
+    let ctx = Ctx { text, source };
+    let root = DeTable::parse(text).map_err(|e| ctx.syntax_error(&e))?;
+    let Some((_, array)) = root.get_ref().iter().find(|(k, _)| k.get_ref() == key) else { return Ok(Vec::new()) };
+    let DeValue::Array(items) = array.get_ref() else { return Ok(Vec::new()) };
+    let reader = Reader { ctx, base_dir: None, nodes: Vec::new(), node_index: FxHashMap::default() };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let DeValue::Table(t) = item.get_ref() else {
+            out.push(None);
+            continue;
+        };
+        let get = |name: &str| t.iter().find(|(k, _)| k.get_ref() == name).map(|(_, v)| v);
+        let field = |name: &str| format!("{key}[{i}].{name}");
+        let queue = get("queue").map(|v| reader.queue(v, &field("queue"))).transpose()?;
+        let spec = match (get("bandwidth"), queue) {
+            (Some(b), queue) => Some(LinkOutputSpec {
+                bandwidth_bps: reader.bandwidth(b, &field("bandwidth"))?,
+                queue: queue.unwrap_or_default(),
+            }),
+            (None, Some(_)) => {
+                let v = get("queue").expect("read above");
+                let msg =
+                    "a queue needs the face's bandwidth (bandwidth = \"10Mbps\"): it is what drains it".to_string();
+                return Err(reader.ctx.err(v.span(), &field("queue"), msg));
+            }
+            (None, None) => None,
+        };
+        out.push(spec);
+    }
+    Ok(out)
+}
+
 type Val<'i> = Spanned<DeValue<'i>>;
 type Res<T> = Result<T, ScenarioError>;
 
