@@ -19,6 +19,7 @@
 
 use std::future::Future;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use ndnflow_core::app::{Consumer, ConsumerConfig, ConsumerStats, RttHistogram};
@@ -216,11 +217,17 @@ impl Run {
 
     fn on_frame(&mut self, frame: Frame, out: &mut Vec<Frame>) {
         let marked = frame.lp.congestion_mark > 0;
-        if let NetPacket::Data(d) = &frame.packet {
-            self.keep(d);
-        }
-        let before = self.consumer.window();
+        let data = match &frame.packet {
+            NetPacket::Data(d) => Some(Arc::clone(d)),
+            _ => None,
+        };
+        let (before, accepted) = (self.consumer.window(), self.consumer.stats.data_received);
         self.consumer.handle(self.clock.now(), frame, out);
+        // Only a Data the consumer took (one it asked for, the first time) is kept: a segment
+        // number no Interest carried never sizes the buffer.
+        if let Some(d) = data.filter(|_| self.consumer.stats.data_received > accepted) {
+            self.keep(&d);
+        }
         if falls(before, self.consumer.window()) {
             if marked {
                 self.mark_decreases += 1;
@@ -238,7 +245,7 @@ impl Run {
         }
     }
 
-    /// Keeps the content of a Data named NAME/seg=N (the first copy of each).
+    /// Keeps the content of a Data named NAME/seg=N.
     fn keep(&mut self, data: &ndnflow_core::packet::Data) {
         let n = &data.name;
         if n.len() != self.name.len() + 1 || !self.name.is_prefix_of(n) {
@@ -255,7 +262,7 @@ impl Run {
         if self.content.len() <= i {
             self.content.resize(i + 1, None);
         }
-        self.content[i].get_or_insert_with(|| data.content.clone());
+        self.content[i] = Some(data.content.clone());
     }
 
     fn finish(self, interrupted: bool) -> Fetched {
