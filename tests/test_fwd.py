@@ -62,6 +62,7 @@ def test_fwd_forwards_between_local_applications_and_stops_on_sigterm(tmp_path):
     config.write_text(f'''
 [listen]
 udp = false
+tcp = false
 unix = "{tmp_path}/app.sock"
 
 [[faces]]
@@ -105,7 +106,7 @@ nexthop = "producer"
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
-    assert "listening on udp off, unix" in err
+    assert "listening on udp off, tcp off, unix" in err
     report = json.loads(out)
     # Every attempt came in; only the last was forwarded (the others had no route), and its Data
     # came back.

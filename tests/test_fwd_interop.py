@@ -92,7 +92,7 @@ def fwd(tmp_path):
     checks it exited cleanly."""
     sock = tmp_path / "nfd.sock"
     config = tmp_path / "fwd.toml"
-    config.write_text(f'[listen]\nudp = "127.0.0.1:0"\nunix = "{sock}"\n')
+    config.write_text(f'[listen]\nudp = "127.0.0.1:0"\ntcp = "127.0.0.1:0"\nunix = "{sock}"\n')
     env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
     proc = subprocess.Popen([sys.executable, "-m", "ndnflow.cli", "fwd", str(config)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)

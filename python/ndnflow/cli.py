@@ -518,7 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_topology.add_parsers(commands)
 
     fwd = commands.add_parser(
-        "fwd", help="run a forwarder daemon on UDP and Unix sockets until Ctrl-C or SIGTERM (docs/real-network.md)")
+        "fwd",
+        help="run a forwarder daemon on UDP, TCP and Unix sockets until Ctrl-C or SIGTERM (docs/real-network.md)")
     fwd.add_argument("config", metavar="CONFIG.toml", help="the daemon's configuration: listeners, faces, routes, "
                      "[forwarder] as a scenario node")
     fwd.set_defaults(handler=cmd_fwd)

@@ -19,6 +19,8 @@ use toml::Spanned;
 
 /// NFD's UDP port (nfd.conf `face_system.udp.port`), on every IPv4 address as NFD listens.
 pub const DEFAULT_UDP_LISTEN: &str = "0.0.0.0:6363";
+/// NFD nfd.conf `face_system.tcp.port` 6363, listening on every IPv4 address.
+pub const DEFAULT_TCP_LISTEN: &str = "0.0.0.0:6363";
 /// NFD's default Content Store size in packets (nfd.conf `tables.cs_max_packets`).
 pub const DEFAULT_CS_CAPACITY: usize = 65536;
 /// Our bound on pending Interests: NFD has none. Interests that would open an entry past it are
@@ -35,9 +37,10 @@ pub const DEFAULT_ROUTE_COST: u64 = 1;
 pub struct DaemonConfig {
     /// The UDP socket every UDP face shares; `None`: no UDP.
     pub udp_listen: Option<SocketAddr>,
-    /// The Unix stream socket local applications connect to (no route of its own: applications
-    /// there are consumers until the management protocol lets them register prefixes); `None`:
-    /// none.
+    /// The TCP listener (NFD's TcpChannel); `None`: none.
+    pub tcp_listen: Option<SocketAddr>,
+    /// The Unix stream socket local applications connect to (they register their prefixes through
+    /// management); `None`: none.
     pub unix_listen: Option<PathBuf>,
     pub faces: Vec<FaceSpec>,
     pub routes: Vec<RouteSpec>,
@@ -60,6 +63,8 @@ pub struct FaceSpec {
 pub enum FaceTransport {
     /// A UDP peer: the face exists from the start, over the shared UDP socket.
     Udp(SocketAddr),
+    /// A TCP peer the daemon connects to at start.
+    Tcp(SocketAddr),
     /// A Unix stream listener of its own: every application that connects to it gets a face, and
     /// the routes naming this face are installed towards each (a producer's socket).
     Unix(PathBuf),
@@ -115,6 +120,7 @@ enum Endpoint {
 #[serde(deny_unknown_fields)]
 struct Listen {
     udp: Option<Spanned<Endpoint>>,
+    tcp: Option<Spanned<Endpoint>>,
     unix: Option<Spanned<Endpoint>>,
 }
 
@@ -123,6 +129,7 @@ struct Listen {
 struct Face {
     name: Spanned<String>,
     udp: Option<Spanned<String>>,
+    tcp: Option<Spanned<String>>,
     unix: Option<Spanned<String>>,
     // Read by the scenario's reader (`parse_link_outputs`); named here so that they are known keys.
     #[allow(dead_code)]
@@ -164,10 +171,14 @@ pub fn parse(text: &str, file: &str) -> Result<DaemonConfig, ConfigError> {
         forwarder.cs_policy = CsPolicy::Lru;
         forwarder.cs_capacity = DEFAULT_CS_CAPACITY;
     }
-    let listen = raw.listen.unwrap_or(Listen { udp: None, unix: None });
+    let listen = raw.listen.unwrap_or(Listen { udp: None, tcp: None, unix: None });
     let udp_listen = match listen.udp {
         None => Some(DEFAULT_UDP_LISTEN.parse().expect("the default address parses")),
         Some(v) => endpoint(&v, "listen.udp", &at)?.map(|s| socket_addr(s, &v, "listen.udp", &at)).transpose()?,
+    };
+    let tcp_listen = match listen.tcp {
+        None => Some(DEFAULT_TCP_LISTEN.parse().expect("the default address parses")),
+        Some(v) => endpoint(&v, "listen.tcp", &at)?.map(|s| socket_addr(s, &v, "listen.tcp", &at)).transpose()?,
     };
     let unix_listen = match listen.unix {
         None => Some(default_unix_path()),
@@ -186,7 +197,7 @@ pub fn parse(text: &str, file: &str) -> Result<DaemonConfig, ConfigError> {
         Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
     };
     let seed = raw.seed.unwrap_or(DEFAULT_SEED);
-    Ok(DaemonConfig { udp_listen, unix_listen, faces, routes, forwarder, pit_capacity, seed })
+    Ok(DaemonConfig { udp_listen, tcp_listen, unix_listen, faces, routes, forwarder, pit_capacity, seed })
 }
 
 type At<'a> = dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError + 'a;
@@ -217,16 +228,17 @@ fn read_faces(raw: &[Face], outputs: Vec<Option<LinkOutputSpec>>, at: &At<'_>) -
         if faces.iter().any(|g| g.name == name) {
             return Err(at(f.name.span(), &format!("{field}.name"), format!("face {name:?} is named twice")));
         }
-        let transport = match (&f.udp, &f.unix) {
-            (Some(u), None) => FaceTransport::Udp(socket_addr(u.get_ref(), u, &format!("{field}.udp"), at)?),
-            (None, Some(p)) => FaceTransport::Unix(PathBuf::from(p.get_ref())),
+        let transport = match (&f.udp, &f.tcp, &f.unix) {
+            (Some(u), None, None) => FaceTransport::Udp(socket_addr(u.get_ref(), u, &format!("{field}.udp"), at)?),
+            (None, Some(t), None) => FaceTransport::Tcp(socket_addr(t.get_ref(), t, &format!("{field}.tcp"), at)?),
+            (None, None, Some(p)) => FaceTransport::Unix(PathBuf::from(p.get_ref())),
             _ => {
-                let msg = "give exactly one of udp = \"HOST:PORT\" (a peer) or unix = \"PATH\" (a listener)";
+                let msg = "give exactly one of udp = \"HOST:PORT\" or tcp = \"HOST:PORT\" (a peer), or unix = \"PATH\" (a listener)";
                 return Err(at(f.name.span(), &field, msg.into()));
             }
         };
-        if let (FaceTransport::Unix(_), Some(b)) = (&transport, &f.bandwidth) {
-            let msg = "a Unix listener's applications are not shaped: bandwidth and queue are for UDP faces";
+        if let (FaceTransport::Unix(_) | FaceTransport::Tcp(_), Some(b)) = (&transport, &f.bandwidth) {
+            let msg = "only UDP faces are shaped: bandwidth and queue are for UDP faces";
             return Err(at(b.span(), &format!("{field}.bandwidth"), msg.into()));
         }
         faces.push(FaceSpec { name, transport, output });

@@ -9,6 +9,7 @@ fn err(text: &str) -> String {
 fn an_empty_file_is_nfd_s_defaults() {
     let c = parse("", "fwd.toml").unwrap();
     assert_eq!(c.udp_listen, Some("0.0.0.0:6363".parse().unwrap()));
+    assert_eq!(c.tcp_listen, Some("0.0.0.0:6363".parse().unwrap()));
     assert_eq!(c.unix_listen, Some(default_unix_path()));
     assert_eq!((c.forwarder.cs_policy, c.forwarder.cs_capacity), (CsPolicy::Lru, 65536));
     assert_eq!(c.forwarder.default_strategy, StrategyName::BestRoute);
@@ -117,12 +118,20 @@ fn a_udp_face_is_shaped_in_a_scenario_link_s_words() {
 #[test]
 fn shaping_errors_name_the_face_and_key() {
     let unix = err("[[faces]]\nname = \"p\"\nunix = \"/tmp/p.sock\"\nbandwidth = \"1Mbps\"\n");
-    assert!(
-        unix.starts_with("fwd.toml:4: faces[0].bandwidth: a Unix listener's applications are not shaped"),
-        "{unix}"
-    );
+    assert!(unix.starts_with("fwd.toml:4: faces[0].bandwidth: only UDP faces are shaped"), "{unix}");
     let no_rate = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nqueue = { packets = 5 }\n");
     assert!(no_rate.contains("faces[0].queue: a queue needs the face's bandwidth"), "{no_rate}");
     let bad = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nbandwidth = \"fast\"\n");
     assert!(bad.contains("faces[0].bandwidth"), "{bad}");
+}
+
+#[test]
+fn tcp_listens_on_nfd_s_port_unless_told_and_faces_may_connect_out() {
+    let c = parse("[listen]\ntcp = false\n[[faces]]\nname = \"b\"\ntcp = \"127.0.0.2:6363\"\n", "fwd.toml").unwrap();
+    assert_eq!(c.tcp_listen, None);
+    assert_eq!(c.faces[0].transport, FaceTransport::Tcp("127.0.0.2:6363".parse().unwrap()));
+    let two = err("[[faces]]\nname = \"b\"\ntcp = \"127.0.0.2:6363\"\nudp = \"127.0.0.2:6363\"\n");
+    assert!(two.contains("give exactly one of udp"), "{two}");
+    let shaped = err("[[faces]]\nname = \"b\"\ntcp = \"127.0.0.2:6363\"\nbandwidth = \"1Mbps\"\n");
+    assert!(shaped.contains("only UDP faces are shaped"), "{shaped}");
 }

@@ -17,7 +17,7 @@ use std::time::{Instant, SystemTime};
 use ndnflow_core::fw::{FaceCounters, FaceKind, Forwarder, ForwarderCounters};
 use ndnflow_core::packet::{Frame, NetPacket};
 use ndnflow_core::table::FaceId;
-use tokio::net::UnixStream;
+use tokio::net::{TcpStream, UnixStream};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinSet;
 
@@ -25,7 +25,7 @@ use crate::clock::Clock;
 use crate::config::{DaemonConfig, FaceTransport};
 use crate::face::link::{LinkCounters, LinkOutput};
 use crate::face::udp::{UdpFaces, MAX_PACKET_SIZE};
-use crate::face::{unix, DriverCounters, Face, Transport};
+use crate::face::{tcp, unix, DriverCounters, Face, Transport};
 use crate::mgmt::dataset::Published;
 use crate::mgmt::manager::nfd_face_id;
 use crate::mgmt::rib::{Rib, Route, FLAG_CHILD_INHERIT, ORIGIN_STATIC};
@@ -35,6 +35,10 @@ pub(crate) enum Event {
     Accepted {
         listener: usize,
         stream: UnixStream,
+    },
+    TcpAccepted {
+        stream: TcpStream,
+        peer: SocketAddr,
     },
     Frame {
         face: FaceId,
@@ -101,6 +105,7 @@ pub struct Daemon {
     pub(crate) published: Published,
     /// The faces with a configured rate and queue (`Face::output`).
     shaped: Vec<FaceId>,
+    tcp_addr: Option<SocketAddr>,
 }
 
 /// Runs a daemon until `shutdown` completes; what it counted.
@@ -182,9 +187,12 @@ impl Daemon {
             rib: Rib::default(),
             published: Published::default(),
             shaped: Vec::new(),
+            tcp_addr: None,
         };
         daemon.make_udp_faces()?;
         daemon.bind_listeners().await?;
+        daemon.bind_tcp().await?;
+        daemon.make_tcp_faces();
         Ok(daemon)
     }
 
@@ -198,12 +206,13 @@ impl Daemon {
         self.udp.as_ref().and_then(|u| u.local_addr().ok())
     }
 
-    /// "udp ADDR, unix PATH[, PATH...]": where the daemon listens, for its start-up line.
+    /// "udp ADDR, tcp ADDR, unix PATH[, PATH...]": where the daemon listens, for its start-up line.
     pub fn listening(&self) -> String {
         let udp = self.udp_addr().map_or("off".to_string(), |a| a.to_string());
+        let tcp = self.tcp_addr.map_or("off".to_string(), |a| a.to_string());
         let unix: Vec<String> = self.listeners.iter().map(|l| l.path.display().to_string()).collect();
         let unix = if unix.is_empty() { "off".to_string() } else { unix.join(", ") };
-        format!("udp {udp}, unix {unix}")
+        format!("udp {udp}, tcp {tcp}, unix {unix}")
     }
 
     fn make_udp_faces(&mut self) -> Result<(), DaemonError> {
@@ -249,6 +258,37 @@ impl Daemon {
             self.listeners.push(listener);
         }
         Ok(())
+    }
+
+    /// Listens on `listen.tcp`, if set.
+    async fn bind_tcp(&mut self) -> Result<(), DaemonError> {
+        let Some(addr) = self.config.tcp_listen else { return Ok(()) };
+        let socket = tcp::bind(addr).await.map_err(|e| DaemonError(format!("listen.tcp: cannot bind {addr}: {e}")))?;
+        self.tcp_addr = socket.local_addr().ok();
+        tcp::spawn_accept(&mut self.tasks, socket, self.events_tx.clone());
+        Ok(())
+    }
+
+    /// The `[[faces]]` that connect out over TCP: each a face at once, connecting in the background.
+    fn make_tcp_faces(&mut self) {
+        for (i, spec) in self.config.faces.clone().iter().enumerate() {
+            let FaceTransport::Tcp(peer) = spec.transport else { continue };
+            let id = self.connect_tcp(Some(spec.name.clone()), peer);
+            self.install_routes(i, id);
+        }
+    }
+
+    /// A face that connects to `peer` (the configuration's, or management's faces/create).
+    pub(crate) fn connect_tcp(&mut self, name: Option<String>, peer: SocketAddr) -> FaceId {
+        let id = self.forwarder.add_face(FaceKind::Link);
+        let writer = tcp::spawn_connect(&mut self.tasks, peer, id, self.events_tx.clone());
+        self.faces.push(Face::tcp(name, peer, None, writer, false));
+        id
+    }
+
+    /// The TCP listener's address (with the port the system chose when the config said 0).
+    pub fn tcp_addr(&self) -> Option<SocketAddr> {
+        self.tcp_addr
     }
 
     /// The routes of `[[faces]]` entry `spec`, towards face `id`: static routes in the RIB (NFD's
@@ -307,6 +347,12 @@ impl Daemon {
             Event::Frame { face, frame } => self.on_frame(face, frame),
             Event::Malformed { face } => self.count(face, |c| c.malformed += 1),
             Event::Accepted { listener, stream } => self.on_accepted(listener, stream),
+            Event::TcpAccepted { stream, peer } => {
+                let local = stream.local_addr().ok();
+                let id = self.forwarder.add_face(FaceKind::Link);
+                let writer = crate::face::stream::spawn_connection(&mut self.tasks, stream, id, self.events_tx.clone());
+                self.faces.push(Face::tcp(None, peer, local, writer, true));
+            }
             Event::Status(reply) => {
                 let _ = reply.send(self.report());
             }
@@ -317,7 +363,7 @@ impl Daemon {
 
     fn on_accepted(&mut self, listener: usize, stream: UnixStream) {
         let id = self.forwarder.add_face(FaceKind::App);
-        let writer = unix::spawn_connection(&mut self.tasks, stream, id, self.events_tx.clone());
+        let writer = crate::face::stream::spawn_connection(&mut self.tasks, stream, id, self.events_tx.clone());
         let Listener { path, spec } = &self.listeners[listener];
         let spec = *spec;
         let name = spec.map(|i| self.config.faces[i].name.clone());
@@ -347,6 +393,10 @@ impl Daemon {
     /// A decoded frame from `face`, unless it is an Interest that would open a PIT entry past the
     /// bound.
     fn on_frame(&mut self, face: FaceId, frame: Frame) {
+        // A destroyed face's connection may still deliver what was in flight: it no longer counts.
+        if self.faces.get(face.index()).is_none_or(|f| matches!(f.transport, Transport::Closed)) {
+            return;
+        }
         if let NetPacket::Interest(interest) = &frame.packet {
             if is_management(&interest.name) {
                 self.on_management(face, interest);
@@ -374,7 +424,7 @@ impl Daemon {
             let bytes = frame.encode();
             let sent = match self.faces.get(face.index()).map(|f| &f.transport) {
                 Some(Transport::Udp(peer)) => self.udp.as_ref().is_some_and(|u| u.send(*peer, &bytes)),
-                Some(Transport::Unix(queue)) => queue.try_send(bytes).is_ok(),
+                Some(Transport::Stream(queue)) => queue.try_send(bytes).is_ok(),
                 Some(Transport::Closed) | None => false,
             };
             if !sent {
@@ -483,7 +533,7 @@ pub struct FaceReport {
     /// NFD's FaceId (256 + the index: `mgmt::manager::FIRST_FACE_ID`).
     pub id: u64,
     pub name: Option<String>,
-    /// `udp://ADDR` or `unix://LISTENER-PATH`.
+    /// `udp://ADDR`, `tcp4://ADDR` or `unix://LISTENER-PATH`.
     pub remote: String,
     pub local_app: bool,
     pub up: bool,

@@ -12,7 +12,8 @@ fn config(dir: &Path) -> PathBuf {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join("fwd.toml");
-    let text = format!("[listen]\nudp = \"127.0.0.1:0\"\nunix = \"{}/app.sock\"\n", dir.display());
+    let text =
+        format!("[listen]\nudp = \"127.0.0.1:0\"\ntcp = \"127.0.0.1:0\"\nunix = \"{}/app.sock\"\n", dir.display());
     std::fs::write(&path, text).unwrap();
     path
 }

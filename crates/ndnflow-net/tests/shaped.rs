@@ -42,6 +42,7 @@ async fn a_bottleneck_face_paces_the_data_and_codel_marks_them_end_to_end() {
             r#"
             [listen]
             udp = "127.0.0.1:0"
+            tcp = false
             unix = "{dir}/app.sock"
             [[faces]]
             name = "a"
@@ -67,6 +68,7 @@ async fn a_bottleneck_face_paces_the_data_and_codel_marks_them_end_to_end() {
             r#"
             [listen]
             udp = "127.0.0.1:{a_port}"
+            tcp = false
             unix = "{dir}/app.sock"
             [[faces]]
             name = "b"

@@ -1,12 +1,12 @@
 //! `ndnflow-fwd CONFIG.toml`: runs a forwarder daemon (docs/real-network.md) until SIGINT or
 //! SIGTERM, then prints what it counted as JSON on standard output; SIGUSR1 prints the counters
-//! so far on standard error (NFD has `nfdc status` for this, over its management protocol, which
-//! is not built yet).
+//! so far on standard error (the management protocol's status datasets give them too, to
+//! `nfdc`-like tools).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: ndnflow-fwd CONFIG.toml\n\nRuns an ndnflow forwarder on UDP and Unix sockets \
+const USAGE: &str = "usage: ndnflow-fwd CONFIG.toml\n\nRuns an ndnflow forwarder on UDP, TCP and Unix sockets \
 (docs/real-network.md). Stops on SIGINT or SIGTERM and prints its counters as JSON.";
 
 fn main() -> ExitCode {

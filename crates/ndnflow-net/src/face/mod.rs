@@ -7,6 +7,8 @@
 //! link service is the core's codec, called by the driver, and the transports are `udp` and `unix`.
 
 pub mod link;
+pub mod stream;
+pub mod tcp;
 pub mod udp;
 pub mod unix;
 
@@ -20,8 +22,8 @@ use tokio::sync::mpsc;
 pub enum Transport {
     /// A UDP peer, reached through the daemon's one UDP socket.
     Udp(SocketAddr),
-    /// A Unix stream connection: its writer task's queue of encoded packets.
-    Unix(mpsc::Sender<Vec<u8>>),
+    /// A Unix or TCP stream connection: its writer task's queue of encoded packets.
+    Stream(mpsc::Sender<Vec<u8>>),
     /// A connection that has closed: the face stays (the forwarder never forgets a `FaceId`), down.
     Closed,
 }
@@ -54,6 +56,11 @@ pub struct Face {
     pub on_demand: bool,
     /// A configured rate and queue the face's frames leave through (`link`); `None`: sent at once.
     pub output: Option<link::LinkOutput>,
+    /// NFD's local scope: management answers only such faces. Unix connections, and TCP
+    /// connections whose peer is a loopback address (NFD's TcpChannel rule); never UDP.
+    pub local_scope: bool,
+    /// The local end, for a TCP face (`tcp4://ADDRESS:PORT`): NFD's LocalUri.
+    pub local: Option<String>,
 }
 
 impl Face {
@@ -65,18 +72,42 @@ impl Face {
             counters: Default::default(),
             on_demand: false,
             output: None,
+            local_scope: false,
+            local: None,
         }
     }
 
     pub fn unix(name: Option<String>, path: &Path, writer: mpsc::Sender<Vec<u8>>) -> Face {
         let remote = format!("unix://{}", path.display());
+        Face { local_scope: true, ..Face::stream(name, remote, writer, true) }
+    }
+
+    /// A TCP connection to or from `peer`, whose local end is `local` (if known yet).
+    pub fn tcp(
+        name: Option<String>,
+        peer: SocketAddr,
+        local: Option<SocketAddr>,
+        writer: mpsc::Sender<Vec<u8>>,
+        on_demand: bool,
+    ) -> Face {
+        let uri = |a: SocketAddr| format!("{}://{a}", if a.is_ipv4() { "tcp4" } else { "tcp6" });
+        Face {
+            local_scope: peer.ip().is_loopback(),
+            local: local.map(uri),
+            ..Face::stream(name, uri(peer), writer, on_demand)
+        }
+    }
+
+    fn stream(name: Option<String>, remote: String, writer: mpsc::Sender<Vec<u8>>, on_demand: bool) -> Face {
         Face {
             name,
-            transport: Transport::Unix(writer),
+            transport: Transport::Stream(writer),
             remote,
             counters: Default::default(),
-            on_demand: true,
+            on_demand,
             output: None,
+            local_scope: false,
+            local: None,
         }
     }
 }

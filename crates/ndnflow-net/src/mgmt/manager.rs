@@ -6,8 +6,9 @@
 //! command's reply goes straight back on the face that asked.
 //!
 //! What is checked, and what is not (issue 25: "say what is verified"):
-//! - Only local faces (Unix-socket applications) are heard: a /localhost/nfd Interest from a UDP
-//!   face is dropped and counted (`refused_commands`), as NFD's localhost scope drops it.
+//! - Only local faces are heard (Unix-socket applications, and TCP connections from a loopback
+//!   address: NFD's local scope): a /localhost/nfd Interest from any other face is dropped and
+//!   counted (`refused_commands`), as NFD's localhost scope drops it.
 //! - A command's ControlParameters are decoded and validated (required fields, a known face, a
 //!   known strategy); a malformed one gets 400.
 //! - Signatures are not verified and nothing is authorised by key: NFD checks the command's
@@ -15,7 +16,7 @@
 //!   as with NFD's `localhost_security` set to accept any signer.
 //!
 //! Status codes as NFD's: 200 done, 400 malformed, 404 unknown strategy, 406 a face kind not
-//! built, 409 the face exists, 410 no such face. Unknown verbs get 501 (NFD sends no answer; a
+//! built (UDP and TCP are), 409 the face exists, 410 no such face. Unknown verbs get 501 (NFD sends no answer; a
 //! reply says why at once instead of after the Interest's lifetime).
 
 use std::net::SocketAddr;
@@ -52,7 +53,7 @@ impl Daemon {
     /// An Interest under /localhost/nfd arrived on `face`: answers it, or drops it if the face is
     /// not local. Never forwarded.
     pub(crate) fn on_management(&mut self, face: FaceId, interest: &Interest) {
-        if self.forwarder.faces().get(face.index()).map(|f| f.kind) != Some(FaceKind::App) {
+        if !self.faces.get(face.index()).is_some_and(|f| f.local_scope) {
             self.count(face, |c| c.refused_commands += 1);
             return;
         }
@@ -190,10 +191,13 @@ impl Daemon {
 
     fn faces_create(&mut self, p: ControlParameters) -> ControlResponse {
         let Some(uri) = p.uri.clone() else { return missing("Uri") };
-        let peer = match parse_udp_uri(&uri) {
-            Ok(peer) => peer,
+        let (tcp, peer) = match parse_face_uri(&uri) {
+            Ok(found) => found,
             Err(e) => return *e,
         };
+        if tcp {
+            return self.create_tcp_face(peer);
+        }
         let Some(udp) = self.udp.as_mut() else {
             return ControlResponse::error(406, "UDP faces are off (listen.udp = false)");
         };
@@ -282,8 +286,23 @@ impl Daemon {
         let f = &self.faces[face.index()];
         match (&f.transport, self.udp_addr()) {
             (Transport::Udp(peer), Some(local)) => (udp_uri(*peer), udp_uri(local)),
+            _ if f.remote.starts_with("tcp") => (f.remote.clone(), f.local.clone().unwrap_or_default()),
             _ => (format!("fd://{}", nfd_face_id(face)), f.remote.clone()),
         }
+    }
+
+    /// faces/create for a TCP peer: 409 if a live face has that remote URI already.
+    fn create_tcp_face(&mut self, peer: SocketAddr) -> ControlResponse {
+        let scheme = if peer.is_ipv4() { "tcp4" } else { "tcp6" };
+        let wanted = format!("{scheme}://{peer}");
+        let live = |f: &Face| f.remote == wanted && !matches!(f.transport, Transport::Closed);
+        if let Some(i) = self.faces.iter().position(live) {
+            let mut r = ControlResponse::error(409, "a face with this remote URI already exists");
+            r.body = Some(self.face_parameters(FaceId(i as u32)));
+            return r;
+        }
+        let id = self.connect_tcp(None, peer);
+        ControlResponse::ok(self.face_parameters(id))
     }
 }
 
@@ -295,15 +314,21 @@ fn missing(field: &str) -> ControlResponse {
     ControlResponse::error(400, format!("{field} is missing"))
 }
 
-/// `udp4://1.2.3.4:6363`, `udp6://[::1]:6363` or `udp://...`; the port defaults to 6363. Host
-/// names are refused: NFD resolves them (FaceUri canonization), the daemon does not.
-fn parse_udp_uri(uri: &str) -> Result<SocketAddr, Box<ControlResponse>> {
+/// `udp4://1.2.3.4:6363`, `tcp6://[::1]:6363`, `udp://...`: (whether TCP, the peer). The port
+/// defaults to 6363. Host names are refused: NFD resolves them (FaceUri canonization), the daemon
+/// does not.
+fn parse_face_uri(uri: &str) -> Result<(bool, SocketAddr), Box<ControlResponse>> {
     let Some((scheme, rest)) = uri.split_once("://") else {
         return Err(Box::new(ControlResponse::error(400, format!("{uri:?} is not a face URI (scheme://address)"))));
     };
-    if !matches!(scheme, "udp" | "udp4" | "udp6") {
-        return Err(Box::new(ControlResponse::error(406, format!("{scheme} faces are not built (udp only)"))));
-    }
+    let tcp = match scheme {
+        "udp" | "udp4" | "udp6" => false,
+        "tcp" | "tcp4" | "tcp6" => true,
+        _ => {
+            let msg = format!("{scheme} faces are not built (udp and tcp only)");
+            return Err(Box::new(ControlResponse::error(406, msg)));
+        }
+    };
     let rest = rest.trim_end_matches('/');
     let with_port = if rest.parse::<SocketAddr>().is_ok() {
         rest.to_string()
@@ -314,9 +339,10 @@ fn parse_udp_uri(uri: &str) -> Result<SocketAddr, Box<ControlResponse>> {
     } else {
         rest.to_string()
     };
-    with_port
+    let peer = with_port
         .parse()
-        .map_err(|_| Box::new(ControlResponse::error(400, format!("{uri:?}: the address must be an IP literal"))))
+        .map_err(|_| Box::new(ControlResponse::error(400, format!("{uri:?}: the address must be an IP literal"))))?;
+    Ok((tcp, peer))
 }
 
 /// The built-in strategy a management name asks for: the component after /localhost/nfd/strategy
@@ -336,15 +362,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn udp_uris_parse_as_nfd_writes_them() {
-        let ok = |s: &str| parse_udp_uri(s).unwrap().to_string();
+    fn face_uris_parse_as_nfd_writes_them() {
+        let ok = |s: &str| parse_face_uri(s).unwrap().1.to_string();
         assert_eq!(ok("udp4://127.0.0.2:6364"), "127.0.0.2:6364");
         assert_eq!(ok("udp4://127.0.0.2"), "127.0.0.2:6363");
         assert_eq!(ok("udp6://[::1]:7000"), "[::1]:7000");
         assert_eq!(ok("udp6://[::1]"), "[::1]:6363");
-        assert_eq!(parse_udp_uri("tcp4://127.0.0.1:6363").unwrap_err().status_code, 406);
-        assert_eq!(parse_udp_uri("udp4://example.net").unwrap_err().status_code, 400);
-        assert_eq!(parse_udp_uri("127.0.0.1").unwrap_err().status_code, 400);
+        assert_eq!(parse_face_uri("tcp4://127.0.0.1:7000").unwrap(), (true, "127.0.0.1:7000".parse().unwrap()));
+        assert_eq!(parse_face_uri("ether://[01:02:03:04:05:06]").unwrap_err().status_code, 406);
+        assert_eq!(parse_face_uri("udp4://example.net").unwrap_err().status_code, 400);
+        assert_eq!(parse_face_uri("127.0.0.1").unwrap_err().status_code, 400);
     }
 
     #[test]

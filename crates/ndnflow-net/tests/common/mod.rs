@@ -40,6 +40,7 @@ pub fn daemon_config(dir: &Path, top: &str, face: &str) -> DaemonConfig {
         {top}
         [listen]
         udp = "127.0.0.1:0"
+        tcp = "127.0.0.1:0"
         unix = "{dir}/app.sock"
         [[faces]]
         name = "up"
