@@ -385,6 +385,59 @@ def cmd_fwd(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: `ndnflow get`'s options that are consumer-table keys (docs/scenario-format.md), as argparse
+#: names them; their text goes to the scenario reader as written (ndnflow-net app/get.rs).
+GET_CONSUMER_OPTIONS = ("cc", "segments", "lifetime", "max_retries", "rto", "in_flight", "send_jitter", "stop",
+                        "batches")
+
+
+def cmd_get(args: argparse.Namespace) -> int:
+    """Fetches NAME through a forwarder with the simulator's consumer; the object to -o or
+    stdout, ndncatchunks' summary to stderr, summary.json to --out."""
+    get_object = _native.require("get_object")
+    options = [(key, getattr(args, key)) for key in GET_CONSUMER_OPTIONS if getattr(args, key) is not None]
+    _check_seed_option(args.seed)
+    out_dir = Path(args.out) if args.out else None
+    try:
+        content, text, summary = get_object(args.name, options, args.socket, args.seed)
+    except RuntimeError as exc:  # the exchange failed once started: not a usage error
+        _say(f"error: {_one_line(str(exc))}")
+        return EXIT_INTERNAL
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "summary.json").write_text(summary + "\n")
+    if not args.quiet:
+        _say(text)
+    if content is None:
+        _say(f"error: {args.name}: {json.loads(summary)['get']['incomplete']}; nothing written")
+        return EXIT_INTERNAL
+    if args.output and args.output != "-":
+        Path(args.output).write_bytes(content)
+    else:
+        sys.stdout.buffer.write(content)
+        sys.stdout.flush()
+    return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Publishes FILE under PREFIX through a forwarder until Ctrl-C or SIGTERM; prints what it
+    counted as JSON when it stops."""
+    serve_file = _native.require("serve_file")
+    try:
+        freshness_ms = round(units.parse_duration(args.freshness) * 1000)
+    except ValueError as exc:
+        raise UsageError(f"--freshness: {exc}") from None
+    if freshness_ms < 0:
+        raise UsageError(f"--freshness {args.freshness}: must not be negative")
+    try:
+        report = serve_file(args.prefix, args.file, args.socket, args.segment_size, freshness_ms, not args.no_register)
+    except RuntimeError as exc:
+        _say(f"error: {_one_line(str(exc))}")
+        return EXIT_INTERNAL
+    print(report)
+    return EXIT_OK
+
+
 # -------------------------------------------------------------------------------------- parser
 
 
@@ -470,6 +523,45 @@ def build_parser() -> argparse.ArgumentParser:
     fwd.add_argument("config", metavar="CONFIG.toml", help="the daemon's configuration: listeners, faces, routes, "
                      "[forwarder] as a scenario node")
     fwd.set_defaults(handler=cmd_fwd)
+
+    get = commands.add_parser(
+        "get", help="fetch a named object through a forwarder with the simulator's consumer (docs/real-network.md)")
+    get.add_argument("name", metavar="NAME", help="the object's name; segments NAME/seg=0, 1, ... are asked for")
+    get.add_argument("-o", "--output", metavar="FILE", help="write the object here (default: standard output)")
+    get.add_argument("--socket", metavar="PATH", help="the forwarder's Unix socket (default: the daemon's, "
+                     "$XDG_RUNTIME_DIR/ndnflow/ndnflow.sock or /run/ndnflow/ndnflow.sock)")
+    get.add_argument("--cc", metavar="SPEC", help="the consumer's controller: an algorithm (aimd) or a scenario's "
+                     "cc table ('{ algorithm = \"ptp\" }'); default ndncatchunks' CUBIC, "
+                     "{ algorithm = \"cubic\", beta = 0.7, reno_friendly = true }")
+    get.add_argument("--segments", metavar="N", help="segments to fetch (default: until FinalBlockId)")
+    get.add_argument("--lifetime", metavar="TIME", help="InterestLifetime (default 2s, a scenario consumer's)")
+    get.add_argument("--max-retries", dest="max_retries", metavar="N",
+                     help="retransmissions of a segment before giving it up (default: no limit)")
+    get.add_argument("--rto", metavar="TABLE", help="retransmission timer, e.g. '{ initial = \"1s\", min = \"200ms\" }'")
+    get.add_argument("--in-flight", dest="in_flight", metavar="RULE", help="outstanding (default) or consumer-cc")
+    get.add_argument("--send-jitter", dest="send_jitter", metavar="TIME", help="random delay before each send "
+                     "(default 0)")
+    get.add_argument("--stop", metavar="TIME", help="give up after this long (default: never)")
+    get.add_argument("--batches", metavar="TEXT", help="ask for segments in batches, e.g. '1s 1 2s 5'")
+    get.add_argument("--seed", type=int, metavar="N", help="seed of the nonces and the controller's draws "
+                     "(default: from the clock, so that runs differ)")
+    get.add_argument("--out", metavar="DIR", help="write summary.json here")
+    get.add_argument("-q", "--quiet", action="store_true", help="print no summary")
+    get.set_defaults(handler=cmd_get)
+
+    srv = commands.add_parser(
+        "serve", help="publish a file as segmented, signed Data through a forwarder (docs/real-network.md)")
+    srv.add_argument("prefix", metavar="PREFIX", help="the name the file is published under: PREFIX/seg=N")
+    srv.add_argument("file", metavar="FILE", help="the file to publish")
+    srv.add_argument("--socket", metavar="PATH", help="the forwarder's Unix socket (default: the daemon's); "
+                     "PREFIX is registered there with NFD's rib/register")
+    srv.add_argument("--segment-size", dest="segment_size", type=int, default=8000, metavar="BYTES",
+                     help="content bytes per Data (default 8000, ndnputchunks' --size)")
+    srv.add_argument("--freshness", metavar="TIME", default="10s",
+                     help="FreshnessPeriod of every Data (default 10s, ndnputchunks')")
+    srv.add_argument("--no-register", dest="no_register", action="store_true",
+                     help="do not send rib/register: the forwarder's configuration routes PREFIX to --socket")
+    srv.set_defaults(handler=cmd_serve)
 
     rep = commands.add_parser(
         "reproduce", help="re-run a paper's experiment and check its numbers (exit 1 if a check fails)")

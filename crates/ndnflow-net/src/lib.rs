@@ -6,9 +6,11 @@
 //!
 //! Modules: `clock` (Instant <-> the core's Time), `config` (the daemon's TOML), `face` (UDP, TCP
 //! and Unix transports, TLV stream framing, shaped faces), `daemon` (the event loop, the report),
-//! `mgmt` (NFD's management subset: commands, RIB, status datasets), `sign` (DigestSha256). What
-//! is not built yet is listed in docs/real-network.md.
+//! `mgmt` (NFD's management subset: commands, RIB, status datasets), `sign` (DigestSha256), `app`
+//! (the applications' client face, `ndnflow get` and `ndnflow serve`). What is not built yet is
+//! listed in docs/real-network.md.
 
+pub mod app;
 pub mod clock;
 pub mod config;
 pub mod daemon;

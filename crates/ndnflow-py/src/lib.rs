@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 #[global_allocator]
 static ALLOCATOR: ndnflow_core::reserve::ReserveAllocator = ndnflow_core::reserve::ReserveAllocator;
 
+mod app;
 mod codec;
 mod facts;
 mod fwd;
@@ -22,6 +23,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sim::register(m)?;
     codec::register(m)?;
     fwd::register(m)?;
+    app::register(m)?;
     protocols::views::register(m)?;
     Ok(())
 }

@@ -389,6 +389,56 @@ pub struct ConsumerSummary {
     pub catalog: Option<CatalogSummary>,
 }
 
+impl ConsumerSummary {
+    /// A consumer's row from its counters and RTT samples, active from `start` to `end` (goodput
+    /// is its content bytes x 8 over that span), with nothing pending, no paths and no catalog:
+    /// the caller sets those it has. The simulated run's summary and `ndnflow get` (ndnflow-net)
+    /// both make their rows here.
+    #[allow(clippy::too_many_arguments)]
+    pub fn of(
+        node: String,
+        name: String,
+        s: &ConsumerStats,
+        rtt: &ndnflow_core::app::RttHistogram,
+        start: Time,
+        end: Time,
+        finished: bool,
+    ) -> ConsumerSummary {
+        let active = (end - start).as_secs_f64();
+        let ms = |t: Option<Time>| t.map(|t| t.as_millis_f64());
+        ConsumerSummary {
+            node,
+            name,
+            goodput_bps: if active > 0.0 { s.payload_bytes as f64 * 8.0 / active } else { 0.0 },
+            interests_sent: s.interests_sent,
+            data_received: s.data_received,
+            data_from_cache: s.data_from_cache,
+            timeouts: s.timeouts,
+            nacks: s.nacks,
+            retransmissions: s.retransmissions,
+            marks: s.marks,
+            abandoned: s.abandoned,
+            losses: s.losses,
+            late_data: s.late_data,
+            forgotten: s.forgotten,
+            pending: 0,
+            pending_nacked: 0,
+            payload_bytes: s.payload_bytes,
+            rtt_min_ms: ms(s.rtt_min),
+            rtt_avg_ms: (s.rtt_samples > 0).then(|| s.rtt_sum.as_millis_f64() / s.rtt_samples as f64),
+            rtt_max_ms: ms(s.rtt_max),
+            rtt_p50_ms: ms(rtt.percentile(50.0)),
+            rtt_p95_ms: ms(rtt.percentile(95.0)),
+            rtt_p99_ms: ms(rtt.percentile(99.0)),
+            start_s: start.as_secs_f64(),
+            end_s: end.as_secs_f64(),
+            finished,
+            paths: None,
+            catalog: None,
+        }
+    }
+}
+
 /// What a catalog consumer fetched: objects completed and their mean completion time (end - start).
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
 pub struct CatalogSummary {

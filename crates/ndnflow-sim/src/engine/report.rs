@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 
 use ndnflow_core::app::multipath::PathReport;
-use ndnflow_core::Time;
 
 use super::Simulation;
 use crate::build::App;
@@ -85,43 +84,23 @@ impl Simulation {
         for slot in &self.net.apps {
             let (App::Consumer(c), Some(i)) = (&slot.app, slot.consumer) else { continue };
             let spec = &self.scenario.consumers[i];
-            let s = c.stats;
             let stop = c.finished_at().unwrap_or(end).min(end);
-            let active = (stop - spec.start).as_secs_f64();
-            let ms = |t: Option<Time>| t.map(|t| t.as_millis_f64());
-            consumers.insert(
-                self.net.consumer_ids[i].clone(),
-                ConsumerSummary {
-                    node: self.scenario.nodes[spec.node].name.clone(),
-                    name: spec.name.to_string(),
-                    goodput_bps: if active > 0.0 { s.payload_bytes as f64 * 8.0 / active } else { 0.0 },
-                    interests_sent: s.interests_sent,
-                    data_received: s.data_received,
-                    data_from_cache: s.data_from_cache,
-                    timeouts: s.timeouts,
-                    nacks: s.nacks,
-                    retransmissions: s.retransmissions,
-                    marks: s.marks,
-                    abandoned: s.abandoned,
-                    losses: s.losses,
-                    late_data: s.late_data,
-                    forgotten: s.forgotten,
-                    pending: c.in_flight() as u64,
-                    pending_nacked: c.in_flight_nacked() as u64,
-                    payload_bytes: s.payload_bytes,
-                    rtt_min_ms: ms(s.rtt_min),
-                    rtt_avg_ms: (s.rtt_samples > 0).then(|| s.rtt_sum.as_millis_f64() / s.rtt_samples as f64),
-                    rtt_max_ms: ms(s.rtt_max),
-                    rtt_p50_ms: ms(c.rtt_histogram().percentile(50.0)),
-                    rtt_p95_ms: ms(c.rtt_histogram().percentile(95.0)),
-                    rtt_p99_ms: ms(c.rtt_histogram().percentile(99.0)),
-                    start_s: spec.start.as_secs_f64(),
-                    end_s: stop.as_secs_f64(),
-                    finished: c.finished_at().is_some(),
-                    paths: c.paths().map(|paths| paths.into_iter().map(path_summary).collect()),
-                    catalog: spec.catalog.map(|_| CatalogSummary::of(&c.objects())),
-                },
+            let node = self.scenario.nodes[spec.node].name.clone();
+            let finished = c.finished_at().is_some();
+            let mut row = ConsumerSummary::of(
+                node,
+                spec.name.to_string(),
+                &c.stats,
+                c.rtt_histogram(),
+                spec.start,
+                stop,
+                finished,
             );
+            row.pending = c.in_flight() as u64;
+            row.pending_nacked = c.in_flight_nacked() as u64;
+            row.paths = c.paths().map(|paths| paths.into_iter().map(path_summary).collect());
+            row.catalog = spec.catalog.map(|_| CatalogSummary::of(&c.objects()));
+            consumers.insert(self.net.consumer_ids[i].clone(), row);
         }
         let links = self.net.dirs.iter().zip(&self.net.dir_names).map(|(d, n)| (n.name.clone(), d.summary())).collect();
         let nodes = self

@@ -20,6 +20,22 @@ const MAX_PAYLOAD: usize = 65_536;
 /// thousand times the SMIC paper's 10,000.
 const MAX_CATALOG: u64 = 10_000_000;
 
+/// The keys of a `[[consumers]]` entry besides `node`.
+const CONSUMER_KEYS: &[&str] = &[
+    "name",
+    "start",
+    "stop",
+    "segments",
+    "lifetime",
+    "max_retries",
+    "rto",
+    "cc",
+    "in_flight",
+    "send_jitter",
+    "catalog",
+    "batches",
+];
+
 impl Reader<'_, '_> {
     // ---------------------------------------------------------------- apps, routes, events
 
@@ -79,26 +95,9 @@ impl Reader<'_, '_> {
     }
 
     pub(super) fn consumer(&self, v: &Val<'_>, path: &str, producers: &[ProducerSpec]) -> Res<ConsumerSpec> {
-        let t = self.table(
-            v,
-            path,
-            &[
-                "node",
-                "name",
-                "start",
-                "stop",
-                "segments",
-                "lifetime",
-                "max_retries",
-                "rto",
-                "cc",
-                "in_flight",
-                "send_jitter",
-                "catalog",
-                "batches",
-            ],
-            "a table ([[consumers]])",
-        )?;
+        let mut keys = vec!["node"];
+        keys.extend_from_slice(CONSUMER_KEYS);
+        let t = self.table(v, path, &keys, "a table ([[consumers]])")?;
         let node = self.node_ref(self.required(&t, "node", "the node the consumer runs on")?, &t.field("node"))?;
         let nv = self.required(&t, "name", "the object to fetch, e.g. name = \"/video/a\"")?;
         let name = self.name(nv, &t.field("name"))?;
@@ -114,6 +113,20 @@ impl Reader<'_, '_> {
             };
             return Err(self.ctx.err(nv.span(), &t.field("name"), msg));
         }
+        self.consumer_settings(&t, node, name)
+    }
+
+    /// A consumer table without `node`, whose `name` no producer of the document need serve: what
+    /// `ndnflow get` (ndnflow-net) builds from its options. `node` in the result is 0.
+    pub(super) fn app_consumer(&self, v: &Val<'_>, path: &str) -> Res<ConsumerSpec> {
+        let t = self.table(v, path, CONSUMER_KEYS, "a consumer table")?;
+        let nv = self.required(&t, "name", "the object to fetch, e.g. name = \"/video/a\"")?;
+        let name = self.name(nv, &t.field("name"))?;
+        self.consumer_settings(&t, 0, name)
+    }
+
+    /// The keys of a consumer table after `node` and `name`.
+    fn consumer_settings(&self, t: &Tbl<'_, '_>, node: NodeId, name: ndnflow_core::Name) -> Res<ConsumerSpec> {
         let start = t.get("start").map(|s| self.duration(s, &t.field("start"))).transpose()?.unwrap_or(Time::ZERO);
         let stop = match t.get("stop") {
             Some(s) => {
@@ -167,7 +180,7 @@ impl Reader<'_, '_> {
                 ));
             }
         }
-        let cv = self.required(&t, "cc", "e.g. cc = { algorithm = \"fixed-window\", window = 10 }")?;
+        let cv = self.required(t, "cc", "e.g. cc = { algorithm = \"fixed-window\", window = 10 }")?;
         let cc = self.cc(cv, &t.field("cc"))?;
         let in_flight = match t.get("in_flight") {
             Some(x) => match self.choice(x, &t.field("in_flight"), &["outstanding", "consumer-cc"])? {

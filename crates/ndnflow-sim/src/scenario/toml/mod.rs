@@ -107,6 +107,20 @@ pub fn parse_forwarder_table(text: &str, source: &str, key: &str) -> Result<Forw
     Ok(config)
 }
 
+/// Reads a whole TOML document as one consumer table, the keys of a `[[consumers]]` entry but
+/// `node` (`name`, `cc`, `segments`, `lifetime`, `rto`, ...; docs/scenario-format.md), into the
+/// `ConsumerConfig` a scenario consumer with them would get. For `ndnflow get` (ndnflow-net), which
+/// writes its options as such a document, so that the consumer it runs on a real network reads
+/// every key as a simulated one does; errors name `source`, line and field.
+pub fn parse_consumer_table(text: &str, source: &str) -> Result<ndnflow_core::app::ConsumerConfig, ScenarioError> {
+    let ctx = Ctx { text, source };
+    let root = DeTable::parse(text).map_err(|e| ctx.syntax_error(&e))?;
+    let root = Spanned::new(0..0, DeValue::Table(root.into_inner()));
+    let reader = Reader { ctx, base_dir: None, nodes: Vec::new(), node_index: FxHashMap::default() };
+    let spec = reader.app_consumer(&root, "")?;
+    Ok(crate::build::consumer_config(&spec))
+}
+
 /// What a daemon face's link sends at: its `bandwidth` and `queue`, as a scenario's link
 /// direction has them.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,56 @@
+//! Local applications on a real forwarder: the client face they connect with (`client`), and the
+//! two tools built on it, `ndnflow serve PREFIX FILE` (`serve`: segments a file into signed Data,
+//! after ndn-tools' ndnputchunks) and `ndnflow get NAME` (`get`: the simulator's consumer, with
+//! any of its controllers, run in real time, with ndncatchunks' summary). The served Data are
+//! signed by `crate::sign` (DigestSha256). docs/real-network.md, "ndnflow get and serve".
+
+pub mod client;
+pub mod get;
+pub mod serve;
+
+/// Why a tool stopped. The Python command maps `Usage` and `Connect` to exit status 2 (bad
+/// input, no forwarder), `Failed` to 1 (the exchange itself went wrong).
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// A bad option or name: the message names it.
+    #[error("{0}")]
+    Usage(String),
+    /// No forwarder at the socket, or a file that cannot be read.
+    #[error("{0}")]
+    Io(String),
+    /// The forwarder went away, refused a registration, or a segment could not be fetched.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Completes at `deadline`, never when there is none.
+pub(crate) async fn sleep_until(deadline: Option<std::time::Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(tokio::time::Instant::from_std(at)).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Runs `work(stop)` to its end on a current-thread runtime of its own in this thread, where
+/// `stop` completes once `asked()` says so (asked every `period`): for a host that hears signals
+/// its own way (the Python extension asks the interpreter), as `daemon::run_blocking` does.
+pub fn block_on_until<'a, T, F>(
+    period: std::time::Duration,
+    mut asked: impl FnMut() -> bool + 'a,
+    work: impl FnOnce(std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>>) -> F,
+) -> Result<T, AppError>
+where
+    F: std::future::Future<Output = Result<T, AppError>>,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| AppError::Io(format!("cannot start the runtime: {e}")))?;
+    let stop = Box::pin(async move {
+        let mut tick = tokio::time::interval(period);
+        while !asked() {
+            tick.tick().await;
+        }
+    });
+    runtime.block_on(work(stop))
+}

@@ -1,0 +1,262 @@
+//! `ndnflow serve PREFIX FILE`: publishes a file as segmented, signed Data, after ndn-tools'
+//! ndnputchunks (ndn-tools tools/chunks/putchunks/producer.cpp, main.cpp): the file is cut into
+//! payloads of at most `segment_size` bytes (ndnputchunks' `--size` default, 8000), each a Data
+//! named PREFIX/seg=N (NDN naming conventions rev3, a typed SegmentNameComponent, type 0x32), with
+//! FreshnessPeriod (ndnputchunks' default, 10 s), FinalBlockId on every segment, and a
+//! DigestSha256 signature (`crate::sign`). An empty file is one empty segment, as ndnputchunks publishes.
+//!
+//! Where it differs from ndnputchunks, to meet the simulator's consumer that `ndnflow get` runs:
+//! no version component (ndnputchunks publishes PREFIX/v=<time>/seg=N and answers version
+//! discovery; the simulator's consumer asks for NAME/seg=N directly), so an Interest is answered
+//! only for exactly PREFIX/seg=N. Any other Interest under PREFIX (past the last segment, no
+//! segment number, a longer name) gets a Nack with reason None, as ndnputchunks answers what it
+//! cannot satisfy.
+//!
+//! The prefix is registered as ndnputchunks registers it, with NFD's `rib/register` command
+//! (`register`, the daemon's management, `crate::mgmt`), and serving starts once the forwarder
+//! has answered 200.
+//!
+//! The packets are made and signed once, at the start, and kept encoded: an Interest costs a
+//! lookup and a write. The whole file is then in memory (its size plus about 60 bytes a segment).
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use bytes::Bytes;
+use ndnflow_core::name::component_type::SEGMENT;
+use ndnflow_core::packet::{Data, Frame, Interest, Nack, NackReason, NetPacket};
+use ndnflow_core::{Name, Time};
+
+use super::client::{Client, Received};
+use super::{sleep_until, AppError};
+use crate::face::udp::MAX_PACKET_SIZE;
+use crate::mgmt::control::{signed_command_name, ControlParameters, ControlResponse};
+
+/// ndnputchunks' `--size` default (Producer::Options::maxSegmentSize), bytes of content a Data.
+pub const DEFAULT_SEGMENT_SIZE: usize = 8000;
+/// ndnputchunks' `--freshness` default (Producer::Options::freshnessPeriod), 10 s.
+pub const DEFAULT_FRESHNESS: Time = Time::from_secs(10);
+
+/// What `serve` is asked to do.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub prefix: Name,
+    pub file: PathBuf,
+    /// The forwarder's Unix socket.
+    pub socket: PathBuf,
+    pub segment_size: usize,
+    /// FreshnessPeriod of every Data; `None` leaves it out (0 in ndnputchunks' terms is "stale at
+    /// once", which is a FreshnessPeriod of 0, not its absence).
+    pub freshness: Option<Time>,
+    /// Register the prefix with `rib/register` before serving (false: the forwarder's
+    /// configuration routes the prefix to this socket).
+    pub register: bool,
+}
+
+/// A file's segments, encoded and signed.
+pub struct Segments {
+    prefix: Name,
+    packets: Vec<Vec<u8>>,
+    bytes: u64,
+}
+
+impl Segments {
+    /// Cuts `content` into Data of at most `size` bytes each under `prefix`. An error when `size`
+    /// is 0 or a packet would exceed the 8800 bytes a face takes (ndn-cxx MAX_NDN_PACKET_SIZE).
+    pub fn new(prefix: &Name, content: &[u8], size: usize, freshness: Option<Time>) -> Result<Segments, AppError> {
+        if size == 0 {
+            return Err(AppError::Usage("--segment-size: must be at least 1 byte".into()));
+        }
+        let count = content.len().div_ceil(size).max(1) as u64;
+        let last = segment_value(count - 1);
+        let mut packets = Vec::with_capacity(count as usize);
+        for seg in 0..count {
+            let start = (seg as usize * size).min(content.len());
+            let end = (start + size).min(content.len());
+            let mut data = Data::new(prefix.append_segment(seg), Bytes::copy_from_slice(&content[start..end]));
+            data.freshness_period = freshness;
+            data.final_block_id = Some((SEGMENT, last.clone()));
+            crate::sign::sign_digest_sha256(&mut data);
+            let wire = data.encode();
+            if wire.len() > MAX_PACKET_SIZE {
+                let msg = format!(
+                    "--segment-size: {size}-byte segments make {}-byte Data under {prefix}, above the {MAX_PACKET_SIZE} bytes a face carries",
+                    wire.len()
+                );
+                return Err(AppError::Usage(msg));
+            }
+            packets.push(wire);
+        }
+        Ok(Segments { prefix: prefix.clone(), packets, bytes: content.len() as u64 })
+    }
+
+    /// Reads `options.file` and segments it.
+    pub fn load(options: &ServeOptions) -> Result<Segments, AppError> {
+        let content = std::fs::read(&options.file)
+            .map_err(|e| AppError::Io(format!("cannot read {}: {e}", options.file.display())))?;
+        Segments::new(&options.prefix, &content, options.segment_size, options.freshness)
+    }
+
+    pub fn len(&self) -> usize {
+        self.packets.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.packets.is_empty()
+    }
+    /// Bytes of the file.
+    pub fn content_bytes(&self) -> u64 {
+        self.bytes
+    }
+    pub fn prefix(&self) -> &Name {
+        &self.prefix
+    }
+    /// Segment `n`'s encoded Data.
+    pub fn packet(&self, n: usize) -> Option<&[u8]> {
+        self.packets.get(n).map(Vec::as_slice)
+    }
+
+    /// The Data that answers an Interest for `name`: exactly PREFIX/seg=N with N a segment.
+    pub fn answer(&self, name: &Name) -> Option<&[u8]> {
+        if name.len() != self.prefix.len() + 1 || !self.prefix.is_prefix_of(name) {
+            return None;
+        }
+        let seg = name.last()?.as_segment()?;
+        self.packets.get(usize::try_from(seg).ok()?).map(Vec::as_slice)
+    }
+}
+
+/// A segment number as a FinalBlockId component's value (NonNegativeInteger).
+fn segment_value(n: u64) -> Bytes {
+    let mut value = Vec::new();
+    ndnflow_core::packet::tlv::write_nonneg(&mut value, n);
+    value.into()
+}
+
+/// What a serve counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ServeReport {
+    pub interests: u64,
+    pub data_sent: u64,
+    pub nacks_sent: u64,
+    /// Elements from the forwarder that did not decode.
+    pub malformed: u64,
+}
+
+impl ServeReport {
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "interests": self.interests, "data_sent": self.data_sent, "nacks_sent": self.nacks_sent,
+            "malformed": self.malformed,
+        })
+    }
+}
+
+/// How long `register` waits for the forwarder's answer: ndn-cxx's default command timeout
+/// (nfd::CommandOptions, 10 s), also the command Interest's lifetime.
+pub const REGISTER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Registers `segments`' prefix on the face of `client` with NFD's `rib/register` (FaceId 0, the
+/// face asking; origin app, cost 0, NFD's defaults), and waits for the ControlResponse: the
+/// route as applied when the status is 200, an error naming the status otherwise, or when no
+/// answer comes within `wait` (a forwarder without management) or a Nack does. Interests that
+/// come meanwhile are answered.
+pub async fn register(
+    client: &mut Client,
+    segments: &Segments,
+    wait: Duration,
+    report: &mut ServeReport,
+) -> Result<ControlParameters, AppError> {
+    let prefix = segments.prefix();
+    let params = ControlParameters { name: Some(prefix.clone()), ..Default::default() };
+    let since_1970 = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    let nonce = since_1970.as_nanos() as u64 ^ u64::from(std::process::id());
+    let name = signed_command_name("rib", "register", &params, since_1970.as_millis() as u64, nonce);
+    let lifetime = Time::from_nanos(wait.as_nanos().min(u128::from(u64::MAX)) as u64);
+    let interest = Frame::interest(Arc::new(Interest::new(name.clone(), nonce as u32, lifetime)));
+    send(client, &interest.encode()).await?;
+    let deadline = Instant::now() + wait;
+    let at = client.path().display().to_string();
+    let failed = |why: String| AppError::Failed(format!("rib/register {prefix} at {at}: {why}"));
+    loop {
+        let received = tokio::select! {
+            r = client.recv() => r?,
+            _ = sleep_until(Some(deadline)) => {
+                let why = format!("no answer in {} s (a forwarder without NFD's management?)", wait.as_secs_f64());
+                return Err(failed(why));
+            }
+        };
+        match received {
+            Received::Frame(Frame { packet: NetPacket::Data(d), .. }) if d.name == name => {
+                let response = ControlResponse::decode(&d.content)
+                    .map_err(|e| failed(format!("the answer is no ControlResponse: {e}")))?;
+                return match (response.status_code, response.body) {
+                    (200, Some(route)) => Ok(route),
+                    (code, _) => Err(failed(format!("refused, {code} {}", response.status_text))),
+                };
+            }
+            Received::Frame(Frame { packet: NetPacket::Nack(n), .. }) if n.interest.name == name => {
+                return Err(failed(format!("Nack ({})", n.reason.as_str())));
+            }
+            received => handle(client, segments, received, report).await?,
+        }
+    }
+}
+
+/// Answers Interests from the forwarder at `client` with `segments` until `shutdown` completes;
+/// an error if the forwarder closes the connection first.
+pub async fn serve(
+    client: &mut Client,
+    segments: &Segments,
+    report: &mut ServeReport,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), AppError> {
+    tokio::pin!(shutdown);
+    loop {
+        let received = tokio::select! {
+            _ = &mut shutdown => return Ok(()),
+            r = client.recv() => r?,
+        };
+        handle(client, segments, received, report).await?;
+    }
+}
+
+/// What a producer does with what it receives: Data for an Interest it can answer, a Nack for
+/// one under its prefix it cannot; Data and Nacks it did not ask for are ignored.
+async fn handle(
+    client: &mut Client,
+    segments: &Segments,
+    received: Received,
+    report: &mut ServeReport,
+) -> Result<(), AppError> {
+    let interest = match received {
+        Received::Frame(Frame { packet: NetPacket::Interest(i), .. }) => i,
+        Received::Frame(_) => return Ok(()),
+        Received::Malformed => {
+            report.malformed += 1;
+            return Ok(());
+        }
+        Received::Closed => {
+            let msg = format!("the forwarder at {} closed the connection", client.path().display());
+            return Err(AppError::Failed(msg));
+        }
+    };
+    report.interests += 1;
+    match segments.answer(&interest.name) {
+        Some(data) => {
+            report.data_sent += 1;
+            send(client, data).await
+        }
+        None if segments.prefix.is_prefix_of(&interest.name) => {
+            report.nacks_sent += 1;
+            let nack = Frame::nack(Arc::new(Nack { reason: NackReason::None, interest }));
+            send(client, &nack.encode()).await
+        }
+        None => Ok(()),
+    }
+}
+
+async fn send(client: &mut Client, bytes: &[u8]) -> Result<(), AppError> {
+    client.send(bytes).await.map_err(|e| AppError::Failed(format!("writing to {}: {e}", client.path().display())))
+}

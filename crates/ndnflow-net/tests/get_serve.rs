@@ -1,0 +1,267 @@
+//! `ndnflow serve` and `ndnflow get` through a daemon on loopback, in one runtime: `serve`
+//! registers its prefix with rib/register on the applications' socket, or (`Route::Configured`)
+//! connects to a producer's socket the configuration routes /p to; `get` fetches on the
+//! applications' socket.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use common::{producer_daemon, run_with, socket_dir, wait_until};
+use ndnflow_core::packet::{Data, Frame, NetPacket};
+use ndnflow_core::Name;
+use ndnflow_net::app::client::Client;
+use ndnflow_net::app::get::{consumer_config, fetch, Fetched, GetOptions};
+use ndnflow_net::app::serve::{register, serve, Segments, ServeReport, REGISTER_TIMEOUT};
+use ndnflow_net::mgmt::control::ControlResponse;
+use ndnflow_net::sign::verify_digest_sha256;
+use ndnflow_net::Daemon;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::oneshot;
+
+/// How the producer's prefix reaches the FIB.
+#[derive(Clone, Copy, PartialEq)]
+enum Route {
+    /// `serve` registers it on the applications' socket.
+    Registered,
+    /// The configuration routes /p to a producer's socket, where `serve` connects.
+    Configured,
+}
+
+fn options(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+/// 100,000 bytes that differ from segment to segment (a byte per position mod 251, a prime, so
+/// no 8000-byte segment repeats another).
+fn file_content() -> Vec<u8> {
+    (0..100_000u32).map(|i| (i % 251) as u8).collect()
+}
+
+/// Runs the daemon, `serve` (its prefix routed as `route` says) and `get` with `options` on the
+/// applications' socket; what `get` fetched and what `serve` counted.
+async fn serve_and_get(test: &str, route: Route, pairs: &[(&str, &str)]) -> (Fetched, ServeReport) {
+    let dir = socket_dir(test);
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let status = daemon.status();
+    let segments = Segments::new(&Name::parse("/p/file").unwrap(), &file_content(), 8000, None).unwrap();
+    let apps = async {
+        let mut report = ServeReport::default();
+        let mut producer = match route {
+            Route::Registered => {
+                let mut producer = Client::connect(&dir.join("app.sock")).await.unwrap();
+                let route = register(&mut producer, &segments, REGISTER_TIMEOUT, &mut report).await.unwrap();
+                assert_eq!(route.name, Some(Name::parse("/p/file").unwrap()));
+                producer
+            }
+            Route::Configured => {
+                let producer = Client::connect(&dir.join("producer.sock")).await.unwrap();
+                // Until the daemon has accepted the producer (and routed /p to it), a fetch would
+                // find no route.
+                wait_until(&status, |r| r.faces.iter().any(|f| f.name.as_deref() == Some("up"))).await;
+                producer
+            }
+        };
+        let consumer = consumer_config("/p/file", &options(pairs)).unwrap();
+        let get = GetOptions { consumer, socket: dir.join("app.sock"), seed: 7 };
+        let (stop_serve, serve_stopped) = oneshot::channel::<()>();
+        let stopped = async {
+            let _ = serve_stopped.await;
+        };
+        let (served, fetched) = tokio::join!(serve(&mut producer, &segments, &mut report, stopped), async {
+            let f = fetch(&get, std::future::pending()).await;
+            let _ = stop_serve.send(());
+            f
+        });
+        served.unwrap();
+        (fetched.unwrap(), report)
+    };
+    let (_, (fetched, served)) = run_with(daemon, apps).await;
+    assert_eq!(served.interests, fetched.summary.stats.interests_sent, "every Interest reached the producer");
+    (fetched, served)
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn get_fetches_what_serve_publishes_byte_for_byte() {
+    let (fetched, served) = serve_and_get("aimd", Route::Registered, &[("cc", "aimd")]).await;
+    assert_eq!((served.data_sent, served.nacks_sent), (13, 0));
+    let s = &fetched.summary;
+    assert_eq!(s.incomplete, None);
+    // 100,000 bytes in 8000-byte segments: 12 full ones (96,000 bytes) and one of 4000.
+    assert_eq!(s.segments, Some(13));
+    assert_eq!(s.stats.data_received, 13);
+    assert_eq!(s.stats.payload_bytes, 100_000);
+    assert_eq!(s.controller, "aimd");
+    // Loopback loses nothing: one Interest a segment, no timeout, no retransmission.
+    assert_eq!((s.stats.interests_sent, s.stats.timeouts, s.stats.retransmissions), (13, 0, 0));
+    assert_eq!(fetched.content.as_deref(), Some(&file_content()[..]));
+    assert!(s.text().starts_with("All segments have been received.\n"), "{}", s.text());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_default_controller_and_an_inline_table_fetch_the_same_bytes() {
+    for (test, options) in
+        [("default", vec![]), ("fixed", vec![("cc", "{ algorithm = \"fixed-window\", window = 4 }")])]
+    {
+        let (fetched, _) = serve_and_get(test, Route::Registered, &options).await;
+        assert_eq!(fetched.content.as_deref(), Some(&file_content()[..]), "{test}");
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn segments_limits_the_fetch_and_the_object_is_then_those_segments() {
+    // segments = 2: the consumer asks for seg 0 and 1 only, 16,000 bytes.
+    let (fetched, _) = serve_and_get("two", Route::Configured, &[("segments", "2")]).await;
+    assert_eq!(fetched.summary.segments, Some(2));
+    assert_eq!(fetched.content.as_deref(), Some(&file_content()[..16_000]));
+}
+
+#[test]
+fn every_segment_carries_final_block_id_freshness_and_a_digest_that_verifies() {
+    let prefix = Name::parse("/p/file").unwrap();
+    let segments = Segments::new(&prefix, &file_content(), 8000, Some(ndnflow_core::Time::from_secs(10))).unwrap();
+    assert_eq!(segments.len(), 13);
+    for n in 0..13 {
+        let wire = segments.packet(n).unwrap();
+        assert!(verify_digest_sha256(wire), "segment {n}");
+        let Ok(Frame { packet: NetPacket::Data(d), .. }) = Frame::decode(wire) else { panic!("segment {n} is a Data") };
+        let d: &Data = &d;
+        assert_eq!(d.name, prefix.append_segment(n as u64));
+        assert_eq!(d.final_segment(), Some(12));
+        assert_eq!(d.freshness_period, Some(ndnflow_core::Time::from_secs(10)));
+        assert_eq!(d.content.len(), if n < 12 { 8000 } else { 4000 });
+    }
+    // An empty file is one empty segment, FinalBlockId 0 (ndnputchunks publishes one too).
+    let empty = Segments::new(&prefix, &[], 8000, None).unwrap();
+    assert_eq!(empty.len(), 1);
+}
+
+#[test]
+fn a_served_segment_carries_the_sha256_of_its_signed_portion_as_the_spec_defines_it() {
+    let segments =
+        Segments::new(&Name::parse("/p").unwrap(), b"hi", 8000, Some(ndnflow_core::Time::from_secs(10))).unwrap();
+    let wire = segments.packet(0).unwrap();
+    // The signed portion of Data /p/seg=0, written by hand from NDN packet format v0.3: Name,
+    // MetaInfo, Content and SignatureInfo (28 bytes), then SignatureValue (17 20 + 32 bytes).
+    #[rustfmt::skip]
+    let signed: [u8; 28] = [
+        0x07, 0x06, 0x08, 0x01, b'p', 0x32, 0x01, 0x00, // Name /p/seg=0
+        0x14, 0x09, 0x19, 0x02, 0x27, 0x10, 0x1A, 0x03, 0x32, 0x01, 0x00, // FreshnessPeriod 10000 ms, FinalBlockId seg=0
+        0x15, 0x02, b'h', b'i', // Content
+        0x16, 0x03, 0x1B, 0x01, 0x00, // SignatureInfo: SignatureType 0, DigestSha256
+    ];
+    // Data header 06 3E: 28 + 34 = 62 bytes of value.
+    assert_eq!(&wire[..2], &[0x06, 62]);
+    assert_eq!(&wire[2..30], &signed[..]);
+    assert_eq!(&wire[30..32], &[0x17, 0x20]);
+    // sha256 of those 28 bytes, computed apart with Python's hashlib.
+    let digest = "350861abcf5317cbb1497fee0627e8600c8287ca500d612e4e9d83e660e9d27d";
+    assert_eq!(wire[32..].iter().map(|b| format!("{b:02x}")).collect::<String>(), digest);
+}
+
+#[test]
+fn serve_answers_exactly_prefix_and_a_segment() {
+    let prefix = Name::parse("/p/file").unwrap();
+    let segments = Segments::new(&prefix, b"abc", 2, None).unwrap(); // "ab", "c"
+    let name = |s: &str| Name::parse(s).unwrap();
+    assert!(segments.answer(&name("/p/file/seg=1")).is_some());
+    assert!(segments.answer(&name("/p/file/seg=2")).is_none(), "past the last segment");
+    assert!(segments.answer(&name("/p/file")).is_none(), "no segment number");
+    assert!(segments.answer(&name("/p/file/seg=0/x")).is_none(), "a longer name");
+    assert!(segments.answer(&name("/p/other/seg=0")).is_none());
+}
+
+#[test]
+fn a_segment_size_that_overflows_a_packet_is_refused() {
+    let prefix = Name::parse("/p").unwrap();
+    let err = Segments::new(&prefix, &[0; 9000], 8800, None).err().expect("an error");
+    assert!(err.to_string().contains("above the 8800 bytes"), "{err}");
+    assert!(Segments::new(&prefix, b"x", 0, None).is_err());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn no_forwarder_at_the_socket_is_a_clear_error() {
+    let dir = socket_dir("none");
+    let err = Client::connect(&dir.join("nothing.sock")).await.err().expect("no forwarder");
+    assert!(err.to_string().starts_with(&format!("no forwarder at {}", dir.join("nothing.sock").display())), "{err}");
+}
+
+/// A stand-in forwarder on `path` that answers the first Interest it reads with `answer(its
+/// name)`, if any, then keeps the connection open.
+async fn fake_forwarder(path: PathBuf, answer: fn(Name) -> Option<Vec<u8>>) {
+    let listener = tokio::net::UnixListener::bind(&path).unwrap();
+    let (mut stream, _) = listener.accept().await.unwrap();
+    let mut framer = ndnflow_net::face::unix::TlvFramer::default();
+    let mut buf = [0u8; 9000];
+    let interest = loop {
+        if let Some(e) = framer.next_element().unwrap() {
+            break e;
+        }
+        let n = stream.read(&mut buf).await.unwrap();
+        framer.push(&buf[..n]);
+    };
+    let Ok(Frame { packet: NetPacket::Interest(i), .. }) = Frame::decode(&interest) else { panic!("an Interest") };
+    if let Some(reply) = answer(i.name.clone()) {
+        stream.write_all(&reply).await.unwrap();
+    }
+    std::future::pending::<()>().await;
+}
+
+async fn register_with(test: &str, answer: fn(Name) -> Option<Vec<u8>>, wait: Duration) -> String {
+    let dir = socket_dir(test);
+    let path = dir.join("fake.sock");
+    let segments = Segments::new(&Name::parse("/p").unwrap(), b"x", 10, None).unwrap();
+    let forwarder = fake_forwarder(path.clone(), answer);
+    let app = async {
+        while !path.exists() {
+            tokio::task::yield_now().await;
+        }
+        let mut client = Client::connect(&path).await.unwrap();
+        register(&mut client, &segments, wait, &mut ServeReport::default()).await.expect_err("refused")
+    };
+    let both = async {
+        tokio::select! {
+            e = app => e,
+            _ = forwarder => unreachable!("the stand-in never ends"),
+        }
+    };
+    tokio::time::timeout(common::LIMIT, both).await.expect("the test hung").to_string()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_refused_registration_is_an_error_with_the_status() {
+    let refuse = |name: Name| {
+        let content = ControlResponse::error(403, "not authorized").encode();
+        Some(Data::new(name, content.into()).encode())
+    };
+    let e = register_with("refused", refuse, REGISTER_TIMEOUT).await;
+    assert!(e.starts_with("rib/register /p at ") && e.ends_with(": refused, 403 not authorized"), "{e}");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_forwarder_that_does_not_answer_the_registration_is_an_error() {
+    let e = register_with("silent", |_| None, Duration::from_millis(100)).await;
+    assert!(e.ends_with("no answer in 0.1 s (a forwarder without NFD's management?)"), "{e}");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_name_nobody_serves_fails_once_a_segment_is_given_up() {
+    let dir = socket_dir("nobody");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    // No route for /nothing: each Interest is Nacked (NoRoute) at once, and waits for its timer
+    // (100 ms) before it is sent again; after one retransmission segment 0 is given up.
+    let pairs = [("max_retries", "1"), ("rto", "{ initial = \"100ms\", min = \"100ms\" }")];
+    let get = GetOptions {
+        consumer: consumer_config("/nothing", &options(&pairs)).unwrap(),
+        socket: dir.join("app.sock"),
+        seed: 1,
+    };
+    let (_, fetched) = run_with(daemon, async { fetch(&get, std::future::pending()).await.unwrap() }).await;
+    assert!(fetched.content.is_none());
+    assert_eq!(fetched.summary.stats.abandoned, 1);
+    assert_eq!(
+        fetched.summary.incomplete.as_deref(),
+        Some("gave up on 1 segment(s) after max_retries retransmissions")
+    );
+}

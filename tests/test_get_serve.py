@@ -1,0 +1,169 @@
+"""`ndnflow serve` and `ndnflow get` as processes through `ndnflow fwd` (crates/ndnflow-net app/,
+docs/real-network.md "ndnflow get and serve"): a file published and fetched byte for byte, the
+segment's DigestSha256 checked here with hashlib, and bad input refused in one line, exit 2."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ndnflow.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+
+
+def _ndnflow(*args: str, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "ndnflow.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=ENV, **kwargs)
+
+
+def _wait_for(path: Path, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.02)
+
+
+def _var_number(buf: bytes, at: int) -> tuple[int, int]:
+    """An NDN TLV var-number at `at`: (value, offset after it)."""
+    first = buf[at]
+    if first < 253:
+        return first, at + 1
+    width = {253: 2, 254: 4, 255: 8}[first]
+    return int.from_bytes(buf[at + 1:at + 1 + width], "big"), at + 1 + width
+
+
+def _elements(buf: bytes, start: int, end: int):
+    """(type, element start, value start, value end) of each TLV element in buf[start:end]."""
+    at = start
+    while at < end:
+        typ, after_type = _var_number(buf, at)
+        length, value_at = _var_number(buf, after_type)
+        yield typ, at, value_at, value_at + length
+        at = value_at + length
+
+
+def _read_element(sock: socket.socket) -> bytes:
+    buf = b""
+    while True:
+        if len(buf) >= 2:
+            try:
+                _, after_type = _var_number(buf, 0)
+                length, value_at = _var_number(buf, after_type)
+            except (IndexError, KeyError):
+                length, value_at = None, 0
+            if length is not None and len(buf) >= value_at + length:
+                return buf[:value_at + length]
+        chunk = sock.recv(65536)
+        assert chunk, "the forwarder closed the connection"
+        buf += chunk
+
+
+@pytest.fixture
+def forwarder(tmp_path):
+    """`ndnflow fwd` with the applications' socket app.sock (and a producer's socket with /p)."""
+    config = tmp_path / "fwd.toml"
+    config.write_text(f'''
+[listen]
+udp = false
+unix = "{tmp_path}/app.sock"
+
+[[faces]]
+name = "producer"
+unix = "{tmp_path}/producer.sock"
+
+[[routes]]
+prefix = "/p"
+nexthop = "producer"
+''')
+    proc = _ndnflow("fwd", str(config), text=True)
+    try:
+        _wait_for(tmp_path / "app.sock", proc)
+        _wait_for(tmp_path / "producer.sock", proc)
+        yield tmp_path
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+
+
+def test_get_fetches_what_serve_publishes_and_the_digest_verifies(forwarder):
+    tmp = forwarder
+    content = bytes(i * 7 % 256 for i in range(100_000))
+    (tmp / "file.bin").write_bytes(content)
+    # serve registers /p/file with rib/register on the applications' socket, and says so once the
+    # forwarder has answered.
+    serve = _ndnflow("serve", "/p/file", str(tmp / "file.bin"), "--socket", str(tmp / "app.sock"), text=True)
+    try:
+        line = serve.stderr.readline()
+        assert "published 13 Data packet(s), 100000 bytes, under /p/file" in line, line
+        assert "(registered on face " in line, line
+        get = subprocess.run(
+            [sys.executable, "-m", "ndnflow.cli", "get", "/p/file", "--socket", str(tmp / "app.sock"),
+             "--cc", "aimd", "-o", str(tmp / "out.bin"), "--out", str(tmp / "result")],
+            capture_output=True, text=True, env=ENV, timeout=120)
+        assert get.returncode == 0, get.stderr
+        assert (tmp / "out.bin").read_bytes() == content
+        # 100,000 bytes in 8000-byte segments: 12 full and one of 4000, 13 segments.
+        assert "Segments received: 13" in get.stderr
+        assert "Transferred size: 100 kB" in get.stderr
+        summary = json.loads((tmp / "result" / "summary.json").read_text())
+        assert summary["get"]["complete"] and summary["get"]["segments"] == 13
+        assert summary["consumers"]["get"]["payload_bytes"] == 100_000
+
+        # Segment 0 through the forwarder by hand: its DigestSha256 is the SHA-256 of the bytes
+        # from the Name's first to SignatureInfo's last (NDN packet format v0.3, "Signature").
+        consumer = socket.socket(socket.AF_UNIX)
+        consumer.settimeout(30)
+        consumer.connect(str(tmp / "app.sock"))
+        # Name /p/file/seg=0: "p" (3 bytes), "file" (6), SegmentNameComponent 0x32 of 0 (3): 12.
+        name = bytes.fromhex("070c" "080170" "080466696c65" "320100")
+        interest_value = name + bytes.fromhex("0a0401020304" "0c020fa0")
+        consumer.sendall(bytes([0x05, len(interest_value)]) + interest_value)
+        data = _read_element(consumer)
+        assert data[0] == 0x06
+        _, value_at = _var_number(data, _var_number(data, 0)[1])
+        fields = {typ: (start, v0, v1) for typ, start, v0, v1 in _elements(data, value_at, len(data))}
+        name_start = fields[0x07][0]
+        signed_end = fields[0x16][2]
+        sig_start, sig_end = fields[0x17][1], fields[0x17][2]
+        assert data[fields[0x16][1]:signed_end] == bytes.fromhex("1b0100"), "SignatureType 0, DigestSha256"
+        assert data[sig_start:sig_end] == hashlib.sha256(data[name_start:signed_end]).digest()
+        assert data[fields[0x15][1]:fields[0x15][2]] == content[:8000]
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        out, err = serve.communicate(timeout=60)
+    assert serve.returncode == 0, err
+    assert json.loads(out)["data_sent"] >= 13
+
+
+def test_get_with_no_forwarder_at_the_socket_is_a_clear_error(tmp_path, capsys):
+    assert main(["get", "/p/file", "--socket", str(tmp_path / "none.sock")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: no forwarder at {tmp_path / 'none.sock'}"), err
+
+
+def test_bad_names_and_options_are_refused_in_one_line_with_exit_2(tmp_path, capsys):
+    assert main(["get", "no-slash", "--socket", str(tmp_path / "s.sock")]) == 2
+    assert 'NAME "no-slash"' in capsys.readouterr().err
+    assert main(["get", "/p", "--cc", "aimdd", "--socket", str(tmp_path / "s.sock")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --cc: cc.algorithm: ") and err.count("\n") == 1, err
+    assert main(["get", "/p", "--lifetime", "soon", "--socket", str(tmp_path / "s.sock")]) == 2
+    assert capsys.readouterr().err.startswith("error: --lifetime: lifetime: ")
+
+
+def test_serve_with_a_missing_file_is_a_clear_error(tmp_path, capsys):
+    assert main(["serve", "/p", str(tmp_path / "missing.bin"), "--socket", str(tmp_path / "s.sock")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: cannot read {tmp_path / 'missing.bin'}"), err
