@@ -8,7 +8,7 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::{producer_daemon, run_with, socket_dir, wait_until};
+use common::{producer_daemon, producer_daemon_with, run_with, socket_dir, wait_until};
 use ndnflow_core::packet::{Data, Frame, NetPacket};
 use ndnflow_core::Name;
 use ndnflow_net::app::client::Client;
@@ -42,8 +42,13 @@ fn file_content() -> Vec<u8> {
 /// Runs the daemon, `serve` (its prefix routed as `route` says) and `get` with `options` on the
 /// applications' socket; what `get` fetched and what `serve` counted.
 async fn serve_and_get(test: &str, route: Route, pairs: &[(&str, &str)]) -> (Fetched, ServeReport) {
+    serve_and_get_with(test, "", route, pairs).await
+}
+
+/// `serve_and_get` with `top` at the head of the daemon's configuration (`[forwarder] ...`).
+async fn serve_and_get_with(test: &str, top: &str, route: Route, pairs: &[(&str, &str)]) -> (Fetched, ServeReport) {
     let dir = socket_dir(test);
-    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let daemon = Daemon::bind(producer_daemon_with(&dir, top)).await.unwrap();
     let status = daemon.status();
     let segments = Segments::new(&Name::parse("/p/file").unwrap(), &file_content(), 8000, None).unwrap();
     let apps = async {
@@ -107,6 +112,21 @@ async fn the_default_controller_and_an_inline_table_fetch_the_same_bytes() {
         let (fetched, _) = serve_and_get(test, Route::Registered, &options).await;
         assert_eq!(fetched.content.as_deref(), Some(&file_content()[..]), "{test}");
     }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_ptp_consumer_finds_its_path_through_a_ptp_daemon() {
+    // PTP's consumer probes first (§3-A) and sends on a path only once a probing Data has come
+    // back with the routers' tags; `serve` must echo the probe flag, as the simulator's producer
+    // does. Without the echo no path is found and the 13 segments go at the probe rate, 10 a
+    // second: 1.2 s at least. With it, loopback takes milliseconds; 1 s is a wide margin.
+    let (fetched, served) =
+        serve_and_get_with("ptp", "[forwarder]\nptp = true\n", Route::Registered, &[("cc", "{ algorithm = \"ptp\" }")])
+            .await;
+    assert_eq!(fetched.content.as_deref(), Some(&file_content()[..]));
+    assert_eq!(fetched.summary.controller, "ptp");
+    assert!(served.data_sent >= 13);
+    assert!(fetched.summary.elapsed < ndnflow_core::Time::from_secs(1), "{:?}", fetched.summary.elapsed);
 }
 
 #[tokio::test(flavor = "current_thread")]

@@ -230,8 +230,8 @@ async fn handle(
     received: Received,
     report: &mut ServeReport,
 ) -> Result<(), AppError> {
-    let interest = match received {
-        Received::Frame(Frame { packet: NetPacket::Interest(i), .. }) => i,
+    let (interest, echo) = match received {
+        Received::Frame(Frame { packet: NetPacket::Interest(i), lp, .. }) => (i, lp.flags & ECHOED_FLAGS),
         Received::Frame(_) => return Ok(()),
         Received::Malformed => {
             report.malformed += 1;
@@ -244,9 +244,18 @@ async fn handle(
     };
     report.interests += 1;
     match segments.answer(&interest.name) {
-        Some(data) => {
+        Some(data) if echo == 0 => {
             report.data_sent += 1;
             send(client, data).await
+        }
+        Some(data) => {
+            // The simulator's producer echoes these flags (app/producer.rs): a PTP probe gets a
+            // probing Data, whose empty tag stack the routers on the way back fill; a MIRCC
+            // Interest's class is its Data's. Without the echo a PTP consumer finds no path.
+            let mut frame = Frame::decode(data).map_err(|e| AppError::Failed(format!("a stored segment: {e}")))?;
+            frame.lp.flags |= echo;
+            report.data_sent += 1;
+            send(client, &frame.encode()).await
         }
         None if segments.prefix.is_prefix_of(&interest.name) => {
             report.nacks_sent += 1;
@@ -256,6 +265,9 @@ async fn handle(
         None => Ok(()),
     }
 }
+
+/// The Interest's link-header flags its Data carries back, as the simulator's producer does.
+const ECHOED_FLAGS: u64 = ndnflow_core::packet::lp::flags::PTP_PROBE | ndnflow_core::packet::lp::flags::MIRCC_SECONDARY;
 
 async fn send(client: &mut Client, bytes: &[u8]) -> Result<(), AppError> {
     client.send(bytes).await.map_err(|e| AppError::Failed(format!("writing to {}: {e}", client.path().display())))
