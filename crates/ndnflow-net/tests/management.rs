@@ -293,3 +293,24 @@ async fn a_destroyed_application_face_is_heard_no_more() {
     .await;
     assert_eq!(report.forwarder.in_interests, 0);
 }
+
+#[tokio::test]
+async fn a_route_with_an_expiration_period_leaves_at_its_deadline_and_the_longest_period_never_wraps() {
+    let dir = socket_dir("expiry");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    run_with(daemon, async {
+        let mut producer = App::connect(&dir.join("app.sock")).await;
+        let short = ControlParameters { expiration_period: Some(50), ..prefix("/e") };
+        assert_eq!(command(&mut producer, "rib", "register", short, 1).await.status_code, 200);
+        // u64::MAX ms: saturates to "never" instead of wrapping into the past.
+        let forever = ControlParameters { expiration_period: Some(u64::MAX), ..prefix("/f") };
+        assert_eq!(command(&mut producer, "rib", "register", forever, 2).await.status_code, 200);
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        let mut tool = App::connect(&dir.join("app.sock")).await;
+        let routes = records(&dataset(&mut tool, "rib", "list", 3).await.0);
+        // Only /f is left, 50 ms having passed for /e's route.
+        assert_eq!(routes.len(), 1);
+        assert_eq!(routes[0][0], (0x07, vec![0x08, 1, b'f']));
+    })
+    .await;
+}

@@ -118,8 +118,10 @@ impl Daemon {
             Ok(f) => f,
             Err(e) => return *e,
         };
-        let expires =
-            p.expiration_period.map(|ms| self.clock.now().saturating_add(ndnflow_core::Time::from_millis(ms)));
+        let expires = p.expiration_period.map(|ms| {
+            // Saturating: a period near u64::MAX ms (any peer may send one) means "never", not a wrap.
+            self.clock.now().saturating_add(ndnflow_core::Time::from_nanos(ms.saturating_mul(1_000_000)))
+        });
         let route = Route {
             prefix: prefix.clone(),
             face,
