@@ -77,6 +77,7 @@ def forwarder(tmp_path):
     config.write_text(f'''
 [listen]
 udp = false
+tcp = false
 unix = "{tmp_path}/app.sock"
 
 [[faces]]
