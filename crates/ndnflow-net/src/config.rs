@@ -57,7 +57,16 @@ pub struct FaceSpec {
     /// `bandwidth` and `queue`, as a scenario's link direction: the face's frames leave at that
     /// rate through that queue (`face::link`). `None`: as fast as the socket takes them.
     pub output: Option<LinkOutputSpec>,
+    /// A UDP face's MTU (`mtu`): packets past it go in NDNLPv2 fragments (`face::lp`). `None`:
+    /// NFD's UDP MTU, which no legal packet exceeds.
+    pub mtu: Option<u32>,
+    /// A UDP face runs NDNLPv2 link reliability (`reliability = true`; NFD's LP_RELIABILITY flag).
+    pub reliability: bool,
 }
+
+/// NFD's smallest MTU (`MIN_MTU`, daemon/face/face-common.hpp), and the largest a UDP datagram
+/// carries over IPv6 (`face::lp::UDP_MTU_V6`).
+pub const MTU_RANGE: std::ops::RangeInclusive<i64> = 64..=65_527;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum FaceTransport {
@@ -136,6 +145,8 @@ struct Face {
     bandwidth: Option<Spanned<toml::Value>>,
     #[allow(dead_code)]
     queue: Option<Spanned<toml::Value>>,
+    mtu: Option<Spanned<i64>>,
+    reliability: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize)]
@@ -241,9 +252,47 @@ fn read_faces(raw: &[Face], outputs: Vec<Option<LinkOutputSpec>>, at: &At<'_>) -
             let msg = "only UDP faces are shaped: bandwidth and queue are for UDP faces";
             return Err(at(b.span(), &format!("{field}.bandwidth"), msg.into()));
         }
-        faces.push(FaceSpec { name, transport, output });
+        let (mtu, reliability) = read_link_service(f, &transport, &field, at)?;
+        faces.push(FaceSpec { name, transport, output, mtu, reliability });
     }
     Ok(faces)
+}
+
+/// `mtu` and `reliability`: UDP faces only, the MTU within NFD's bounds, and not both (a reliable
+/// face numbers whole frames: `face::lp`).
+fn read_link_service(
+    f: &Face,
+    transport: &FaceTransport,
+    field: &str,
+    at: &At<'_>,
+) -> Result<(Option<u32>, bool), ConfigError> {
+    let udp = matches!(transport, FaceTransport::Udp(_));
+    if let (false, Some(m)) = (udp, &f.mtu) {
+        return Err(at(m.span(), &format!("{field}.mtu"), "only UDP faces have an MTU".into()));
+    }
+    if let (false, Some(r)) = (udp, &f.reliability) {
+        let msg = "link reliability is for UDP faces (a stream delivers everything already)";
+        return Err(at(r.span(), &format!("{field}.reliability"), msg.into()));
+    }
+    let mtu = match &f.mtu {
+        None => None,
+        Some(m) if MTU_RANGE.contains(m.get_ref()) => Some(*m.get_ref() as u32),
+        Some(m) => {
+            let msg = format!(
+                "{} bytes is outside {}..={} (NFD's MIN_MTU to a UDP datagram's largest)",
+                m.get_ref(),
+                MTU_RANGE.start(),
+                MTU_RANGE.end()
+            );
+            return Err(at(m.span(), &format!("{field}.mtu"), msg));
+        }
+    };
+    let reliability = f.reliability.as_ref().is_some_and(|r| *r.get_ref());
+    if let (true, Some(m)) = (reliability, &f.mtu) {
+        let msg = "not with reliability = true: a reliable face sends whole frames, never fragments (as a scenario link direction)";
+        return Err(at(m.span(), &format!("{field}.mtu"), msg.into()));
+    }
+    Ok((mtu, reliability))
 }
 
 fn read_routes(raw: &[Route], faces: &[FaceSpec], at: &At<'_>) -> Result<Vec<RouteSpec>, ConfigError> {

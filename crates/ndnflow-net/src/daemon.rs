@@ -24,6 +24,7 @@ use tokio::task::JoinSet;
 use crate::clock::Clock;
 use crate::config::{DaemonConfig, FaceTransport};
 use crate::face::link::{LinkCounters, LinkOutput};
+use crate::face::lp::{LinkService, LpCounters};
 use crate::face::udp::{UdpFaces, MAX_PACKET_SIZE};
 use crate::face::{tcp, unix, DriverCounters, Face, Transport};
 use crate::mgmt::dataset::Published;
@@ -105,6 +106,8 @@ pub struct Daemon {
     pub(crate) published: Published,
     /// The faces with a configured rate and queue (`Face::output`).
     shaped: Vec<FaceId>,
+    /// UDP faces whose link service may have a timer running (reliability, or a reassembly).
+    lp_timed: Vec<FaceId>,
     tcp_addr: Option<SocketAddr>,
 }
 
@@ -187,6 +190,7 @@ impl Daemon {
             rib: Rib::default(),
             published: Published::default(),
             shaped: Vec::new(),
+            lp_timed: Vec::new(),
             tcp_addr: None,
         };
         daemon.make_udp_faces()?;
@@ -223,7 +227,8 @@ impl Daemon {
             };
             let id = self.forwarder.add_face(FaceKind::Link);
             udp.insert(peer, id);
-            let mut face = Face::udp(Some(spec.name.clone()), peer);
+            let service = LinkService::new(spec.mtu, peer.is_ipv6(), spec.reliability);
+            let mut face = Face::udp_with(Some(spec.name.clone()), peer, service);
             if let Some(out) = &spec.output {
                 // REM's draws: a stream per face from the daemon's seed.
                 let seed = ndnflow_core::mix::mix64(self.config.seed ^ u64::from(id.0));
@@ -313,8 +318,13 @@ impl Daemon {
         let mut buf = vec![0u8; MAX_PACKET_SIZE + 1];
         loop {
             let departures = self.shaped.iter().filter_map(|f| self.faces[f.index()].output.as_ref()?.next_departure());
-            let next =
-                [self.forwarder.poll_timeout(), self.rib.next_expiry()].into_iter().flatten().chain(departures).min();
+            let links = self.lp_timed.iter().filter_map(|f| self.faces[f.index()].lp.as_ref()?.poll_timeout());
+            let next = [self.forwarder.poll_timeout(), self.rib.next_expiry()]
+                .into_iter()
+                .flatten()
+                .chain(departures)
+                .chain(links)
+                .min();
             let deadline = next.and_then(|t| self.clock.instant(t));
             // Not `biased`: tokio polls the branches from a random one, so a busy socket cannot
             // starve the others or the timers.
@@ -335,6 +345,7 @@ impl Daemon {
                     let now = self.clock.now();
                     self.rib.expire(&mut self.forwarder.fib, now);
                     self.forwarder.handle_timeout(now, &mut self.out);
+                    self.link_timers(now);
                 }
             }
             self.flush();
@@ -373,21 +384,63 @@ impl Daemon {
         }
     }
 
+    /// A datagram from `peer`, through its face's link service: a frame for the forwarder, a
+    /// fragment kept for reassembly, Acks, or garbage (counted). From an endpoint without a face,
+    /// it makes one (NFD's on-demand face) only if its link service could read it.
     fn on_datagram(&mut self, bytes: &[u8], peer: SocketAddr) {
         let Some(udp) = self.udp.as_mut() else { return };
+        let now = self.clock.now();
         let known = udp.face_of(peer);
-        let decoded = if bytes.len() > MAX_PACKET_SIZE { None } else { Frame::decode(bytes).ok() };
-        match (known, decoded) {
-            (Some(face), Some(frame)) => self.on_frame(face, frame),
-            (Some(face), None) => self.count(face, |c| c.malformed += 1),
-            (None, Some(frame)) => {
+        let (face, mut service) = match known {
+            Some(face) => match self.faces[face.index()].lp.take() {
+                Some(service) => (Some(face), service),
+                None => return,
+            },
+            None => (None, Box::new(LinkService::new(None, peer.is_ipv6(), false))),
+        };
+        let received = if bytes.len() > MAX_PACKET_SIZE {
+            Err(())
+        } else {
+            service.receive(now, bytes, &mut |wire: &[u8]| udp.send(peer, wire)).map_err(|_| ())
+        };
+        let face = match (face, &received) {
+            (Some(face), _) => face,
+            (None, Ok(_)) => {
                 let face = self.forwarder.add_face(FaceKind::Link);
                 udp.insert(peer, face);
                 self.faces.push(Face { on_demand: true, ..Face::udp(None, peer) });
-                self.on_frame(face, frame);
+                face
             }
-            (None, None) => udp.unknown_malformed += 1,
+            (None, Err(())) => {
+                udp.unknown_malformed += 1;
+                return;
+            }
+        };
+        let timed = service.poll_timeout().is_some();
+        self.faces[face.index()].lp = Some(service);
+        if timed && !self.lp_timed.contains(&face) {
+            self.lp_timed.push(face);
         }
+        match received {
+            Ok(Some(frame)) => self.on_frame(face, frame),
+            Ok(None) => {}
+            Err(()) => self.count(face, |c| c.malformed += 1),
+        }
+    }
+
+    /// Runs the UDP link services' timers due by `now` (retransmissions, IDLE packets, expired
+    /// reassemblies); a face leaves the list once nothing is pending.
+    fn link_timers(&mut self, now: ndnflow_core::Time) {
+        let udp = self.udp.as_ref();
+        let faces = &mut self.faces;
+        self.lp_timed.retain(|id| {
+            let face = &mut faces[id.index()];
+            let (Some(service), Transport::Udp(peer)) = (face.lp.as_mut(), &face.transport) else { return false };
+            if service.poll_timeout().is_some_and(|t| t <= now) {
+                service.handle_timeout(now, &mut |wire: &[u8]| udp.is_some_and(|u| u.send(*peer, wire)));
+            }
+            service.poll_timeout().is_some()
+        });
     }
 
     /// A decoded frame from `face`, unless it is an Interest that would open a PIT entry past the
@@ -421,14 +474,22 @@ impl Daemon {
                 link.offer(now, frame);
                 continue;
             }
-            let bytes = frame.encode();
-            let sent = match self.faces.get(face.index()).map(|f| &f.transport) {
-                Some(Transport::Udp(peer)) => self.udp.as_ref().is_some_and(|u| u.send(*peer, &bytes)),
-                Some(Transport::Stream(queue)) => queue.try_send(bytes).is_ok(),
-                Some(Transport::Closed) | None => false,
+            let unsent = match self.faces.get_mut(face.index()) {
+                Some(Face { transport: Transport::Udp(peer), lp: Some(service), .. }) => {
+                    let udp = self.udp.as_ref();
+                    let unsent = service.send(now, frame, &mut |wire: &[u8]| udp.is_some_and(|u| u.send(*peer, wire)));
+                    if service.poll_timeout().is_some() && !self.lp_timed.contains(&face) {
+                        self.lp_timed.push(face);
+                    }
+                    unsent
+                }
+                Some(Face { transport: Transport::Stream(queue), .. }) => {
+                    u64::from(queue.try_send(frame.encode()).is_err())
+                }
+                Some(_) | None => 1,
             };
-            if !sent {
-                self.count(face, |c| c.send_dropped += 1);
+            if unsent > 0 {
+                self.count(face, |c| c.send_dropped += unsent);
             }
         }
         self.out = out;
@@ -440,14 +501,20 @@ impl Daemon {
         let udp = self.udp.as_ref();
         for id in &self.shaped {
             let face = &mut self.faces[id.index()];
-            let (Some(link), Transport::Udp(peer)) = (face.output.as_mut(), &face.transport) else { continue };
+            let (Some(link), Some(service), Transport::Udp(peer)) =
+                (face.output.as_mut(), face.lp.as_mut(), &face.transport)
+            else {
+                continue;
+            };
             let mut unsent = 0;
+            // Numbered and fragmented as it leaves the queue, as the simulator's link takes it.
             link.pump(now, |frame| {
-                if !udp.is_some_and(|u| u.send(*peer, &frame.encode())) {
-                    unsent += 1;
-                }
+                unsent += service.send(now, frame, &mut |wire: &[u8]| udp.is_some_and(|u| u.send(*peer, wire)));
             });
             face.counters.send_dropped += unsent;
+            if service.poll_timeout().is_some() && !self.lp_timed.contains(id) {
+                self.lp_timed.push(*id);
+            }
         }
     }
 
@@ -474,6 +541,7 @@ impl Daemon {
                 packets: counters[i],
                 driver: f.counters,
                 link: f.output.as_ref().map(|l| l.counters),
+                lp: f.lp.as_ref().map(|s| (s.mtu(), s.counters())),
             })
             .collect();
         Report {
@@ -542,6 +610,8 @@ pub struct FaceReport {
     pub driver: DriverCounters,
     /// A shaped face's queue counts.
     pub link: Option<LinkCounters>,
+    /// A UDP face's NDNLPv2 counts (fragmentation, reassembly, reliability) and its MTU.
+    pub lp: Option<(u32, LpCounters)>,
 }
 
 impl Report {
@@ -562,6 +632,7 @@ impl Report {
                     "malformed": f.driver.malformed, "send_dropped": f.driver.send_dropped, "pit_full": f.driver.pit_full,
                     "refused_commands": f.driver.refused_commands,
                     "link": f.link,
+                    "lp": f.lp.map(|(mtu, c)| serde_json::json!({ "mtu": mtu, "counters": c })),
                 })
             })
             .collect();

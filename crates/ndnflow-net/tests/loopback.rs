@@ -145,12 +145,15 @@ async fn garbage_is_dropped_and_counted_and_the_daemon_keeps_serving() {
         wait_until(&status, |r| r.unknown_malformed == 3).await;
 
         // A peer whose first datagram decodes gets a face (face 1); its garbage after that
-        // counts on that face: a truncated Interest, and an LpPacket with no Fragment (IDLE).
+        // counts on that face: a truncated Interest, and an LpPacket whose Fragment holds one
+        // byte that is no packet. An LpPacket with no Fragment is an IDLE packet (NDNLPv2): the
+        // link service reads it, and it is not garbage.
         let peer = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         peer.send_to(&interest("/nowhere", 9), udp_addr).await.unwrap();
         wait_until(&status, |r| r.faces.len() == 2).await;
         peer.send_to(&INTEREST_P_X[..19], udp_addr).await.unwrap();
         peer.send_to(&[0x64, 0x00], udp_addr).await.unwrap();
+        peer.send_to(&[0x64, 0x03, 0x50, 0x01, 0xFF], udp_addr).await.unwrap();
         wait_until(&status, |r| r.faces[1].driver.malformed == 2).await;
 
         // A consumer that sends an element whose value is not an Interest: dropped, counted, and

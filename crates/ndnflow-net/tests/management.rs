@@ -167,6 +167,47 @@ async fn udp_faces_are_created_once_and_destroyed() {
     .await;
 }
 
+/// faces/create's link options: the reliability bit (Flags and Mask 2) makes a reliable face with
+/// NFD's UDP MTU (65,535 - 60 - 8 = 65,467), which faces/list reports in Mtu and Flags; an Mtu of
+/// 1500 makes a fragmenting one; Flags without Mask is 400; an Mtu below 64, or both options, 406.
+#[tokio::test]
+async fn faces_create_sets_the_mtu_and_link_reliability() {
+    let dir = socket_dir("faces-lp");
+    let (p1, p2) = (UdpSocket::bind("127.0.0.1:0").await.unwrap(), UdpSocket::bind("127.0.0.1:0").await.unwrap());
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let (report, ()) = run_with(daemon, async {
+        let mut tool = App::connect(&dir.join("app.sock")).await; // face 256
+        let uri = |s: &UdpSocket| Some(format!("udp4://{}", s.local_addr().unwrap()));
+        let reliable = ControlParameters { uri: uri(&p1), flags: Some(2), mask: Some(2), ..Default::default() };
+        let r = command(&mut tool, "faces", "create", reliable, 1).await;
+        let body = r.body.unwrap();
+        assert_eq!((r.status_code, body.flags, body.mtu), (200, Some(2), Some(65_467)));
+        let small = ControlParameters { uri: uri(&p2), mtu: Some(1500), ..Default::default() };
+        let r = command(&mut tool, "faces", "create", small, 2).await;
+        assert_eq!((r.status_code, r.body.unwrap().mtu), (200, Some(1500)));
+        let faces = records(&dataset(&mut tool, "faces", "list", 3).await.0);
+        let field = |rec: &Vec<(u64, Vec<u8>)>, typ: u64| rec.iter().find(|(t, _)| *t == typ).map(|(_, v)| v.clone());
+        // Mtu 0x89 and Flags 0x6c of face 257: 65,467 = 0xffbb, and 2.
+        assert_eq!(field(&faces[1], 0x89), Some(vec![0xff, 0xbb]));
+        assert_eq!(field(&faces[1], 0x6c), Some(vec![2]));
+        let half = ControlParameters { uri: Some("udp4://127.0.0.1:9".into()), flags: Some(2), ..Default::default() };
+        assert_eq!(command(&mut tool, "faces", "create", half, 4).await.status_code, 400);
+        let tiny = ControlParameters { uri: Some("udp4://127.0.0.1:9".into()), mtu: Some(63), ..Default::default() };
+        assert_eq!(command(&mut tool, "faces", "create", tiny, 5).await.status_code, 406);
+        let both = ControlParameters {
+            uri: Some("udp4://127.0.0.1:9".into()),
+            mtu: Some(1500),
+            flags: Some(2),
+            mask: Some(2),
+            ..Default::default()
+        };
+        assert_eq!(command(&mut tool, "faces", "create", both, 6).await.status_code, 406);
+    })
+    .await;
+    assert_eq!(report.faces.len(), 3, "the refused commands made no face");
+    assert_eq!(report.faces[2].lp.map(|(mtu, _)| mtu), Some(1500));
+}
+
 #[tokio::test]
 async fn strategies_are_chosen_listed_and_unset_by_name() {
     let dir = socket_dir("strategy");

@@ -144,6 +144,34 @@ pub fn encode_fragment_into(
     out.extend_from_slice(piece);
 }
 
+/// Encodes `frame` as the LpPackets a link with `mtu` sends (NFD's GenericLinkService with
+/// fragmentation on): one when it fits, numbered `first_sequence`, `first_sequence + 1`, ... when
+/// it is fragmented, each fragment its own datagram. `None`: NFD cannot fragment it (more than
+/// `MAX_FRAGMENTS` pieces, or an MTU too small for any), and it is dropped.
+pub fn encode_fragments(mtu: u32, frame: &Frame, first_sequence: u64) -> Option<SmallVec<[Vec<u8>; 8]>> {
+    let pieces = frame_fragments(mtu, frame)?;
+    if pieces.len() == 1 {
+        return Some(smallvec::smallvec![frame.encode()]);
+    }
+    let nack = match &frame.packet {
+        NetPacket::Nack(n) => Some(n.reason),
+        _ => None,
+    };
+    let mut net = Vec::with_capacity(frame.net_size as usize);
+    lp::encode_net_packet(&frame.packet, &mut net);
+    let count = pieces.len() as u64;
+    let none = LpHeader::default();
+    let wires = pieces.iter().enumerate().map(|(i, p)| {
+        // Fragment 0 carries the frame's header fields and Nack; the others only the numbering.
+        let (header, nack) = if i == 0 { (&frame.lp, nack) } else { (&none, None) };
+        let mut wire = Vec::with_capacity(p.size as usize);
+        let piece = &net[p.start as usize..(p.start + p.len) as usize];
+        encode_fragment_into(header, nack, (first_sequence + i as u64, i as u64, count), piece, &mut wire);
+        wire
+    });
+    Some(wires.collect())
+}
+
 /// Which fragment a queued or propagating frame is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FragTag {

@@ -1,7 +1,7 @@
 //! Link-layer output queues (DropTail, CoDel in drop or mark mode, CHoPCoP's random early marking
 //! `rem`, MIRCC's rate-stamping `mircc`), NFD's send-queue congestion
 //! marker (`nfd_mark`), random loss models, the hop-by-hop Interest shaper (`shaper`,
-//! docs/protocols/shaper.md), NDNLPv2 fragmentation on a link with an MTU (`frag`,
+//! docs/protocols/shaper.md), NDNLPv2 fragmentation on a link with an MTU (`frag`; `reassembly` for sockets that reorder,
 //! docs/protocols/links.md), and NDNLPv2 link reliability (`reliability`, docs/protocols/links.md).
 //!
 //! A link direction owns one [`Queue`] and one [`LossModel`]. The queue is handed `now` on every
@@ -15,6 +15,7 @@ pub mod frag;
 pub mod loss;
 pub mod mircc;
 pub mod nfd_mark;
+pub mod reassembly;
 pub mod reliability;
 pub mod rem;
 pub mod shaper;

@@ -3,10 +3,12 @@
 //! forwarder's own `FaceCounters`: input it could not decode, output it could not send, Interests
 //! refused for want of PIT room.
 //!
-//! NFD's face system (daemon/face/) splits a face into a link service and a transport; here the
-//! link service is the core's codec, called by the driver, and the transports are `udp` and `unix`.
+//! NFD's face system (daemon/face/) splits a face into a link service and a transport; here a UDP
+//! face's link service is `lp` (NDNLPv2 fragmentation, reassembly and reliability), a stream's is
+//! the core's codec, called by the driver, and the transports are `udp`, `tcp` and `unix`.
 
 pub mod link;
+pub mod lp;
 pub mod stream;
 pub mod tcp;
 pub mod udp;
@@ -61,11 +63,19 @@ pub struct Face {
     pub local_scope: bool,
     /// The local end, for a TCP face (`tcp4://ADDRESS:PORT`): NFD's LocalUri.
     pub local: Option<String>,
+    /// A UDP face's NDNLPv2 link service: fragmentation, reassembly, reliability (`lp`).
+    pub lp: Option<Box<lp::LinkService>>,
 }
 
 impl Face {
+    /// A UDP face with NFD's defaults: its MTU, and no reliability.
     pub fn udp(name: Option<String>, peer: SocketAddr) -> Face {
+        Face::udp_with(name, peer, lp::LinkService::new(None, peer.is_ipv6(), false))
+    }
+
+    pub fn udp_with(name: Option<String>, peer: SocketAddr, service: lp::LinkService) -> Face {
         Face {
+            lp: Some(Box::new(service)),
             name,
             transport: Transport::Udp(peer),
             remote: format!("udp://{peer}"),
@@ -108,6 +118,7 @@ impl Face {
             output: None,
             local_scope: false,
             local: None,
+            lp: None,
         }
     }
 }

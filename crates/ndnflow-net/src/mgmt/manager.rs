@@ -30,6 +30,7 @@ use ndnflow_core::Name;
 use super::control::{parse_command, response_content, ControlParameters, ControlResponse};
 use super::rib::{Route, FLAG_CHILD_INHERIT, ORIGIN_APP};
 use crate::daemon::Daemon;
+use crate::face::lp::LinkService;
 use crate::face::{Face, Transport};
 
 /// NFD keeps FaceIds below 256 for its own faces (internal 1, content store 254, null 255); its
@@ -45,6 +46,10 @@ pub fn udp_uri(addr: SocketAddr) -> String {
     let scheme = if addr.is_ipv4() { "udp4" } else { "udp6" };
     format!("{scheme}://{addr}")
 }
+
+/// ndn-cxx's face flag for NDNLPv2 link reliability (nfd-constants.hpp,
+/// `BIT_LP_RELIABILITY_ENABLED` = 1): the value 2 in Flags and Mask.
+pub const FLAG_LP_RELIABILITY: u64 = 1 << 1;
 
 /// The strategy names management speaks: `/localhost/nfd/strategy/<word>[/v=N]`.
 const STRATEGY_PREFIX: [&str; 3] = ["localhost", "nfd", "strategy"];
@@ -197,6 +202,10 @@ impl Daemon {
             Ok(found) => found,
             Err(e) => return *e,
         };
+        let (mtu, reliable) = match link_options(&p, tcp) {
+            Ok(options) => options,
+            Err(e) => return *e,
+        };
         if tcp {
             return self.create_tcp_face(peer);
         }
@@ -210,7 +219,7 @@ impl Daemon {
         }
         let id = self.forwarder.add_face(FaceKind::Link);
         udp.insert(peer, id);
-        self.faces.push(Face::udp(None, peer));
+        self.faces.push(Face::udp_with(None, peer, LinkService::new(mtu, peer.is_ipv6(), reliable)));
         ControlResponse::ok(self.face_parameters(id))
     }
 
@@ -243,9 +252,26 @@ impl Daemon {
             uri: Some(uri),
             local_uri: Some(local_uri),
             face_persistency: Some(PERSISTENT),
-            flags: Some(0),
+            flags: Some(self.face_flags(face)),
+            mtu: self.face_mtu(face).map(u64::from),
             ..Default::default()
         }
+    }
+
+    /// A face's Flags as NFD reports them: the reliability bit (local fields and congestion
+    /// marking are never on here).
+    pub(crate) fn face_flags(&self, face: FaceId) -> u64 {
+        let reliable = self.faces[face.index()].lp.as_ref().is_some_and(|s| s.reliable());
+        if reliable {
+            FLAG_LP_RELIABILITY
+        } else {
+            0
+        }
+    }
+
+    /// A UDP face's MTU (NFD reports one for faces whose transport has one).
+    pub(crate) fn face_mtu(&self, face: FaceId) -> Option<u32> {
+        self.faces[face.index()].lp.as_ref().map(|s| s.mtu())
     }
 
     fn strategy_set(&mut self, p: ControlParameters) -> ControlResponse {
@@ -314,6 +340,31 @@ pub const ON_DEMAND: u64 = 1;
 
 fn missing(field: &str) -> ControlResponse {
     ControlResponse::error(400, format!("{field} is missing"))
+}
+
+/// faces/create's Mtu and the reliability bit of Flags/Mask, as NFD's FaceManager reads them:
+/// Flags and Mask come together (400 otherwise); an Mtu below NFD's 64 is refused (406), and so
+/// are the options this driver does not build: either on a TCP face, or both on one UDP face
+/// (`face::lp`: a reliable face never fragments).
+fn link_options(p: &ControlParameters, tcp: bool) -> Result<(Option<u32>, bool), Box<ControlResponse>> {
+    let reliable = match (p.flags, p.mask) {
+        (None, None) => false,
+        (Some(flags), Some(mask)) => mask & flags & FLAG_LP_RELIABILITY != 0,
+        _ => return Err(Box::new(ControlResponse::error(400, "Flags and Mask must come together"))),
+    };
+    let mtu = match p.mtu {
+        None => None,
+        Some(m) if m < 64 => return Err(Box::new(ControlResponse::error(406, "Mtu below 64 (NFD's MIN_MTU)"))),
+        Some(m) => Some(m.min(u64::from(crate::face::lp::UDP_MTU_V6)) as u32),
+    };
+    if tcp && (reliable || mtu.is_some()) {
+        return Err(Box::new(ControlResponse::error(406, "Mtu and link reliability are for UDP faces here")));
+    }
+    if reliable && mtu.is_some() {
+        let msg = "Mtu with link reliability is not built: a reliable face sends whole frames";
+        return Err(Box::new(ControlResponse::error(406, msg)));
+    }
+    Ok((mtu, reliable))
 }
 
 /// `udp4://1.2.3.4:6363`, `tcp6://[::1]:6363`, `udp://...`: (whether TCP, the peer). The port

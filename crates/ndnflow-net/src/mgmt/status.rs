@@ -113,6 +113,9 @@ impl Daemon {
             number(v, tlv::FACE_SCOPE, local as u64);
             number(v, tlv::FACE_PERSISTENCY, persistency);
             number(v, tlv::LINK_TYPE, 0); // point-to-point
+            if let Some(mtu) = self.face_mtu(face) {
+                number(v, cp::MTU, u64::from(mtu));
+            }
             for (typ, n) in [
                 (tlv::N_IN_INTERESTS, p.received[FaceCounters::INTERESTS]),
                 (tlv::N_IN_DATA, p.received[FaceCounters::DATA]),
@@ -122,7 +125,7 @@ impl Daemon {
                 (tlv::N_OUT_NACKS, p.sent[FaceCounters::NACKS]),
                 (tlv::N_IN_BYTES, p.in_bytes),
                 (tlv::N_OUT_BYTES, p.out_bytes),
-                (cp::FLAGS, 0),
+                (cp::FLAGS, self.face_flags(face)),
             ] {
                 number(v, typ, n);
             }
