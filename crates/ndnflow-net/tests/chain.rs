@@ -84,9 +84,18 @@ async fn serve_and_get(producer: &Path, consumer: &Path, cc: &str, content: &[u8
     (fetched, report)
 }
 
-/// Content bits over the fetch's time.
-fn goodput_bps(fetched: &Fetched) -> f64 {
-    fetched.summary.stats.payload_bytes as f64 * 8.0 / fetched.summary.elapsed.as_secs_f64()
+/// The fetch's figures, for the test's output (docs/real-network.md quotes them).
+fn figures(fetched: &Fetched) -> String {
+    let s = &fetched.summary;
+    let goodput = s.stats.payload_bytes as f64 * 8.0 / s.elapsed.as_secs_f64();
+    format!(
+        "{:.3} s, {goodput:.0} bit/s, marks {} (window decreases {:?}), retransmissions {}, timeouts {}",
+        s.elapsed.as_secs_f64(),
+        s.stats.marks,
+        s.mark_decreases,
+        s.stats.retransmissions,
+        s.stats.timeouts
+    )
 }
 
 /// The chain's object: 300 segments.
@@ -109,17 +118,7 @@ async fn a_chain_of_three_daemons_carries_b_s_marks_to_a_pcon_consumer() {
     let (a, b) = (&reports[0], &reports[1]);
     let s = &fetched.summary;
     let marked = face(b, "a").link.expect("B's face to A is shaped").marked;
-    eprintln!(
-        "chain: {:.3} s, {:.0} bit/s, marks {} (window decreases {:?}), B marked {marked}, retransmissions {}, \
-         timeouts {}, served {}",
-        s.elapsed.as_secs_f64(),
-        goodput_bps(&fetched),
-        s.stats.marks,
-        s.mark_decreases,
-        s.stats.retransmissions,
-        s.stats.timeouts,
-        served.data_sent
-    );
+    eprintln!("chain: {}, B marked {marked}, served {}", figures(&fetched), served.data_sent);
     assert_eq!(fetched.content.as_deref(), Some(&content[..]), "the object, byte for byte");
     // Every Data crossed B's 2 Mbit/s face one after another: the first may leave at once, every
     // other one waits for the one before it to finish. So the last arrives at least the
@@ -250,20 +249,13 @@ async fn a_pcon_diamond_sends_more_on_the_faster_path_and_uses_both() {
     let fetch = serve_and_get(&producer, &consumer, "pcon", &content);
     let (reports, (fetched, _)) = run_all(vec![a, b, c, d], fetch, LIMIT).await;
     let (a, b, c) = (&reports[0], &reports[1], &reports[2]);
-    let s = &fetched.summary;
     let (via_b, via_c) = (data_in_out(face(a, "b")).0, data_in_out(face(a, "c")).0);
     let (marked_b, marked_c) = (face(b, "a").link.unwrap().marked, face(c, "a").link.unwrap().marked);
     let (sim_b, sim_c, sim_goodput) = simulated_diamond();
     eprintln!(
-        "diamond: {:.3} s, {:.0} bit/s, marks {} (window decreases {:?}), via B {via_b} (marked {marked_b}), \
-         via C {via_c} (marked {marked_c}), retransmissions {}, timeouts {}; simulated: via B {sim_b}, via C {sim_c}, \
-         {sim_goodput:.0} bit/s",
-        s.elapsed.as_secs_f64(),
-        goodput_bps(&fetched),
-        s.stats.marks,
-        s.mark_decreases,
-        s.stats.retransmissions,
-        s.stats.timeouts,
+        "diamond: {}, via B {via_b} (marked {marked_b}), via C {via_c} (marked {marked_c}); simulated: via B {sim_b}, \
+         via C {sim_c}, {sim_goodput:.0} bit/s",
+        figures(&fetched)
     );
     assert_eq!(fetched.content.as_deref(), Some(&content[..]), "the object, byte for byte");
     // Both paths carried Data, and the slow one marked.
