@@ -6,7 +6,9 @@
 //!
 //! * Chain A - B - C: the marks set at B reach the consumer through A and slow it down.
 //! * Diamond A - {B, C} - D: A's `pcon` strategy (PCON §3.4) moves its Interests away from the
-//!   path whose queue marks, so the faster path carries more, and both carry some.
+//!   path whose queue marks, so the faster path carries more, and both carry some; the split is
+//!   the simulator's, run on the same diamond in the test.
+//! * The same diamond with PTP daemons and PTP's consumer (drop-tail queues): both paths in use.
 
 mod common;
 
