@@ -499,6 +499,7 @@ impl Daemon {
     /// Sends what the shaped faces' queues release by `now`.
     fn pump(&mut self, now: ndnflow_core::Time) {
         let udp = self.udp.as_ref();
+        let forwarder = &mut self.forwarder;
         for id in &self.shaped {
             let face = &mut self.faces[id.index()];
             let (Some(link), Some(service), Transport::Udp(peer)) =
@@ -508,7 +509,8 @@ impl Daemon {
             };
             let mut unsent = 0;
             // Numbered and fragmented as it leaves the queue, as the simulator's link takes it.
-            link.pump(now, |frame| {
+            link.pump(now, |mut frame| {
+                pit_mark_at_sender(forwarder, now, *id, &mut frame);
                 unsent += service.send(now, frame, &mut |wire: &[u8]| udp.is_some_and(|u| u.send(*peer, wire)));
             });
             face.counters.send_dropped += unsent;
@@ -562,6 +564,21 @@ impl Drop for Daemon {
         for l in &self.listeners {
             unix::remove_socket(&l.path);
         }
+    }
+}
+
+/// PCON's PIT marking (§3.1, Algorithm 2): an Interest that face `face`'s queue marked tells
+/// this forwarder, which sent it, that its link is congested; the PIT entry is marked (the Data
+/// sent down for it will be) and the Interest goes on unmarked. As the simulator's engine does
+/// (`pit_mark_at_sender`): left on the Interest, the mark would make the upstream mark its Data
+/// back over the congested link, and this daemon's strategy would take it for congestion up there.
+fn pit_mark_at_sender(forwarder: &mut Forwarder, now: ndnflow_core::Time, face: FaceId, frame: &mut Frame) {
+    if frame.lp.congestion_mark == 0 {
+        return;
+    }
+    if let NetPacket::Interest(interest) = &frame.packet {
+        forwarder.note_congested_interest(now, face, interest);
+        frame.lp.congestion_mark = 0;
     }
 }
 

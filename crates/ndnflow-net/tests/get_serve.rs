@@ -8,17 +8,16 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::{producer_daemon, producer_daemon_with, run_with, socket_dir, wait_until};
+use common::{producer_daemon, producer_daemon_with, run_with, serve_while_fetching, socket_dir, wait_until};
 use ndnflow_core::packet::{Data, Frame, NetPacket};
 use ndnflow_core::Name;
 use ndnflow_net::app::client::Client;
 use ndnflow_net::app::get::{consumer_config, fetch, Fetched, GetOptions};
-use ndnflow_net::app::serve::{register, serve, Segments, ServeReport, REGISTER_TIMEOUT};
+use ndnflow_net::app::serve::{register, Segments, ServeReport, REGISTER_TIMEOUT};
 use ndnflow_net::mgmt::control::ControlResponse;
 use ndnflow_net::sign::verify_digest_sha256;
 use ndnflow_net::Daemon;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::sync::oneshot;
 
 /// How the producer's prefix reaches the FIB.
 #[derive(Clone, Copy, PartialEq)]
@@ -70,17 +69,8 @@ async fn serve_and_get_with(test: &str, top: &str, route: Route, pairs: &[(&str,
         };
         let consumer = consumer_config("/p/file", &options(pairs)).unwrap();
         let get = GetOptions { consumer, socket: dir.join("app.sock"), seed: 7 };
-        let (stop_serve, serve_stopped) = oneshot::channel::<()>();
-        let stopped = async {
-            let _ = serve_stopped.await;
-        };
-        let (served, fetched) = tokio::join!(serve(&mut producer, &segments, &mut report, stopped), async {
-            let f = fetch(&get, std::future::pending()).await;
-            let _ = stop_serve.send(());
-            f
-        });
-        served.unwrap();
-        (fetched.unwrap(), report)
+        let fetched = serve_while_fetching(&mut producer, &segments, &mut report, &get).await;
+        (fetched, report)
     };
     let (_, (fetched, served)) = run_with(daemon, apps).await;
     assert_eq!(served.interests, fetched.summary.stats.interests_sent, "every Interest reached the producer");

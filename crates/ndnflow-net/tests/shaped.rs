@@ -2,6 +2,8 @@
 //! daemon A at 1 Mbit/s through PCON's CoDel queue, as a scenario's bottleneck link direction.
 //! A burst of Interests makes a standing queue of Data at B, and CoDel marks them on real sojourn
 //! times; the marks reach the consumer through A unchanged.
+//! With the Interests' direction shaped, a marked Interest marks the sending daemon's PIT entry
+//! instead of crossing the wire marked (PCON §3.1).
 
 mod common;
 
@@ -33,34 +35,31 @@ fn free_port() -> u16 {
     std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// A daemon on a free loopback UDP port, applications' socket `DIR/app.sock`, no TCP, whose
+/// first face (`face`: name, peer address) sends at `rate` through PCON's queue (100 packets);
+/// `rest`: its other faces and its routes.
+fn shaped_daemon(dir: &std::path::Path, face: (&str, &str), rate: &str, rest: &str) -> config::DaemonConfig {
+    let (name, peer) = face;
+    let text = format!(
+        "[listen]\nudp = \"127.0.0.1:0\"\ntcp = false\nunix = \"{dir}/app.sock\"\n\
+         [[faces]]\nname = \"{name}\"\nudp = \"{peer}\"\nbandwidth = \"{rate}\"\n\
+         queue = {{ discipline = \"pcon\", packets = 100 }}\n{rest}",
+        dir = dir.display()
+    );
+    config::parse(&text, "shaped.toml").unwrap()
+}
+
 #[tokio::test]
 async fn a_bottleneck_face_paces_the_data_and_codel_marks_them_end_to_end() {
     let (dir_a, dir_b) = (socket_dir("shaped-a"), socket_dir("shaped-b"));
     let a_port = free_port();
-    let b = config::parse(
-        &format!(
-            r#"
-            [listen]
-            udp = "127.0.0.1:0"
-            tcp = false
-            unix = "{dir}/app.sock"
-            [[faces]]
-            name = "a"
-            udp = "127.0.0.1:{a_port}"
-            bandwidth = "1Mbps"
-            queue = {{ discipline = "pcon", packets = 100 }}
-            [[faces]]
-            name = "producer"
-            unix = "{dir}/producer.sock"
-            [[routes]]
-            prefix = "/p"
-            nexthop = "producer"
-            "#,
-            dir = dir_b.display()
-        ),
-        "b.toml",
-    )
-    .unwrap();
+    let producer = format!("[[faces]]\nname = \"producer\"\nunix = \"{}/producer.sock\"\n", dir_b.display());
+    let b = shaped_daemon(
+        &dir_b,
+        ("a", &format!("127.0.0.1:{a_port}")),
+        "1Mbps",
+        &(producer + "[[routes]]\nprefix = \"/p\"\nnexthop = \"producer\"\n"),
+    );
     let b = Daemon::bind(b).await.unwrap();
     let b_addr = b.udp_addr().unwrap();
     let a = config::parse(
@@ -118,4 +117,46 @@ async fn a_bottleneck_face_paces_the_data_and_codel_marks_them_end_to_end() {
     let link = report_b.faces[0].link.expect("face a is shaped");
     assert_eq!(link.marked, marks.iter().filter(|&&m| m).count() as u64);
     assert_eq!((link.queue_drops, link.codel_drops), (0, 0));
+}
+
+#[tokio::test]
+async fn an_interest_marked_by_a_shaped_face_marks_the_pit_entry_of_the_daemon_that_sent_it() {
+    // PCON §3.1's PIT marking, the other way round: the Interests' direction is the bottleneck.
+    // A's face to B sends at 10 kbit/s through PCON's queue; an Interest of about 21 bytes takes
+    // about 17 ms, so a burst of 40 queues for 0.7 s and CoDel marks some of them (the first near
+    // the 8th: its sojourn has been above 5 ms since the 1st left, 17 ms in, for 100 ms). A mark
+    // is for A, which sent the Interest: A marks the PIT entry and the Data it sends down for it,
+    // and the Interest goes on unmarked (the simulator's rule, docs/protocols/pcon.md). B is a
+    // bare UDP socket here, to see the Interests as they cross the wire; it marks nothing.
+    let dir = socket_dir("pitmark");
+    let b = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    let b_addr = b.local_addr().unwrap();
+    let a = shaped_daemon(&dir, ("b", &b_addr.to_string()), "10kbps", "[[routes]]\nprefix = \"/p\"\nnexthop = \"b\"\n");
+    let a = Daemon::bind(a).await.unwrap();
+    let client = async {
+        let mut consumer = App::connect(&dir.join("app.sock")).await;
+        for s in 0..SEGMENTS {
+            consumer.send(&interest(&format!("/p/seg={s}"), s as u32 + 1)).await;
+        }
+        let (mut marked_interests, mut buf) = (0, [0u8; 9000]);
+        for _ in 0..SEGMENTS {
+            let (n, from) = b.recv_from(&mut buf).await.unwrap();
+            let frame = Frame::decode(&buf[..n]).unwrap();
+            marked_interests += u64::from(frame.lp.congestion_mark > 0);
+            b.send_to(&data(&frame.packet.name().to_string(), b"x"), from).await.unwrap();
+        }
+        let mut marked_data = 0;
+        for _ in 0..SEGMENTS {
+            let frame = consumer.recv().await;
+            assert!(matches!(frame.packet, NetPacket::Data(_)));
+            marked_data += u64::from(frame.lp.congestion_mark > 0);
+        }
+        (marked_interests, marked_data)
+    };
+    let (report_a, (marked_interests, marked_data)) = run_with(a, client).await;
+    let link = report_a.faces[0].link.expect("face b is shaped");
+    assert!(link.marked > 0, "CoDel marked the standing queue of Interests");
+    assert_eq!(marked_interests, 0, "a mark went on over the wire to B");
+    // One marked PIT entry per marked Interest, one marked Data down for each.
+    assert_eq!(marked_data, link.marked);
 }

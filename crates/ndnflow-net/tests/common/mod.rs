@@ -12,6 +12,9 @@ use bytes::Bytes;
 use ndnflow_core::fw::FaceCounters;
 use ndnflow_core::packet::{Data, Frame, Interest, NetPacket};
 use ndnflow_core::{Name, Time};
+use ndnflow_net::app::client::Client;
+use ndnflow_net::app::get::{fetch, Fetched, GetOptions};
+use ndnflow_net::app::serve::{serve, Segments, ServeReport};
 use ndnflow_net::config::{self, DaemonConfig};
 use ndnflow_net::face::unix::TlvFramer;
 use ndnflow_net::{Daemon, Report, StatusHandle};
@@ -180,4 +183,55 @@ pub fn io(report: &Report, face: usize) -> ((u64, u64), (u64, u64)) {
     let p = &report.faces[face].packets;
     let (i, d) = (FaceCounters::INTERESTS, FaceCounters::DATA);
     ((p.received[i], p.sent[i]), (p.received[d], p.sent[d]))
+}
+
+/// Runs every daemon of `daemons` while `client` runs, on this thread, and stops them all when it
+/// is done (or fails the test after `limit`); their reports, in the order given, and what
+/// `client` returned. For more daemons than `run_two`'s; a `LocalSet`, because a daemon's
+/// forwarder is not `Send`.
+pub async fn run_all<T>(daemons: Vec<Daemon>, client: impl Future<Output = T>, limit: Duration) -> (Vec<Report>, T) {
+    let local = tokio::task::LocalSet::new();
+    local
+        .run_until(async move {
+            let mut stops = Vec::new();
+            let mut running = Vec::new();
+            for daemon in daemons {
+                let (stop, stopped) = oneshot::channel::<()>();
+                stops.push(stop);
+                running.push(tokio::task::spawn_local(daemon.run(async {
+                    let _ = stopped.await;
+                })));
+            }
+            let t = timeout(limit, client).await.expect("the test hung");
+            for stop in stops {
+                let _ = stop.send(());
+            }
+            let mut reports = Vec::new();
+            for daemon in running {
+                reports.push(daemon.await.expect("a daemon panicked"));
+            }
+            (reports, t)
+        })
+        .await
+}
+
+/// Runs `serve` of `segments` on `producer` (a connection whose prefix is routed already) while
+/// `get` fetches, and stops `serve` when the fetch ends; what `get` fetched.
+pub async fn serve_while_fetching(
+    producer: &mut Client,
+    segments: &Segments,
+    report: &mut ServeReport,
+    get: &GetOptions,
+) -> Fetched {
+    let (stop_serve, serve_stopped) = oneshot::channel::<()>();
+    let stopped = async {
+        let _ = serve_stopped.await;
+    };
+    let (served, fetched) = tokio::join!(serve(producer, segments, report, stopped), async {
+        let f = fetch(get, std::future::pending()).await;
+        let _ = stop_serve.send(());
+        f
+    });
+    served.unwrap();
+    fetched.unwrap()
 }
