@@ -54,8 +54,9 @@ pub struct DaemonConfig {
 pub struct FaceSpec {
     pub name: String,
     pub transport: FaceTransport,
-    /// `bandwidth` and `queue`, as a scenario's link direction: the face's frames leave at that
-    /// rate through that queue (`face::link`). `None`: as fast as the socket takes them.
+    /// `bandwidth`, `queue` and `delay`, as a scenario's link direction: the face's frames leave
+    /// at that rate through that queue, a delay later (`face::link`). `None`: as fast as the
+    /// socket takes them.
     pub output: Option<LinkOutputSpec>,
 }
 
@@ -136,6 +137,8 @@ struct Face {
     bandwidth: Option<Spanned<toml::Value>>,
     #[allow(dead_code)]
     queue: Option<Spanned<toml::Value>>,
+    #[allow(dead_code)]
+    delay: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Deserialize)]
