@@ -2,9 +2,10 @@
 network namespaces"): the quick-start dumbbell and the two-path PCON variant in network
 namespaces, `ndnflow get` against the simulated run of the same scenario.
 
-Runs only where the machine allows it: root, `ip netns`, veth pairs. It uses the scaled runs
-(--scale 0.2: 6 s, the second consumer from 2 s), whose simulated figures are within 1 % (goodput)
-and 3 points (split) of the full-length runs'; the docs page gives the 30 s runs' figures.
+Runs only where the machine allows it: root, `ip netns`, veth pairs. It uses scaled runs (the
+quick start at --scale 0.2: 6 s, the second consumer from 2 s; the PCON variant at 0.4: 12 s),
+whose simulated figures are within 1 % (goodput) and 1.2 points (split) of the 30 s runs'; the
+docs page gives the 30 s runs' figures.
 Tolerances are the issue's: goodput within 10 %, the PCON split within 5 points."""
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ def _why_not() -> str | None:
     if made.returncode != 0:
         return f"ip netns add fails here: {made.stderr.strip()}"
     try:
-        veth = subprocess.run(["ip", "-n", probe, "link", "add", "name", "probe0", "type", "veth", "peer", "name", "probe1"],
-                              capture_output=True, text=True)
+        veth = subprocess.run(["ip", "-n", probe, "link", "add", "name", "probe0", "type", "veth", "peer", "name",
+                               "probe1"], capture_output=True, text=True)
         if veth.returncode != 0:
             return f"no veth pairs here: {veth.stderr.strip()}"
     finally:
@@ -61,9 +62,9 @@ def _run(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess, str]:
     return r, "\n".join(line for line in namespaces.splitlines() if line.startswith(run_id))
 
 
-def _emulate(tmp_path: Path, *args: str) -> dict:
+def _emulate(tmp_path: Path, scale: float, *args: str) -> dict:
     out = tmp_path / "comparison.json"
-    r, leftover = _run(tmp_path, *args, "--scale", "0.2", "--json", str(out))
+    r, leftover = _run(tmp_path, *args, "--scale", str(scale), "--json", str(out))
     assert r.returncode in (0, 1), r.stderr  # 1: ran, but disagreed (asserted below, with the figures)
     print(r.stdout)
     assert leftover == ""
@@ -80,18 +81,20 @@ def test_the_namespaces_go_when_the_run_fails_half_way(tmp_path):
 
 
 def test_the_quickstart_dumbbell_emulated_agrees_with_its_simulation(tmp_path):
-    c = _emulate(tmp_path, str(ROOT / "examples" / "quickstart.toml"))
+    c = _emulate(tmp_path, 0.2, str(ROOT / "examples" / "quickstart.toml"))
     # Simulated, 6 s: c1 5.24 Mbit/s (alone at 40 x 1024 x 8 bit / ~51 ms until 2 s, then half of
     # the 10 Mbit/s bottleneck less the headers), c2 4.67 Mbit/s.
     assert set(c["goodput"]) == {"c1", "c2"}
     for cid, row in c["goodput"].items():
-        assert 0.90 <= row["ratio"] <= 1.10, (cid, row)
+        assert 0.90 <= row["ratio"] <= 1.10, (cid, row, f"load average before the run: {c['load']}")
 
 
 def test_pcon_s_split_emulated_agrees_with_its_simulation(tmp_path):
-    c = _emulate(tmp_path, str(ROOT / "scripts" / "emulate" / "pcon-two-paths.toml"), "--split", "r")
-    # Simulated, 6 s, second half: 68.5 / 31.5 % (the capacity split of 10 and 5 Mbit/s is 67 / 33).
+    # 12 s (--scale 0.4): at 6 s the split is still settling in the second half (simulated 68.5 %
+    # on p1, and a loaded machine's emulation moved it 7 points further); from 12 s it has settled.
+    c = _emulate(tmp_path, 0.4, str(ROOT / "scripts" / "emulate" / "pcon-two-paths.toml"), "--split", "r")
+    # Simulated, 12 s, second half: 66.9 / 33.1 % (the capacity split of 10 and 5 Mbit/s is 67 / 33).
     assert set(c["split"]) == {"p1", "p2"}
     for path, row in c["split"].items():
-        assert abs(row["emulated_pct"] - row["simulated_pct"]) <= 5, (path, row)
-    assert 0.90 <= c["goodput"]["c"]["ratio"] <= 1.10, c["goodput"]
+        assert abs(row["emulated_pct"] - row["simulated_pct"]) <= 5, (path, row, f"load average: {c['load']}")
+    assert 0.90 <= c["goodput"]["c"]["ratio"] <= 1.10, (c["goodput"], f"load average before the run: {c['load']}")

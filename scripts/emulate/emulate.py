@@ -14,8 +14,8 @@ with the link's propagation `delay`, which comes from netem on the veth where th
 and from the daemon's shaped face (`delay`, docs/real-network.md "Shaped faces") where it has not.
 The rate and the queue are always the daemon's: see docs/real-network.md "Emulation" for why.
 
-What it reads of a scenario (the subset the quick start and the PCON variant use; anything else is
-an error naming the key): [simulation] duration, seed; [nodes] attributes (the daemon's
+What it reads of a scenario (`scenario.py`: the subset the quick start and the PCON variant use;
+anything else is an error naming the key): [simulation] duration, seed; [nodes] attributes (the daemon's
 [forwarder] table, the same keys); [[links]] between, bandwidth, delay, queue; [[producers]] node,
 prefix, payload; [[consumers]] node, name, start and the consumer keys `ndnflow get` takes.
 Routes are the simulator's hop-count routes (ndnflow-sim routing.rs: every neighbour that leads
@@ -32,176 +32,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-import tomllib
-from collections import deque
 from pathlib import Path
+
+from scenario import GET_KEYS, EmulationError, Scenario, bits_per_second, duration_text, seconds, toml_value
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FWD = ROOT / "target" / "release" / "ndnflow-fwd"
 RUN = ROOT / "target" / "release" / "examples" / "run"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
 
-LINK_KEYS = {"between", "bandwidth", "delay", "queue"}
-PRODUCER_KEYS = {"node", "prefix", "payload"}
-#: A scenario consumer's keys that `ndnflow get` takes as options (cli.GET_CONSUMER_OPTIONS).
-GET_KEYS = {"cc", "lifetime", "max_retries", "rto", "in_flight", "send_jitter"}
-CONSUMER_KEYS = {"node", "name", "start"} | GET_KEYS
 #: How much longer than its active time at the producer's fastest link a served file lasts.
 FILE_MARGIN = 1.5
-
-
-class EmulationError(Exception):
-    pass
-
-
-# ------------------------------------------------------------------------------------ TOML text
-
-
-def toml_value(v) -> str:
-    """A value as inline TOML (the subset scenario files use)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)  # a JSON string is a TOML basic string
-    if isinstance(v, list):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {toml_value(x)}" for k, x in v.items()) + " }"
-    raise EmulationError(f"cannot write {v!r} as TOML")
-
-
-def seconds(text: str) -> float:
-    m = re.fullmatch(r"\s*([0-9.]+)\s*(ms|s|us)\s*", text)
-    if not m:
-        raise EmulationError(f"{text!r}: expected a duration such as \"30s\" or \"5ms\"")
-    return float(m.group(1)) * {"s": 1.0, "ms": 1e-3, "us": 1e-6}[m.group(2)]
-
-
-def bits_per_second(text: str) -> float:
-    m = re.fullmatch(r"\s*([0-9.]+)\s*(Gbps|Mbps|kbps|bps)\s*", text)
-    if not m:
-        raise EmulationError(f"{text!r}: expected a bandwidth such as \"10Mbps\"")
-    return float(m.group(1)) * {"Gbps": 1e9, "Mbps": 1e6, "kbps": 1e3, "bps": 1.0}[m.group(2)]
-
-
-def duration_text(s: float) -> str:
-    return f"{round(s * 1000)}ms"
-
-
-# ------------------------------------------------------------------------------------ scenario
-
-
-class Scenario:
-    """The subset of a scenario file the emulation builds (errors name the key)."""
-
-    def __init__(self, path: Path, scale: float):
-        raw = tomllib.loads(path.read_text())
-        unknown = set(raw) - {"simulation", "nodes", "links", "producers", "consumers"}
-        if unknown:
-            raise EmulationError(f"{path}: {sorted(unknown)}: not emulated (links, nodes, producers, consumers only)")
-        sim = raw.get("simulation", {})
-        self.duration = seconds(sim.get("duration", "10s")) * scale
-        self.seed = sim.get("seed", 1)
-        self.nodes: dict[str, dict] = dict(raw.get("nodes", {}))
-        self.links = raw.get("links", [])
-        for i, link in enumerate(self.links):
-            self._only(link, LINK_KEYS, f"links[{i}]")
-            for end in link["between"]:
-                self.nodes.setdefault(end, {})
-        self.producers = raw.get("producers", [])
-        for i, p in enumerate(self.producers):
-            self._only(p, PRODUCER_KEYS, f"producers[{i}]")
-        self.consumers = raw.get("consumers", [])
-        for i, c in enumerate(self.consumers):
-            self._only(c, CONSUMER_KEYS, f"consumers[{i}]")
-            c["start_s"] = seconds(c.get("start", "0s")) * scale
-        self.ids = self._consumer_ids()
-
-    @staticmethod
-    def _only(table: dict, keys: set[str], where: str) -> None:
-        extra = set(table) - keys
-        if extra:
-            raise EmulationError(f"{where}: {sorted(extra)}: not emulated (keys taken: {sorted(keys)})")
-
-    def _consumer_ids(self) -> list[str]:
-        """The simulator's consumer ids: the node's name when it runs one consumer, else node#k."""
-        per_node: dict[str, int] = {}
-        for c in self.consumers:
-            per_node[c["node"]] = per_node.get(c["node"], 0) + 1
-        ids, seen = [], {}
-        for c in self.consumers:
-            k = seen.get(c["node"], 0)
-            seen[c["node"]] = k + 1
-            ids.append(c["node"] if per_node[c["node"]] == 1 else f"{c['node']}#{k}")
-        return ids
-
-    def scaled_text(self, duration: float | None = None) -> str:
-        """The scenario as simulated: durations scaled, as a TOML file."""
-        lines = ["[simulation]", f"duration = {toml_value(duration_text(duration or self.duration))}",
-                 f"seed = {self.seed}", "", "[nodes]"]
-        lines += [f"{json.dumps(n)} = {toml_value(a)}" for n, a in self.nodes.items()]
-        for section, items in (("links", self.links), ("producers", self.producers)):
-            for item in items:
-                lines += ["", f"[[{section}]]"] + [f"{k} = {toml_value(v)}" for k, v in item.items()]
-        for c in self.consumers:
-            lines += ["", "[[consumers]]"]
-            lines += [f"{k} = {toml_value(v)}" for k, v in c.items() if k not in ("start", "start_s")]
-            lines.append(f"start = {toml_value(duration_text(c['start_s']))}")
-        return "\n".join(lines) + "\n"
-
-    def neighbours(self, node: str) -> list[tuple[str, int]]:
-        """(neighbour, link index) in link order: the order faces are made, in both runs."""
-        out = []
-        for i, link in enumerate(self.links):
-            a, b = link["between"]
-            if node == a:
-                out.append((b, i))
-            elif node == b:
-                out.append((a, i))
-        return out
-
-    def split_neighbours(self, node: str) -> list[str]:
-        """The neighbours `node` has a route through: the paths its strategy splits over."""
-        routed = {v for _, v, _ in self.routes(node)}
-        return [v for v, _ in self.neighbours(node) if v in routed]
-
-    def hops(self, source: str, target: str, without: str) -> int | None:
-        """Hop count from source to target in the graph without node `without` (None: no path)."""
-        dist = {source: 0}
-        todo = deque([source])
-        while todo:
-            u = todo.popleft()
-            if u == target:
-                return dist[u]
-            for v, _ in self.neighbours(u):
-                if v != without and v not in dist:
-                    dist[v] = dist[u] + 1
-                    todo.append(v)
-        return None
-
-    def routes(self, node: str) -> list[tuple[str, str, int]]:
-        """(prefix, neighbour, cost): the simulator's hop-count routes of `node` (routing.rs
-        `routes_to`: through each neighbour, 1 + its distance to the producer without `node`),
-        the cheapest per (prefix, neighbour) over producers of the same prefix."""
-        best: dict[tuple[str, str], int] = {}
-        for p in self.producers:
-            if p["node"] == node:
-                continue
-            for v, _ in self.neighbours(node):
-                d = 0 if v == p["node"] else self.hops(v, p["node"], without=node)
-                if d is not None:
-                    key = (p["prefix"], v)
-                    best[key] = min(best.get(key, d + 1), d + 1)
-        return [(prefix, v, cost) for (prefix, v), cost in best.items()]
 
 
 # ------------------------------------------------------------------------------------ network
@@ -355,83 +202,122 @@ def last_json(text: str) -> dict:
     raise EmulationError("no report in the daemon's output")
 
 
+def has_report(text: str) -> bool:
+    try:
+        last_json(text)
+        return True
+    except EmulationError:
+        return False
+
+
 def emulate(s: Scenario, net: Network, work: Path, split: str | None) -> dict:
+    """Runs the scenario in the namespaces; each consumer's `get` summary row, and with `split`,
+    the Data that node received from each neighbour in the second half."""
     procs = Processes()
     try:
-        return _emulate(s, net, work, split, procs)
+        # The real-time processes share the CPUs: a machine busy with other work delays them
+        # (measured: goodput ratios from 0.98 down to 0.88 with two compilers on both cores).
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        run = Emulation(s, net, work, procs)
+        run.start_daemons()
+        run.start_serves()
+        t0 = time.monotonic()
+        gets = run.start_gets(t0)
+        half = run.counts_at(split, t0 + s.duration / 2) if split else None
+        for g in gets.values():
+            g.wait(s.duration + 60)
+        return {**run.collect(gets, split, half), "load": load}
     finally:
         procs.close()
 
 
-def _emulate(s: Scenario, net: Network, work: Path, split: str | None, procs: Processes) -> dict:
-    sock = {node: work / f"{node}.sock" for node in s.nodes}
-    daemons = {}
-    for node in s.nodes:
-        cfg = work / f"{node}.toml"
-        cfg.write_text(daemon_config(s, net, node, sock[node]))
-        daemons[node] = procs.start(net.ns[node], [str(FWD), str(cfg)], work / f"{node}.json", work / f"{node}.err")
-    for node in s.nodes:
-        wait_for(lambda n=node: sock[n].exists() or daemons[n].poll() is not None, f"{node}'s daemon")
-        if daemons[node].poll() is not None:
-            raise EmulationError(f"{node}'s daemon: {(work / f'{node}.err').read_text().strip()}")
-    # Each consumer's object is served at each producer of a prefix that covers it, as a file long
-    # enough not to end before the run does.
-    serves = []
-    for k, p in enumerate(s.producers):
-        fastest = max(bits_per_second(s.links[i]["bandwidth"]) for _, i in s.neighbours(p["node"]))
-        payload = int(p.get("payload", 1024))
-        for j, c in enumerate(s.consumers):
-            if not (c["name"] + "/").startswith(p["prefix"].rstrip("/") + "/"):
-                continue
-            active = s.duration - c["start_s"]
-            segments = int(fastest * active / 8 / max(payload, 1) * FILE_MARGIN) + 1
-            obj = work / f"object-{j}.bin"
-            if not obj.exists():
-                with obj.open("wb") as f:
-                    f.truncate(segments * payload)
-            err = work / f"serve-{k}-{j}.err"
-            serves.append((procs.start(net.ns[p["node"]], [sys.executable, "-m", "ndnflow.cli", "serve", c["name"],
-                                                               str(obj), "--socket", str(sock[p["node"]]),
-                                                               "--segment-size", str(payload)],
-                                       work / f"serve-{k}-{j}.json", err), err))
-    for proc, err in serves:
-        # serve's start-up line comes once its rib/register has been answered.
-        wait_for(lambda e=err, q=proc: e.stat().st_size > 0 or q.poll() is not None, "serve's registration")
-        if proc.poll() is not None:
-            raise EmulationError(f"serve: {err.read_text().strip()}")
-    t0 = time.monotonic()
-    gets = []
-    for j, c in sorted(enumerate(s.consumers), key=lambda jc: jc[1]["start_s"]):
-        delay = t0 + c["start_s"] - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        args = [sys.executable, "-m", "ndnflow.cli", "get", c["name"], "--socket", str(sock[c["node"]]),
-                "--stop", duration_text(s.duration - c["start_s"]), "--seed", str(s.seed * 1000 + j),
-                "--out", str(work / f"get-{j}"), "-o", os.devnull]
-        for key in sorted(GET_KEYS & set(c)):
-            args += [f"--{key.replace('_', '-')}", c[key] if isinstance(c[key], str) else toml_value(c[key])]
-        gets.append((j, procs.start(net.ns[c["node"]], args, work / f"get-{j}.out", work / f"get-{j}.err")))
-    half = None
-    if split:
-        time.sleep(max(0.0, t0 + s.duration / 2 - time.monotonic()))
-        daemons[split].send_signal(signal.SIGUSR1)
-        wait_for(lambda: "}" in (work / f"{split}.err").read_text(), "the half-time report")
-        half = face_data_in(last_json((work / f"{split}.err").read_text()))
-    for j, g in gets:
-        g.wait(s.duration + 60)
-    result: dict = {"consumers": {}, "netem": net.netem}
-    for j, _ in gets:
-        summary = work / f"get-{j}" / "summary.json"
-        if not summary.exists():
-            raise EmulationError(f"get for {s.consumers[j]['name']}: {(work / f'get-{j}.err').read_text().strip()}")
-        result["consumers"][s.ids[j]] = json.loads(summary.read_text())["consumers"]["get"]
-    for node, d in daemons.items():
-        procs.stop(d)
-    if split:
-        end = face_data_in(json.loads((work / f"{split}.json").read_text()))
-        result["split"] = {v: end.get(v, 0) - half.get(v, 0) for v in s.split_neighbours(split)}
-    result["daemons"] = {node: json.loads((work / f"{node}.json").read_text()) for node in s.nodes}
-    return result
+class Emulation:
+    """The processes of one emulated run and where their files go."""
+
+    def __init__(self, s: Scenario, net: Network, work: Path, procs: Processes):
+        self.s, self.net, self.work, self.procs = s, net, work, procs
+        self.sock = {node: work / f"{node}.sock" for node in s.nodes}
+        self.daemons: dict[str, subprocess.Popen] = {}
+
+    def start_daemons(self) -> None:
+        for node in self.s.nodes:
+            cfg = self.work / f"{node}.toml"
+            cfg.write_text(daemon_config(self.s, self.net, node, self.sock[node]))
+            self.daemons[node] = self.procs.start(self.net.ns[node], [str(FWD), str(cfg)], self.work / f"{node}.json",
+                                                  self.work / f"{node}.err")
+        for node, d in self.daemons.items():
+            wait_for(lambda n=node, d=d: self.sock[n].exists() or d.poll() is not None, f"{node}'s daemon")
+            if d.poll() is not None:
+                raise EmulationError(f"{node}'s daemon: {(self.work / f'{node}.err').read_text().strip()}")
+
+    def start_serves(self) -> None:
+        """Each consumer's object at each producer whose prefix covers it, as a file long enough
+        not to end before the run does; returns once every `serve` has registered."""
+        serves = []
+        for k, p in enumerate(self.s.producers):
+            fastest = max(bits_per_second(self.s.links[i]["bandwidth"]) for _, i in self.s.neighbours(p["node"]))
+            payload = int(p.get("payload", 1024))
+            for j, c in enumerate(self.s.consumers):
+                if not (c["name"] + "/").startswith(p["prefix"].rstrip("/") + "/"):
+                    continue
+                active = self.s.duration - c["start_s"]
+                obj = self.object_file(j, int(fastest * active / 8 / max(payload, 1) * FILE_MARGIN) + 1, payload)
+                args = [sys.executable, "-m", "ndnflow.cli", "serve", c["name"], str(obj), "--socket",
+                        str(self.sock[p["node"]]), "--segment-size", str(payload)]
+                err = self.work / f"serve-{k}-{j}.err"
+                serves.append((self.procs.start(self.net.ns[p["node"]], args, self.work / f"serve-{k}-{j}.json", err),
+                               err))
+        for proc, err in serves:
+            # serve's start-up line comes once its rib/register has been answered.
+            wait_for(lambda e=err, q=proc: e.stat().st_size > 0 or q.poll() is not None, "serve's registration")
+            if proc.poll() is not None:
+                raise EmulationError(f"serve: {err.read_text().strip()}")
+
+    def object_file(self, j: int, segments: int, payload: int) -> Path:
+        obj = self.work / f"object-{j}.bin"
+        if not obj.exists():
+            with obj.open("wb") as f:
+                f.truncate(segments * payload)  # sparse: zeros, written by nobody
+        return obj
+
+    def start_gets(self, t0: float) -> dict[int, subprocess.Popen]:
+        """Each consumer's `get`, `start` seconds after t0, stopping at the run's end."""
+        gets = {}
+        for j, c in sorted(enumerate(self.s.consumers), key=lambda jc: jc[1]["start_s"]):
+            time.sleep(max(0.0, t0 + c["start_s"] - time.monotonic()))
+            args = [sys.executable, "-m", "ndnflow.cli", "get", c["name"], "--socket", str(self.sock[c["node"]]),
+                    "--stop", duration_text(self.s.duration - c["start_s"]), "--seed", str(self.s.seed * 1000 + j),
+                    "--out", str(self.work / f"get-{j}"), "-o", os.devnull]
+            for key in sorted(GET_KEYS & set(c)):
+                args += [f"--{key.replace('_', '-')}", c[key] if isinstance(c[key], str) else toml_value(c[key])]
+            gets[j] = self.procs.start(self.net.ns[c["node"]], args, self.work / f"get-{j}.out",
+                                       self.work / f"get-{j}.err")
+        return gets
+
+    def counts_at(self, node: str, at: float) -> dict[str, int]:
+        """Data `node` has received per face by `at` (its daemon's report on SIGUSR1)."""
+        time.sleep(max(0.0, at - time.monotonic()))
+        self.daemons[node].send_signal(signal.SIGUSR1)
+        err = self.work / f"{node}.err"
+        wait_for(lambda: has_report(err.read_text()), "the half-time report")
+        return face_data_in(last_json(err.read_text()))
+
+    def collect(self, gets: dict[int, subprocess.Popen], split: str | None, half: dict | None) -> dict:
+        result: dict = {"consumers": {}, "netem": self.net.netem}
+        for j in gets:
+            summary = self.work / f"get-{j}" / "summary.json"
+            if not summary.exists():
+                why = (self.work / f"get-{j}.err").read_text().strip()
+                raise EmulationError(f"get for {self.s.consumers[j]['name']}: {why}")
+            result["consumers"][self.s.ids[j]] = json.loads(summary.read_text())["consumers"]["get"]
+        for d in self.daemons.values():
+            self.procs.stop(d)
+        reports = {node: json.loads((self.work / f"{node}.json").read_text()) for node in self.s.nodes}
+        if split:
+            end = face_data_in(reports[split])
+            result["split"] = {v: end.get(v, 0) - half.get(v, 0) for v in self.s.split_neighbours(split)}
+        result["daemons"] = reports
+        return result
 
 
 # ------------------------------------------------------------------------------------ simulation
@@ -471,7 +357,7 @@ def compare(s: Scenario, sim: dict, emu: dict, split: str | None) -> dict:
         g_sim = sim["consumers"][cid]["goodput_bps"]
         g_emu = emu["consumers"][cid]["goodput_bps"]
         rows[cid] = {"simulated_bps": g_sim, "emulated_bps": g_emu, "ratio": g_emu / g_sim if g_sim else None}
-    out = {"duration_s": s.duration, "netem": emu["netem"], "goodput": rows,
+    out = {"duration_s": s.duration, "netem": emu["netem"], "load": emu.get("load"), "goodput": rows,
            "goodput_within_10pct": all(r["ratio"] is not None and abs(r["ratio"] - 1) <= 0.10 for r in rows.values())}
     if split:
         sim_sh, emu_sh = shares(sim["split"]), shares(emu["split"])
@@ -482,7 +368,8 @@ def compare(s: Scenario, sim: dict, emu: dict, split: str | None) -> dict:
 
 
 def print_report(c: dict, split: str | None) -> None:
-    print(f"duration {c['duration_s']:g} s; propagation delay by {'netem' if c['netem'] else 'the daemons'}")
+    print(f"duration {c['duration_s']:g} s; propagation delay by {'netem' if c['netem'] else 'the daemons'}; "
+          f"load average {'-' if c['load'] is None else round(c['load'], 2)} before, {os.cpu_count()} CPUs")
     print(f"{'consumer':<10} {'simulated Mbit/s':>17} {'emulated Mbit/s':>16} {'ratio':>7}")
     for cid, r in c["goodput"].items():
         ratio = f"{r['ratio']:.3f}" if r["ratio"] is not None else "-"
