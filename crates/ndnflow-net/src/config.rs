@@ -54,8 +54,9 @@ pub struct DaemonConfig {
 pub struct FaceSpec {
     pub name: String,
     pub transport: FaceTransport,
-    /// `bandwidth` and `queue`, as a scenario's link direction: the face's frames leave at that
-    /// rate through that queue (`face::link`). `None`: as fast as the socket takes them.
+    /// `bandwidth`, `queue` and `delay`, as a scenario's link direction: the face's frames leave
+    /// at that rate through that queue, a delay later (`face::link`). `None`: as fast as the
+    /// socket takes them.
     pub output: Option<LinkOutputSpec>,
     /// A UDP face's MTU (`mtu`): packets past it go in NDNLPv2 fragments (`face::lp`). `None`:
     /// NFD's UDP MTU, which no legal packet exceeds.
@@ -147,6 +148,8 @@ struct Face {
     queue: Option<Spanned<toml::Value>>,
     mtu: Option<Spanned<i64>>,
     reliability: Option<Spanned<bool>>,
+    #[allow(dead_code)]
+    delay: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Deserialize)]

@@ -99,6 +99,7 @@ fn a_udp_face_is_shaped_in_a_scenario_link_s_words() {
         name = "c"
         udp = "127.0.0.3:6363"
         bandwidth = "10Mbps"
+        delay = "20ms"
         [[faces]]
         name = "d"
         udp = "127.0.0.4:6363"
@@ -112,6 +113,8 @@ fn a_udp_face_is_shaped_in_a_scenario_link_s_words() {
     // Without `queue`: a scenario link's default, ns-3's DropTail of 100 packets.
     let c_out = c.faces[1].output.as_ref().unwrap();
     assert_eq!(c_out.queue, ndnflow_sim::scenario::model::QueueSpec::default());
+    assert_eq!(c_out.delay, Some(ndnflow_core::Time::from_millis(20)));
+    assert_eq!(b.delay, None, "no delay of its own: the network's");
     assert_eq!(c.faces[2].output, None);
 }
 
@@ -123,6 +126,10 @@ fn shaping_errors_name_the_face_and_key() {
     assert!(no_rate.contains("faces[0].queue: a queue needs the face's bandwidth"), "{no_rate}");
     let bad = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nbandwidth = \"fast\"\n");
     assert!(bad.contains("faces[0].bandwidth"), "{bad}");
+    let no_rate = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\ndelay = \"5ms\"\n");
+    assert!(no_rate.contains("faces[0].delay: a delay needs the face's bandwidth"), "{no_rate}");
+    let bad = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nbandwidth = \"1Mbps\"\ndelay = \"soon\"\n");
+    assert!(bad.contains("faces[0].delay"), "{bad}");
 }
 
 #[test]

@@ -12,7 +12,7 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::time::{Instant, SystemTime};
+use std::time::SystemTime;
 
 use ndnflow_core::fw::{FaceCounters, FaceKind, Forwarder, ForwarderCounters};
 use ndnflow_core::packet::{Frame, NetPacket};
@@ -30,6 +30,7 @@ use crate::face::{tcp, unix, DriverCounters, Face, Transport};
 use crate::mgmt::dataset::Published;
 use crate::mgmt::manager::nfd_face_id;
 use crate::mgmt::rib::{Rib, Route, FLAG_CHILD_INHERIT, ORIGIN_STATIC};
+use crate::timer::PreciseTimer;
 
 /// What the connection tasks tell the daemon.
 pub(crate) enum Event {
@@ -108,6 +109,9 @@ pub struct Daemon {
     shaped: Vec<FaceId>,
     /// UDP faces whose link service may have a timer running (reliability, or a reassembly).
     lp_timed: Vec<FaceId>,
+    /// A timerfd for the daemon's deadlines when a face holds frames for a `delay` (tokio's timer
+    /// wakes up to a millisecond late: `timer.rs`); `None`: tokio's.
+    precise: Option<PreciseTimer>,
     tcp_addr: Option<SocketAddr>,
 }
 
@@ -191,8 +195,13 @@ impl Daemon {
             published: Published::default(),
             shaped: Vec::new(),
             lp_timed: Vec::new(),
+            precise: None,
             tcp_addr: None,
         };
+        if daemon.config.faces.iter().any(|f| f.output.as_ref().is_some_and(|o| o.delay.is_some())) {
+            // Where there is no timerfd (not Linux), tokio's timer: late by up to a millisecond.
+            daemon.precise = PreciseTimer::new().ok();
+        }
         daemon.make_udp_faces()?;
         daemon.bind_listeners().await?;
         daemon.bind_tcp().await?;
@@ -233,7 +242,7 @@ impl Daemon {
                 // REM's draws: a stream per face from the daemon's seed.
                 let seed = ndnflow_core::mix::mix64(self.config.seed ^ u64::from(id.0));
                 let queue = ndnflow_sim::link::make_queue(&out.queue, seed, out.bandwidth_bps);
-                face.output = Some(LinkOutput::new(queue, out.bandwidth_bps));
+                face.output = Some(LinkOutput::new(queue, out.bandwidth_bps, out.delay));
                 self.shaped.push(id);
             }
             self.faces.push(face);
@@ -333,7 +342,7 @@ impl Daemon {
                 // Never `None`: the daemon holds a sender itself.
                 Some(event) = self.events.recv() => Wake::Event(event),
                 r = recv_datagram(self.udp.as_ref(), &mut buf) => Wake::Datagram(r),
-                _ = sleep_until(deadline) => Wake::Timer,
+                _ = crate::timer::sleep_until(self.precise.as_mut(), deadline) => Wake::Timer,
             };
             match wake {
                 Wake::Stop => break,
@@ -591,13 +600,6 @@ fn is_management(name: &ndnflow_core::Name) -> bool {
 async fn recv_datagram(udp: Option<&UdpFaces>, buf: &mut [u8]) -> std::io::Result<(usize, SocketAddr)> {
     match udp {
         Some(udp) => udp.recv(buf).await,
-        None => std::future::pending().await,
-    }
-}
-
-async fn sleep_until(deadline: Option<Instant>) {
-    match deadline {
-        Some(at) => tokio::time::sleep_until(tokio::time::Instant::from_std(at)).await,
         None => std::future::pending().await,
     }
 }

@@ -17,6 +17,7 @@ pub mod daemon;
 pub mod face;
 pub mod mgmt;
 pub mod sign;
+pub mod timer;
 
 pub use config::{ConfigError, DaemonConfig};
 pub use daemon::{run, run_blocking, shutdown_signals, Daemon, DaemonError, FaceReport, Report, StatusHandle};

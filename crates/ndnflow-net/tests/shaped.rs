@@ -160,3 +160,77 @@ async fn an_interest_marked_by_a_shaped_face_marks_the_pit_entry_of_the_daemon_t
     // One marked PIT entry per marked Interest, one marked Data down for each.
     assert_eq!(marked_data, link.marked);
 }
+
+#[tokio::test]
+async fn a_delayed_face_holds_each_packet_for_the_link_s_delay() {
+    // Both directions delayed by 20 ms at 100 Mbit/s (a 1,000-byte Data takes 0.08 ms to send):
+    // one Interest out and its Data back cross two delayed faces, so the exchange takes at least
+    // 40 ms (lateness only adds), where without `delay` it takes well under a millisecond. The
+    // upper bound, 70 ms, tells a delay held once per hop from one held twice (80 ms).
+    let (dir_a, dir_b) = (socket_dir("delay-a"), socket_dir("delay-b"));
+    let a_port = free_port();
+    let b = config::parse(
+        &format!(
+            r#"
+            [listen]
+            udp = "127.0.0.1:0"
+            tcp = false
+            unix = "{dir}/app.sock"
+            [[faces]]
+            name = "a"
+            udp = "127.0.0.1:{a_port}"
+            bandwidth = "100Mbps"
+            delay = "20ms"
+            [[faces]]
+            name = "producer"
+            unix = "{dir}/producer.sock"
+            [[routes]]
+            prefix = "/p"
+            nexthop = "producer"
+            "#,
+            dir = dir_b.display()
+        ),
+        "b.toml",
+    )
+    .unwrap();
+    let b = Daemon::bind(b).await.unwrap();
+    let b_addr = b.udp_addr().unwrap();
+    let a = config::parse(
+        &format!(
+            r#"
+            [listen]
+            udp = "127.0.0.1:{a_port}"
+            tcp = false
+            unix = "{dir}/app.sock"
+            [[faces]]
+            name = "b"
+            udp = "{b_addr}"
+            bandwidth = "100Mbps"
+            delay = "20ms"
+            [[routes]]
+            prefix = "/p"
+            nexthop = "b"
+            "#,
+            dir = dir_a.display()
+        ),
+        "a.toml",
+    )
+    .unwrap();
+    let a = Daemon::bind(a).await.unwrap();
+    let status_b = b.status();
+    let client = async {
+        let mut producer = App::connect(&dir_b.join("producer.sock")).await;
+        wait_until(&status_b, |r| r.faces.len() == 2).await;
+        let mut consumer = App::connect(&dir_a.join("app.sock")).await;
+        let start = Instant::now();
+        consumer.send(&interest("/p/seg=0", 1)).await;
+        let at_producer = producer.recv().await;
+        let there = start.elapsed();
+        producer.send(&data_of_size(at_producer.packet.name().last().unwrap().as_segment().unwrap())).await;
+        assert!(matches!(consumer.recv().await.packet, NetPacket::Data(_)));
+        (there, start.elapsed())
+    };
+    let (_, _, (there, back)) = run_two(a, b, client, LIMIT).await;
+    assert!(there.as_millis() >= 20, "the Interest was held 20 ms: {there:?}");
+    assert!(back.as_millis() >= 40 && back.as_millis() < 70, "held 20 ms each way: {back:?}");
+}

@@ -8,6 +8,12 @@
 //! is handed to the socket when it starts;
 //! the socket and the kernel add their own (small) delays after that. CoDel measures the sojourn
 //! from the frame's arrival in the queue to its start, on the daemon's clock.
+//!
+//! With a `delay` (the link's propagation delay, for a machine without netem), a frame is held
+//! instead until its last bit would reach the peer on the simulator's link, start + transmission
+//! + delay, and handed to the socket then: the peer receives it when a simulated node would.
+
+use std::collections::VecDeque;
 
 use ndnflow_core::link::{Queue, QueueDiscipline, Queued};
 use ndnflow_core::{Frame, Time};
@@ -29,13 +35,27 @@ pub struct LinkOutput {
     rate_bps: u64,
     /// When the frame on the wire has finished: the next may start then.
     free_at: Time,
+    /// The propagation delay; `None`: frames go to the socket when they start.
+    delay: Option<Time>,
+    /// Frames that have started, with when they reach the peer. Their times only grow (each
+    /// starts no earlier than the previous one's end, and the delay is fixed), so the front is
+    /// always the next due.
+    propagating: VecDeque<(Time, Frame)>,
     dropped: Vec<Queued>,
     pub counters: LinkCounters,
 }
 
 impl LinkOutput {
-    pub fn new(queue: Queue, rate_bps: u64) -> LinkOutput {
-        LinkOutput { queue, rate_bps, free_at: Time::ZERO, dropped: Vec::new(), counters: LinkCounters::default() }
+    pub fn new(queue: Queue, rate_bps: u64, delay: Option<Time>) -> LinkOutput {
+        LinkOutput {
+            queue,
+            rate_bps,
+            free_at: Time::ZERO,
+            delay,
+            propagating: VecDeque::new(),
+            dropped: Vec::new(),
+            counters: LinkCounters::default(),
+        }
     }
 
     /// Queues `frame` (to be sent by `pump`); false when the queue refused it.
@@ -51,7 +71,8 @@ impl LinkOutput {
         accepted
     }
 
-    /// Starts every frame whose turn has come by `now`, handing each to `send`.
+    /// Starts every frame whose turn has come by `now`, and hands to `send` each that has started
+    /// (no delay) or reached the peer (a delay) by then.
     pub fn pump(&mut self, now: Time, mut send: impl FnMut(Frame)) {
         while self.free_at <= now {
             let Some(out) = self.queue.dequeue(now, &mut self.dropped) else { break };
@@ -61,15 +82,26 @@ impl LinkOutput {
             // Back to back from the previous frame's end, even when the daemon wakes late: the
             // frames whose turn has passed go at once, and the long-run rate stays the link's.
             self.free_at = self.free_at.saturating_add(Time::transmission(out.item.size, self.rate_bps));
-            send(out.item.frame);
+            match self.delay {
+                None => send(out.item.frame),
+                // free_at is now this frame's end: its last bit reaches the peer a delay later.
+                Some(delay) => self.propagating.push_back((self.free_at.saturating_add(delay), out.item.frame)),
+            }
         }
         self.counters.codel_drops += self.dropped.len() as u64;
         self.dropped.clear();
+        while self.propagating.front().is_some_and(|(due, _)| *due <= now) {
+            let (_, frame) = self.propagating.pop_front().expect("checked above");
+            send(frame);
+        }
     }
 
-    /// When `pump` next has something to do: the current frame's end, if frames are waiting.
+    /// When `pump` next has something to do: the current frame's end, if frames are waiting, or
+    /// the next propagating frame's arrival.
     pub fn next_departure(&self) -> Option<Time> {
-        (!self.queue.is_empty()).then_some(self.free_at)
+        let start = (!self.queue.is_empty()).then_some(self.free_at);
+        let arrival = self.propagating.front().map(|(due, _)| *due);
+        start.into_iter().chain(arrival).min()
     }
 }
 
@@ -93,7 +125,7 @@ mod tests {
     #[test]
     fn frames_leave_one_transmission_time_apart_and_a_full_queue_refuses() {
         // 1,000 bytes at 1 Mbit/s: 8 ms each. Queue of 3.
-        let mut link = LinkOutput::new(Queue::drop_tail(Limit::Packets(3)), 1_000_000);
+        let mut link = LinkOutput::new(Queue::drop_tail(Limit::Packets(3)), 1_000_000, None);
         let t0 = Time::from_secs(1);
         for i in 0..4 {
             assert!(link.offer(t0, frame(i)));
@@ -121,7 +153,7 @@ mod tests {
         // 5 ms from k = 1 (8 ms); CoDel marks once it has been above for an interval, at the first
         // start at or after 8 + 100 ms, so k = 14 (112 ms) is the first marked.
         let cfg = CodelConfig::pcon(Time::from_millis(5), Time::from_millis(100));
-        let mut link = LinkOutput::new(Queue::codel(Limit::Packets(100), cfg), 1_000_000);
+        let mut link = LinkOutput::new(Queue::codel(Limit::Packets(100), cfg), 1_000_000, None);
         for i in 0..40 {
             link.offer(Time::ZERO, frame(i));
         }
@@ -133,5 +165,31 @@ mod tests {
         assert_eq!(marks.iter().position(|&m| m), Some(14));
         assert_eq!(link.counters.marked, marks.iter().filter(|&&m| m).count() as u64);
         assert_eq!(link.counters.codel_drops, 0, "mark mode drops nothing");
+    }
+
+    #[test]
+    fn a_delay_holds_each_frame_until_its_last_bit_reaches_the_peer() {
+        // 1,000 bytes at 1 Mbit/s: 8 ms on the wire; delay 20 ms. Two frames offered at t0: the
+        // first starts at t0, ends at 8 ms, arrives at 28 ms; the second starts at 8 ms, ends at
+        // 16 ms, arrives at 36 ms. Nothing reaches the socket before 28 ms.
+        let mut link = LinkOutput::new(Queue::drop_tail(Limit::Packets(100)), 1_000_000, Some(Time::from_millis(20)));
+        let t0 = Time::from_secs(1);
+        let at = |ms| t0.saturating_add(Time::from_millis(ms));
+        link.offer(t0, frame(0));
+        link.offer(t0, frame(1));
+        let mut sent = Vec::new();
+        link.pump(t0, |f| sent.push(f));
+        assert!(sent.is_empty(), "the first frame has started but is still on its way");
+        assert_eq!(link.next_departure(), Some(at(8)), "the second frame's start comes first");
+        link.pump(at(8), |f| sent.push(f));
+        assert_eq!(link.next_departure(), Some(at(28)), "both started: the first arrival is next");
+        link.pump(at(27), |f| sent.push(f));
+        assert!(sent.is_empty());
+        link.pump(at(28), |f| sent.push(f));
+        assert_eq!(sent.len(), 1);
+        assert_eq!(link.next_departure(), Some(at(36)));
+        link.pump(at(40), |f| sent.push(f));
+        assert_eq!(sent.len(), 2);
+        assert_eq!(link.next_departure(), None);
     }
 }

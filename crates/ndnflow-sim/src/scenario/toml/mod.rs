@@ -121,18 +121,20 @@ pub fn parse_consumer_table(text: &str, source: &str) -> Result<ndnflow_core::ap
     Ok(crate::build::consumer_config(&spec))
 }
 
-/// What a daemon face's link sends at: its `bandwidth` and `queue`, as a scenario's link
+/// What a daemon face's link sends at: its `bandwidth`, `queue` and `delay`, as a scenario's link
 /// direction has them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkOutputSpec {
     pub bandwidth_bps: u64,
     pub queue: QueueSpec,
+    /// The link's one-way propagation delay; `None`: the face has none of its own (the network's).
+    pub delay: Option<ndnflow_core::Time>,
 }
 
-/// Reads `bandwidth` and `queue` of every table in the top-level array `key` (the real-time
-/// daemon's `[[faces]]`) with the scenario's readers, so that a daemon's face is shaped in the
-/// words of a scenario's link direction. One entry per table: `None` without `bandwidth`; a
-/// `queue` without `bandwidth` is an error. The tables' other keys are the caller's.
+/// Reads `bandwidth`, `queue` and `delay` of every table in the top-level array `key` (the
+/// real-time daemon's `[[faces]]`) with the scenario's readers, so that a daemon's face is shaped
+/// in the words of a scenario's link direction. One entry per table: `None` without `bandwidth`;
+/// a `queue` or a `delay` without `bandwidth` is an error. The tables' other keys are the caller's.
 pub fn parse_link_outputs(text: &str, source: &str, key: &str) -> Result<Vec<Option<LinkOutputSpec>>, ScenarioError> {
     let ctx = Ctx { text, source };
     let root = DeTable::parse(text).map_err(|e| ctx.syntax_error(&e))?;
@@ -148,18 +150,26 @@ pub fn parse_link_outputs(text: &str, source: &str, key: &str) -> Result<Vec<Opt
         let get = |name: &str| t.iter().find(|(k, _)| k.get_ref() == name).map(|(_, v)| v);
         let field = |name: &str| format!("{key}[{i}].{name}");
         let queue = get("queue").map(|v| reader.queue(v, &field("queue"))).transpose()?;
-        let spec = match (get("bandwidth"), queue) {
-            (Some(b), queue) => Some(LinkOutputSpec {
+        let delay = get("delay").map(|v| reader.duration(v, &field("delay"))).transpose()?;
+        let spec = match (get("bandwidth"), queue, delay) {
+            (Some(b), queue, delay) => Some(LinkOutputSpec {
                 bandwidth_bps: reader.bandwidth(b, &field("bandwidth"))?,
                 queue: queue.unwrap_or_default(),
+                delay,
             }),
-            (None, Some(_)) => {
+            (None, Some(_), _) => {
                 let v = get("queue").expect("read above");
                 let msg =
                     "a queue needs the face's bandwidth (bandwidth = \"10Mbps\"): it is what drains it".to_string();
                 return Err(reader.ctx.err(v.span(), &field("queue"), msg));
             }
-            (None, None) => None,
+            (None, None, Some(_)) => {
+                let v = get("delay").expect("read above");
+                // The delay is the link's, after its transmitter: a face without a link has none.
+                let msg = "a delay needs the face's bandwidth (bandwidth = \"10Mbps\"): it is the shaped link's propagation delay".to_string();
+                return Err(reader.ctx.err(v.span(), &field("delay"), msg));
+            }
+            (None, None, None) => None,
         };
         out.push(spec);
     }
