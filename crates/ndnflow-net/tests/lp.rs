@@ -10,91 +10,9 @@ use std::sync::Arc;
 
 use common::*;
 use ndnflow_core::packet::lp::{decode_link_packet, LinkPacket};
-use ndnflow_core::packet::{Data, Frame, NetPacket};
-use ndnflow_core::Name;
-use ndnflow_net::config;
+use ndnflow_core::packet::NetPacket;
 use ndnflow_net::Daemon;
 use tokio::net::UdpSocket;
-
-/// Data /p/<segment> whose encoding is exactly `size` bytes.
-fn data_of_size(segment: u64, size: u32) -> Vec<u8> {
-    let name = Name::parse("/p").unwrap().append_segment(segment);
-    (0..size)
-        .rev()
-        .map(|payload| Frame::data(Arc::new(Data::simulated(name.clone(), payload))))
-        .find(|f| f.wire_size() == size)
-        .expect("some payload gives that size")
-        .encode()
-}
-
-/// Daemon A (the consumer's): UDP on port `ports.0`, face "b" towards `peers.1` with
-/// `options.0`, /p routed to it. Daemon B (the producer's): UDP on `ports.1`, face "a" towards
-/// `peers.0` with `options.1`, /p to its producer.
-async fn two_daemons(
-    dirs: (&std::path::Path, &std::path::Path),
-    ports: (u16, u16),
-    peers: (SocketAddr, SocketAddr),
-    options: (&str, &str),
-) -> (Daemon, Daemon) {
-    let b = config::parse(
-        &format!(
-            r#"
-            [listen]
-            udp = "127.0.0.1:{b_port}"
-            tcp = false
-            unix = "{dir}/app.sock"
-            [[faces]]
-            name = "a"
-            udp = "{a_peer}"
-            {b_options}
-            [[faces]]
-            name = "producer"
-            unix = "{dir}/producer.sock"
-            [[routes]]
-            prefix = "/p"
-            nexthop = "producer"
-            "#,
-            dir = dirs.1.display(),
-            b_port = ports.1,
-            a_peer = peers.0,
-            b_options = options.1,
-        ),
-        "b.toml",
-    )
-    .unwrap();
-    let a = config::parse(
-        &format!(
-            r#"
-            [listen]
-            udp = "127.0.0.1:{a_port}"
-            tcp = false
-            unix = "{dir}/app.sock"
-            [[faces]]
-            name = "b"
-            udp = "{b_peer}"
-            {a_options}
-            [[routes]]
-            prefix = "/p"
-            nexthop = "b"
-            "#,
-            dir = dirs.0.display(),
-            a_port = ports.0,
-            b_peer = peers.1,
-            a_options = options.0,
-        ),
-        "a.toml",
-    )
-    .unwrap();
-    (Daemon::bind(a).await.unwrap(), Daemon::bind(b).await.unwrap())
-}
-
-fn loopback(port: u16) -> SocketAddr {
-    SocketAddr::from(([127, 0, 0, 1], port))
-}
-
-fn free_port() -> u16 {
-    std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
 
 /// The consumer at A asks for `n` segments; the producer at B answers each with a Data of `size`
 /// bytes; the segments A's application received, sorted.
@@ -133,7 +51,8 @@ async fn data_past_the_mtu_cross_in_fragments() {
     let (dir_a, dir_b) = (socket_dir("lp-frag-a"), socket_dir("lp-frag-b"));
     let ports = (free_port(), free_port());
     let peers = (loopback(ports.0), loopback(ports.1));
-    let (a, b) = two_daemons((&dir_a, &dir_b), ports, peers, ("", "mtu = 1500")).await;
+    let (a, b) = two_daemons((&dir_a, &dir_b), ports, peers, ("", "mtu = 1500"));
+    let (a, b) = (Daemon::bind(a).await.unwrap(), Daemon::bind(b).await.unwrap());
     let status_b = b.status();
     let (report_a, report_b, got) =
         run_two(a, b, async { fetch((&dir_a, &dir_b), &status_b, 4, 3000).await }, LIMIT).await;
@@ -196,7 +115,8 @@ async fn reliability_resends_the_data_a_lossy_wire_dropped() {
     // A's face "b" is the wire's end `to_b`; B's face "a" is its end `to_a`.
     let peers = (to_a.local_addr().unwrap(), to_b.local_addr().unwrap());
     let reliable = "reliability = true";
-    let (a, b) = two_daemons((&dir_a, &dir_b), ports, peers, (reliable, reliable)).await;
+    let (a, b) = two_daemons((&dir_a, &dir_b), ports, peers, (reliable, reliable));
+    let (a, b) = (Daemon::bind(a).await.unwrap(), Daemon::bind(b).await.unwrap());
     let dropped = Arc::new(AtomicU64::new(0));
     let wire = tokio::spawn(lossy_wire(to_b, to_a, loopback(ports.0), loopback(ports.1), 20, dropped.clone()));
     let status_b = b.status();

@@ -10,30 +10,13 @@ mod common;
 use std::time::Instant;
 
 use common::*;
-use ndnflow_core::packet::{Data, Frame, NetPacket};
-use ndnflow_core::Name;
+use ndnflow_core::packet::{Frame, NetPacket};
 use ndnflow_net::config;
 use ndnflow_net::Daemon;
-use std::sync::Arc;
 
 /// Interests in the burst, and the Data's size on the wire without a link header.
 const SEGMENTS: u64 = 40;
 const DATA_BYTES: u32 = 1_000;
-
-/// Data /p/<segment> of exactly `DATA_BYTES` bytes.
-fn data_of_size(segment: u64) -> Vec<u8> {
-    let name = Name::parse("/p").unwrap().append_segment(segment);
-    (900..1_000)
-        .map(|payload| Frame::data(Arc::new(Data::simulated(name.clone(), payload))))
-        .find(|f| f.wire_size() == DATA_BYTES)
-        .expect("some payload makes 1,000 bytes")
-        .encode()
-}
-
-/// A loopback port free a moment ago (A's; B's configured face to A must name it before A runs).
-fn free_port() -> u16 {
-    std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
 
 /// A daemon on a free loopback UDP port, applications' socket `DIR/app.sock`, no TCP, whose
 /// first face (`face`: name, peer address) sends at `rate` through PCON's queue (100 packets);
@@ -52,36 +35,10 @@ fn shaped_daemon(dir: &std::path::Path, face: (&str, &str), rate: &str, rest: &s
 #[tokio::test]
 async fn a_bottleneck_face_paces_the_data_and_codel_marks_them_end_to_end() {
     let (dir_a, dir_b) = (socket_dir("shaped-a"), socket_dir("shaped-b"));
-    let a_port = free_port();
-    let producer = format!("[[faces]]\nname = \"producer\"\nunix = \"{}/producer.sock\"\n", dir_b.display());
-    let b = shaped_daemon(
-        &dir_b,
-        ("a", &format!("127.0.0.1:{a_port}")),
-        "1Mbps",
-        &(producer + "[[routes]]\nprefix = \"/p\"\nnexthop = \"producer\"\n"),
-    );
-    let b = Daemon::bind(b).await.unwrap();
-    let b_addr = b.udp_addr().unwrap();
-    let a = config::parse(
-        &format!(
-            r#"
-            [listen]
-            udp = "127.0.0.1:{a_port}"
-            tcp = false
-            unix = "{dir}/app.sock"
-            [[faces]]
-            name = "b"
-            udp = "{b_addr}"
-            [[routes]]
-            prefix = "/p"
-            nexthop = "b"
-            "#,
-            dir = dir_a.display()
-        ),
-        "a.toml",
-    )
-    .unwrap();
-    let a = Daemon::bind(a).await.unwrap();
+    let ports = (free_port(), free_port());
+    let pcon = "bandwidth = \"1Mbps\"\nqueue = { discipline = \"pcon\", packets = 100 }";
+    let (a, b) = two_daemons((&dir_a, &dir_b), ports, (loopback(ports.0), loopback(ports.1)), ("", pcon));
+    let (a, b) = (Daemon::bind(a).await.unwrap(), Daemon::bind(b).await.unwrap());
     let status_b = b.status();
     let client = async {
         let mut producer = App::connect(&dir_b.join("producer.sock")).await;
@@ -92,7 +49,7 @@ async fn a_bottleneck_face_paces_the_data_and_codel_marks_them_end_to_end() {
         }
         for _ in 0..SEGMENTS {
             let name = producer.recv().await.packet.name().clone();
-            producer.send(&data_of_size(name.last().unwrap().as_segment().unwrap())).await;
+            producer.send(&data_of_size(name.last().unwrap().as_segment().unwrap(), DATA_BYTES)).await;
         }
         let start = Instant::now();
         let mut marks = Vec::new();
@@ -168,55 +125,10 @@ async fn a_delayed_face_holds_each_packet_for_the_link_s_delay() {
     // 40 ms (lateness only adds), where without `delay` it takes well under a millisecond. The
     // upper bound, 70 ms, tells a delay held once per hop from one held twice (80 ms).
     let (dir_a, dir_b) = (socket_dir("delay-a"), socket_dir("delay-b"));
-    let a_port = free_port();
-    let b = config::parse(
-        &format!(
-            r#"
-            [listen]
-            udp = "127.0.0.1:0"
-            tcp = false
-            unix = "{dir}/app.sock"
-            [[faces]]
-            name = "a"
-            udp = "127.0.0.1:{a_port}"
-            bandwidth = "100Mbps"
-            delay = "20ms"
-            [[faces]]
-            name = "producer"
-            unix = "{dir}/producer.sock"
-            [[routes]]
-            prefix = "/p"
-            nexthop = "producer"
-            "#,
-            dir = dir_b.display()
-        ),
-        "b.toml",
-    )
-    .unwrap();
-    let b = Daemon::bind(b).await.unwrap();
-    let b_addr = b.udp_addr().unwrap();
-    let a = config::parse(
-        &format!(
-            r#"
-            [listen]
-            udp = "127.0.0.1:{a_port}"
-            tcp = false
-            unix = "{dir}/app.sock"
-            [[faces]]
-            name = "b"
-            udp = "{b_addr}"
-            bandwidth = "100Mbps"
-            delay = "20ms"
-            [[routes]]
-            prefix = "/p"
-            nexthop = "b"
-            "#,
-            dir = dir_a.display()
-        ),
-        "a.toml",
-    )
-    .unwrap();
-    let a = Daemon::bind(a).await.unwrap();
+    let ports = (free_port(), free_port());
+    let delayed = "bandwidth = \"100Mbps\"\ndelay = \"20ms\"";
+    let (a, b) = two_daemons((&dir_a, &dir_b), ports, (loopback(ports.0), loopback(ports.1)), (delayed, delayed));
+    let (a, b) = (Daemon::bind(a).await.unwrap(), Daemon::bind(b).await.unwrap());
     let status_b = b.status();
     let client = async {
         let mut producer = App::connect(&dir_b.join("producer.sock")).await;
@@ -226,7 +138,7 @@ async fn a_delayed_face_holds_each_packet_for_the_link_s_delay() {
         consumer.send(&interest("/p/seg=0", 1)).await;
         let at_producer = producer.recv().await;
         let there = start.elapsed();
-        producer.send(&data_of_size(at_producer.packet.name().last().unwrap().as_segment().unwrap())).await;
+        producer.send(&data_of_size(at_producer.packet.name().last().unwrap().as_segment().unwrap(), DATA_BYTES)).await;
         assert!(matches!(consumer.recv().await.packet, NetPacket::Data(_)));
         (there, start.elapsed())
     };

@@ -235,3 +235,53 @@ pub async fn serve_while_fetching(
     served.unwrap();
     fetched.unwrap()
 }
+
+/// A loopback port free a moment ago (for a daemon that another's configuration names first).
+pub fn free_port() -> u16 {
+    std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+pub fn loopback(port: u16) -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], port))
+}
+
+/// Data /p/<segment> whose encoding is exactly `size` bytes.
+pub fn data_of_size(segment: u64, size: u32) -> Vec<u8> {
+    let name = Name::parse("/p").unwrap().append_segment(segment);
+    (0..size)
+        .rev()
+        .map(|payload| Frame::data(Arc::new(Data::simulated(name.clone(), payload))))
+        .find(|f| f.wire_size() == size)
+        .expect("some payload gives that size")
+        .encode()
+}
+
+/// Two daemons joined over UDP on loopback. A (the consumer's): UDP on port `ports.0`, its
+/// applications at `dirs.0/app.sock`, face "b" towards `peers.1` with the extra keys `options.0`,
+/// /p routed to it. B (the producer's): UDP on `ports.1`, face "a" towards `peers.0` with
+/// `options.1`, /p to the producer that connects to `dirs.1/producer.sock`. No TCP.
+pub fn two_daemons(
+    dirs: (&Path, &Path),
+    ports: (u16, u16),
+    peers: (SocketAddr, SocketAddr),
+    options: (&str, &str),
+) -> (DaemonConfig, DaemonConfig) {
+    let listen = |dir: &Path, port: u16| {
+        format!("[listen]\nudp = \"127.0.0.1:{port}\"\ntcp = false\nunix = \"{}/app.sock\"\n", dir.display())
+    };
+    let a = format!(
+        "{}[[faces]]\nname = \"b\"\nudp = \"{}\"\n{}\n[[routes]]\nprefix = \"/p\"\nnexthop = \"b\"\n",
+        listen(dirs.0, ports.0),
+        peers.1,
+        options.0
+    );
+    let b = format!(
+        "{}[[faces]]\nname = \"a\"\nudp = \"{}\"\n{}\n[[faces]]\nname = \"producer\"\nunix = \"{}/producer.sock\"\n\
+         [[routes]]\nprefix = \"/p\"\nnexthop = \"producer\"\n",
+        listen(dirs.1, ports.1),
+        peers.0,
+        options.1,
+        dirs.1.display()
+    );
+    (config::parse(&a, "a.toml").unwrap(), config::parse(&b, "b.toml").unwrap())
+}
