@@ -14,7 +14,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use ndnflow_core::fw::{FaceCounters, FaceKind, Forwarder, ForwarderCounters};
+use ndnflow_core::fw::{FaceKind, Forwarder};
 use ndnflow_core::packet::{Frame, NetPacket};
 use ndnflow_core::table::FaceId;
 use tokio::net::{TcpStream, UnixStream};
@@ -23,13 +23,13 @@ use tokio::task::JoinSet;
 
 use crate::clock::Clock;
 use crate::config::{DaemonConfig, FaceTransport};
-use crate::face::link::{LinkCounters, LinkOutput};
-use crate::face::lp::{LinkService, LpCounters};
+use crate::face::link::LinkOutput;
+use crate::face::lp::LinkService;
 use crate::face::udp::{UdpFaces, MAX_PACKET_SIZE};
 use crate::face::{tcp, unix, DriverCounters, Face, Transport};
 use crate::mgmt::dataset::Published;
-use crate::mgmt::manager::nfd_face_id;
 use crate::mgmt::rib::{Rib, Route, FLAG_CHILD_INHERIT, ORIGIN_STATIC};
+use crate::report::Report;
 use crate::timer::PreciseTimer;
 
 /// What the connection tasks tell the daemon.
@@ -534,35 +534,6 @@ impl Daemon {
             f(&mut face.counters);
         }
     }
-
-    /// What the daemon has counted so far.
-    pub fn report(&self) -> Report {
-        let info = self.forwarder.faces();
-        let counters = self.forwarder.face_counters();
-        let faces = self
-            .faces
-            .iter()
-            .enumerate()
-            .map(|(i, f)| FaceReport {
-                id: nfd_face_id(FaceId(i as u32)),
-                name: f.name.clone(),
-                remote: f.remote.clone(),
-                local_app: info[i].kind == FaceKind::App,
-                up: info[i].up,
-                packets: counters[i],
-                driver: f.counters,
-                link: f.output.as_ref().map(|l| l.counters),
-                lp: f.lp.as_ref().map(|s| (s.mtu(), s.counters())),
-            })
-            .collect();
-        Report {
-            forwarder: self.forwarder.counters,
-            faces,
-            unknown_malformed: self.udp.as_ref().map_or(0, |u| u.unknown_malformed),
-            pit_entries: self.forwarder.pit.len(),
-            uptime_s: self.clock.now().as_secs_f64(),
-        }
-    }
 }
 
 impl Drop for Daemon {
@@ -601,70 +572,5 @@ async fn recv_datagram(udp: Option<&UdpFaces>, buf: &mut [u8]) -> std::io::Resul
     match udp {
         Some(udp) => udp.recv(buf).await,
         None => std::future::pending().await,
-    }
-}
-
-/// What a daemon counted: the forwarder's counters, and each face's with the driver's.
-#[derive(Clone, Debug)]
-pub struct Report {
-    pub forwarder: ForwarderCounters,
-    pub faces: Vec<FaceReport>,
-    /// UDP datagrams from endpoints without a face that did not decode.
-    pub unknown_malformed: u64,
-    pub pit_entries: usize,
-    pub uptime_s: f64,
-}
-
-#[derive(Clone, Debug)]
-pub struct FaceReport {
-    /// NFD's FaceId (256 + the index: `mgmt::manager::FIRST_FACE_ID`).
-    pub id: u64,
-    pub name: Option<String>,
-    /// `udp://ADDR`, `tcp4://ADDR` or `unix://LISTENER-PATH`.
-    pub remote: String,
-    pub local_app: bool,
-    pub up: bool,
-    /// The forwarder's counts (network-layer packets and bytes).
-    pub packets: FaceCounters,
-    pub driver: DriverCounters,
-    /// A shaped face's queue counts.
-    pub link: Option<LinkCounters>,
-    /// A UDP face's NDNLPv2 counts (fragmentation, reassembly, reliability) and its MTU.
-    pub lp: Option<(u32, LpCounters)>,
-}
-
-impl Report {
-    /// The report as JSON (what `ndnflow-fwd` prints when it stops).
-    pub fn to_json(&self) -> serde_json::Value {
-        let c = &self.forwarder;
-        let faces: Vec<_> = self
-            .faces
-            .iter()
-            .map(|f| {
-                let p = &f.packets;
-                serde_json::json!({
-                    "id": f.id, "name": f.name, "remote": f.remote, "local_app": f.local_app, "up": f.up,
-                    "in_interests": p.received[FaceCounters::INTERESTS], "in_data": p.received[FaceCounters::DATA],
-                    "in_nacks": p.received[FaceCounters::NACKS], "out_interests": p.sent[FaceCounters::INTERESTS],
-                    "out_data": p.sent[FaceCounters::DATA], "out_nacks": p.sent[FaceCounters::NACKS],
-                    "in_bytes": p.in_bytes, "out_bytes": p.out_bytes,
-                    "malformed": f.driver.malformed, "send_dropped": f.driver.send_dropped, "pit_full": f.driver.pit_full,
-                    "refused_commands": f.driver.refused_commands,
-                    "link": f.link,
-                    "lp": f.lp.map(|(mtu, c)| serde_json::json!({ "mtu": mtu, "counters": c })),
-                })
-            })
-            .collect();
-        serde_json::json!({
-            "uptime_s": self.uptime_s,
-            "forwarder": {
-                "in_interests": c.in_interests, "out_interests": c.out_interests, "in_data": c.in_data,
-                "out_data": c.out_data, "in_nacks": c.in_nacks, "out_nacks": c.out_nacks, "cs_hits": c.cs_hits,
-                "cs_misses": c.cs_misses, "unsolicited_data": c.unsolicited_data, "expired": c.expired,
-                "no_route": c.no_route, "pit_entries": self.pit_entries,
-            },
-            "unknown_malformed": self.unknown_malformed,
-            "faces": faces,
-        })
     }
 }

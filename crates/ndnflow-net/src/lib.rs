@@ -5,7 +5,7 @@
 //! protocol for applications. `ndnflow-fwd CONFIG.toml` (src/bin) runs it as a daemon.
 //!
 //! Modules: `clock` (Instant <-> the core's Time), `config` (the daemon's TOML), `face` (UDP, TCP
-//! and Unix transports, TLV stream framing, shaped faces), `daemon` (the event loop, the report),
+//! and Unix transports, TLV stream framing, shaped faces), `daemon` (the event loop), `report` (its counters),
 //! `mgmt` (NFD's management subset: commands, RIB, status datasets), `sign` (DigestSha256), `app`
 //! (the applications' client face, `ndnflow get` and `ndnflow serve`). What is not built yet is
 //! listed in docs/real-network.md.
@@ -16,8 +16,10 @@ pub mod config;
 pub mod daemon;
 pub mod face;
 pub mod mgmt;
+pub mod report;
 pub mod sign;
 pub mod timer;
 
 pub use config::{ConfigError, DaemonConfig};
-pub use daemon::{run, run_blocking, shutdown_signals, Daemon, DaemonError, FaceReport, Report, StatusHandle};
+pub use daemon::{run, run_blocking, shutdown_signals, Daemon, DaemonError, StatusHandle};
+pub use report::{FaceReport, Report};
