@@ -142,3 +142,19 @@ fn tcp_listens_on_nfd_s_port_unless_told_and_faces_may_connect_out() {
     let shaped = err("[[faces]]\nname = \"b\"\ntcp = \"127.0.0.2:6363\"\nbandwidth = \"1Mbps\"\n");
     assert!(shaped.contains("only UDP faces are shaped"), "{shaped}");
 }
+
+#[test]
+fn a_udp_face_takes_an_mtu_or_link_reliability() {
+    let c = parse("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nmtu = 1500\n", "fwd.toml").unwrap();
+    assert_eq!((c.faces[0].mtu, c.faces[0].reliability), (Some(1500), false));
+    let c = parse("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nreliability = true\n", "fwd.toml").unwrap();
+    assert_eq!((c.faces[0].mtu, c.faces[0].reliability), (None, true));
+    let unix = err("[[faces]]\nname = \"p\"\nunix = \"/tmp/p.sock\"\nmtu = 1500\n");
+    assert!(unix.contains("fwd.toml:4: faces[0].mtu: only UDP faces have an MTU"), "{unix}");
+    let tcp = err("[[faces]]\nname = \"b\"\ntcp = \"127.0.0.2:6363\"\nreliability = true\n");
+    assert!(tcp.contains("faces[0].reliability: link reliability is for UDP faces"), "{tcp}");
+    let small = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nmtu = 63\n");
+    assert!(small.contains("faces[0].mtu: 63 bytes is outside 64..=65527"), "{small}");
+    let both = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nmtu = 1500\nreliability = true\n");
+    assert!(both.contains("faces[0].mtu: not with reliability = true"), "{both}");
+}
