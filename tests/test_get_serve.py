@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from ndnflow.cli import main
+from ndnflow.results import Results
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
@@ -121,6 +122,17 @@ def test_get_fetches_what_serve_publishes_and_the_digest_verifies(forwarder):
         summary = json.loads((tmp / "result" / "summary.json").read_text())
         assert summary["get"]["complete"] and summary["get"]["segments"] == 13
         assert summary["consumers"]["get"]["payload_bytes"] == 100_000
+        # The files a simulated run writes for its consumers, read back as one: the per-bin rows add
+        # up to the 13 Data, and each segment has its per-segment row.
+        result = Results.load(tmp / "result")
+        assert result.consumers["data"].sum() == 13
+        assert set(result.consumers["consumer"]) == {"get"}
+        assert sorted(result.interests["segment"]) == list(range(13))
+        assert (result.interests["full_delay_s"] > 0).all()
+        assert result.links.empty and result.paths.empty
+        assert result.summary["simulation"]["end_s"] == summary["get"]["elapsed_s"]
+        assert main(["plot", str(tmp / "result"), "--out", str(tmp / "plots")]) == 0
+        assert (tmp / "plots" / "throughput.png").is_file() and (tmp / "plots" / "delay.png").is_file()
 
         # Segment 0 through the forwarder by hand: its DigestSha256 is the SHA-256 of the bytes
         # from the Name's first to SignatureInfo's last (NDN packet format v0.3, "Signature").
@@ -162,6 +174,10 @@ def test_bad_names_and_options_are_refused_in_one_line_with_exit_2(tmp_path, cap
     assert err.startswith("error: --cc: cc.algorithm: ") and err.count("\n") == 1, err
     assert main(["get", "/p", "--lifetime", "soon", "--socket", str(tmp_path / "s.sock")]) == 2
     assert capsys.readouterr().err.startswith("error: --lifetime: lifetime: ")
+    assert main(["get", "/p", "--bin", "0s", "--socket", str(tmp_path / "s.sock")]) == 2
+    assert capsys.readouterr().err.startswith("error: --bin 0s: must be longer than 0")
+    assert main(["get", "/p", "--bin", "10", "--socket", str(tmp_path / "s.sock")]) == 2
+    assert capsys.readouterr().err.startswith("error: --bin: ")
 
 
 def test_serve_with_a_missing_file_is_a_clear_error(tmp_path, capsys):

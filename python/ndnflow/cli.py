@@ -393,19 +393,21 @@ GET_CONSUMER_OPTIONS = ("cc", "segments", "lifetime", "max_retries", "rto", "in_
 
 def cmd_get(args: argparse.Namespace) -> int:
     """Fetches NAME through a forwarder with the simulator's consumer; the object to -o or
-    stdout, ndncatchunks' summary to stderr, summary.json to --out."""
+    stdout, ndncatchunks' summary to stderr, and to --out the files a simulated run writes for
+    its consumers (summary.json, consumers, interests and paths traces)."""
     get_object = _native.require("get_object")
     options = [(key, getattr(args, key)) for key in GET_CONSUMER_OPTIONS if getattr(args, key) is not None]
     _check_seed_option(args.seed)
-    out_dir = Path(args.out) if args.out else None
+    bin_ns = None if args.bin is None else round(units.parse_duration(_duration_option(args.bin, "--bin")) * 1e9)
     try:
-        content, text, summary = get_object(args.name, options, args.socket, args.seed)
+        content, text, summary, traces = get_object(args.name, options, args.socket, args.seed, bin_ns)
     except RuntimeError as exc:  # the exchange failed once started: not a usage error
         _say(f"error: {_one_line(str(exc))}")
         return EXIT_INTERNAL
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "summary.json").write_text(summary + "\n")
+    if args.out is not None:
+        from ndnflow.results import Results
+
+        Results.from_core({"summary": json.loads(summary), "traces": traces}).save(args.out, format=args.format)
     if not args.quiet:
         _say(text)
     if content is None:
@@ -545,7 +547,11 @@ def build_parser() -> argparse.ArgumentParser:
     get.add_argument("--batches", metavar="TEXT", help="ask for segments in batches, e.g. '1s 1 2s 5'")
     get.add_argument("--seed", type=int, metavar="N", help="seed of the nonces and the controller's draws "
                      "(default: from the clock, so that runs differ)")
-    get.add_argument("--out", metavar="DIR", help="write summary.json here")
+    get.add_argument("--out", metavar="DIR", help="write summary.json and the consumer's traces here, as a "
+                     "simulated run's (consumers, interests, paths)")
+    get.add_argument("--format", choices=("parquet", "csv", "both"), default="parquet",
+                     help="file format of the traces in --out (default parquet)")
+    get.add_argument("--bin", metavar="TIME", help="the traces' time bin width (default 100ms, a scenario's)")
     get.add_argument("-q", "--quiet", action="store_true", help="print no summary")
     get.set_defaults(handler=cmd_get)
 

@@ -81,7 +81,7 @@ async fn serve_and_get(producer: &Path, consumer: &Path, cc: &str, content: &[u8
     let mut client = Client::connect(producer).await.unwrap();
     register(&mut client, &segments, REGISTER_TIMEOUT, &mut report).await.unwrap();
     let options = vec![("cc".to_string(), cc.to_string())];
-    let get = GetOptions { consumer: consumer_config("/p/file", &options).unwrap(), socket: consumer.into(), seed: 7 };
+    let get = GetOptions::new(consumer_config("/p/file", &options).unwrap(), consumer.into(), 7);
     let fetched = serve_while_fetching(&mut client, &segments, &mut report, &get).await;
     (fetched, report)
 }

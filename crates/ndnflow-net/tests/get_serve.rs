@@ -68,7 +68,7 @@ async fn serve_and_get_with(test: &str, top: &str, route: Route, pairs: &[(&str,
             }
         };
         let consumer = consumer_config("/p/file", &options(pairs)).unwrap();
-        let get = GetOptions { consumer, socket: dir.join("app.sock"), seed: 7 };
+        let get = GetOptions::new(consumer, dir.join("app.sock"), 7);
         let fetched = serve_while_fetching(&mut producer, &segments, &mut report, &get).await;
         (fetched, report)
     };
@@ -117,6 +117,13 @@ async fn a_ptp_consumer_finds_its_path_through_a_ptp_daemon() {
     assert_eq!(fetched.summary.controller, "ptp");
     assert!(served.data_sent >= 13);
     assert!(fetched.summary.elapsed < ndnflow_core::Time::from_secs(1), "{:?}", fetched.summary.elapsed);
+    // One daemon, one next hop: one path, in summary.json as in a simulated run. The probe
+    // fetched segment 0, so the path carried the other 12; its rows, one per bin, add up to them.
+    let paths = fetched.summary.paths.as_deref().expect("a PTP consumer's paths");
+    assert_eq!(paths.len(), 1);
+    assert_eq!((paths[0].state, paths[0].data), ("in-use", 12));
+    assert_eq!(fetched.traces.path_names[0].route, paths[0].tags[0].to_string());
+    assert_eq!(fetched.traces.paths.data.iter().sum::<u64>(), 12);
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -262,11 +269,7 @@ async fn a_name_nobody_serves_fails_once_a_segment_is_given_up() {
     // No route for /nothing: each Interest is Nacked (NoRoute) at once, and waits for its timer
     // (100 ms) before it is sent again; after one retransmission segment 0 is given up.
     let pairs = [("max_retries", "1"), ("rto", "{ initial = \"100ms\", min = \"100ms\" }")];
-    let get = GetOptions {
-        consumer: consumer_config("/nothing", &options(&pairs)).unwrap(),
-        socket: dir.join("app.sock"),
-        seed: 1,
-    };
+    let get = GetOptions::new(consumer_config("/nothing", &options(&pairs)).unwrap(), dir.join("app.sock"), 1);
     let (_, fetched) = run_with(daemon, async { fetch(&get, std::future::pending()).await.unwrap() }).await;
     assert!(fetched.content.is_none());
     assert_eq!(fetched.summary.stats.abandoned, 1);

@@ -22,6 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::sim::ScenarioError;
+use crate::traces::Traces;
 
 /// How often a tool asks the interpreter whether a signal came.
 const SIGNAL_POLL: Duration = Duration::from_millis(100);
@@ -111,19 +112,26 @@ fn serve_file(
 }
 
 /// Fetches `name` through the forwarder at `socket` with the consumer `options` describe (pairs
-/// of a consumer-table key and its text). Returns (content or None when incomplete, the summary
-/// as ndncatchunks prints it, the summary JSON text).
+/// of a consumer-table key and its text), its traces in bins of `bin_ns` nanoseconds (default
+/// 100 ms). Returns (content or None when incomplete, the summary as ndncatchunks prints it, the
+/// summary JSON text, the traces as a simulated run's `_core.Traces`).
 #[pyfunction]
-#[pyo3(signature = (name, options, socket=None, seed=None))]
+#[pyo3(signature = (name, options, socket=None, seed=None, bin_ns=None))]
 fn get_object<'py>(
     py: Python<'py>,
     name: &str,
     options: Vec<(String, String)>,
     socket: Option<PathBuf>,
     seed: Option<u64>,
-) -> PyResult<(Option<Bound<'py, PyBytes>>, String, String)> {
+    bin_ns: Option<u64>,
+) -> PyResult<(Option<Bound<'py, PyBytes>>, String, String, Traces)> {
     let consumer = consumer_config(name, &options).map_err(to_py)?;
-    let options = GetOptions { consumer, socket: socket_path(socket), seed: seed.unwrap_or_else(fresh_seed) };
+    let mut options = GetOptions::new(consumer, socket_path(socket), seed.unwrap_or_else(fresh_seed));
+    match bin_ns {
+        Some(0) => return Err(ScenarioError::new_err("--bin: must be above 0")),
+        Some(ns) => options.bin = Time::from_nanos(ns),
+        None => {}
+    }
     let (fetched, signal) = run_until_signal(py, |stop| async move { fetch(&options, stop).await });
     if let Some(e) = signal {
         return Err(e);
@@ -131,7 +139,7 @@ fn get_object<'py>(
     let fetched = fetched.map_err(to_py)?;
     let content = fetched.content.map(|c| PyBytes::new(py, &c));
     let json = serde_json::to_string_pretty(&fetched.summary.to_json()).unwrap_or_default();
-    Ok((content, fetched.summary.text(), json))
+    Ok((content, fetched.summary.text(), json, Traces::new(fetched.traces)))
 }
 
 /// A seed for a run that gives none: nonces must differ between runs on a real network (a

@@ -200,6 +200,16 @@ impl Recorder {
         }
     }
 
+    /// The paths found so far as their rows name them, `consumers` indexed as the samples' `index`.
+    pub fn path_names(&self, consumers: &[ConsumerName]) -> Vec<PathName> {
+        let name = |k: &PathKey| {
+            let c = &consumers[k.consumer as usize];
+            let route = k.tags.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+            PathName { consumer: c.id.clone(), node: c.node.clone(), index: k.index, route }
+        };
+        self.path_keys.iter().map(name).collect()
+    }
+
     pub fn bin_start(&self) -> Time {
         self.bin_start
     }
@@ -214,6 +224,25 @@ impl Recorder {
         net: &Network,
         consumers: impl Iterator<Item = ConsumerSample>,
     ) -> Result<(), OutOfMemory> {
+        self.sample_of(now, Some(net), consumers)
+    }
+
+    /// `sample` for a recorder made with no link directions, whose consumers run outside a
+    /// simulated network (`ndnflow get`, ndnflow-net): the consumer and path rows alone.
+    pub fn sample_consumers(
+        &mut self,
+        now: Time,
+        consumers: impl Iterator<Item = ConsumerSample>,
+    ) -> Result<(), OutOfMemory> {
+        self.sample_of(now, None, consumers)
+    }
+
+    fn sample_of(
+        &mut self,
+        now: Time,
+        net: Option<&Network>,
+        consumers: impl Iterator<Item = ConsumerSample>,
+    ) -> Result<(), OutOfMemory> {
         Arc::make_mut(&mut self.log).room_for_bin(self.last_consumers.len())?;
         if now <= self.bin_start && !self.reopen_last_bin() {
             return Ok(());
@@ -223,8 +252,8 @@ impl Recorder {
         self.prev_consumers.clone_from(&self.last_consumers);
         self.prev_path_data.clone_from(&self.last_path_data);
         let path_rows = self.paths.time_s.len();
-        self.push_rows(now, &net.dirs, consumers);
-        if let Some(c) = &mut self.counters {
+        self.push_rows(now, net.map_or(&[], |n| &n.dirs), consumers);
+        if let (Some(c), Some(net)) = (&mut self.counters, net) {
             c.push_bin(self.bin_start, net);
         }
         self.prev_rows = Some(self.paths.time_s.len() - path_rows);
@@ -504,6 +533,23 @@ pub struct PathSummary {
     /// SMIC: how many sub-flows share its bottleneck, itself included (absent for others).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sharing: Option<usize>,
+}
+
+impl PathSummary {
+    /// A path's row from what its consumer reports of it.
+    pub fn of(p: PathReport) -> PathSummary {
+        PathSummary {
+            tags: p.tags,
+            state: p.state,
+            window: p.window,
+            srtt_ms: p.srtt.map(|t| t.as_millis_f64()),
+            data: p.data,
+            losses: p.losses,
+            decreases: p.decreases,
+            timeouts: p.timeouts,
+            sharing: p.sharing,
+        }
+    }
 }
 
 /// What a PTP router did (MPFP, PTP §4): Interests it steered, and its FAB's lookups.

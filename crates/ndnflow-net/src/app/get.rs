@@ -26,9 +26,10 @@ use ndnflow_core::app::{Consumer, ConsumerConfig, ConsumerStats, RttHistogram};
 use ndnflow_core::packet::{Frame, NetPacket};
 use ndnflow_core::{Name, Time};
 use ndnflow_sim::scenario::toml::{parse_consumer_table, ScenarioError};
-use ndnflow_sim::trace::ConsumerSummary;
+use ndnflow_sim::trace::{ConsumerSummary, PathSummary, RunTraces};
 
 use super::client::{Client, Received};
+use super::get_trace::{FetchTrace, CONSUMER_ID, CONSUMER_NODE};
 use super::{sleep_until, AppError};
 use crate::clock::Clock;
 
@@ -106,13 +107,24 @@ pub struct GetOptions {
     pub socket: PathBuf,
     /// Seeds the consumer's nonces and any random draws of its controller.
     pub seed: u64,
+    /// Width of the traces' time bins (`--bin`; `get_trace::DEFAULT_BIN`).
+    pub bin: Time,
 }
 
-/// The object fetched (when complete) and the summary.
+impl GetOptions {
+    /// A fetch of `consumer` through the forwarder at `socket`, with the default bins.
+    pub fn new(consumer: ConsumerConfig, socket: PathBuf, seed: u64) -> GetOptions {
+        GetOptions { consumer, socket, seed, bin: super::get_trace::DEFAULT_BIN }
+    }
+}
+
+/// The object fetched (when complete), the summary, and the traces a simulated run writes for
+/// its consumers (`get_trace`).
 pub struct Fetched {
     /// The content of segments 0..=last in order; `None` unless every one came.
     pub content: Option<Vec<u8>>,
     pub summary: Summary,
+    pub traces: RunTraces,
 }
 
 /// ndncatchunks' end-of-run figures, and the consumer's counters.
@@ -135,6 +147,13 @@ pub struct Summary {
     pub malformed: u64,
     /// Why the object is not complete; `None` when it is.
     pub incomplete: Option<String>,
+    /// A multipath consumer's paths at the end, in the order found (`None` for one path).
+    pub paths: Option<Vec<PathSummary>>,
+    pub seed: u64,
+    /// Calls into the consumer: frames it was handed and timers that fired.
+    pub events: u64,
+    /// Trace bins the allocator refused room for (missing from `consumers.parquet`).
+    pub refused_bins: u64,
 }
 
 /// Fetches `options.consumer.name` through the forwarder at `options.socket`, until the object is
@@ -157,6 +176,7 @@ pub async fn fetch(options: &GetOptions, shutdown: impl Future<Output = ()>) -> 
             break false;
         }
         let deadline = run.consumer.poll_timeout().and_then(|t| run.clock.instant(t));
+        let bin_end = run.clock.instant(run.trace.next_bin());
         tokio::select! {
             _ = &mut shutdown => break true,
             r = client.recv() => match r? {
@@ -168,6 +188,7 @@ pub async fn fetch(options: &GetOptions, shutdown: impl Future<Output = ()>) -> 
                 }
             },
             _ = sleep_until(deadline) => run.on_timeout(&mut out),
+            _ = sleep_until(bin_end) => run.trace.close_bins(run.clock.now(), &run.consumer),
         }
     };
     Ok(run.finish(interrupted))
@@ -185,21 +206,29 @@ struct Run {
     mark_decreases: u64,
     loss_decreases: u64,
     malformed: u64,
+    trace: FetchTrace,
+    seed: u64,
+    events: u64,
 }
 
 impl Run {
     fn new(options: &GetOptions) -> Run {
         let config = options.consumer.clone();
         let last = config.segments.map(|n| n.saturating_sub(1));
+        let name = config.name.clone();
+        let mut consumer = Consumer::new(config, options.seed);
         Run {
             clock: Clock::start(),
-            name: config.name.clone(),
-            consumer: Consumer::new(config, options.seed),
+            name,
+            trace: FetchTrace::new(options.bin, &mut consumer),
+            consumer,
             content: Vec::new(),
             last,
             mark_decreases: 0,
             loss_decreases: 0,
             malformed: 0,
+            seed: options.seed,
+            events: 0,
         }
     }
 
@@ -223,6 +252,7 @@ impl Run {
         };
         let (before, accepted) = (self.consumer.window(), self.consumer.stats.data_received);
         self.consumer.handle(self.clock.now(), frame, out);
+        self.after_call();
         // Only a Data the consumer took (one it asked for, the first time) is kept: a segment
         // number no Interest carried never sizes the buffer.
         if let Some(d) = data.filter(|_| self.consumer.stats.data_received > accepted) {
@@ -240,9 +270,15 @@ impl Run {
     fn on_timeout(&mut self, out: &mut Vec<Frame>) {
         let before = self.consumer.window();
         self.consumer.handle_timeout(self.clock.now(), out);
+        self.after_call();
         if falls(before, self.consumer.window()) {
             self.loss_decreases += 1;
         }
+    }
+
+    fn after_call(&mut self) {
+        self.events += 1;
+        self.trace.drain(&mut self.consumer);
     }
 
     /// Keeps the content of a Data named NAME/seg=N.
@@ -265,9 +301,10 @@ impl Run {
         self.content[i] = Some(data.content.clone());
     }
 
-    fn finish(self, interrupted: bool) -> Fetched {
+    fn finish(mut self, interrupted: bool) -> Fetched {
+        let end = self.consumer.finished_at().unwrap_or_else(|| self.clock.now());
+        let (traces, refused_bins) = self.trace.finish(end, &mut self.consumer);
         let c = &self.consumer;
-        let end = c.finished_at().unwrap_or_else(|| self.clock.now());
         let segments = self.last.map(|l| l + 1);
         let have = self.content.iter().filter(|s| s.is_some()).count() as u64;
         let complete = self.last.is_some_and(|l| self.has_all(l));
@@ -297,8 +334,12 @@ impl Run {
             segments,
             malformed: self.malformed,
             incomplete,
+            paths: c.paths().map(|paths| paths.into_iter().map(PathSummary::of).collect()),
+            seed: self.seed,
+            events: self.events,
+            refused_bins,
         };
-        Fetched { content, summary }
+        Fetched { content, summary, traces }
     }
 }
 
@@ -338,26 +379,40 @@ impl Summary {
     }
 
     /// The consumer's row as a simulated run's summary.json has it (`consumers.<id>`), node
-    /// "local", from 0 to the end of the fetch.
+    /// "local", from 0 to the end of the fetch, with a multipath consumer's paths.
     pub fn consumer_row(&self) -> ConsumerSummary {
         let finished = self.incomplete.is_none();
-        ConsumerSummary::of(
-            "local".into(),
+        let mut row = ConsumerSummary::of(
+            CONSUMER_NODE.into(),
             self.name.clone(),
             &self.stats,
             &self.rtt,
             Time::ZERO,
             self.elapsed,
             finished,
-        )
+        );
+        row.paths = self.paths.clone();
+        row
     }
 
-    /// `summary.json` of `--out DIR`: the consumer row under `consumers.get`, as in a simulated
-    /// run's summary, and ndncatchunks' figures under `get`.
+    /// `summary.json` of `--out DIR`, shaped as a simulated run's: `simulation` (the fetch's span
+    /// as its duration and end, the seed, the consumer's calls as events, no packet-hops: the
+    /// network is real), the consumer row under `consumers.get`, no `links` or `nodes` (the
+    /// daemon prints its counters when it stops), and ndncatchunks' figures under `get`.
     pub fn to_json(&self) -> serde_json::Value {
         let row = self.consumer_row();
+        let elapsed = self.elapsed.as_secs_f64();
         serde_json::json!({
-            "consumers": { "get": &row },
+            "simulation": {
+                "duration_s": elapsed,
+                "end_s": elapsed,
+                "seed": self.seed,
+                "events": self.events,
+                "packet_hops": 0,
+            },
+            "consumers": { CONSUMER_ID: &row },
+            "links": {},
+            "nodes": {},
             "get": {
                 "name": self.name,
                 "controller": self.controller,
@@ -376,6 +431,7 @@ impl Summary {
                 "interests_sent": self.stats.interests_sent,
                 "retransmissions": self.stats.retransmissions,
                 "malformed": self.malformed,
+                "refused_bins": self.refused_bins,
             },
         })
     }

@@ -6,6 +6,7 @@
 
 pub mod client;
 pub mod get;
+pub mod get_trace;
 pub mod serve;
 
 /// Why a tool stopped. The Python command maps `Usage` and `Connect` to exit status 2 (bad

@@ -3,12 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use ndnflow_core::app::multipath::PathReport;
-
 use super::Simulation;
 use crate::build::App;
 use crate::trace::{
-    CatalogSummary, ConsumerName, ConsumerSummary, DpccpNodeSummary, NodeSummary, ObjectSeries, PathName, PathSummary,
+    CatalogSummary, ConsumerName, ConsumerSummary, DpccpNodeSummary, NodeSummary, ObjectSeries, PathSummary,
     PtpNodeSummary, Results, RunTraces, SimulatedCacheSummary, SimulationSummary, Summary,
 };
 use crate::trace_counters::face_names;
@@ -37,16 +35,7 @@ impl Simulation {
             .zip(&self.net.consumer_ids)
             .map(|(c, id)| ConsumerName { id: id.clone(), node: self.scenario.nodes[c.node].name.clone() })
             .collect();
-        let path_names = self
-            .recorder
-            .path_keys
-            .iter()
-            .map(|k| {
-                let c = &consumer_names[k.consumer as usize];
-                let route = k.tags.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
-                PathName { consumer: c.id.clone(), node: c.node.clone(), index: k.index, route }
-            })
-            .collect();
+        let path_names = self.recorder.path_names(&consumer_names);
         let counters = self.recorder.counters.as_ref();
         RunTraces {
             log: std::sync::Arc::clone(&self.recorder.log),
@@ -98,7 +87,7 @@ impl Simulation {
             );
             row.pending = c.in_flight() as u64;
             row.pending_nacked = c.in_flight_nacked() as u64;
-            row.paths = c.paths().map(|paths| paths.into_iter().map(path_summary).collect());
+            row.paths = c.paths().map(|paths| paths.into_iter().map(PathSummary::of).collect());
             row.catalog = spec.catalog.map(|_| CatalogSummary::of(&c.objects()));
             consumers.insert(self.net.consumer_ids[i].clone(), row);
         }
@@ -165,19 +154,5 @@ impl Simulation {
             links,
             nodes,
         }
-    }
-}
-
-fn path_summary(p: PathReport) -> PathSummary {
-    PathSummary {
-        tags: p.tags,
-        state: p.state,
-        window: p.window,
-        srtt_ms: p.srtt.map(|t| t.as_millis_f64()),
-        data: p.data,
-        losses: p.losses,
-        decreases: p.decreases,
-        timeouts: p.timeouts,
-        sharing: p.sharing,
     }
 }
