@@ -167,3 +167,75 @@ def test_pynfdc_makes_a_face_and_a_route_sets_a_strategy_and_reads_them_back(fwd
     assert "ndnflow" in status and "nFibEntries\t1" in status.replace(" ", ""), status
     assert "200 OK" in _run(nfdc + ["rf", "257"], env)
     assert "FaceID=257" not in _run(nfdc + ["route"], env), "a destroyed face takes its routes"
+
+
+#: Fetches the certificate by the key's name (argv[1]) as a validator following a KeyLocator
+#: would (CanBePrefix), builds python-ndn's ECDSA checker from it, and fetches argv[2] with it;
+#: then argv[2] again with a checker of another key, which must refuse it.
+ECDSA_CONSUMER = """
+import sys
+from Cryptodome.PublicKey import ECC
+from ndn.app import NDNApp, ValidationFailure
+from ndn.app_support.security_v2 import parse_certificate
+from ndn.encoding import Name
+from ndn.security import KeychainDigest
+from ndn.security.validator.known_key_validator import EccChecker
+app = NDNApp(keychain=KeychainDigest())
+
+async def accept(name, sig):
+    return True
+
+async def fetch():
+    try:
+        key_name, segment = sys.argv[1], sys.argv[2]
+        _, _, _, cert = await app.express_interest(key_name, can_be_prefix=True, lifetime=2000,
+                                                   need_raw_packet=True, validator=accept)
+        parsed = parse_certificate(cert)
+        validity = parsed.signature_info.validity_period
+        print('certificate', Name.to_str(parsed.name), parsed.meta_info.content_type,
+              bytes(validity.not_before).decode(), flush=True)
+        checker = EccChecker.from_cert(cert)
+        # The certificate is signed by its own key.
+        await app.express_interest(Name.to_str(parsed.name), lifetime=2000, validator=checker)
+        name, _, content = await app.express_interest(segment, lifetime=2000, validator=checker)
+        print('verified', Name.to_str(name), len(content), flush=True)
+        other = ECC.generate(curve='P-256').public_key().export_key(format='DER')
+        try:
+            await app.express_interest(segment, lifetime=2000, validator=EccChecker.from_key(key_name, other))
+            print('accepted by another key', flush=True)
+        except ValidationFailure:
+            print('refused by another key', flush=True)
+    finally:
+        app.shutdown()
+
+app.run_forever(after_start=fetch())
+"""
+
+
+def test_serve_with_an_ecdsa_key_is_verified_by_python_ndn(fwd, tmp_path):
+    from Cryptodome.PublicKey import ECC
+
+    env = fwd["env"]
+    key = ECC.generate(curve="P-256")
+    (tmp_path / "key.pem").write_text(key.export_key(format="PEM"))  # PKCS#8, "BEGIN PRIVATE KEY"
+    (tmp_path / "file.bin").write_bytes(bytes(range(256)) * 40)  # 10,240 bytes: two segments of 8000
+    sock = env["NDN_CLIENT_TRANSPORT"].removeprefix("unix://")
+    serve = subprocess.Popen([sys.executable, "-m", "ndnflow.cli", "serve", "/signed/file", str(tmp_path / "file.bin"),
+                              "--socket", sock, "--key", str(tmp_path / "key.pem")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT / "python")})
+    try:
+        assert "published 2 Data packet(s)" in serve.stderr.readline()
+        line = serve.stderr.readline()
+        assert line.startswith("ndnflow serve: signed with ECDSA; certificate /signed/file/KEY/"), line
+        # PREFIX/KEY/<key-id>/self/v=<version>: the key's name is the certificate's less two components.
+        key_name = "/".join(line.split("certificate ")[1].strip().split("/")[:-2])
+        consumer = _script(tmp_path, "ecdsa_consumer.py", ECDSA_CONSUMER)
+        out = _run([sys.executable, str(consumer), key_name, "/signed/file/seg=1"], env).splitlines()
+        assert out[0].startswith(f"certificate {key_name}/self/"), out
+        # ContentType KEY (2), NotBefore today as YYYYMMDDThhmmss.
+        assert out[0].split()[2] == "2" and len(out[0].split()[3]) == 15 and out[0].split()[3][8] == "T", out
+        assert out[1:] == ["verified /signed/file/seg=1 2240", "refused by another key"], out
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.communicate(timeout=60)

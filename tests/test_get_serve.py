@@ -184,3 +184,16 @@ def test_serve_with_a_missing_file_is_a_clear_error(tmp_path, capsys):
     assert main(["serve", "/p", str(tmp_path / "missing.bin"), "--socket", str(tmp_path / "s.sock")]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: cannot read {tmp_path / 'missing.bin'}"), err
+
+
+def test_serve_with_a_bad_key_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "file.bin").write_bytes(b"x")
+    (tmp_path / "not-a-key.pem").write_text("hello\n")
+    args = ["serve", "/p", str(tmp_path / "file.bin"), "--socket", str(tmp_path / "s.sock")]
+    assert main(args + ["--key", str(tmp_path / "missing.pem")]) == 2
+    assert capsys.readouterr().err.startswith(f"error: --key: cannot read {tmp_path / 'missing.pem'}")
+    assert main(args + ["--key", str(tmp_path / "not-a-key.pem")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --key: {tmp_path / 'not-a-key.pem'}: not a P-256 private key in PEM"), err
+    assert main(args + ["--key", str(tmp_path / "not-a-key.pem"), "--key-name", "no-slash"]) == 2
+    assert capsys.readouterr().err.startswith('error: --key-name "no-slash": ')

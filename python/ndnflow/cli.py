@@ -432,7 +432,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if freshness_ms < 0:
         raise UsageError(f"--freshness {args.freshness}: must not be negative")
     try:
-        report = serve_file(args.prefix, args.file, args.socket, args.segment_size, freshness_ms, not args.no_register)
+        report = serve_file(args.prefix, args.file, args.socket, args.segment_size, freshness_ms, not args.no_register,
+                            args.key, args.key_name)
     except RuntimeError as exc:
         _say(f"error: {_one_line(str(exc))}")
         return EXIT_INTERNAL
@@ -567,6 +568,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="FreshnessPeriod of every Data (default 10s, ndnputchunks')")
     srv.add_argument("--no-register", dest="no_register", action="store_true",
                      help="do not send rib/register: the forwarder's configuration routes PREFIX to --socket")
+    srv.add_argument("--key", metavar="FILE", help="sign with this P-256 private key (PEM, PKCS#8 or SEC1) instead "
+                     "of DigestSha256: SignatureSha256WithEcdsa, and the key's self-signed certificate served")
+    srv.add_argument("--key-name", dest="key_name", metavar="NAME",
+                     help="the key's name, IDENTITY/KEY/KEY-ID (default PREFIX/KEY/ and 8 bytes of the public key's "
+                     "SHA-256)")
     srv.set_defaults(handler=cmd_serve)
 
     rep = commands.add_parser(

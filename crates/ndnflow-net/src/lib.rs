@@ -14,6 +14,7 @@ pub mod app;
 pub mod clock;
 pub mod config;
 pub mod daemon;
+pub mod ecdsa;
 pub mod face;
 pub mod mgmt;
 pub mod report;

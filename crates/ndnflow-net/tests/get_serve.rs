@@ -190,6 +190,42 @@ fn serve_answers_exactly_prefix_and_a_segment() {
 }
 
 #[test]
+fn with_a_key_every_segment_carries_an_ecdsa_signature_and_the_certificate_is_answered() {
+    use ndnflow_core::packet::Interest;
+    use ndnflow_net::ecdsa::{verify_ecdsa, EcdsaKey, SIGNATURE_SHA256_WITH_ECDSA};
+    use p256::pkcs8::{EncodePrivateKey, LineEnding};
+    let pem = p256::ecdsa::SigningKey::from_bytes(&[7u8; 32].into()).unwrap().to_pkcs8_pem(LineEnding::LF).unwrap();
+    let prefix = Name::parse("/p/file").unwrap();
+    let key = EcdsaKey::from_pem(&pem, &prefix, None).unwrap();
+    let segments = Segments::signed(&prefix, b"abc", 2, None, Some(&key)).unwrap(); // "ab", "c"
+    let spki = key.public_key_der();
+    for n in 0..2 {
+        let wire = segments.packet(n).unwrap();
+        assert!(verify_ecdsa(wire, &spki), "segment {n}");
+        assert_eq!(Data::decode(wire).unwrap().signature.sig_type, SIGNATURE_SHA256_WITH_ECDSA);
+        assert!(!verify_digest_sha256(wire));
+    }
+    // The certificate, /p/file/KEY/<id>/self/v=<time>, answers an Interest for the key's name
+    // with CanBePrefix (a validator following the KeyLocator), and for its own name; not the key's
+    // name without CanBePrefix, nor the prefix itself (that is no segment: a Nack).
+    let (cert_name, cert) = segments.certificate().expect("the key's name is under the prefix");
+    assert!(key.name().is_prefix_of(cert_name) && verify_ecdsa(cert, &spki));
+    let ask = |name: &Name, can_be_prefix: bool| {
+        let mut i = Interest::new(name.clone(), 1, ndnflow_core::Time::from_secs(4));
+        i.can_be_prefix = can_be_prefix;
+        segments.answer_interest(&i).map(<[u8]>::to_vec)
+    };
+    assert_eq!(ask(key.name(), true).as_deref(), Some(cert));
+    assert_eq!(ask(cert_name, false).as_deref(), Some(cert));
+    assert_eq!(ask(key.name(), false), None);
+    assert_eq!(ask(&prefix, true), None);
+    assert_eq!(ask(&prefix.append_segment(1), false).as_deref(), segments.packet(1));
+    // A key named outside the prefix signs, and its certificate is not served here.
+    let elsewhere = EcdsaKey::from_pem(&pem, &prefix, Some(Name::parse("/lab/KEY/k1").unwrap())).unwrap();
+    assert!(Segments::signed(&prefix, b"abc", 2, None, Some(&elsewhere)).unwrap().certificate().is_none());
+}
+
+#[test]
 fn a_segment_size_that_overflows_a_packet_is_refused() {
     let prefix = Name::parse("/p").unwrap();
     let err = Segments::new(&prefix, &[0; 9000], 8800, None).err().expect("an error");

@@ -66,7 +66,8 @@ where
 /// Publishes `file` under `prefix` through the forwarder at `socket` until Ctrl-C or SIGTERM;
 /// what it counted, as JSON text.
 #[pyfunction]
-#[pyo3(signature = (prefix, file, socket=None, segment_size=ndnflow_net::app::serve::DEFAULT_SEGMENT_SIZE, freshness_ms=Some(10_000), register=true))]
+#[pyo3(signature = (prefix, file, socket=None, segment_size=ndnflow_net::app::serve::DEFAULT_SEGMENT_SIZE, freshness_ms=Some(10_000), register=true, key=None, key_name=None))]
+#[allow(clippy::too_many_arguments)]
 fn serve_file(
     py: Python<'_>,
     prefix: &str,
@@ -75,8 +76,13 @@ fn serve_file(
     segment_size: usize,
     freshness_ms: Option<u64>,
     register: bool,
+    key: Option<PathBuf>,
+    key_name: Option<&str>,
 ) -> PyResult<String> {
     let prefix = Name::parse(prefix).map_err(|e| ScenarioError::new_err(format!("PREFIX {prefix:?}: {e}")))?;
+    let key_name = key_name
+        .map(|n| Name::parse(n).map_err(|e| ScenarioError::new_err(format!("--key-name {n:?}: {e}"))))
+        .transpose()?;
     let options = ServeOptions {
         prefix,
         file,
@@ -84,6 +90,8 @@ fn serve_file(
         segment_size,
         freshness: freshness_ms.map(Time::from_millis),
         register,
+        key,
+        key_name,
     };
     let segments = Segments::load(&options).map_err(to_py)?;
     let (report, signal) = run_until_signal(py, |stop| async move {
@@ -102,6 +110,9 @@ fn serve_file(
             segments.prefix(),
             options.socket.display()
         );
+        if let Some((name, _)) = segments.certificate() {
+            eprintln!("ndnflow serve: signed with ECDSA; certificate {name}");
+        }
         serve::serve(&mut client, &segments, &mut report, stop).await.map(|()| report)
     });
     let report = report.map_err(to_py)?;

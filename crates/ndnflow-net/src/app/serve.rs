@@ -3,7 +3,10 @@
 //! payloads of at most `segment_size` bytes (ndnputchunks' `--size` default, 8000), each a Data
 //! named PREFIX/seg=N (NDN naming conventions rev3, a typed SegmentNameComponent, type 0x32), with
 //! FreshnessPeriod (ndnputchunks' default, 10 s), FinalBlockId on every segment, and a
-//! DigestSha256 signature (`crate::sign`). An empty file is one empty segment, as ndnputchunks publishes.
+//! DigestSha256 signature (`crate::sign`), or with `--key FILE` a SignatureSha256WithEcdsa one
+//! (`crate::ecdsa`), whose self-signed certificate is then served too when the key's name falls
+//! under PREFIX (as it does by default: PREFIX/KEY/<key-id>). An empty file is one empty segment,
+//! as ndnputchunks publishes.
 //!
 //! Where it differs from ndnputchunks, to meet the simulator's consumer that `ndnflow get` runs:
 //! no version component (ndnputchunks publishes PREFIX/v=<time>/seg=N and answers version
@@ -31,6 +34,7 @@ use ndnflow_core::{Name, Time};
 
 use super::client::{Client, Received};
 use super::{sleep_until, AppError};
+use crate::ecdsa::EcdsaKey;
 use crate::face::udp::MAX_PACKET_SIZE;
 use crate::mgmt::control::{signed_command_name, ControlParameters, ControlResponse};
 
@@ -53,19 +57,44 @@ pub struct ServeOptions {
     /// Register the prefix with `rib/register` before serving (false: the forwarder's
     /// configuration routes the prefix to this socket).
     pub register: bool,
+    /// `--key`: a P-256 private key in PEM to sign with (ECDSA); `None`: DigestSha256.
+    pub key: Option<PathBuf>,
+    /// `--key-name`: the key's name, `<identity>/KEY/<key-id>`; `None`: PREFIX/KEY/<key-id>.
+    pub key_name: Option<Name>,
 }
 
-/// A file's segments, encoded and signed.
+/// A file's segments, encoded and signed, and the signing key's certificate when served.
 pub struct Segments {
     prefix: Name,
     packets: Vec<Vec<u8>>,
     bytes: u64,
+    certificate: Option<Certificate>,
+}
+
+/// A signing key's certificate as `serve` answers it.
+struct Certificate {
+    /// The key's name: an Interest under it asks for the certificate.
+    key: Name,
+    name: Name,
+    wire: Vec<u8>,
 }
 
 impl Segments {
     /// Cuts `content` into Data of at most `size` bytes each under `prefix`. An error when `size`
     /// is 0 or a packet would exceed the 8800 bytes a face takes (ndn-cxx MAX_NDN_PACKET_SIZE).
     pub fn new(prefix: &Name, content: &[u8], size: usize, freshness: Option<Time>) -> Result<Segments, AppError> {
+        Segments::signed(prefix, content, size, freshness, None)
+    }
+
+    /// `new`, signed with `key` (ECDSA) when given, DigestSha256 otherwise. With a key whose name
+    /// is under `prefix`, its self-signed certificate (made now) is answered too.
+    pub fn signed(
+        prefix: &Name,
+        content: &[u8],
+        size: usize,
+        freshness: Option<Time>,
+        key: Option<&EcdsaKey>,
+    ) -> Result<Segments, AppError> {
         if size == 0 {
             return Err(AppError::Usage("--segment-size: must be at least 1 byte".into()));
         }
@@ -78,7 +107,10 @@ impl Segments {
             let mut data = Data::new(prefix.append_segment(seg), Bytes::copy_from_slice(&content[start..end]));
             data.freshness_period = freshness;
             data.final_block_id = Some((SEGMENT, last.clone()));
-            crate::sign::sign_digest_sha256(&mut data);
+            match key {
+                Some(key) => key.sign(&mut data),
+                None => crate::sign::sign_digest_sha256(&mut data),
+            }
             let wire = data.encode();
             if wire.len() > MAX_PACKET_SIZE {
                 let msg = format!(
@@ -89,14 +121,26 @@ impl Segments {
             }
             packets.push(wire);
         }
-        Ok(Segments { prefix: prefix.clone(), packets, bytes: content.len() as u64 })
+        let certificate = key.filter(|k| prefix.is_prefix_of(k.name())).map(|k| {
+            let since_1970 = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+            let cert = k.certificate(since_1970.as_millis() as u64, since_1970.as_secs() as i64);
+            Certificate { key: k.name().clone(), name: cert.name.clone(), wire: cert.encode() }
+        });
+        Ok(Segments { prefix: prefix.clone(), packets, bytes: content.len() as u64, certificate })
     }
 
-    /// Reads `options.file` and segments it.
+    /// Reads `options.file` (and `options.key`) and segments it.
     pub fn load(options: &ServeOptions) -> Result<Segments, AppError> {
         let content = std::fs::read(&options.file)
             .map_err(|e| AppError::Io(format!("cannot read {}: {e}", options.file.display())))?;
-        Segments::new(&options.prefix, &content, options.segment_size, options.freshness)
+        let key = match &options.key {
+            Some(path) => Some(
+                EcdsaKey::load(path, &options.prefix, options.key_name.clone())
+                    .map_err(|e| AppError::Usage(format!("--key: {e}")))?,
+            ),
+            None => None,
+        };
+        Segments::signed(&options.prefix, &content, options.segment_size, options.freshness, key.as_ref())
     }
 
     pub fn len(&self) -> usize {
@@ -117,7 +161,26 @@ impl Segments {
         self.packets.get(n).map(Vec::as_slice)
     }
 
-    /// The Data that answers an Interest for `name`: exactly PREFIX/seg=N with N a segment.
+    /// The signing key's certificate, when served: its name and its encoding.
+    pub fn certificate(&self) -> Option<(&Name, &[u8])> {
+        self.certificate.as_ref().map(|c| (&c.name, c.wire.as_slice()))
+    }
+
+    /// The Data that answers `interest`: the certificate for an Interest under the key's name
+    /// that names it, or a prefix of it with CanBePrefix (as a validator asks by KeyLocator);
+    /// else `answer`'s segment.
+    pub fn answer_interest(&self, interest: &Interest) -> Option<&[u8]> {
+        let asks = |c: &&Certificate| {
+            let name = &interest.name;
+            c.key.is_prefix_of(name) && (*name == c.name || interest.can_be_prefix && name.is_prefix_of(&c.name))
+        };
+        match self.certificate.as_ref().filter(asks) {
+            Some(c) => Some(&c.wire),
+            None => self.answer(&interest.name),
+        }
+    }
+
+    /// The segment that answers an Interest for `name`: exactly PREFIX/seg=N with N a segment.
     pub fn answer(&self, name: &Name) -> Option<&[u8]> {
         if name.len() != self.prefix.len() + 1 || !self.prefix.is_prefix_of(name) {
             return None;
@@ -243,7 +306,7 @@ async fn handle(
         }
     };
     report.interests += 1;
-    match segments.answer(&interest.name) {
+    match segments.answer_interest(&interest) {
         Some(data) if echo == 0 => {
             report.data_sent += 1;
             send(client, data).await
