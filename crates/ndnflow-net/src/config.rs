@@ -12,10 +12,12 @@ use std::path::{Path, PathBuf};
 
 use ndnflow_core::fw::ForwarderConfig;
 use ndnflow_core::table::CsPolicy;
-use ndnflow_core::Name;
+use ndnflow_core::{Name, Time};
 use ndnflow_sim::scenario::toml::LinkOutputSpec;
 use serde::Deserialize;
 use toml::Spanned;
+
+use crate::face::Persistency;
 
 /// NFD's UDP port (nfd.conf `face_system.udp.port`), on every IPv4 address as NFD listens.
 pub const DEFAULT_UDP_LISTEN: &str = "0.0.0.0:6363";
@@ -28,6 +30,9 @@ pub const DEFAULT_CS_CAPACITY: usize = 65536;
 pub const DEFAULT_PIT_CAPACITY: usize = 65536;
 /// Our nonce and strategy seed when the file gives none (a scenario's default seed, 1).
 pub const DEFAULT_SEED: u64 = 1;
+/// How long an on-demand UDP face may stay silent before it closes: NFD's nfd.conf
+/// `face_system.udp.idle_timeout`, 600 s.
+pub const DEFAULT_UDP_IDLE_TIMEOUT: Time = Time::from_secs(600);
 /// A route's cost when the entry gives none: a scenario's `[[routes]]` default (NFD's `nfdc route
 /// add` default is 0; only the order between costs matters to the strategies).
 pub const DEFAULT_ROUTE_COST: u64 = 1;
@@ -42,6 +47,9 @@ pub struct DaemonConfig {
     /// The Unix stream socket local applications connect to (they register their prefixes through
     /// management); `None`: none.
     pub unix_listen: Option<PathBuf>,
+    /// `listen.udp_idle_timeout`: an on-demand UDP face that received nothing for this long (to
+    /// twice as long, checked every period as NFD does) closes.
+    pub udp_idle_timeout: Time,
     pub faces: Vec<FaceSpec>,
     pub routes: Vec<RouteSpec>,
     pub forwarder: ForwarderConfig,
@@ -63,6 +71,9 @@ pub struct FaceSpec {
     pub mtu: Option<u32>,
     /// A UDP face runs NDNLPv2 link reliability (`reliability = true`; NFD's LP_RELIABILITY flag).
     pub reliability: bool,
+    /// `persistency`: a TCP face is permanent unless it says `"persistent"` (it then closes for
+    /// good when its connection fails); every other face is persistent.
+    pub persistency: Persistency,
 }
 
 /// NFD's smallest MTU (`MIN_MTU`, daemon/face/face-common.hpp), and the largest a UDP datagram
@@ -132,6 +143,7 @@ struct Listen {
     udp: Option<Spanned<Endpoint>>,
     tcp: Option<Spanned<Endpoint>>,
     unix: Option<Spanned<Endpoint>>,
+    udp_idle_timeout: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -148,6 +160,7 @@ struct Face {
     queue: Option<Spanned<toml::Value>>,
     mtu: Option<Spanned<i64>>,
     reliability: Option<Spanned<bool>>,
+    persistency: Option<Spanned<String>>,
     #[allow(dead_code)]
     delay: Option<Spanned<toml::Value>>,
 }
@@ -185,7 +198,15 @@ pub fn parse(text: &str, file: &str) -> Result<DaemonConfig, ConfigError> {
         forwarder.cs_policy = CsPolicy::Lru;
         forwarder.cs_capacity = DEFAULT_CS_CAPACITY;
     }
-    let listen = raw.listen.unwrap_or(Listen { udp: None, tcp: None, unix: None });
+    let listen = raw.listen.unwrap_or(Listen { udp: None, tcp: None, unix: None, udp_idle_timeout: None });
+    let udp_idle_timeout = match &listen.udp_idle_timeout {
+        None => DEFAULT_UDP_IDLE_TIMEOUT,
+        Some(v) => match ndnflow_sim::scenario::units::parse_duration(v.get_ref()) {
+            Ok(t) if t > Time::ZERO => t,
+            Ok(_) => return Err(at(v.span(), "listen.udp_idle_timeout", "must be longer than 0".into())),
+            Err(e) => return Err(at(v.span(), "listen.udp_idle_timeout", e)),
+        },
+    };
     let udp_listen = match listen.udp {
         None => Some(DEFAULT_UDP_LISTEN.parse().expect("the default address parses")),
         Some(v) => endpoint(&v, "listen.udp", &at)?.map(|s| socket_addr(s, &v, "listen.udp", &at)).transpose()?,
@@ -211,7 +232,17 @@ pub fn parse(text: &str, file: &str) -> Result<DaemonConfig, ConfigError> {
         Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
     };
     let seed = raw.seed.unwrap_or(DEFAULT_SEED);
-    Ok(DaemonConfig { udp_listen, tcp_listen, unix_listen, faces, routes, forwarder, pit_capacity, seed })
+    Ok(DaemonConfig {
+        udp_listen,
+        tcp_listen,
+        unix_listen,
+        udp_idle_timeout,
+        faces,
+        routes,
+        forwarder,
+        pit_capacity,
+        seed,
+    })
 }
 
 type At<'a> = dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError + 'a;
@@ -256,7 +287,8 @@ fn read_faces(raw: &[Face], outputs: Vec<Option<LinkOutputSpec>>, at: &At<'_>) -
             return Err(at(b.span(), &format!("{field}.bandwidth"), msg.into()));
         }
         let (mtu, reliability) = read_link_service(f, &transport, &field, at)?;
-        faces.push(FaceSpec { name, transport, output, mtu, reliability });
+        let persistency = read_persistency(f, &transport, &field, at)?;
+        faces.push(FaceSpec { name, transport, output, mtu, reliability, persistency });
     }
     Ok(faces)
 }
@@ -296,6 +328,27 @@ fn read_link_service(
         return Err(at(m.span(), &format!("{field}.mtu"), msg.into()));
     }
     Ok((mtu, reliability))
+}
+
+/// `persistency`: `"permanent"` (the default) or `"persistent"`, on TCP faces only.
+fn read_persistency(f: &Face, transport: &FaceTransport, field: &str, at: &At<'_>) -> Result<Persistency, ConfigError> {
+    let tcp = matches!(transport, FaceTransport::Tcp(_));
+    match &f.persistency {
+        None if tcp => Ok(Persistency::Permanent),
+        None => Ok(Persistency::Persistent),
+        Some(p) if !tcp => {
+            let msg = "only TCP faces reconnect: persistency is for TCP faces";
+            Err(at(p.span(), &format!("{field}.persistency"), msg.into()))
+        }
+        Some(p) => match p.get_ref().as_str() {
+            "permanent" => Ok(Persistency::Permanent),
+            "persistent" => Ok(Persistency::Persistent),
+            other => {
+                let msg = format!("{other:?}: expected \"permanent\" (reconnects) or \"persistent\" (closes when the connection fails)");
+                Err(at(p.span(), &format!("{field}.persistency"), msg))
+            }
+        },
+    }
 }
 
 fn read_routes(raw: &[Route], faces: &[FaceSpec], at: &At<'_>) -> Result<Vec<RouteSpec>, ConfigError> {

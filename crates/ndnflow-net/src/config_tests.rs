@@ -158,3 +158,24 @@ fn a_udp_face_takes_an_mtu_or_link_reliability() {
     let both = err("[[faces]]\nname = \"b\"\nudp = \"127.0.0.2:6363\"\nmtu = 1500\nreliability = true\n");
     assert!(both.contains("faces[0].mtu: not with reliability = true"), "{both}");
 }
+
+#[test]
+fn tcp_faces_are_permanent_unless_told_and_udp_faces_idle_out_after_nfd_s_600_s() {
+    let faces =
+        "[[faces]]\nname = \"t\"\ntcp = \"127.0.0.1:6363\"\n[[faces]]\nname = \"u\"\nudp = \"127.0.0.1:6363\"\n";
+    let c = parse(faces, "fwd.toml").unwrap();
+    assert_eq!((c.faces[0].persistency, c.faces[1].persistency), (Persistency::Permanent, Persistency::Persistent));
+    assert_eq!(c.udp_idle_timeout, Time::from_secs(600));
+    let c = parse("[listen]\nudp_idle_timeout = \"2s\"\n[[faces]]\nname = \"t\"\ntcp = \"127.0.0.1:1\"\npersistency = \"persistent\"\n", "f.toml")
+        .unwrap();
+    assert_eq!((c.faces[0].persistency, c.udp_idle_timeout), (Persistency::Persistent, Time::from_secs(2)));
+    let e = err("[[faces]]\nname = \"u\"\nudp = \"127.0.0.1:1\"\npersistency = \"permanent\"\n");
+    assert_eq!(e, "fwd.toml:4: faces[0].persistency: only TCP faces reconnect: persistency is for TCP faces");
+    let e = err("[[faces]]\nname = \"t\"\ntcp = \"127.0.0.1:1\"\npersistency = \"forever\"\n");
+    assert!(e.starts_with("fwd.toml:4: faces[0].persistency: \"forever\": expected \"permanent\""), "{e}");
+    assert_eq!(
+        err("[listen]\nudp_idle_timeout = \"0s\"\n"),
+        "fwd.toml:2: listen.udp_idle_timeout: must be longer than 0"
+    );
+    assert!(err("[listen]\nudp_idle_timeout = \"soon\"\n").starts_with("fwd.toml:2: listen.udp_idle_timeout: "));
+}

@@ -26,7 +26,7 @@ use crate::config::{DaemonConfig, FaceTransport};
 use crate::face::link::LinkOutput;
 use crate::face::lp::LinkService;
 use crate::face::udp::{UdpFaces, MAX_PACKET_SIZE};
-use crate::face::{tcp, unix, DriverCounters, Face, Transport};
+use crate::face::{tcp, unix, DriverCounters, Face, Persistency, Transport};
 use crate::mgmt::dataset::Published;
 use crate::mgmt::rib::{Rib, Route, FLAG_CHILD_INHERIT, ORIGIN_STATIC};
 use crate::report::Report;
@@ -51,6 +51,15 @@ pub(crate) enum Event {
     },
     Closed {
         face: FaceId,
+    },
+    /// A permanent TCP face's connection broke: the face is down until `Up` (`face::tcp`).
+    Down {
+        face: FaceId,
+    },
+    /// A permanent TCP face connected again, from `local`.
+    Up {
+        face: FaceId,
+        local: Option<SocketAddr>,
     },
     /// A `StatusHandle` asks for the counters.
     Status(oneshot::Sender<Report>),
@@ -87,7 +96,7 @@ struct Listener {
 }
 
 pub struct Daemon {
-    config: DaemonConfig,
+    pub(crate) config: DaemonConfig,
     pub(crate) clock: Clock,
     /// When it started, on the wall clock (management's timestamps).
     pub(crate) started: SystemTime,
@@ -108,11 +117,13 @@ pub struct Daemon {
     /// The faces with a configured rate and queue (`Face::output`).
     shaped: Vec<FaceId>,
     /// UDP faces whose link service may have a timer running (reliability, or a reassembly).
-    lp_timed: Vec<FaceId>,
+    pub(crate) lp_timed: Vec<FaceId>,
     /// A timerfd for the daemon's deadlines when a face holds frames for a `delay` (tokio's timer
     /// wakes up to a millisecond late: `timer.rs`); `None`: tokio's.
     precise: Option<PreciseTimer>,
     tcp_addr: Option<SocketAddr>,
+    /// When on-demand UDP faces are next checked for silence (`face::udp`).
+    pub(crate) next_idle_check: ndnflow_core::Time,
 }
 
 /// Runs a daemon until `shutdown` completes; what it counted.
@@ -197,7 +208,9 @@ impl Daemon {
             lp_timed: Vec::new(),
             precise: None,
             tcp_addr: None,
+            next_idle_check: ndnflow_core::Time::ZERO,
         };
+        daemon.next_idle_check = daemon.config.udp_idle_timeout;
         if daemon.config.faces.iter().any(|f| f.output.as_ref().is_some_and(|o| o.delay.is_some())) {
             // Where there is no timerfd (not Linux), tokio's timer: late by up to a millisecond.
             daemon.precise = PreciseTimer::new().ok();
@@ -287,16 +300,18 @@ impl Daemon {
     fn make_tcp_faces(&mut self) {
         for (i, spec) in self.config.faces.clone().iter().enumerate() {
             let FaceTransport::Tcp(peer) = spec.transport else { continue };
-            let id = self.connect_tcp(Some(spec.name.clone()), peer);
+            let id = self.connect_tcp(Some(spec.name.clone()), peer, spec.persistency);
             self.install_routes(i, id);
         }
     }
 
-    /// A face that connects to `peer` (the configuration's, or management's faces/create).
-    pub(crate) fn connect_tcp(&mut self, name: Option<String>, peer: SocketAddr) -> FaceId {
+    /// A face that connects to `peer` (the configuration's, or management's faces/create);
+    /// a permanent one reconnects when its connection breaks.
+    pub(crate) fn connect_tcp(&mut self, name: Option<String>, peer: SocketAddr, persistency: Persistency) -> FaceId {
         let id = self.forwarder.add_face(FaceKind::Link);
-        let writer = tcp::spawn_connect(&mut self.tasks, peer, id, self.events_tx.clone());
-        self.faces.push(Face::tcp(name, peer, None, writer, false));
+        let permanent = persistency == Persistency::Permanent;
+        let writer = tcp::spawn_connect(&mut self.tasks, peer, id, self.events_tx.clone(), permanent);
+        self.faces.push(Face::tcp(name, peer, None, writer, persistency));
         id
     }
 
@@ -328,7 +343,7 @@ impl Daemon {
         loop {
             let departures = self.shaped.iter().filter_map(|f| self.faces[f.index()].output.as_ref()?.next_departure());
             let links = self.lp_timed.iter().filter_map(|f| self.faces[f.index()].lp.as_ref()?.poll_timeout());
-            let next = [self.forwarder.poll_timeout(), self.rib.next_expiry()]
+            let next = [self.forwarder.poll_timeout(), self.rib.next_expiry(), Some(self.next_idle_check)]
                 .into_iter()
                 .flatten()
                 .chain(departures)
@@ -355,6 +370,7 @@ impl Daemon {
                     self.rib.expire(&mut self.forwarder.fib, now);
                     self.forwarder.handle_timeout(now, &mut self.out);
                     self.link_timers(now);
+                    self.close_idle_udp_faces(now);
                 }
             }
             self.flush();
@@ -371,13 +387,15 @@ impl Daemon {
                 let local = stream.local_addr().ok();
                 let id = self.forwarder.add_face(FaceKind::Link);
                 let writer = crate::face::stream::spawn_connection(&mut self.tasks, stream, id, self.events_tx.clone());
-                self.faces.push(Face::tcp(None, peer, local, writer, true));
+                self.faces.push(Face::tcp(None, peer, local, writer, Persistency::OnDemand));
             }
             Event::Status(reply) => {
                 let _ = reply.send(self.report());
             }
             // Closing drops the writer's queue: the writer ends. The face's routes go with it.
             Event::Closed { face } => self.close_face(face),
+            Event::Down { face } => self.tcp_down(face),
+            Event::Up { face, local } => self.tcp_up(face, local),
         }
     }
 
@@ -393,68 +411,9 @@ impl Daemon {
         }
     }
 
-    /// A datagram from `peer`, through its face's link service: a frame for the forwarder, a
-    /// fragment kept for reassembly, Acks, or garbage (counted). From an endpoint without a face,
-    /// it makes one (NFD's on-demand face) only if its link service could read it.
-    fn on_datagram(&mut self, bytes: &[u8], peer: SocketAddr) {
-        let Some(udp) = self.udp.as_mut() else { return };
-        let now = self.clock.now();
-        let known = udp.face_of(peer);
-        let (face, mut service) = match known {
-            Some(face) => match self.faces[face.index()].lp.take() {
-                Some(service) => (Some(face), service),
-                None => return,
-            },
-            None => (None, Box::new(LinkService::new(None, peer.is_ipv6(), false))),
-        };
-        let received = if bytes.len() > MAX_PACKET_SIZE {
-            Err(())
-        } else {
-            service.receive(now, bytes, &mut |wire: &[u8]| udp.send(peer, wire)).map_err(|_| ())
-        };
-        let face = match (face, &received) {
-            (Some(face), _) => face,
-            (None, Ok(_)) => {
-                let face = self.forwarder.add_face(FaceKind::Link);
-                udp.insert(peer, face);
-                self.faces.push(Face { on_demand: true, ..Face::udp(None, peer) });
-                face
-            }
-            (None, Err(())) => {
-                udp.unknown_malformed += 1;
-                return;
-            }
-        };
-        let timed = service.poll_timeout().is_some();
-        self.faces[face.index()].lp = Some(service);
-        if timed && !self.lp_timed.contains(&face) {
-            self.lp_timed.push(face);
-        }
-        match received {
-            Ok(Some(frame)) => self.on_frame(face, frame),
-            Ok(None) => {}
-            Err(()) => self.count(face, |c| c.malformed += 1),
-        }
-    }
-
-    /// Runs the UDP link services' timers due by `now` (retransmissions, IDLE packets, expired
-    /// reassemblies); a face leaves the list once nothing is pending.
-    fn link_timers(&mut self, now: ndnflow_core::Time) {
-        let udp = self.udp.as_ref();
-        let faces = &mut self.faces;
-        self.lp_timed.retain(|id| {
-            let face = &mut faces[id.index()];
-            let (Some(service), Transport::Udp(peer)) = (face.lp.as_mut(), &face.transport) else { return false };
-            if service.poll_timeout().is_some_and(|t| t <= now) {
-                service.handle_timeout(now, &mut |wire: &[u8]| udp.is_some_and(|u| u.send(*peer, wire)));
-            }
-            service.poll_timeout().is_some()
-        });
-    }
-
     /// A decoded frame from `face`, unless it is an Interest that would open a PIT entry past the
     /// bound.
-    fn on_frame(&mut self, face: FaceId, frame: Frame) {
+    pub(crate) fn on_frame(&mut self, face: FaceId, frame: Frame) {
         // A destroyed face's connection may still deliver what was in flight: it no longer counts.
         if self.faces.get(face.index()).is_none_or(|f| matches!(f.transport, Transport::Closed)) {
             return;

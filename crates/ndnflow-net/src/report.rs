@@ -26,6 +26,7 @@ impl Daemon {
                 remote: f.remote.clone(),
                 local_app: info[i].kind == FaceKind::App,
                 up: info[i].up,
+                persistency: f.persistency.as_str(),
                 packets: counters[i],
                 driver: f.counters,
                 link: f.output.as_ref().map(|l| l.counters),
@@ -62,6 +63,8 @@ pub struct FaceReport {
     pub remote: String,
     pub local_app: bool,
     pub up: bool,
+    /// "on-demand", "persistent" or "permanent" (NFD's FacePersistency).
+    pub persistency: &'static str,
     /// The forwarder's counts (network-layer packets and bytes).
     pub packets: FaceCounters,
     pub driver: DriverCounters,
@@ -82,12 +85,13 @@ impl Report {
                 let p = &f.packets;
                 serde_json::json!({
                     "id": f.id, "name": f.name, "remote": f.remote, "local_app": f.local_app, "up": f.up,
+                    "persistency": f.persistency,
                     "in_interests": p.received[FaceCounters::INTERESTS], "in_data": p.received[FaceCounters::DATA],
                     "in_nacks": p.received[FaceCounters::NACKS], "out_interests": p.sent[FaceCounters::INTERESTS],
                     "out_data": p.sent[FaceCounters::DATA], "out_nacks": p.sent[FaceCounters::NACKS],
                     "in_bytes": p.in_bytes, "out_bytes": p.out_bytes,
                     "malformed": f.driver.malformed, "send_dropped": f.driver.send_dropped, "pit_full": f.driver.pit_full,
-                    "refused_commands": f.driver.refused_commands,
+                    "refused_commands": f.driver.refused_commands, "reconnects": f.driver.reconnects,
                     "link": f.link,
                     "lp": f.lp.map(|(mtu, c)| serde_json::json!({ "mtu": mtu, "counters": c })),
                 })

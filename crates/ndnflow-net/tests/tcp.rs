@@ -99,3 +99,25 @@ async fn faces_create_connects_two_daemons_over_tcp() {
     let accepted = report_b.faces.iter().find(|f| f.remote.starts_with("tcp4://")).expect("B's TCP face");
     assert_eq!(accepted.packets.received[ndnflow_core::fw::FaceCounters::INTERESTS], 1);
 }
+
+#[tokio::test]
+async fn faces_create_makes_a_permanent_tcp_face_when_asked_and_refuses_on_demand() {
+    let dir = socket_dir("tcp-permanent");
+    let a = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let peer = std::net::TcpListener::bind("127.0.0.1:0").unwrap(); // connections wait in its backlog
+    let uri = Some(format!("tcp4://{}", peer.local_addr().unwrap()));
+    let client = async {
+        let mut tool = App::connect(&dir.join("app.sock")).await;
+        let ask =
+            |persistency| ControlParameters { uri: uri.clone(), face_persistency: persistency, ..Default::default() };
+        tool.send(&command_interest("faces", "create", &ask(Some(1)), 1)).await;
+        let on_demand = response(&tool.recv_bytes().await.unwrap());
+        tool.send(&command_interest("faces", "create", &ask(Some(2)), 2)).await;
+        let permanent = response(&tool.recv_bytes().await.unwrap());
+        (on_demand, permanent)
+    };
+    let (_, (on_demand, permanent)) = run_with(a, client).await;
+    assert_eq!(on_demand.status_code, 406);
+    // NFD's FacePersistency numbers: persistent 0, on-demand 1, permanent 2.
+    assert_eq!((permanent.status_code, permanent.body.unwrap().face_persistency), (200, Some(2)));
+}

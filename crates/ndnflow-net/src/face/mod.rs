@@ -42,6 +42,44 @@ pub struct DriverCounters {
     pub pit_full: u64,
     /// Management Interests (/localhost/nfd) from a non-local face: dropped (NFD's localhost scope).
     pub refused_commands: u64,
+    /// A permanent TCP face's connections re-established after it went down (`tcp`).
+    pub reconnects: u64,
+}
+
+/// A TCP endpoint as NFD's FaceUri writes it: `tcp4://ADDRESS:PORT` or `tcp6://[ADDRESS]:PORT`.
+pub fn tcp_uri(a: SocketAddr) -> String {
+    format!("{}://{a}", if a.is_ipv4() { "tcp4" } else { "tcp6" })
+}
+
+/// How long a face lives (NFD's FacePersistency, ndn-cxx nfd::FacePersistency).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Persistency {
+    /// Made by a peer's first packet or an application's connection; a UDP one closes when idle,
+    /// a stream one when its connection ends.
+    OnDemand,
+    /// Made by the configuration or faces/create; closes when its connection fails.
+    Persistent,
+    /// As persistent, but a TCP face whose connection fails goes down and reconnects (`tcp`).
+    Permanent,
+}
+
+impl Persistency {
+    /// NFD's number (FacePersistency TLV): persistent 0, on-demand 1, permanent 2.
+    pub fn nfd(self) -> u64 {
+        match self {
+            Persistency::Persistent => 0,
+            Persistency::OnDemand => 1,
+            Persistency::Permanent => 2,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Persistency::Persistent => "persistent",
+            Persistency::OnDemand => "on-demand",
+            Persistency::Permanent => "permanent",
+        }
+    }
 }
 
 /// One face of the daemon.
@@ -53,9 +91,9 @@ pub struct Face {
     /// For the report: the UDP peer or the listener's path.
     pub remote: String,
     pub counters: DriverCounters,
-    /// Made by the peer's first packet or an application's connection (NFD's on-demand
-    /// persistency), not by the configuration or a faces/create command.
-    pub on_demand: bool,
+    pub persistency: Persistency,
+    /// An on-demand UDP face received something since the last idle check (`udp`).
+    pub recently_received: bool,
     /// A configured rate and queue the face's frames leave through (`link`); `None`: sent at once.
     pub output: Option<link::LinkOutput>,
     /// NFD's local scope: management answers only such faces. Unix connections, and TCP
@@ -80,7 +118,8 @@ impl Face {
             transport: Transport::Udp(peer),
             remote: format!("udp://{peer}"),
             counters: Default::default(),
-            on_demand: false,
+            persistency: Persistency::Persistent,
+            recently_received: false,
             output: None,
             local_scope: false,
             local: None,
@@ -89,7 +128,7 @@ impl Face {
 
     pub fn unix(name: Option<String>, path: &Path, writer: mpsc::Sender<Vec<u8>>) -> Face {
         let remote = format!("unix://{}", path.display());
-        Face { local_scope: true, ..Face::stream(name, remote, writer, true) }
+        Face { local_scope: true, ..Face::stream(name, remote, writer, Persistency::OnDemand) }
     }
 
     /// A TCP connection to or from `peer`, whose local end is `local` (if known yet).
@@ -98,23 +137,24 @@ impl Face {
         peer: SocketAddr,
         local: Option<SocketAddr>,
         writer: mpsc::Sender<Vec<u8>>,
-        on_demand: bool,
+        persistency: Persistency,
     ) -> Face {
-        let uri = |a: SocketAddr| format!("{}://{a}", if a.is_ipv4() { "tcp4" } else { "tcp6" });
+        let uri = tcp_uri;
         Face {
             local_scope: peer.ip().is_loopback(),
             local: local.map(uri),
-            ..Face::stream(name, uri(peer), writer, on_demand)
+            ..Face::stream(name, uri(peer), writer, persistency)
         }
     }
 
-    fn stream(name: Option<String>, remote: String, writer: mpsc::Sender<Vec<u8>>, on_demand: bool) -> Face {
+    fn stream(name: Option<String>, remote: String, writer: mpsc::Sender<Vec<u8>>, persistency: Persistency) -> Face {
         Face {
             name,
             transport: Transport::Stream(writer),
             remote,
             counters: Default::default(),
-            on_demand,
+            persistency,
+            recently_received: false,
             output: None,
             local_scope: false,
             local: None,

@@ -95,10 +95,47 @@ pub(crate) fn serve_connection<S>(
         // NFD destroys a face.
         let _ = write.shutdown().await;
     });
-    tasks.spawn(read_loop(read, face, events));
+    tasks.spawn(async move {
+        read_loop(read, face, &events).await;
+        let _ = events.send(Event::Closed { face }).await;
+    });
 }
 
-async fn read_loop(mut read: impl AsyncRead + Unpin, face: FaceId, events: mpsc::Sender<Event>) {
+/// Serves `stream` as face `face` until the connection ends (the peer closed it, or a read or a
+/// write failed): the writer's queue back, to serve the next connection; `None` when the face was
+/// closed meanwhile (its queue's sender dropped). A permanent TCP face's connections (`tcp`).
+pub(crate) async fn serve_until_broken<S>(
+    stream: S,
+    face: FaceId,
+    events: &mpsc::Sender<Event>,
+    mut packets: mpsc::Receiver<Vec<u8>>,
+) -> Option<mpsc::Receiver<Vec<u8>>>
+where
+    S: AsyncRead + AsyncWrite,
+{
+    let (read, mut write) = tokio::io::split(stream);
+    let reader = read_loop(read, face, events);
+    tokio::pin!(reader);
+    loop {
+        tokio::select! {
+            _ = &mut reader => return Some(packets),
+            p = packets.recv() => match p {
+                Some(bytes) => {
+                    if write.write_all(&bytes).await.is_err() {
+                        return Some(packets);
+                    }
+                }
+                None => {
+                    let _ = write.shutdown().await;
+                    return None;
+                }
+            },
+        }
+    }
+}
+
+/// Reads frames from `read` to the daemon until the stream ends, fails, or loses its framing.
+async fn read_loop(mut read: impl AsyncRead + Unpin, face: FaceId, events: &mpsc::Sender<Event>) {
     let mut framer = TlvFramer::default();
     let mut chunk = vec![0u8; 16 * 1024];
     loop {
@@ -116,7 +153,6 @@ async fn read_loop(mut read: impl AsyncRead + Unpin, face: FaceId, events: mpsc:
                 },
                 Err(TooLarge(_)) => {
                     let _ = events.send(Event::Malformed { face }).await;
-                    let _ = events.send(Event::Closed { face }).await;
                     return;
                 }
             };
@@ -125,7 +161,6 @@ async fn read_loop(mut read: impl AsyncRead + Unpin, face: FaceId, events: mpsc:
             }
         }
     }
-    let _ = events.send(Event::Closed { face }).await;
 }
 
 #[cfg(test)]

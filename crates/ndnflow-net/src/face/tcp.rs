@@ -7,10 +7,19 @@
 //! - A face that connects out exists at once: frames sent before the connection is up wait in its
 //!   writer's queue. NFD answers `faces/create` only once connected (504 when it cannot); here
 //!   the command answers 200 at once and a face that cannot connect closes, taking its routes.
-//! - NFD reconnects a permanent face that breaks; a broken TCP face here is closed for good.
+//!
+//! A permanent face (the configuration's TCP faces by default, or faces/create with
+//! FacePersistency 2) does what NFD's TcpTransport does for one (daemon/face/tcp-transport.cpp):
+//! when its connection fails or ends, the face goes down (its routes stay, the forwarder sends it
+//! nothing) and it connects again, at once and then after each wait without success, the wait
+//! starting at 1 s and doubling up to 5 min (`s_initialReconnectWait`, `s_maxReconnectWait`,
+//! `s_reconnectWaitMultiplier`); once connected the face is up again and the wait back at 1 s.
+//! What was queued for the broken connection is dropped, as NFD resets its send queue. A
+//! persistent face (faces/create's default) closes for good when its connection fails.
 
 use std::io;
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use ndnflow_core::table::FaceId;
 use tokio::net::{TcpListener, TcpStream};
@@ -18,7 +27,8 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::stream::{self, WRITE_QUEUE};
-use crate::daemon::Event;
+use super::Transport;
+use crate::daemon::{Daemon, Event};
 
 pub async fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
     TcpListener::bind(addr).await
@@ -41,15 +51,26 @@ pub(crate) fn spawn_accept(tasks: &mut JoinSet<()>, socket: TcpListener, events:
     });
 }
 
+/// NFD TcpTransport's first wait before a permanent face tries again (`s_initialReconnectWait`).
+pub const INITIAL_RECONNECT_WAIT: Duration = Duration::from_secs(1);
+/// Its longest wait (`s_maxReconnectWait`, 5 minutes); each wait without success doubles.
+pub const MAX_RECONNECT_WAIT: Duration = Duration::from_secs(300);
+
 /// Connects face `face` to `peer` in the background; returns its writer's queue at once. If the
-/// connection fails, the daemon hears `Closed`.
+/// connection fails, the daemon hears `Closed`; a `permanent` face's hears `Down`, and `Up` each
+/// time it connects.
 pub(crate) fn spawn_connect(
     tasks: &mut JoinSet<()>,
     peer: SocketAddr,
     face: FaceId,
     events: mpsc::Sender<Event>,
+    permanent: bool,
 ) -> mpsc::Sender<Vec<u8>> {
     let (queue, packets) = mpsc::channel::<Vec<u8>>(WRITE_QUEUE);
+    if permanent {
+        tasks.spawn(keep_connected(peer, face, events, packets));
+        return queue;
+    }
     tasks.spawn(async move {
         match TcpStream::connect(peer).await {
             Ok(stream) => {
@@ -64,4 +85,81 @@ pub(crate) fn spawn_connect(
         }
     });
     queue
+}
+
+/// A permanent face's connection, for as long as the face lives (until its queue's sender is
+/// dropped): connect, serve until broken, go down, and try again with NFD's backoff.
+async fn keep_connected(
+    peer: SocketAddr,
+    face: FaceId,
+    events: mpsc::Sender<Event>,
+    mut packets: mpsc::Receiver<Vec<u8>>,
+) {
+    let mut wait = INITIAL_RECONNECT_WAIT;
+    let mut up = true; // a face starts up: what is sent before the connection waits in the queue
+    while !packets.is_closed() {
+        let started = tokio::time::Instant::now();
+        let (stream, refused) = match tokio::time::timeout(wait, TcpStream::connect(peer)).await {
+            Ok(Ok(stream)) => (Some(stream), false),
+            Ok(Err(_)) => (None, true),
+            Err(_) => (None, false), // no answer within the wait
+        };
+        if let Some(stream) = stream {
+            let _ = stream.set_nodelay(true);
+            wait = INITIAL_RECONNECT_WAIT;
+            if !up {
+                while packets.try_recv().is_ok() {} // what waited for a dead connection
+                let _ = events.send(Event::Up { face, local: stream.local_addr().ok() }).await;
+            }
+            packets = match super::stream::serve_until_broken(stream, face, &events, packets).await {
+                Some(packets) => packets,
+                None => return,
+            };
+            // Broken: down, and an attempt at once (NFD posts `reconnect` without waiting).
+            let _ = events.send(Event::Down { face }).await;
+            up = false;
+            continue;
+        }
+        if up {
+            let _ = events.send(Event::Down { face }).await;
+            up = false;
+        }
+        // Refused at once: NFD's attempt waits for its timer all the same.
+        if refused && !wait_out(started + wait, &mut packets).await {
+            return;
+        }
+        wait = (wait * 2).min(MAX_RECONNECT_WAIT);
+    }
+}
+
+/// Waits until `until`, dropping what the daemon queues meanwhile (the face is down); false when
+/// the face was closed.
+async fn wait_out(until: tokio::time::Instant, packets: &mut mpsc::Receiver<Vec<u8>>) -> bool {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep_until(until) => return true,
+            p = packets.recv() => if p.is_none() { return false },
+        }
+    }
+}
+
+impl Daemon {
+    /// A permanent face's connection broke: down in the forwarder, its routes kept.
+    pub(crate) fn tcp_down(&mut self, face: FaceId) {
+        if self.faces.get(face.index()).is_some_and(|f| !matches!(f.transport, Transport::Closed)) {
+            self.forwarder.set_face_up(face, false);
+        }
+    }
+
+    /// It connected again, from `local`: up, and counted.
+    pub(crate) fn tcp_up(&mut self, face: FaceId, local: Option<SocketAddr>) {
+        let Some(f) = self.faces.get_mut(face.index()).filter(|f| !matches!(f.transport, Transport::Closed)) else {
+            return;
+        };
+        f.counters.reconnects += 1;
+        if let Some(local) = local {
+            f.local = Some(super::tcp_uri(local));
+        }
+        self.forwarder.set_face_up(face, true);
+    }
 }

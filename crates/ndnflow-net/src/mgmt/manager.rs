@@ -31,7 +31,7 @@ use super::control::{parse_command, response_content, ControlParameters, Control
 use super::rib::{Route, FLAG_CHILD_INHERIT, ORIGIN_APP};
 use crate::daemon::Daemon;
 use crate::face::lp::LinkService;
-use crate::face::{Face, Transport};
+use crate::face::{Face, Persistency, Transport};
 
 /// NFD keeps FaceIds below 256 for its own faces (internal 1, content store 254, null 255); its
 /// first face for a peer or an application is 256. The daemon's face `i` is FaceId 256 + i.
@@ -206,8 +206,12 @@ impl Daemon {
             Ok(options) => options,
             Err(e) => return *e,
         };
+        let persistency = match requested_persistency(&p) {
+            Ok(persistency) => persistency,
+            Err(e) => return *e,
+        };
         if tcp {
-            return self.create_tcp_face(peer);
+            return self.create_tcp_face(peer, persistency);
         }
         let Some(udp) = self.udp.as_mut() else {
             return ControlResponse::error(406, "UDP faces are off (listen.udp = false)");
@@ -219,7 +223,8 @@ impl Daemon {
         }
         let id = self.forwarder.add_face(FaceKind::Link);
         udp.insert(peer, id);
-        self.faces.push(Face::udp_with(None, peer, LinkService::new(mtu, peer.is_ipv6(), reliable)));
+        let face = Face::udp_with(None, peer, LinkService::new(mtu, peer.is_ipv6(), reliable));
+        self.faces.push(Face { persistency, ..face });
         ControlResponse::ok(self.face_parameters(id))
     }
 
@@ -251,7 +256,7 @@ impl Daemon {
             face_id: Some(nfd_face_id(face)),
             uri: Some(uri),
             local_uri: Some(local_uri),
-            face_persistency: Some(PERSISTENT),
+            face_persistency: Some(self.faces[face.index()].persistency.nfd()),
             flags: Some(self.face_flags(face)),
             mtu: self.face_mtu(face).map(u64::from),
             ..Default::default()
@@ -320,23 +325,31 @@ impl Daemon {
     }
 
     /// faces/create for a TCP peer: 409 if a live face has that remote URI already.
-    fn create_tcp_face(&mut self, peer: SocketAddr) -> ControlResponse {
-        let scheme = if peer.is_ipv4() { "tcp4" } else { "tcp6" };
-        let wanted = format!("{scheme}://{peer}");
+    fn create_tcp_face(&mut self, peer: SocketAddr, persistency: Persistency) -> ControlResponse {
+        let wanted = crate::face::tcp_uri(peer);
         let live = |f: &Face| f.remote == wanted && !matches!(f.transport, Transport::Closed);
         if let Some(i) = self.faces.iter().position(live) {
             let mut r = ControlResponse::error(409, "a face with this remote URI already exists");
             r.body = Some(self.face_parameters(FaceId(i as u32)));
             return r;
         }
-        let id = self.connect_tcp(None, peer);
+        let id = self.connect_tcp(None, peer, persistency);
         ControlResponse::ok(self.face_parameters(id))
     }
 }
 
-/// NFD's FacePersistency numbers.
-pub const PERSISTENT: u64 = 0;
-pub const ON_DEMAND: u64 = 1;
+/// faces/create's FacePersistency, as NFD's FaceManager takes it: persistent (0, the default)
+/// or permanent (2); on-demand (1) faces are made by their peers, not by a command (406).
+fn requested_persistency(p: &ControlParameters) -> Result<Persistency, Box<ControlResponse>> {
+    match p.face_persistency {
+        None | Some(0) => Ok(Persistency::Persistent),
+        Some(2) => Ok(Persistency::Permanent),
+        Some(1) => {
+            Err(Box::new(ControlResponse::error(406, "on-demand faces are made by their peers, not by faces/create")))
+        }
+        Some(n) => Err(Box::new(ControlResponse::error(400, format!("FacePersistency {n} is none of 0, 1, 2")))),
+    }
+}
 
 fn missing(field: &str) -> ControlResponse {
     ControlResponse::error(400, format!("{field} is missing"))

@@ -12,7 +12,7 @@ use ndnflow_core::Name;
 
 use super::control::{tlv as cp, LOCALHOST_NFD};
 use super::dataset::{self, name, number, record, segments, text, tlv};
-use super::manager::{nfd_face_id, ON_DEMAND, PERSISTENT};
+use super::manager::nfd_face_id;
 use crate::daemon::Daemon;
 use crate::face::Transport;
 
@@ -105,7 +105,7 @@ impl Daemon {
         let (uri, local_uri) = self.face_uris(face);
         let local = self.forwarder.faces()[face.index()].kind == FaceKind::App;
         let p = self.forwarder.face_counters()[face.index()];
-        let persistency = if self.faces[face.index()].on_demand { ON_DEMAND } else { PERSISTENT };
+        let persistency = self.faces[face.index()].persistency.nfd();
         record(out, tlv::RECORD, |v| {
             number(v, cp::FACE_ID, nfd_face_id(face));
             text(v, cp::URI, &uri);
