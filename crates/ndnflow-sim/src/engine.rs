@@ -348,9 +348,9 @@ impl Simulation {
     }
 
     /// A frame for the forwarder of `node` at this instant: handed over at once when nothing is
-    /// queued before it, which is what the local FIFO would do first anyway (the usual case: a
-    /// link's arrival, with the FIFO drained after every event), sparing the frame's move into
-    /// the FIFO and out again; behind the queued frames otherwise.
+    /// queued before it, which is what the local FIFO would do first anyway (nearly always the
+    /// case on a link's arrival: the events that fill the FIFO drain it), sparing the frame's
+    /// move into the FIFO and out again; behind the queued frames otherwise.
     fn arrive_local(&mut self, node: usize, face: FaceId, frame: Frame) {
         if self.local.is_empty() {
             self.forward(node, face, frame);
