@@ -164,7 +164,7 @@ pub async fn fetch(options: &GetOptions, shutdown: impl Future<Output = ()>) -> 
     let mut run = Run::new(options);
     tokio::pin!(shutdown);
     let mut out = Vec::new();
-    run.consumer.handle_timeout(run.clock.now(), &mut out); // starts it: its start is time 0
+    run.on_timeout(&mut out); // starts it: its start is time 0
     let interrupted = loop {
         for frame in std::mem::take(&mut out) {
             client
