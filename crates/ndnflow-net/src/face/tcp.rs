@@ -16,6 +16,12 @@
 //! `s_reconnectWaitMultiplier`); once connected the face is up again and the wait back at 1 s.
 //! What was queued for the broken connection is dropped, as NFD resets its send queue. A
 //! persistent face (faces/create's default) closes for good when its connection fails.
+//!
+//! faces/update may change a face's persistency afterwards (NFD's TcpTransport allows any
+//! change). A face made permanent keeps the connection task it started with until that
+//! connection ends; then, instead of closing, it goes down and `spawn_reconnect` starts the
+//! reconnecting loop above for it. A permanent face made otherwise closes at its next break
+//! (`tcp_down`), or at once if it is down.
 
 use std::io;
 use std::net::SocketAddr;
