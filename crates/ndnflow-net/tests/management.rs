@@ -376,7 +376,8 @@ fn face_ids(content: &[u8]) -> Vec<u64> {
 
 /// faces/update as NFD's FaceManager answers it. Faces: the tool 256 (Unix, on-demand), UDP 257
 /// (default MTU) and UDP 258 (Mtu 1500). The reliability bit on 257 turns its link reliability on
-/// (Flags 2 in the answer and in faces/query) and off again; on 258, made with an Mtu, it is 409
+/// (Flags 2 in the answer and in faces/query; the next Interest out carries a TxSequence) and off
+/// again (the next goes bare); on 258, made with an Mtu, it is 409
 /// with Flags and Mask 2 in the body; the tool's own face (FaceId 0) keeps on-demand (1, 200) but
 /// cannot become persistent (409, FacePersistency 0 in the body); a UDP face becomes permanent
 /// (200, 2); an unknown face is 404; Flags without Mask 400.
@@ -407,8 +408,20 @@ async fn faces_update_changes_what_nfd_lets_change_and_names_what_it_refuses() {
         let rec = records(&listed.content);
         assert_eq!(rec.len(), 1);
         assert_eq!(rec[0].iter().find(|(t, _)| *t == 0x6c).map(|(_, v)| v.clone()), Some(vec![2]));
+        // On the wire: with reliability on, an Interest routed to 257 leaves in an LpPacket (0x64)
+        // carrying a TxSequence (type 840: fd 03 48); with it off again, as a bare Interest (0x05).
+        let route = ControlParameters { face_id: Some(257), ..prefix("/u") };
+        assert_eq!(command(&mut tool, "rib", "register", route, 13).await.status_code, 200);
+        let mut buf = [0u8; 9000];
+        tool.send(&interest("/u/1", 14)).await;
+        let (n, _) = p1.recv_from(&mut buf).await.unwrap();
+        assert_eq!(buf[0], 0x64);
+        assert!(buf[..n].windows(3).any(|w| w == [0xfd, 0x03, 0x48]), "a TxSequence");
         let r = command(&mut tool, "faces", "update", reliable(257, false), 5).await;
         assert_eq!((r.status_code, r.body.unwrap().flags), (200, Some(0)));
+        tool.send(&interest("/u/2", 15)).await;
+        let (n, _) = p1.recv_from(&mut buf).await.unwrap();
+        assert_eq!((buf[0], Frame::decode(&buf[..n]).unwrap().packet.name().to_string()), (0x05, "/u/2".into()));
 
         let r = command(&mut tool, "faces", "update", reliable(258, true), 6).await;
         let body = r.body.unwrap();
