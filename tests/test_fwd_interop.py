@@ -9,7 +9,9 @@ application here is its own process, as a user would run it:
 - `ndn.appv2.NDNApp` registers with a v0.3 signed Interest (ApplicationParameters and
   InterestSignatureInfo/Value, a ParametersSha256DigestComponent in the name);
 - `pynfdc`, python-ndn's nfdc, makes a UDP face and a route, sets a strategy and reads the
-  faces, routes, strategies and general status back.
+  faces, routes, strategies and general status back, inspects a face and removes one by its URI
+  (both with faces/query);
+- python-ndn's `CsInfo` model reads cs/info (pynfdc has no command for it).
 
 The applications use python-ndn's digest-only keychain (`KeychainDigest`), so that no key store
 needs to exist under HOME; the forwarder checks no signature either way (docs/real-network.md).
@@ -84,6 +86,29 @@ async def fetch():
 app.run_forever(after_start=fetch())
 """
 
+#: Reads cs/info with pynfdc's own dataset fetcher and prints CsInfo's five fields. python-ndn's
+#: `CsInfo` model is the record's inside; NFD's dataset is the whole record (TLV 0x80, ndn-cxx
+#: CsInfo::wireEncode), so the script wraps the model in it.
+CS_INFO = """
+from ndn.appv2 import NDNApp
+from ndn.app_support.nfd_mgmt import CsInfo
+from ndn.bin.nfdc.utils import express_interest
+from ndn.encoding import ModelField, TlvModel
+app = NDNApp()
+
+class CsInfoRecord(TlvModel):
+    info = ModelField(0x80, CsInfo)
+
+async def main():
+    try:
+        info = CsInfoRecord.parse(await express_interest(app, "/localhost/nfd/cs/info")).info
+        print(info.capacity, info.flags, info.n_cs_entries, info.n_hits, info.n_misses)
+    finally:
+        app.shutdown()
+
+app.run_forever(main())
+"""
+
 
 @pytest.fixture
 def fwd(tmp_path):
@@ -143,6 +168,10 @@ def test_python_ndn_producers_register_and_a_consumer_fetches_through_ndnflow_fw
         # The RIB lists both registrations, each on its producer's face, origin 0 (app), cost 0.
         routes = _run([sys.executable, "-m", "ndn.bin.nfdc", "route"], env)
         assert "/demo\n" in routes and "/demo2\n" in routes, routes
+        # Two Interests, each a miss in the empty store, each Data cached: capacity 65,536 (the
+        # daemon's default), flags 3 (admit and serve), 2 entries, 0 hits, 2 misses.
+        cs = _run([sys.executable, str(_script(tmp_path, "cs_info.py", CS_INFO))], env)
+        assert cs.split() == ["65536", "3", "2", "0", "2"], cs
     finally:
         v1.terminate()
         v2.terminate()
@@ -165,8 +194,17 @@ def test_pynfdc_makes_a_face_and_a_route_sets_a_strategy_and_reads_them_back(fwd
     assert "/x\n\t/localhost/nfd/strategy/multicast" in strategies, strategies
     status = _run(nfdc + ["status"], env)
     assert "ndnflow" in status and "nFibEntries\t1" in status.replace(" ", ""), status
+    # `face 257` asks faces/query with a filter of FaceId 257 (a signed v0.3 Interest).
+    face = _run(nfdc + ["face", "257"], env)
+    assert "Face ID\t257" in face and "Remote URI\tudp4://127.0.0.1:9" in face, face
+    assert "No face is found" in _run(nfdc + ["face", "999"], env)
     assert "200 OK" in _run(nfdc + ["rf", "257"], env)
     assert "FaceID=257" not in _run(nfdc + ["route"], env), "a destroyed face takes its routes"
+    # `rf URI` finds the face with faces/query (filter: Uri) and destroys it by its FaceId.
+    assert "200 OK" in _run(nfdc + ["nf", "udp4://127.0.0.1:10"], env)
+    removed = _run(nfdc + ["rf", "udp4://127.0.0.1:10"], env)
+    assert "Removing face 2" in removed and "200 OK" in removed, removed
+    assert "udp4://127.0.0.1:10" not in _run(nfdc + ["face"], env)
 
 
 #: Fetches the certificate by the key's name (argv[1]) as a validator following a KeyLocator

@@ -105,8 +105,8 @@ pub struct Daemon {
     pub(crate) faces: Vec<Face>,
     pub(crate) udp: Option<UdpFaces>,
     listeners: Vec<Listener>,
-    tasks: JoinSet<()>,
-    events_tx: mpsc::Sender<Event>,
+    pub(crate) tasks: JoinSet<()>,
+    pub(crate) events_tx: mpsc::Sender<Event>,
     events: mpsc::Receiver<Event>,
     /// The forwarder's output, kept to reuse its allocation.
     pub(crate) out: ndnflow_core::fw::forwarder::Outbox,
@@ -393,7 +393,7 @@ impl Daemon {
                 let _ = reply.send(self.report());
             }
             // Closing drops the writer's queue: the writer ends. The face's routes go with it.
-            Event::Closed { face } => self.close_face(face),
+            Event::Closed { face } => self.stream_closed(face),
             Event::Down { face } => self.tcp_down(face),
             Event::Up { face, local } => self.tcp_up(face, local),
         }

@@ -355,3 +355,166 @@ async fn a_route_with_an_expiration_period_leaves_at_its_deadline_and_the_longes
     })
     .await;
 }
+
+/// faces/query with `filter` (the FaceQueryFilter's value: its fields' TLVs): segment 0's Data.
+async fn query(app: &mut App, filter: &[u8], nonce: u32) -> Data {
+    let mut wire = vec![0x96, filter.len() as u8];
+    wire.extend_from_slice(filter);
+    let generic = ndnflow_core::name::component_type::GENERIC;
+    let name = Name::parse("/localhost/nfd/faces/query").unwrap().append(generic, &wire);
+    let mut i = Interest::new(name, nonce, Time::from_secs(1));
+    i.can_be_prefix = true;
+    app.send(&i.encode()).await;
+    data_of(&app.recv_bytes().await.expect("a faces/query answer"))
+}
+
+/// The FaceIds of the FaceStatus records in `content` (FaceId is each record's first field).
+fn face_ids(content: &[u8]) -> Vec<u64> {
+    let id = |rec: &Vec<(u64, Vec<u8>)>| ndnflow_core::packet::tlv::read_nonneg(&rec[0].1, 0).unwrap();
+    records(content).iter().map(id).collect()
+}
+
+/// faces/update as NFD's FaceManager answers it. Faces: the tool 256 (Unix, on-demand), UDP 257
+/// (default MTU) and UDP 258 (Mtu 1500). The reliability bit on 257 turns its link reliability on
+/// (Flags 2 in the answer and in faces/query; the next Interest out carries a TxSequence) and off
+/// again (the next goes bare); on 258, made with an Mtu, it is 409
+/// with Flags and Mask 2 in the body; the tool's own face (FaceId 0) keeps on-demand (1, 200) but
+/// cannot become persistent (409, FacePersistency 0 in the body); a UDP face becomes permanent
+/// (200, 2); an unknown face is 404; Flags without Mask 400.
+#[tokio::test]
+async fn faces_update_changes_what_nfd_lets_change_and_names_what_it_refuses() {
+    let dir = socket_dir("update");
+    let (p1, p2) = (UdpSocket::bind("127.0.0.1:0").await.unwrap(), UdpSocket::bind("127.0.0.1:0").await.unwrap());
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    run_with(daemon, async {
+        let mut tool = App::connect(&dir.join("app.sock")).await; // 256
+        let uri = |s: &UdpSocket| Some(format!("udp4://{}", s.local_addr().unwrap()));
+        let plain = ControlParameters { uri: uri(&p1), ..Default::default() };
+        assert_eq!(command(&mut tool, "faces", "create", plain, 1).await.status_code, 200); // 257
+        let small = ControlParameters { uri: uri(&p2), mtu: Some(1500), ..Default::default() };
+        assert_eq!(command(&mut tool, "faces", "create", small, 2).await.status_code, 200); // 258
+        let update = |id: u64| ControlParameters { face_id: Some(id), ..Default::default() };
+        let reliable =
+            |id: u64, on: bool| ControlParameters { flags: Some(2 * on as u64), mask: Some(2), ..update(id) };
+
+        let r = command(&mut tool, "faces", "update", reliable(257, true), 3).await;
+        let body = r.body.unwrap();
+        assert_eq!(
+            (r.status_code, body.face_id, body.face_persistency, body.flags),
+            (200, Some(257), Some(0), Some(2))
+        );
+        assert_eq!(body.uri, None, "NFD's update answer carries no URIs");
+        let listed = query(&mut tool, &[0x69, 2, 0x01, 0x01], 4).await; // FaceId 257
+        let rec = records(&listed.content);
+        assert_eq!(rec.len(), 1);
+        assert_eq!(rec[0].iter().find(|(t, _)| *t == 0x6c).map(|(_, v)| v.clone()), Some(vec![2]));
+        // On the wire: with reliability on, an Interest routed to 257 leaves in an LpPacket (0x64)
+        // carrying a TxSequence (type 840: fd 03 48); with it off again, as a bare Interest (0x05).
+        let route = ControlParameters { face_id: Some(257), ..prefix("/u") };
+        assert_eq!(command(&mut tool, "rib", "register", route, 13).await.status_code, 200);
+        let mut buf = [0u8; 9000];
+        tool.send(&interest("/u/1", 14)).await;
+        let (n, _) = p1.recv_from(&mut buf).await.unwrap();
+        assert_eq!(buf[0], 0x64);
+        assert!(buf[..n].windows(3).any(|w| w == [0xfd, 0x03, 0x48]), "a TxSequence");
+        let r = command(&mut tool, "faces", "update", reliable(257, false), 5).await;
+        assert_eq!((r.status_code, r.body.unwrap().flags), (200, Some(0)));
+        tool.send(&interest("/u/2", 15)).await;
+        let (n, _) = p1.recv_from(&mut buf).await.unwrap();
+        assert_eq!((buf[0], Frame::decode(&buf[..n]).unwrap().packet.name().to_string()), (0x05, "/u/2".into()));
+
+        let r = command(&mut tool, "faces", "update", reliable(258, true), 6).await;
+        let body = r.body.unwrap();
+        assert_eq!((r.status_code, body.flags, body.mask, body.face_id), (409, Some(2), Some(2), None));
+        let rec = records(&query(&mut tool, &[0x69, 2, 0x01, 0x02], 12).await.content); // FaceId 258
+        let field = |typ: u64| rec[0].iter().find(|(t, _)| *t == typ).map(|(_, v)| v.clone());
+        assert_eq!((field(0x6c), field(0x89)), (Some(vec![0]), Some(vec![0x05, 0xdc])), "unchanged: Flags 0, Mtu 1500");
+
+        let own = |p: u64| ControlParameters { face_id: Some(0), face_persistency: Some(p), ..Default::default() };
+        let r = command(&mut tool, "faces", "update", own(1), 7).await;
+        assert_eq!((r.status_code, r.body.unwrap().face_id), (200, Some(256)));
+        let r = command(&mut tool, "faces", "update", own(0), 8).await;
+        assert_eq!((r.status_code, r.body.unwrap().face_persistency), (409, Some(0)));
+
+        let permanent = ControlParameters { face_persistency: Some(2), ..update(258) };
+        let r = command(&mut tool, "faces", "update", permanent, 9).await;
+        assert_eq!((r.status_code, r.body.unwrap().face_persistency), (200, Some(2)));
+        assert_eq!(command(&mut tool, "faces", "update", update(999), 10).await.status_code, 404);
+        let half = ControlParameters { flags: Some(2), ..update(257) };
+        assert_eq!(command(&mut tool, "faces", "update", half, 11).await.status_code, 400);
+    })
+    .await;
+}
+
+/// faces/query's filter fields, each against the same three faces: the tool 256 (Unix:
+/// `fd://256`, local `unix://.../app.sock`, scope local 1, on-demand 1), UDP 257 (permanent 2)
+/// and UDP 258 (persistent 0), both non-local. A malformed filter is a ControlResponse 400.
+#[tokio::test]
+async fn faces_query_answers_the_faces_each_filter_field_matches() {
+    let dir = socket_dir("query");
+    let (p1, p2) = (UdpSocket::bind("127.0.0.1:0").await.unwrap(), UdpSocket::bind("127.0.0.1:0").await.unwrap());
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    run_with(daemon, async {
+        let mut tool = App::connect(&dir.join("app.sock")).await; // 256
+        let uri1 = format!("udp4://{}", p1.local_addr().unwrap());
+        let permanent = ControlParameters { uri: Some(uri1.clone()), face_persistency: Some(2), ..Default::default() };
+        assert_eq!(command(&mut tool, "faces", "create", permanent, 1).await.status_code, 200); // 257
+        let uri2 = Some(format!("udp4://{}", p2.local_addr().unwrap()));
+        let plain = ControlParameters { uri: uri2, ..Default::default() };
+        assert_eq!(command(&mut tool, "faces", "create", plain, 2).await.status_code, 200); // 258
+
+        let text = |typ: u8, s: &str| [vec![typ, s.len() as u8], s.as_bytes().to_vec()].concat();
+        let ids = |d: Data| face_ids(&d.content);
+        assert_eq!(ids(query(&mut tool, &[], 3).await), vec![256, 257, 258], "no field: every face");
+        assert_eq!(ids(query(&mut tool, &text(0x83, "udp4"), 4).await), vec![257, 258]);
+        // The tool's remote URI is fd://256, its local one unix://...: either scheme matches.
+        assert_eq!(ids(query(&mut tool, &text(0x83, "unix"), 5).await), vec![256]);
+        assert_eq!(ids(query(&mut tool, &text(0x83, "fd"), 6).await), vec![256]);
+        assert_eq!(ids(query(&mut tool, &text(0x72, &uri1), 7).await), vec![257]);
+        let local = format!("unix://{}", dir.join("app.sock").display());
+        assert_eq!(ids(query(&mut tool, &text(0x81, &local), 8).await), vec![256]);
+        assert_eq!(ids(query(&mut tool, &[0x84, 1, 1], 9).await), vec![256], "FaceScope local");
+        assert_eq!(ids(query(&mut tool, &[0x84, 1, 0], 10).await), vec![257, 258], "FaceScope non-local");
+        assert_eq!(ids(query(&mut tool, &[0x85, 1, 2], 11).await), vec![257], "permanent");
+        assert_eq!(ids(query(&mut tool, &[0x85, 1, 0], 12).await), vec![258], "persistent");
+        assert_eq!(ids(query(&mut tool, &[0x86, 1, 1], 13).await), Vec::<u64>::new(), "no multi-access face");
+        // Two fields: both must match (UDP and local: none).
+        assert_eq!(ids(query(&mut tool, &[0x84, 1, 1, 0x83, 4, b'u', b'd', b'p', b'4'], 14).await), Vec::<u64>::new());
+        // A component that is no FaceQueryFilter.
+        let name = Name::parse("/localhost/nfd/faces/query/garbage").unwrap();
+        tool.send(&Interest::new(name, 15, Time::from_secs(1)).encode()).await;
+        let d = data_of(&tool.recv_bytes().await.unwrap());
+        assert_eq!(ControlResponse::decode(&d.content).unwrap().status_code, 400);
+    })
+    .await;
+}
+
+/// cs/info after one miss and one hit: the consumer asks /p/x (a miss: the store is empty; the
+/// producer answers, the Data is cached), then /p/x again with another nonce (a hit). CsInfo:
+/// Capacity 65,536 (the daemon's default, 00 01 00 00), Flags 3 (admit and serve), NCsEntries 1,
+/// NHits 1, NMisses 1.
+#[tokio::test]
+async fn cs_info_reports_the_content_stores_capacity_entries_hits_and_misses() {
+    let dir = socket_dir("csinfo");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let status = daemon.status();
+    run_with(daemon, async {
+        let mut producer = App::connect(&dir.join("producer.sock")).await;
+        let mut consumer = App::connect(&dir.join("app.sock")).await;
+        wait_until(&status, |r| r.faces.len() == 2).await;
+        consumer.send(&interest("/p/x", 1)).await;
+        assert_eq!(producer.recv().await.packet.name().to_string(), "/p/x");
+        producer.send(&data("/p/x", b"cached")).await;
+        consumer.recv().await;
+        consumer.send(&interest("/p/x", 2)).await;
+        assert_eq!(name_and_content(&consumer.recv().await), ("/p/x".into(), b"cached".to_vec()));
+        let (content, last) = dataset(&mut consumer, "cs", "info", 3).await;
+        assert_eq!(last, Some(0));
+        let rec = records(&content);
+        assert_eq!(rec.len(), 1, "one CsInfo");
+        let expected: Vec<(u64, Vec<u8>)> =
+            vec![(0x83, vec![0, 1, 0, 0]), (0x6c, vec![3]), (0x87, vec![1]), (0x81, vec![1]), (0x82, vec![1])];
+        assert_eq!(rec[0], expected);
+    })
+    .await;
+}

@@ -136,3 +136,49 @@ async fn an_idle_on_demand_udp_face_closes_and_the_peer_gets_a_new_one() {
         "{closed_after:?}"
     );
 }
+
+/// faces/update on face 256 ("up") from `app`: FacePersistency `persistency`; (status code, the
+/// answer's FacePersistency).
+async fn update(app: &mut App, persistency: u64, nonce: u32) -> (u64, Option<u64>) {
+    use ndnflow_net::mgmt::control::{signed_command_name, ControlParameters, ControlResponse};
+    let p = ControlParameters { face_id: Some(256), face_persistency: Some(persistency), ..Default::default() };
+    let name = signed_command_name("faces", "update", &p, 1_700_000_000_000 + nonce as u64, nonce as u64);
+    let i = ndnflow_core::packet::Interest::new(name, nonce, ndnflow_core::Time::from_secs(1));
+    app.send(&i.encode()).await;
+    let frame = Frame::decode(&app.recv_bytes().await.unwrap()).unwrap();
+    let ndnflow_core::packet::NetPacket::Data(d) = frame.packet else { panic!("expected a Data") };
+    let r = ControlResponse::decode(&d.content).unwrap();
+    (r.status_code, r.body.and_then(|b| b.face_persistency))
+}
+
+/// faces/update makes a persistent TCP face permanent (NFD's TcpTransport takes any change):
+/// when its connection then breaks it goes down, keeps /p and connects again at once, as a face
+/// permanent from the start does. Made persistent again, its next break closes it: after that a
+/// faces/update naming it is 404.
+#[tokio::test(flavor = "current_thread")]
+async fn a_tcp_face_made_permanent_by_faces_update_reconnects() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let peer = listener.local_addr().unwrap();
+    let (a, dir) = daemon("made-permanent", peer, "persistency = \"persistent\"", "").await;
+    let status = a.status();
+    let client = async {
+        let (mut first, _) = listener.accept().await.unwrap();
+        let mut consumer = App::connect(&dir.join("app.sock")).await; // 257; "up" is 256
+        exchange(&mut consumer, &mut first, "/p/1", 1).await;
+        assert_eq!(update(&mut consumer, 2, 10).await, (200, Some(2)));
+        drop(first);
+        let (mut second, _) = listener.accept().await.unwrap();
+        wait_until(&status, |r| up_face(r).driver.reconnects == 1 && up_face(r).up).await;
+        exchange(&mut consumer, &mut second, "/p/2", 2).await;
+        assert_eq!(update(&mut consumer, 0, 11).await, (200, Some(0)));
+        // The peer goes away altogether (so that the attempt the break starts is refused).
+        drop(listener);
+        drop(second);
+        wait_until(&status, |r| !up_face(r).up).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        update(&mut consumer, 0, 12).await
+    };
+    let (report, after) = run_with(a, client).await;
+    assert_eq!(after, (404, None), "closed");
+    assert_eq!(up_face(&report).driver.reconnects, 1);
+}

@@ -95,6 +95,20 @@ impl LinkService {
         self.reliability.is_some()
     }
 
+    /// Turns reliability on (a fresh state machine, NFD's defaults) or off (what was unacknowledged
+    /// is forgotten, as NFD's GenericLinkService drops its LpReliability when the option goes).
+    /// Asking for the state the service is in changes nothing.
+    pub fn set_reliable(&mut self, reliable: bool) {
+        if reliable != self.reliable() {
+            self.reliability = reliable.then(|| Box::new(LpReliability::new(ReliabilityConfig::default())));
+        }
+    }
+
+    /// Whether the MTU is the transport's own (none was asked for at creation).
+    pub fn has_default_mtu(&self, ipv6: bool) -> bool {
+        self.mtu == if ipv6 { UDP_MTU_V6 } else { UDP_MTU_V4 }
+    }
+
     /// Encodes `frame` for the socket and hands each datagram to `emit` (false: not sent). How
     /// many datagrams `emit` refused.
     pub fn send(&mut self, now: Time, mut frame: Frame, emit: &mut impl FnMut(&[u8]) -> bool) -> u64 {

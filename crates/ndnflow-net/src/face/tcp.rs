@@ -16,6 +16,12 @@
 //! `s_reconnectWaitMultiplier`); once connected the face is up again and the wait back at 1 s.
 //! What was queued for the broken connection is dropped, as NFD resets its send queue. A
 //! persistent face (faces/create's default) closes for good when its connection fails.
+//!
+//! faces/update may change a face's persistency afterwards (NFD's TcpTransport allows any
+//! change). A face made permanent keeps the connection task it started with until that
+//! connection ends; then, instead of closing, it goes down and `spawn_reconnect` starts the
+//! reconnecting loop above for it. A permanent face made otherwise closes at its next break
+//! (`tcp_down`), or at once if it is down.
 
 use std::io;
 use std::net::SocketAddr;
@@ -27,7 +33,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::stream::{self, WRITE_QUEUE};
-use super::Transport;
+use super::{Persistency, Transport};
 use crate::daemon::{Daemon, Event};
 
 pub async fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
@@ -68,7 +74,7 @@ pub(crate) fn spawn_connect(
 ) -> mpsc::Sender<Vec<u8>> {
     let (queue, packets) = mpsc::channel::<Vec<u8>>(WRITE_QUEUE);
     if permanent {
-        tasks.spawn(keep_connected(peer, face, events, packets));
+        tasks.spawn(keep_connected(peer, face, events, packets, true));
         return queue;
     }
     tasks.spawn(async move {
@@ -87,16 +93,31 @@ pub(crate) fn spawn_connect(
     queue
 }
 
+/// A face made permanent by faces/update after its connection was made (or failed), whose
+/// connection has now ended: down already, it connects again as a permanent face does; its new
+/// writer's queue.
+pub(crate) fn spawn_reconnect(
+    tasks: &mut JoinSet<()>,
+    peer: SocketAddr,
+    face: FaceId,
+    events: mpsc::Sender<Event>,
+) -> mpsc::Sender<Vec<u8>> {
+    let (queue, packets) = mpsc::channel::<Vec<u8>>(WRITE_QUEUE);
+    tasks.spawn(keep_connected(peer, face, events, packets, false));
+    queue
+}
+
 /// A permanent face's connection, for as long as the face lives (until its queue's sender is
-/// dropped): connect, serve until broken, go down, and try again with NFD's backoff.
+/// dropped): connect, serve until broken, go down, and try again with NFD's backoff. `up`: whether
+/// the face is up as this starts (a new face is; one whose connection just ended is not).
 async fn keep_connected(
     peer: SocketAddr,
     face: FaceId,
     events: mpsc::Sender<Event>,
     mut packets: mpsc::Receiver<Vec<u8>>,
+    mut up: bool,
 ) {
     let mut wait = INITIAL_RECONNECT_WAIT;
-    let mut up = true; // a face starts up: what is sent before the connection waits in the queue
     while !packets.is_closed() {
         let started = tokio::time::Instant::now();
         let (stream, refused) = match tokio::time::timeout(wait, TcpStream::connect(peer)).await {
@@ -144,10 +165,34 @@ async fn wait_out(until: tokio::time::Instant, packets: &mut mpsc::Receiver<Vec<
 }
 
 impl Daemon {
-    /// A permanent face's connection broke: down in the forwarder, its routes kept.
+    /// A permanent face's connection broke: down in the forwarder, its routes kept. A face that
+    /// faces/update has made persistent or on-demand meanwhile closes instead (NFD's
+    /// TcpTransport: a face that is not permanent is never down).
     pub(crate) fn tcp_down(&mut self, face: FaceId) {
-        if self.faces.get(face.index()).is_some_and(|f| !matches!(f.transport, Transport::Closed)) {
+        let Some(f) = self.faces.get(face.index()).filter(|f| !matches!(f.transport, Transport::Closed)) else {
+            return;
+        };
+        if f.persistency == Persistency::Permanent {
             self.forwarder.set_face_up(face, false);
+        } else {
+            self.close_face(face);
+        }
+    }
+
+    /// A stream connection ended (`Closed`): the face closes, unless it is a TCP face made
+    /// permanent by faces/update, which goes down instead, keeping its routes, and connects again
+    /// to its peer (`spawn_reconnect`). Faces permanent from the start never send `Closed`.
+    pub(crate) fn stream_closed(&mut self, face: FaceId) {
+        let Some(f) = self.faces.get(face.index()) else { return };
+        let peer = f.remote.split_once("://").and_then(|(scheme, a)| scheme.starts_with("tcp").then_some(a));
+        let peer = peer.and_then(|a| a.parse::<SocketAddr>().ok());
+        match peer {
+            Some(peer) if f.persistency == Persistency::Permanent && !matches!(f.transport, Transport::Closed) => {
+                self.forwarder.set_face_up(face, false);
+                let writer = spawn_reconnect(&mut self.tasks, peer, face, self.events_tx.clone());
+                self.faces[face.index()].transport = Transport::Stream(writer);
+            }
+            _ => self.close_face(face),
         }
     }
 

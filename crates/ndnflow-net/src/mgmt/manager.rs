@@ -1,5 +1,6 @@
 //! The daemon's answers to Interests under /localhost/nfd (NFD daemon/mgmt/: RibManager,
-//! FibManager, FaceManager, StrategyChoiceManager, ForwarderStatusManager).
+//! FibManager, FaceManager, StrategyChoiceManager, ForwarderStatusManager; faces/update is in
+//! `faces`, cs/info in `cs`).
 //!
 //! NFD routes these Interests to an internal face through its pipelines; here the driver answers
 //! them before the forwarder sees them, so management costs the forwarder's tables nothing and a
@@ -15,8 +16,9 @@
 //!   signature against its `authorizations` config, while here being local is the authorisation,
 //!   as with NFD's `localhost_security` set to accept any signer.
 //!
-//! Status codes as NFD's: 200 done, 400 malformed, 404 unknown strategy, 406 a face kind not
-//! built (UDP and TCP are), 409 the face exists, 410 no such face. Unknown verbs get 501 (NFD sends no answer; a
+//! Status codes as NFD's: 200 done, 400 malformed, 404 unknown strategy (or, for faces/update, an
+//! unknown face), 406 a face kind not built (UDP and TCP are), 409 the face exists (or a change
+//! faces/update cannot make), 410 no such face. Unknown verbs get 501 (NFD sends no answer; a
 //! reply says why at once instead of after the Interest's lifetime).
 
 use std::net::SocketAddr;
@@ -93,6 +95,7 @@ impl Daemon {
             ("fib", "add-nexthop") => self.fib_add_nexthop(face, p),
             ("fib", "remove-nexthop") => self.fib_remove_nexthop(face, p),
             ("faces", "create") => self.faces_create(p),
+            ("faces", "update") => self.faces_update(face, p),
             ("faces", "destroy") => self.faces_destroy(p),
             ("strategy-choice", "set") => self.strategy_set(p),
             ("strategy-choice", "unset") => self.strategy_unset(p),

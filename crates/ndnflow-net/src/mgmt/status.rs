@@ -1,6 +1,7 @@
 //! The status datasets the daemon publishes (NFD's ForwarderStatusManager and the `list` verbs of
-//! FaceManager, FibManager, RibManager and StrategyChoiceManager): status/general, faces/list,
-//! fib/list, rib/list and strategy-choice/list, encoded as `dataset` lays them out.
+//! FaceManager, FibManager, RibManager and StrategyChoiceManager, and CsManager's info):
+//! status/general, faces/list, faces/query (`faces`), fib/list, rib/list, strategy-choice/list and
+//! cs/info (`cs`), encoded as `dataset` lays them out.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -10,15 +11,28 @@ use ndnflow_core::packet::Data;
 use ndnflow_core::table::FaceId;
 use ndnflow_core::Name;
 
-use super::control::{tlv as cp, LOCALHOST_NFD};
+use super::control::{response_content, tlv as cp, ControlResponse, LOCALHOST_NFD};
 use super::dataset::{self, name, number, record, segments, text, tlv};
 use super::manager::nfd_face_id;
 use crate::daemon::Daemon;
 use crate::face::Transport;
 
 /// The datasets, as (module, verb).
-const DATASETS: [(&str, &str); 5] =
-    [("status", "general"), ("faces", "list"), ("fib", "list"), ("rib", "list"), ("strategy-choice", "list")];
+const DATASETS: [(&str, &str); 7] = [
+    ("status", "general"),
+    ("faces", "list"),
+    ("faces", "query"),
+    ("fib", "list"),
+    ("rib", "list"),
+    ("strategy-choice", "list"),
+    ("cs", "info"),
+];
+
+/// faces/query's name carries its filter, one component after the verb
+/// (`/localhost/nfd/faces/query/<FaceQueryFilter>`); the other datasets take no argument.
+fn argument_components(dataset: (&str, &str)) -> usize {
+    usize::from(dataset == ("faces", "query"))
+}
 
 /// Milliseconds since the Unix epoch, as NFD's timestamps and dataset versions are.
 pub fn unix_millis(t: SystemTime) -> u64 {
@@ -41,10 +55,14 @@ impl Daemon {
         let (module, verb) = (word(2)?, word(3)?);
         let &dataset = DATASETS.iter().find(|(m, v)| *m == module && *v == verb)?;
         let typ = |i: usize| name.get(i).map(|c| c.typ);
-        let digest = usize::from(typ(4) == Some(component_type::PARAMETERS_SHA256_DIGEST));
-        let base = 4 + digest;
-        if name.len() == base {
-            let content = self.dataset_content(dataset);
+        let args = argument_components(dataset);
+        let digest = usize::from(typ(4 + args) == Some(component_type::PARAMETERS_SHA256_DIGEST));
+        let base = 4 + args + digest;
+        if name.len() == base || name.len() < 4 + args {
+            let content = match self.dataset_content(dataset, name) {
+                Ok(content) => content,
+                Err(refusal) => return Some(Some(refusal_data(name, &refusal))),
+            };
             let segs = segments(name, unix_millis(SystemTime::now()), &content);
             let first = segs[0].clone();
             self.published.keep(dataset, segs);
@@ -54,19 +72,26 @@ impl Daemon {
         (versioned && name.get(base + 1)?.as_segment().is_some()).then(|| self.published.find(name).cloned())
     }
 
-    fn dataset_content(&self, dataset: (&str, &str)) -> Vec<u8> {
+    /// A dataset's records; a refusal (NFD's `StatusDatasetContext::reject`) when its argument is
+    /// missing or malformed.
+    fn dataset_content(&self, dataset: (&str, &str), name: &Name) -> Result<Vec<u8>, Box<ControlResponse>> {
         let mut out = Vec::new();
         match dataset {
             ("status", "general") => self.general_status(&mut out),
             ("faces", "list") => self.live_faces().for_each(|f| self.face_status(&mut out, f)),
+            ("faces", "query") => match name.get(4) {
+                Some(filter) => return self.faces_query(filter.value),
+                None => return Err(Box::new(ControlResponse::error(400, "malformed filter: none given"))),
+            },
+            ("cs", "info") => self.cs_info(&mut out),
             ("fib", "list") => self.fib_entries(&mut out),
             ("rib", "list") => self.rib_entries(&mut out),
             _ => self.strategy_choices(&mut out),
         }
-        out
+        Ok(out)
     }
 
-    fn live_faces(&self) -> impl Iterator<Item = FaceId> + '_ {
+    pub(super) fn live_faces(&self) -> impl Iterator<Item = FaceId> + '_ {
         (0..self.faces.len())
             .filter(|&i| !matches!(self.faces[i].transport, Transport::Closed))
             .map(|i| FaceId(i as u32))
@@ -100,17 +125,21 @@ impl Daemon {
         }
     }
 
+    /// NFD's FaceScope: 1 (local) for an application's face, 0 otherwise.
+    pub(super) fn face_scope(&self, face: FaceId) -> u64 {
+        u64::from(self.forwarder.faces()[face.index()].kind == FaceKind::App)
+    }
+
     /// One FaceStatus record.
-    fn face_status(&self, out: &mut Vec<u8>, face: FaceId) {
+    pub(super) fn face_status(&self, out: &mut Vec<u8>, face: FaceId) {
         let (uri, local_uri) = self.face_uris(face);
-        let local = self.forwarder.faces()[face.index()].kind == FaceKind::App;
         let p = self.forwarder.face_counters()[face.index()];
         let persistency = self.faces[face.index()].persistency.nfd();
         record(out, tlv::RECORD, |v| {
             number(v, cp::FACE_ID, nfd_face_id(face));
             text(v, cp::URI, &uri);
             text(v, cp::LOCAL_URI, &local_uri);
-            number(v, tlv::FACE_SCOPE, local as u64);
+            number(v, tlv::FACE_SCOPE, self.face_scope(face));
             number(v, tlv::FACE_PERSISTENCY, persistency);
             number(v, tlv::LINK_TYPE, 0); // point-to-point
             if let Some(mtu) = self.face_mtu(face) {
@@ -177,4 +206,11 @@ impl Daemon {
             });
         }
     }
+}
+
+/// A refused dataset request's answer: its ControlResponse, as a Data under the request's name.
+fn refusal_data(name: &Name, refusal: &ControlResponse) -> Data {
+    let mut data = Data::new(name.clone(), response_content(refusal));
+    crate::sign::sign_digest_sha256(&mut data);
+    data
 }
