@@ -101,6 +101,8 @@ pub struct Face {
     pub local_scope: bool,
     /// The local end, for a TCP face (`tcp4://ADDRESS:PORT`): NFD's LocalUri.
     pub local: Option<String>,
+    /// A TCP face's peer: where a permanent face connects again (`tcp`).
+    pub tcp_peer: Option<SocketAddr>,
     /// A UDP face's NDNLPv2 link service: fragmentation, reassembly, reliability (`lp`).
     pub lp: Option<Box<lp::LinkService>>,
 }
@@ -123,6 +125,7 @@ impl Face {
             output: None,
             local_scope: false,
             local: None,
+            tcp_peer: None,
         }
     }
 
@@ -143,6 +146,7 @@ impl Face {
         Face {
             local_scope: peer.ip().is_loopback(),
             local: local.map(uri),
+            tcp_peer: Some(peer),
             ..Face::stream(name, uri(peer), writer, persistency)
         }
     }
@@ -158,6 +162,7 @@ impl Face {
             output: None,
             local_scope: false,
             local: None,
+            tcp_peer: None,
             lp: None,
         }
     }

@@ -184,9 +184,7 @@ impl Daemon {
     /// to its peer (`spawn_reconnect`). Faces permanent from the start never send `Closed`.
     pub(crate) fn stream_closed(&mut self, face: FaceId) {
         let Some(f) = self.faces.get(face.index()) else { return };
-        let peer = f.remote.split_once("://").and_then(|(scheme, a)| scheme.starts_with("tcp").then_some(a));
-        let peer = peer.and_then(|a| a.parse::<SocketAddr>().ok());
-        match peer {
+        match f.tcp_peer {
             Some(peer) if f.persistency == Persistency::Permanent && !matches!(f.transport, Transport::Closed) => {
                 self.forwarder.set_face_up(face, false);
                 let writer = spawn_reconnect(&mut self.tasks, peer, face, self.events_tx.clone());
