@@ -27,7 +27,7 @@ pub const CONSUMER_ID: &str = "get";
 /// The node it runs on, as the traces name it: the host of the command.
 pub const CONSUMER_NODE: &str = "local";
 /// `--bin` when none is given: a scenario's `[simulation] bin` default.
-pub const DEFAULT_BIN: Time = Time::from_millis(100);
+pub use ndnflow_sim::scenario::toml::DEFAULT_BIN;
 
 /// A fetch's bins and segment records, while it runs.
 pub struct FetchTrace {

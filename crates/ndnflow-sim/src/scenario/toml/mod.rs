@@ -57,6 +57,9 @@ pub(crate) fn check_node_name(name: &str) -> Result<(), String> {
 /// keeps a mistaken path (a device, a huge log) from being read whole before failing.
 pub const MAX_TOPOLOGY_BYTES: u64 = 256 << 20;
 
+/// `[simulation] bin` when none is given: the traces' time bin width, 100 ms.
+pub const DEFAULT_BIN: Time = Time::from_millis(100);
+
 /// A topology file's text: a regular file of at most `MAX_TOPOLOGY_BYTES`, as UTF-8.
 fn read_topology_file(path: &Path) -> std::io::Result<String> {
     use std::io::{Error, ErrorKind, Read};
@@ -263,7 +266,7 @@ impl Reader<'_, '_> {
         let seed = sim.get("seed").map(|s| self.uint(s, "simulation.seed")).transpose()?.unwrap_or(1);
         let bin = match sim.get("bin") {
             Some(b) => self.positive_duration(b, "simulation.bin")?,
-            None => Time::from_millis(100),
+            None => DEFAULT_BIN,
         };
         let routing = match sim.get("routing") {
             Some(r) => match self.choice(r, "simulation.routing", &["hop-count", "delay", "none"])? {
