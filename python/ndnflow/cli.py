@@ -535,11 +535,12 @@ def build_parser() -> argparse.ArgumentParser:
                      "$XDG_RUNTIME_DIR/ndnflow/ndnflow.sock or /run/ndnflow/ndnflow.sock)")
     get.add_argument("--cc", metavar="SPEC", help="the consumer's controller: an algorithm (aimd) or a scenario's "
                      "cc table ('{ algorithm = \"ptp\" }'); default ndncatchunks' CUBIC, "
-                     "{ algorithm = \"cubic\", beta = 0.7, reno_friendly = true }")
+                     "{ algorithm = \"cubic\", beta = 0.7, reno_friendly = true, "
+                     "decrease_on_unmarked_nacks = true }")
     get.add_argument("--segments", metavar="N", help="segments to fetch (default: until FinalBlockId)")
     get.add_argument("--lifetime", metavar="TIME", help="InterestLifetime (default 2s, a scenario consumer's)")
     get.add_argument("--max-retries", dest="max_retries", metavar="N",
-                     help="retransmissions of a segment before giving it up (default: no limit)")
+                     help="retransmissions of a segment before giving it up (default 15, ndncatchunks' --retries)")
     get.add_argument("--rto", metavar="TABLE", help="retransmission timer, e.g. '{ initial = \"1s\", min = \"200ms\" }'")
     get.add_argument("--in-flight", dest="in_flight", metavar="RULE", help="outstanding (default) or consumer-cc")
     get.add_argument("--send-jitter", dest="send_jitter", metavar="TIME", help="random delay before each send "

@@ -14,7 +14,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use ndnflow_core::fw::{FaceKind, Forwarder};
+use ndnflow_core::fw::{FaceKind, Forwarder, PitRoom};
 use ndnflow_core::packet::{Frame, NetPacket};
 use ndnflow_core::table::FaceId;
 use tokio::net::{TcpStream, UnixStream};
@@ -182,7 +182,8 @@ impl Daemon {
     /// Binds the sockets and makes the configured faces and their routes; the daemon runs once
     /// `run` is called (tests read the bound addresses in between).
     pub async fn bind(config: DaemonConfig) -> Result<Daemon, DaemonError> {
-        let forwarder = Forwarder::new(config.forwarder.clone(), config.seed);
+        let mut forwarder = Forwarder::new(config.forwarder.clone(), config.seed);
+        forwarder.set_pit_capacity(config.pit_capacity);
         let udp = match config.udp_listen {
             Some(addr) => Some(
                 UdpFaces::bind(addr).await.map_err(|e| DaemonError(format!("listen.udp: cannot bind {addr}: {e}")))?,
@@ -412,7 +413,7 @@ impl Daemon {
     }
 
     /// A decoded frame from `face`, unless it is an Interest that would open a PIT entry past the
-    /// bound.
+    /// bound, and that face already holds its share of the PIT (`Forwarder::room_for_interest`).
     pub(crate) fn on_frame(&mut self, face: FaceId, frame: Frame) {
         // A destroyed face's connection may still deliver what was in flight: it no longer counts.
         if self.faces.get(face.index()).is_none_or(|f| matches!(f.transport, Transport::Closed)) {
@@ -423,10 +424,13 @@ impl Daemon {
                 self.on_management(face, interest);
                 return;
             }
-            let pit = &self.forwarder.pit;
-            if pit.len() >= self.config.pit_capacity && pit.find(interest).is_none() {
-                self.count(face, |c| c.pit_full += 1);
-                return;
+            match self.forwarder.room_for_interest(self.clock.now(), face, interest, &mut self.out) {
+                PitRoom::Free => {}
+                PitRoom::Shed(holder) => self.count(holder, |c| c.pit_shed += 1),
+                PitRoom::Full => {
+                    self.count(face, |c| c.pit_full += 1);
+                    return;
+                }
             }
         }
         self.forwarder.handle(self.clock.now(), face, frame, &mut self.out);

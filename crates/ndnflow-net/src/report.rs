@@ -91,6 +91,7 @@ impl Report {
                     "out_data": p.sent[FaceCounters::DATA], "out_nacks": p.sent[FaceCounters::NACKS],
                     "in_bytes": p.in_bytes, "out_bytes": p.out_bytes,
                     "malformed": f.driver.malformed, "send_dropped": f.driver.send_dropped, "pit_full": f.driver.pit_full,
+                    "pit_shed": f.driver.pit_shed,
                     "refused_commands": f.driver.refused_commands, "reconnects": f.driver.reconnects,
                     "link": f.link,
                     "lp": f.lp.map(|(mtu, c)| serde_json::json!({ "mtu": mtu, "counters": c })),

@@ -8,7 +8,7 @@
 mod common;
 
 use common::*;
-use ndnflow_core::packet::Interest;
+use ndnflow_core::packet::{Interest, NackReason, NetPacket};
 use ndnflow_core::Time;
 use ndnflow_net::config;
 use ndnflow_net::Daemon;
@@ -183,7 +183,7 @@ async fn garbage_is_dropped_and_counted_and_the_daemon_keeps_serving() {
 }
 
 #[tokio::test]
-async fn interests_past_the_pit_bound_are_dropped_and_counted_on_their_face() {
+async fn interests_past_the_pit_bound_are_nacked_and_counted_on_their_face() {
     let dir = socket_dir("pit");
     let daemon = Daemon::bind(producer_daemon_with(&dir, "pit_capacity = 2")).await.unwrap();
     let status = daemon.status();
@@ -200,6 +200,9 @@ async fn interests_past_the_pit_bound_are_dropped_and_counted_on_their_face() {
         let names = [producer.recv().await, producer.recv().await];
         let names: Vec<String> = names.iter().map(|f| f.packet.name().to_string()).collect();
         assert_eq!(names, ["/p/a", "/p/b"]);
+        // The refusal is a Nack(Congestion), so the consumer need not wait out its timer.
+        let NetPacket::Nack(nack) = consumer.recv().await.packet else { panic!("a Nack for /p/c") };
+        assert_eq!((nack.reason, nack.interest.name.to_string()), (NackReason::Congestion, "/p/c".to_string()));
     })
     .await;
     assert_eq!(report.faces[1].driver.pit_full, 1, "/p/c");

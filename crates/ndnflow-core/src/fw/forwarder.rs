@@ -98,6 +98,9 @@ pub struct Forwarder {
     /// The first growth of the PIT the allocator refused (`crate::grow`); the Interest that
     /// needed it was dropped, and the driver should end the run.
     out_of_memory: Option<OutOfMemory>,
+    /// The PIT's bound, shared among faces (`set_pit_capacity`, forwarder_pit_share.rs); none in
+    /// the simulator, as in NFD.
+    pit_capacity: Option<usize>,
     /// The seed it was made with: strategies chosen later draw from streams derived from it.
     seed: u64,
 }
@@ -141,6 +144,7 @@ impl Forwarder {
             actions: StrategyActions::new(),
             log: None,
             out_of_memory: None,
+            pit_capacity: None,
         }
     }
 
@@ -344,6 +348,9 @@ impl Forwarder {
             return;
         }
         let (mut id, is_new) = self.pit.find_or_insert(&interest);
+        if is_new {
+            self.pit.note_opener(id, in_face);
+        }
         if !is_new && self.is_duplicate_nonce(id, in_face, nonce) {
             return self.on_interest_loop(now, in_face, interest, out);
         }
@@ -353,6 +360,7 @@ impl Forwarder {
             // retransmission of the request already answered.
             self.pit.discard(id);
             id = self.pit.find_or_insert(&interest).0;
+            self.pit.note_opener(id, in_face);
         }
         let flags = self.interest_flags(now, in_face, lp);
         let has_in_records = self.pit.get(id).is_some_and(|e| !e.in_records.is_empty());
@@ -577,6 +585,9 @@ mod log_side;
 mod lookup;
 #[path = "forwarder_nack.rs"]
 mod nack;
+#[path = "forwarder_pit_share.rs"]
+mod pit_share;
+pub use pit_share::PitRoom;
 
 #[cfg(test)]
 #[path = "forwarder_tests.rs"]

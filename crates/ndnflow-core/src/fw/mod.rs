@@ -11,7 +11,7 @@ pub(crate) mod testing;
 
 pub use ext::{ForwarderExtension, Takeover};
 pub use face::{FaceCounters, FaceInfo, FaceKind};
-pub use forwarder::{Forwarder, ForwarderConfig, ForwarderCounters, InterestMarks};
+pub use forwarder::{Forwarder, ForwarderConfig, ForwarderCounters, InterestMarks, PitRoom};
 pub use log::{Detail, ForwardingLog, FwEvent, FwRecord};
 pub use strategy::{
     DataDecision, InterestDecision, NackDecision, Strategy, StrategyAction, StrategyActions, StrategyCtx,

@@ -8,6 +8,7 @@ pub mod fab;
 pub mod fib;
 pub mod measurements;
 pub mod pit;
+mod pit_openers;
 pub mod sim_cache;
 mod slot_list;
 

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use hashbrown::HashTable;
 use smallvec::SmallVec;
 
+use super::pit_openers::Openers;
 use super::FaceId;
 use crate::grow::{room_in_table, Grow, OutOfMemory};
 use crate::packet::{Interest, NackReason};
@@ -237,6 +238,8 @@ pub struct PendingInterestTable {
     /// A time no later than the next live expiry (`Some(None)`: no timer armed); `None` = unknown.
     expiry_hint: Option<Option<Time>>,
     len: usize,
+    /// Which face opened each entry, for a bounded PIT only (`track_openers`).
+    openers: Option<Box<Openers>>,
 }
 
 fn same_selectors(a: &Interest, b: &Interest) -> bool {
@@ -288,6 +291,38 @@ impl PendingInterestTable {
     pub fn find(&self, interest: &Interest) -> Option<PitId> {
         let head = self.head(&interest.name)?;
         find_in_chain(&self.slots, head, interest)
+    }
+
+    /// Starts keeping which face opened each entry from now on (`note_opener`), so that a bounded
+    /// PIT can be shared among faces (fw/pit_share.rs). Entries already in the table count for no
+    /// face.
+    pub fn track_openers(&mut self) {
+        self.openers.get_or_insert_with(Box::default);
+    }
+
+    /// The Interest that made the new entry `id` came from `face` (kept if `track_openers` was
+    /// called, ignored otherwise).
+    #[inline]
+    pub fn note_opener(&mut self, id: PitId, face: FaceId) {
+        if let Some(openers) = &mut self.openers {
+            openers.opened(id.index, face);
+        }
+    }
+
+    /// How many live entries `face` opened (0 when openers are not tracked).
+    pub fn opened_by(&self, face: FaceId) -> usize {
+        self.openers.as_ref().map_or(0, |o| o.count(face))
+    }
+
+    /// The face that opened the most live entries, and how many.
+    pub fn largest_opener(&self) -> Option<(FaceId, usize)> {
+        self.openers.as_ref().and_then(|o| o.largest())
+    }
+
+    /// The oldest live entry `face` opened.
+    pub fn oldest_opened_by(&self, face: FaceId) -> Option<PitId> {
+        let slot = self.openers.as_ref()?.oldest(face)?;
+        Some(PitId { index: slot, generation: self.slots[slot as usize].generation })
     }
 
     /// The first slot of the chain for `name`.
@@ -397,6 +432,9 @@ impl PendingInterestTable {
         slot.generation = slot.generation.wrapping_add(1);
         let next = std::mem::replace(&mut slot.next, NIL);
         self.free.push(id.index);
+        if let Some(openers) = &mut self.openers {
+            openers.closed(id.index);
+        }
         // The common case: the entry heads its chain (it is alone under its name).
         match self.by_name.find_entry(hash, |&i| i == id.index) {
             Ok(e) if next == NIL => drop(e.remove()),

@@ -34,8 +34,12 @@ use super::{sleep_until, AppError};
 use crate::clock::Clock;
 
 /// `--cc` when none is given: ndncatchunks' default pipeline (`--pipeline-type cubic`, with
-/// `--cubic-beta` 0.7), whose CUBIC keeps RFC 8312's TCP-friendly region.
-pub const DEFAULT_CC: &str = r#"{ algorithm = "cubic", beta = 0.7, reno_friendly = true }"#;
+/// `--cubic-beta` 0.7), whose CUBIC keeps RFC 8312's TCP-friendly region, and which takes a
+/// Nack(Congestion) for a timeout (pipeline-interests-adaptive.cpp `handleNack`: one decrease
+/// per RTT, as CWA counts). A scenario's controllers leave unmarked Nacks alone (PCON §3.5);
+/// a daemon refusing an Interest for want of PIT room answers one (`Forwarder::room_for_interest`).
+pub const DEFAULT_CC: &str =
+    r#"{ algorithm = "cubic", beta = 0.7, reno_friendly = true, decrease_on_unmarked_nacks = true }"#;
 
 /// `--max-retries` when none is given: ndncatchunks' `--retries` default (Options
 /// maxRetriesOnTimeoutOrNack, 15). A scenario's consumer has no limit by default, which on a real

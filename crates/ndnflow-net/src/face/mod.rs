@@ -40,6 +40,9 @@ pub struct DriverCounters {
     pub send_dropped: u64,
     /// Interests dropped because the PIT held `pit_capacity` entries and they would open another.
     pub pit_full: u64,
+    /// PIT entries this face opened that were shed, when the PIT was full, to make room for an
+    /// Interest from a face holding fewer (`Forwarder::room_for_interest`).
+    pub pit_shed: u64,
     /// Management Interests (/localhost/nfd) from a non-local face: dropped (NFD's localhost scope).
     pub refused_commands: u64,
     /// A permanent TCP face's connections re-established after it went down (`tcp`).
