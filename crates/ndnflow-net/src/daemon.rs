@@ -424,16 +424,12 @@ impl Daemon {
                 self.on_management(face, interest);
                 return;
             }
-            match self.forwarder.room_for_interest(self.clock.now(), face, interest, &mut self.out) {
-                PitRoom::Free => {}
-                PitRoom::Shed(holder) => self.count(holder, |c| c.pit_shed += 1),
-                PitRoom::Full => {
-                    self.count(face, |c| c.pit_full += 1);
-                    return;
-                }
-            }
         }
-        self.forwarder.handle(self.clock.now(), face, frame, &mut self.out);
+        match self.forwarder.handle_bounded(self.clock.now(), face, frame, &mut self.out) {
+            PitRoom::Free => {}
+            PitRoom::Shed(holder) => self.count(holder, |c| c.pit_shed += 1),
+            PitRoom::Full => self.count(face, |c| c.pit_full += 1),
+        }
     }
 
     /// Encodes and sends what the forwarder put in its outbox (a shaped face's frames join its

@@ -348,9 +348,6 @@ impl Forwarder {
             return;
         }
         let (mut id, is_new) = self.pit.find_or_insert(&interest);
-        if is_new {
-            self.pit.note_opener(id, in_face);
-        }
         if !is_new && self.is_duplicate_nonce(id, in_face, nonce) {
             return self.on_interest_loop(now, in_face, interest, out);
         }
@@ -360,7 +357,6 @@ impl Forwarder {
             // retransmission of the request already answered.
             self.pit.discard(id);
             id = self.pit.find_or_insert(&interest).0;
-            self.pit.note_opener(id, in_face);
         }
         let flags = self.interest_flags(now, in_face, lp);
         let has_in_records = self.pit.get(id).is_some_and(|e| !e.in_records.is_empty());

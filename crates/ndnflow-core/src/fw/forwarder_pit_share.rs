@@ -24,7 +24,7 @@
 use std::sync::Arc;
 
 use super::{Forwarder, Outbox};
-use crate::packet::{Interest, NackReason};
+use crate::packet::{Frame, Interest, NackReason, NetPacket};
 use crate::table::{FaceId, PitId};
 use crate::Time;
 
@@ -48,8 +48,36 @@ impl Forwarder {
         self.pit.track_openers();
     }
 
+    /// `handle` under the PIT's bound: an Interest that needs a new entry first needs room
+    /// (`room_for_interest`), and the entry it opens is noted as its face's. The simulator calls
+    /// `handle` itself, so its pipelines carry none of this.
+    pub fn handle_bounded(&mut self, now: Time, face: FaceId, frame: Frame, out: &mut Outbox) -> PitRoom {
+        let NetPacket::Interest(interest) = &frame.packet else {
+            self.handle(now, face, frame, out);
+            return PitRoom::Free;
+        };
+        let interest = interest.clone();
+        // A satisfied entry only lingers: the pipeline replaces it with a new one.
+        let opens = self.pit.find(&interest).is_none_or(|id| self.pit.get(id).is_some_and(|e| e.is_satisfied()));
+        let room = self.room_for_interest(now, face, &interest, out);
+        if room == PitRoom::Full {
+            return room;
+        }
+        self.handle(now, face, frame, out);
+        if opens {
+            // None when the Content Store answered (the entry came and went) or the Interest was
+            // dropped (a loop, an exhausted HopLimit).
+            if let Some(id) = self.pit.find(&interest).filter(|&id| self.pit.get(id).is_some_and(|e| !e.is_satisfied()))
+            {
+                self.pit.note_opener(id, face);
+            }
+        }
+        room
+    }
+
     /// Makes room, if the bound allows, for `interest` arriving from `face`; to call before
-    /// `handle`. Nacks for a shed entry's downstreams, or for a refused `interest`, go to `out`.
+    /// `handle` (`handle_bounded` does). Nacks for a shed entry's downstreams, or for a refused
+    /// `interest`, go to `out`.
     pub fn room_for_interest(
         &mut self,
         now: Time,

@@ -5,19 +5,15 @@ use crate::fw::testing::{interest, router};
 use crate::fw::FaceKind;
 use crate::packet::{Frame, NetPacket};
 
-/// Offers the Interest for /p/seg=`seg` from `face` as the daemon does: room first, then the
-/// pipelines if there is room. Returns the verdict and what the forwarder sent.
+/// Offers the Interest for /p/seg=`seg` from `face` as the daemon does (`handle_bounded`).
+/// Returns the verdict and what the forwarder sent.
 fn offer(fw: &mut Forwarder, face: u32, seg: u32) -> (PitRoom, Vec<(FaceId, Frame)>) {
     let mut out = Vec::new();
-    let frame = interest(seg, None);
-    let NetPacket::Interest(i) = &frame.packet else { unreachable!() };
-    let room = fw.room_for_interest(Time::ZERO, FaceId(face), &i.clone(), &mut out);
+    let room = fw.handle_bounded(Time::ZERO, FaceId(face), interest(seg, None), &mut out);
     if room == PitRoom::Full {
         let NetPacket::Nack(nack) = &out[0].1.packet else { panic!("a refusal is a Nack: {out:?}") };
         assert_eq!((out[0].0, nack.reason), (FaceId(face), NackReason::Congestion));
-    }
-    if room != PitRoom::Full {
-        fw.handle(Time::ZERO, FaceId(face), frame, &mut out);
+        assert_eq!(out.len(), 1, "nothing else: the Interest went no further");
     }
     (room, out)
 }
@@ -95,4 +91,24 @@ fn an_unbounded_pit_never_refuses() {
         assert_eq!(offer(&mut fw, 0, seg).0, PitRoom::Free);
     }
     assert_eq!((fw.pit.len(), fw.pit.opened_by(FaceId(0))), (100, 0), "openers are not tracked");
+}
+
+#[test]
+fn an_interest_that_replaces_a_lingering_entry_opens_it_for_its_own_face() {
+    let mut fw = bounded(); // no Content Store: the default one holds nothing
+    offer(&mut fw, 0, 1);
+    let mut out = Vec::new();
+    fw.handle(Time::from_millis(1), FaceId(1), crate::fw::testing::data(1, Default::default()), &mut out);
+    // Face 0's entry lingers, satisfied, for stragglers. Face 2 asks for the same name (another
+    // nonce): the pipeline starts a fresh entry in its place, and that one is face 2's.
+    let frame = crate::fw::testing::interest(1, None);
+    let NetPacket::Interest(i) = &frame.packet else { unreachable!() };
+    let mut again = Interest::clone(i);
+    again.nonce = Some(77);
+    out.clear();
+    let room =
+        fw.handle_bounded(Time::from_millis(2), FaceId(2), Frame::interest(std::sync::Arc::new(again)), &mut out);
+    assert_eq!(room, PitRoom::Free);
+    assert!(matches!(out[0].1.packet, NetPacket::Interest(_)) && out[0].0 == FaceId(1), "{out:?}");
+    assert_eq!((fw.pit.len(), fw.pit.opened_by(FaceId(0)), fw.pit.opened_by(FaceId(2))), (1, 0, 1));
 }
