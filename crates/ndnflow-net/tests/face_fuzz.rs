@@ -43,7 +43,7 @@ fn datagrams() -> Vec<Vec<u8>> {
     let data = Frame::data(Arc::new(Data::simulated(name, 3000)));
     let nack = Frame::nack(Arc::new(Nack { reason: NackReason::Congestion, interest: interest.clone() }));
     let mut out = vec![Frame::interest(interest.clone()).encode(), data.encode(), nack.encode()];
-    out.extend(encode_fragments(1500, &data, 100).expect("fragments").into_iter());
+    out.extend(encode_fragments(1500, &data, 100).expect("fragments"));
     // A reliable peer numbers its frames and piggybacks Acks; a `LinkService` writes them.
     let mut peer = LinkService::new(None, false, true);
     for frame in [Frame::interest(interest), data] {
