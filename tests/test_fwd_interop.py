@@ -11,7 +11,8 @@ application here is its own process, as a user would run it:
 - `pynfdc`, python-ndn's nfdc, makes a UDP face and a route, sets a strategy and reads the
   faces, routes, strategies and general status back, inspects a face and removes one by its URI
   (both with faces/query);
-- python-ndn's `CsInfo` model reads cs/info (pynfdc has no command for it).
+- python-ndn's `CsInfo` model reads cs/info, and its `make_command_v2` sends cs/config and
+  cs/erase (pynfdc has no command for them).
 
 The applications use python-ndn's digest-only keychain (`KeychainDigest`), so that no key store
 needs to exist under HOME; the forwarder checks no signature either way (docs/real-network.md).
@@ -103,6 +104,27 @@ async def main():
     try:
         info = CsInfoRecord.parse(await express_interest(app, "/localhost/nfd/cs/info")).info
         print(info.capacity, info.flags, info.n_cs_entries, info.n_hits, info.n_misses)
+    finally:
+        app.shutdown()
+
+app.run_forever(main())
+"""
+
+
+#: cs/config (Capacity 100, serving off: Flags 0, Mask 2) then cs/erase under /nothing, with
+#: python-ndn's command maker and response parser; prints each reply's status and body fields.
+CS_COMMANDS = """
+from ndn.appv2 import NDNApp
+from ndn.app_support.nfd_mgmt import make_command_v2, parse_response
+from ndn.bin.nfdc.utils import express_interest
+app = NDNApp()
+
+async def main():
+    try:
+        r = parse_response(await express_interest(app, make_command_v2("cs", "config", capacity=100, flags=0, mask=2)))
+        print(r["status_code"], r["capacity"], r["flags"])
+        r = parse_response(await express_interest(app, make_command_v2("cs", "erase", name="/nothing", count=5)))
+        print(r["status_code"], r["count"])
     finally:
         app.shutdown()
 
@@ -277,3 +299,12 @@ def test_serve_with_an_ecdsa_key_is_verified_by_python_ndn(fwd, tmp_path):
     finally:
         serve.send_signal(signal.SIGTERM)
         serve.communicate(timeout=60)
+
+
+def test_python_ndn_sets_the_content_store_and_erases_from_it(fwd, tmp_path):
+    # Capacity 100, admit on and serve off: Flags 1 back. Nothing is stored under /nothing: Count 0.
+    out = _run([sys.executable, str(_script(tmp_path, "cs_commands.py", CS_COMMANDS))], fwd["env"])
+    assert out.splitlines() == ["200 100 1", "200 0"]
+    out = _run([sys.executable, str(_script(tmp_path, "cs_info.py", CS_INFO))], fwd["env"])
+    # CsInfo: capacity, flags, entries, hits, misses.
+    assert out.split() == ["100", "1", "0", "0", "0"]

@@ -158,6 +158,10 @@ pub struct ContentStore {
     /// Probability that a Data of a name not yet stored is admitted, with its stream; `None`:
     /// every Data is (no draw at all, so a store without admission takes nothing from a stream).
     admission: Option<(f64, ChaCha8Rng)>,
+    /// NFD's `enableAdmit` and `enableServe` (cs/config): off, no Data is stored, or no Interest
+    /// is answered from the store. Both on unless a daemon's management turns one off.
+    admit_enabled: bool,
+    serve_enabled: bool,
 }
 
 impl ContentStore {
@@ -176,6 +180,8 @@ impl ContentStore {
             live: Vec::new(),
             evict_rng: ChaCha8Rng::seed_from_u64(0),
             admission: None,
+            admit_enabled: true,
+            serve_enabled: true,
         }
     }
 
@@ -223,6 +229,49 @@ impl ContentStore {
     /// Payload bytes stored now.
     pub fn bytes(&self) -> usize {
         self.bytes
+    }
+
+    /// NFD's `Cs::setLimit` (cs/config's Capacity): at most `capacity` packets from now on, the
+    /// policy's victims evicted down to it at once. 0 disables the store.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity;
+        while self.index.len() > capacity && self.evict_one() {}
+    }
+
+    /// Whether Data are stored (`enableAdmit`) and whether Interests are answered from the store
+    /// (`enableServe`).
+    pub fn admit_enabled(&self) -> bool {
+        self.admit_enabled
+    }
+    pub fn serve_enabled(&self) -> bool {
+        self.serve_enabled
+    }
+    /// NFD's `Cs::enableAdmit`: off, Data are no longer stored (what is stored stays).
+    pub fn set_admit(&mut self, on: bool) {
+        self.admit_enabled = on;
+    }
+    /// NFD's `Cs::enableServe`: off, no Interest is answered from the store (which keeps its Data).
+    pub fn set_serve(&mut self, on: bool) {
+        self.serve_enabled = on;
+    }
+
+    /// NFD's `Cs::erase` (cs/erase): removes at most `limit` stored Data whose names start with
+    /// `prefix`; how many it removed. NFD erases in name order; here, when more match than
+    /// `limit`, those in the lowest slots go (a deterministic order, not the names').
+    pub fn erase(&mut self, prefix: &Name, limit: usize) -> usize {
+        let mut matching: Vec<u32> =
+            self.index.iter().copied().filter(|&i| prefix.is_prefix_of(self.slots[i as usize].data.name())).collect();
+        matching.sort_unstable();
+        matching.truncate(limit);
+        for &i in &matching {
+            self.remove(i);
+        }
+        matching.len()
+    }
+
+    /// How many stored Data have names under `prefix`.
+    pub fn count_under(&self, prefix: &Name) -> usize {
+        self.index.iter().filter(|&&i| prefix.is_prefix_of(self.slots[i as usize].data.name())).count()
     }
 
     /// The slot holding a Data named `name` (whose hash is `hash`).
@@ -343,7 +392,7 @@ impl ContentStore {
 
     /// Stores a Data packet (replacing an older copy of the same name), evicting as the policy says.
     pub fn insert(&mut self, now: Time, data: Arc<Data>) {
-        if self.capacity == 0 {
+        if self.capacity == 0 || !self.admit_enabled {
             return;
         }
         let fresh_until = now + data.freshness_period.unwrap_or(Time::ZERO);
@@ -437,7 +486,7 @@ impl ContentStore {
 
     /// The cached Data that satisfies `interest`, if any (a hit refreshes LRU order).
     pub fn find(&mut self, now: Time, interest: &Interest) -> Option<Arc<Data>> {
-        if self.index.is_empty() {
+        if self.index.is_empty() || !self.serve_enabled {
             return None;
         }
         let i = self.slot_of(interest.name.hash64(), &interest.name)?;

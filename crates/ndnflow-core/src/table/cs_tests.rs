@@ -380,3 +380,57 @@ fn a_simulated_data_is_kept_as_its_name_and_length_and_comes_back_the_same() {
     assert!(!Arc::ptr_eq(&back, &plain), "made again from the name and length");
     assert!(Arc::ptr_eq(&cs.find(Time::ZERO, &interest("/s/seg=2")).unwrap(), &fresh));
 }
+
+/// An LRU store of 4 holding /a/seg=1..3 and /b/seg=1, inserted in that order.
+fn four_stored() -> ContentStore {
+    let mut cs = ContentStore::new(CsPolicy::Lru, 4);
+    for name in ["/a/seg=1", "/a/seg=2", "/a/seg=3", "/b/seg=1"] {
+        cs.insert(Time::ZERO, data(name));
+    }
+    cs
+}
+
+#[test]
+fn erase_removes_at_most_the_limit_under_a_prefix_and_says_how_many() {
+    let mut cs = four_stored();
+    // Three names under /a, a limit of 2: the two lowest slots go (/a/seg=1 and /a/seg=2).
+    assert_eq!(cs.erase(&Name::parse("/a").unwrap(), 2), 2);
+    assert_eq!(cs.len(), 2);
+    assert!(cs.find(Time::ZERO, &interest("/a/seg=1")).is_none());
+    assert!(cs.find(Time::ZERO, &interest("/a/seg=3")).is_some());
+    // No limit to speak of: the last under /a; nothing under /c; the root takes everything.
+    assert_eq!(cs.erase(&Name::parse("/a").unwrap(), usize::MAX), 1);
+    assert_eq!(cs.erase(&Name::parse("/c").unwrap(), usize::MAX), 0);
+    assert_eq!(cs.erase(&Name::root(), usize::MAX), 1);
+    assert!(cs.is_empty());
+    // The freed slots are used again.
+    cs.insert(Time::ZERO, data("/d/seg=1"));
+    assert_eq!(cs.len(), 1);
+}
+
+#[test]
+fn a_smaller_capacity_evicts_the_policys_victims_at_once() {
+    let mut cs = four_stored();
+    // LRU: /a/seg=1 was used last longest ago; find /a/seg=2 to make /a/seg=3 the next victim
+    // after it. Down to 2: /a/seg=1 and /a/seg=3 go.
+    assert!(cs.find(Time::ZERO, &interest("/a/seg=2")).is_some());
+    cs.set_capacity(2);
+    assert_eq!((cs.len(), cs.capacity()), (2, 2));
+    assert!(cs.find(Time::ZERO, &interest("/a/seg=1")).is_none());
+    assert!(cs.find(Time::ZERO, &interest("/a/seg=3")).is_none());
+    assert!(cs.find(Time::ZERO, &interest("/b/seg=1")).is_some());
+}
+
+#[test]
+fn admit_and_serve_switch_off_storing_and_answering_separately() {
+    let mut cs = four_stored();
+    cs.set_capacity(8);
+    cs.set_serve(false);
+    assert!(cs.find(Time::ZERO, &interest("/a/seg=1")).is_none(), "not served");
+    cs.set_admit(false);
+    cs.insert(Time::ZERO, data("/c/seg=1"));
+    assert_eq!(cs.len(), 4, "not admitted");
+    cs.set_serve(true);
+    assert!(cs.find(Time::ZERO, &interest("/a/seg=1")).is_some(), "kept while not served");
+    assert!((cs.admit_enabled(), cs.serve_enabled()) == (false, true));
+}

@@ -1,6 +1,6 @@
 //! The daemon's answers to Interests under /localhost/nfd (NFD daemon/mgmt/: RibManager,
 //! FibManager, FaceManager, StrategyChoiceManager, ForwarderStatusManager; faces/update is in
-//! `faces`, cs/info in `cs`).
+//! `faces`, the Content Store's cs/info, cs/config and cs/erase in `cs`).
 //!
 //! NFD routes these Interests to an internal face through its pipelines; here the driver answers
 //! them before the forwarder sees them, so management costs the forwarder's tables nothing and a
@@ -99,6 +99,8 @@ impl Daemon {
             ("faces", "destroy") => self.faces_destroy(p),
             ("strategy-choice", "set") => self.strategy_set(p),
             ("strategy-choice", "unset") => self.strategy_unset(p),
+            ("cs", "config") => self.cs_config(p),
+            ("cs", "erase") => self.cs_erase(p),
             _ => ControlResponse::error(501, format!("unsupported command {module}/{verb}")),
         }
     }
