@@ -162,6 +162,8 @@ pub struct ContentStore {
     /// is answered from the store. Both on unless a daemon's management turns one off.
     admit_enabled: bool,
     serve_enabled: bool,
+    /// `capacity` while admitting, 0 otherwise: `insert`'s first test says both in one.
+    admit_limit: usize,
 }
 
 impl ContentStore {
@@ -182,6 +184,7 @@ impl ContentStore {
             admission: None,
             admit_enabled: true,
             serve_enabled: true,
+            admit_limit: capacity,
         }
     }
 
@@ -206,6 +209,7 @@ impl ContentStore {
         // Said by the capacity, so that the per-packet test stays one comparison.
         if self.byte_limit == 0 {
             self.capacity = 0;
+            self.admit_limit = 0;
         }
         self
     }
@@ -235,6 +239,7 @@ impl ContentStore {
     /// policy's victims evicted down to it at once. 0 disables the store.
     pub fn set_capacity(&mut self, capacity: usize) {
         self.capacity = capacity;
+        self.admit_limit = if self.admit_enabled { capacity } else { 0 };
         while self.index.len() > capacity && self.evict_one() {}
     }
 
@@ -249,6 +254,7 @@ impl ContentStore {
     /// NFD's `Cs::enableAdmit`: off, Data are no longer stored (what is stored stays).
     pub fn set_admit(&mut self, on: bool) {
         self.admit_enabled = on;
+        self.admit_limit = if on { self.capacity } else { 0 };
     }
     /// NFD's `Cs::enableServe`: off, no Interest is answered from the store (which keeps its Data).
     pub fn set_serve(&mut self, on: bool) {
@@ -392,7 +398,7 @@ impl ContentStore {
 
     /// Stores a Data packet (replacing an older copy of the same name), evicting as the policy says.
     pub fn insert(&mut self, now: Time, data: Arc<Data>) {
-        if self.capacity == 0 || !self.admit_enabled {
+        if self.admit_limit == 0 {
             return;
         }
         let fresh_until = now + data.freshness_period.unwrap_or(Time::ZERO);
@@ -486,10 +492,14 @@ impl ContentStore {
 
     /// The cached Data that satisfies `interest`, if any (a hit refreshes LRU order).
     pub fn find(&mut self, now: Time, interest: &Interest) -> Option<Arc<Data>> {
-        if self.index.is_empty() || !self.serve_enabled {
+        if self.index.is_empty() {
             return None;
         }
         let i = self.slot_of(interest.name.hash64(), &interest.name)?;
+        // Tested on a hit only: a miss, the common case, pays nothing for the switch.
+        if !self.serve_enabled {
+            return None;
+        }
         let e = &self.slots[i as usize];
         if interest.must_be_fresh && now >= e.fresh_until {
             return None;
