@@ -110,6 +110,8 @@ pub struct Daemon {
     events: mpsc::Receiver<Event>,
     /// The forwarder's output, kept to reuse its allocation.
     pub(crate) out: ndnflow_core::fw::forwarder::Outbox,
+    /// Where a UDP face's frame is encoded before its datagram is sent, kept for the same reason.
+    wire: Vec<u8>,
     /// Registered routes (management's rib module, and the configuration's routes).
     pub(crate) rib: Rib,
     /// The last version of each status dataset, for its later segments.
@@ -202,6 +204,7 @@ impl Daemon {
             events_tx,
             events,
             out: Vec::new(),
+            wire: Vec::new(),
             rib: Rib::default(),
             published: Published::default(),
             shaped: Vec::new(),
@@ -445,7 +448,8 @@ impl Daemon {
             let unsent = match self.faces.get_mut(face.index()) {
                 Some(Face { transport: Transport::Udp(peer), lp: Some(service), .. }) => {
                     let udp = self.udp.as_ref();
-                    let unsent = service.send(now, frame, &mut |wire: &[u8]| udp.is_some_and(|u| u.send(*peer, wire)));
+                    let emit = &mut |wire: &[u8]| udp.is_some_and(|u| u.send(*peer, wire));
+                    let unsent = service.send_into(now, frame, &mut self.wire, emit);
                     if service.poll_timeout().is_some() && !self.lp_timed.contains(&face) {
                         self.lp_timed.push(face);
                     }
@@ -468,6 +472,7 @@ impl Daemon {
     fn pump(&mut self, now: ndnflow_core::Time) {
         let udp = self.udp.as_ref();
         let forwarder = &mut self.forwarder;
+        let wire = &mut self.wire;
         for id in &self.shaped {
             let face = &mut self.faces[id.index()];
             let (Some(link), Some(service), Transport::Udp(peer)) =
@@ -479,7 +484,7 @@ impl Daemon {
             // Numbered and fragmented as it leaves the queue, as the simulator's link takes it.
             link.pump(now, |mut frame| {
                 pit_mark_at_sender(forwarder, now, *id, &mut frame);
-                unsent += service.send(now, frame, &mut |wire: &[u8]| udp.is_some_and(|u| u.send(*peer, wire)));
+                unsent += service.send_into(now, frame, wire, &mut |w: &[u8]| udp.is_some_and(|u| u.send(*peer, w)));
             });
             face.counters.send_dropped += unsent;
             if service.poll_timeout().is_some() && !self.lp_timed.contains(id) {
