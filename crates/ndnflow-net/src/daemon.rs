@@ -83,6 +83,12 @@ impl StatusHandle {
 /// loss: a reader blocks, and the kernel's buffer then the application's writes fill).
 const EVENT_QUEUE: usize = 4096;
 
+/// How many waiting packets or events the daemon takes without going back to `select!`
+/// (`Daemon::take_waiting`): enough to empty a burst of a consumer's window, few enough that the
+/// shutdown future and the timers are looked at again within a fraction of a millisecond (64
+/// packets at a few microseconds each).
+const TAKE_WAITING: usize = 64;
+
 /// Why the daemon could not start: which setting, and the system's reason.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -377,8 +383,41 @@ impl Daemon {
                 }
             }
             self.flush();
+            self.take_waiting(next, &mut buf);
         }
         self.report() // dropping the daemon ends its tasks and removes its socket files
+    }
+
+    /// Handles what is already waiting, events queued by the connections' readers and datagrams
+    /// in the socket's buffer, up to `TAKE_WAITING` of them or until `due` (the earliest deadline
+    /// when the daemon last went to sleep), before going back to sleep in `select!`. Under load
+    /// most packets then arrive here, where taking one costs a non-blocking read; through
+    /// `select!` it costs the future of each branch built and polled and a timer entry registered
+    /// and cancelled (a fifth of the daemon's user time at 80,000 exchanges per second, profiled).
+    /// Each packet is still handled and its output flushed on its own, as `select!` would: nothing
+    /// waits for the batch. The connections' writers run once the daemon yields, and send the
+    /// packets the batch queued for them in one write each (`stream::write_waiting`).
+    fn take_waiting(&mut self, due: Option<ndnflow_core::Time>, buf: &mut [u8]) {
+        for _ in 0..TAKE_WAITING {
+            let event = self.events.try_recv().ok();
+            let took_event = event.is_some();
+            if let Some(event) = event {
+                self.on_event(event);
+                self.flush();
+            }
+            // Err: nothing waiting, or an ICMP error from an earlier send (as in `run`, ignored).
+            let took_datagram = match self.udp.as_ref().map(|u| u.try_recv(buf)) {
+                Some(Ok((n, peer))) => {
+                    self.on_datagram(&buf[..n], peer);
+                    self.flush();
+                    true
+                }
+                None | Some(Err(_)) => false,
+            };
+            if !(took_event || took_datagram) || due.is_some_and(|t| self.clock.now() >= t) {
+                break;
+            }
+        }
     }
 
     fn on_event(&mut self, event: Event) {
