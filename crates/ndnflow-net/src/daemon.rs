@@ -83,10 +83,10 @@ impl StatusHandle {
 /// loss: a reader blocks, and the kernel's buffer then the application's writes fill).
 const EVENT_QUEUE: usize = 4096;
 
-/// How many waiting packets or events the daemon takes without going back to `select!`
-/// (`Daemon::take_waiting`): enough to empty a burst of a consumer's window, few enough that the
-/// shutdown future and the timers are looked at again within a fraction of a millisecond (64
-/// packets at a few microseconds each).
+/// How many rounds (a queued event and a datagram each, if there are) the daemon takes without
+/// going back to `select!` (`Daemon::take_waiting`): enough to empty a burst of a consumer's
+/// window, few enough that the shutdown future, the timers and the other tasks get their turn
+/// within about half a millisecond (at most 128 packets at a few microseconds each).
 const TAKE_WAITING: usize = 64;
 
 /// Why the daemon could not start: which setting, and the system's reason.
@@ -383,21 +383,27 @@ impl Daemon {
                 }
             }
             self.flush();
-            self.take_waiting(next, &mut buf);
+            if self.take_waiting(next, &mut buf) {
+                // Its reads do not count against tokio's cooperative budget, which makes a task
+                // yield after so many ready operations: yield here instead, so that the
+                // connections' readers and writers run between bursts as they did before.
+                tokio::task::yield_now().await;
+            }
         }
         self.report() // dropping the daemon ends its tasks and removes its socket files
     }
 
     /// Handles what is already waiting, events queued by the connections' readers and datagrams
-    /// in the socket's buffer, up to `TAKE_WAITING` of them or until `due` (the earliest deadline
-    /// when the daemon last went to sleep), before going back to sleep in `select!`. Under load
-    /// most packets then arrive here, where taking one costs a non-blocking read; through
-    /// `select!` it costs the future of each branch built and polled and a timer entry registered
-    /// and cancelled (a fifth of the daemon's user time at 80,000 exchanges per second, profiled).
-    /// Each packet is still handled and its output flushed on its own, as `select!` would: nothing
-    /// waits for the batch. The connections' writers run once the daemon yields, and send the
-    /// packets the batch queued for them in one write each (`stream::write_waiting`).
-    fn take_waiting(&mut self, due: Option<ndnflow_core::Time>, buf: &mut [u8]) {
+    /// in the socket's buffer, up to `TAKE_WAITING` rounds of them or until `due` (the earliest
+    /// deadline when the daemon last went to sleep), before going back to sleep in `select!`.
+    /// Under load most packets then arrive here, where taking one costs a non-blocking read;
+    /// through `select!` it costs the future of each branch built and polled and a timer entry
+    /// registered and cancelled (a fifth of the daemon's user time at 80,000 exchanges per
+    /// second, profiled). Each packet is still handled, and its output flushed, on its own, as
+    /// through `select!`; the connections' writers run once the daemon yields, and send what the
+    /// batch queued for them in one write each (`stream::write_waiting`). True when it stopped
+    /// at `TAKE_WAITING` (more may be waiting).
+    fn take_waiting(&mut self, due: Option<ndnflow_core::Time>, buf: &mut [u8]) -> bool {
         for _ in 0..TAKE_WAITING {
             let event = self.events.try_recv().ok();
             let took_event = event.is_some();
@@ -415,9 +421,10 @@ impl Daemon {
                 None | Some(Err(_)) => false,
             };
             if !(took_event || took_datagram) || due.is_some_and(|t| self.clock.now() >= t) {
-                break;
+                return false;
             }
         }
+        true
     }
 
     fn on_event(&mut self, event: Event) {
