@@ -222,3 +222,43 @@ async fn a_start_that_fails_half_way_leaves_no_socket_file() {
     assert_eq!(err.to_string(), format!("faces[0].unix: {}/app.sock is already a listener", dir.display()));
     assert!(!dir.join("app.sock").exists(), "the first listener's file is removed");
 }
+
+#[tokio::test]
+async fn a_burst_longer_than_one_wake_up_takes_is_forwarded_whole_and_in_order() {
+    // 100 Interests sent back to back over UDP, more than the 64 the daemon takes per wake-up
+    // (`Daemon::take_waiting`), so it goes back to sleep at least once in the middle of them; the
+    // producer's writer gathers the ones queued together into single writes. All 100 reach the
+    // producer as whole packets, in the order sent; its 100 Data, written in one go, all come
+    // back, in order too (loopback keeps UDP's order, and the daemon handles packets as they come).
+    const N: usize = 100;
+    let dir = socket_dir("burst");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let udp_addr = daemon.udp_addr().unwrap();
+    let status = daemon.status();
+    let names: Vec<String> = (0..N).map(|i| format!("/p/{i}")).collect();
+    let (report, ()) = run_with(daemon, async {
+        let mut producer = App::connect(&dir.join("producer.sock")).await;
+        wait_until(&status, |r| r.faces.len() == 1).await;
+        let consumer = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        for (i, name) in names.iter().enumerate() {
+            consumer.send_to(&interest(name, i as u32), udp_addr).await.unwrap();
+        }
+        let mut answers = Vec::new();
+        for name in &names {
+            let got = producer.recv().await;
+            assert_eq!(&got.packet.name().to_string(), name);
+            answers.extend_from_slice(&data(name, b"d"));
+        }
+        producer.send(&answers).await;
+        let mut buf = [0u8; 9000];
+        for name in &names {
+            let n = consumer.recv(&mut buf).await.unwrap();
+            let frame = ndnflow_core::packet::Frame::decode(&buf[..n]).unwrap();
+            assert_eq!(name_and_content(&frame), (name.clone(), b"d".to_vec()));
+        }
+    })
+    .await;
+    let c = report.forwarder;
+    assert_eq!((c.in_interests, c.out_interests, c.in_data, c.out_data), (100, 100, 100, 100));
+    assert_eq!(report.faces.iter().map(|f| f.driver.send_dropped).sum::<u64>(), 0);
+}

@@ -28,6 +28,10 @@ pub const WRITE_QUEUE: usize = 1024;
 #[derive(Default)]
 pub struct TlvFramer {
     buf: Vec<u8>,
+    /// Where the next element starts in `buf`: the elements before it have been cut. The bytes
+    /// are moved down only when more are pushed, so a read holding many packets costs one copy of
+    /// its incomplete tail, not one of the whole rest per packet.
+    start: usize,
 }
 
 /// The stream announced an element larger than `MAX_PACKET_SIZE`: framing is lost.
@@ -36,12 +40,22 @@ pub struct TooLarge(pub u64);
 
 impl TlvFramer {
     pub fn push(&mut self, bytes: &[u8]) {
+        if self.start > 0 {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
         self.buf.extend_from_slice(bytes);
     }
 
     /// The next whole element (TLV-TYPE, TLV-LENGTH and value), `None` until all its bytes are in.
     pub fn next_element(&mut self) -> Result<Option<Vec<u8>>, TooLarge> {
-        let mut r = Reader::new(&self.buf);
+        Ok(self.next_slice()?.map(<[u8]>::to_vec))
+    }
+
+    /// As `next_element`, borrowed from the framer's buffer (the daemon decodes it in place).
+    pub fn next_slice(&mut self) -> Result<Option<&[u8]>, TooLarge> {
+        let rest = &self.buf[self.start..];
+        let mut r = Reader::new(rest);
         let header = r.read_var_number().and_then(|_| r.read_var_number());
         // A var-number read fails only for want of bytes (every first byte is a valid width).
         let Ok(len) = header else { return Ok(None) };
@@ -50,11 +64,12 @@ impl TlvFramer {
             return Err(TooLarge(total));
         }
         let total = total as usize;
-        if self.buf.len() < total {
+        if rest.len() < total {
             return Ok(None);
         }
-        let rest = self.buf.split_off(total);
-        Ok(Some(std::mem::replace(&mut self.buf, rest)))
+        let element = self.start..self.start + total;
+        self.start += total;
+        Ok(Some(&self.buf[element]))
     }
 }
 
@@ -86,8 +101,9 @@ pub(crate) fn serve_connection<S>(
 {
     let (read, mut write) = tokio::io::split(stream);
     tasks.spawn(async move {
+        let mut batch = Vec::new();
         while let Some(bytes) = packets.recv().await {
-            if write.write_all(&bytes).await.is_err() {
+            if write_waiting(&mut write, bytes, &mut packets, &mut batch).await.is_err() {
                 return;
             }
         }
@@ -99,6 +115,31 @@ pub(crate) fn serve_connection<S>(
         read_loop(read, face, &events).await;
         let _ = events.send(Event::Closed { face }).await;
     });
+}
+
+/// A burst is gathered into writes of about this many bytes at most (the last packet taken may
+/// pass it), so that the buffer a connection keeps stays small.
+const WRITE_BATCH: usize = 64 * 1024;
+
+/// Writes `first` together with the packets already queued behind it, in one write: one system
+/// call and one wake-up of the peer for a burst instead of one per packet (the daemon queues a
+/// packet per Interest forwarded, and queues many before this task runs). The packets are copied
+/// into `batch`, which is kept for the next burst; a lone packet is written from its own buffer.
+async fn write_waiting(
+    write: &mut (impl AsyncWrite + Unpin),
+    first: Vec<u8>,
+    packets: &mut mpsc::Receiver<Vec<u8>>,
+    batch: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    let Ok(second) = packets.try_recv() else { return write.write_all(&first).await };
+    batch.clear();
+    batch.extend_from_slice(&first);
+    batch.extend_from_slice(&second);
+    while batch.len() < WRITE_BATCH {
+        let Ok(next) = packets.try_recv() else { break };
+        batch.extend_from_slice(&next);
+    }
+    write.write_all(batch).await
 }
 
 /// Serves `stream` as face `face` until the connection ends (the peer closed it, or a read or a
@@ -119,6 +160,8 @@ where
     loop {
         tokio::select! {
             _ = &mut reader => return Some(packets),
+            // Packet by packet, not `write_waiting`: when the connection breaks, what is still
+            // queued goes on the next connection, and a gathered burst would be lost with it.
             p = packets.recv() => match p {
                 Some(bytes) => {
                     if write.write_all(&bytes).await.is_err() {
@@ -145,9 +188,9 @@ async fn read_loop(mut read: impl AsyncRead + Unpin, face: FaceId, events: &mpsc
         };
         framer.push(&chunk[..n]);
         loop {
-            let event = match framer.next_element() {
+            let event = match framer.next_slice() {
                 Ok(None) => break,
-                Ok(Some(element)) => match Frame::decode(&element) {
+                Ok(Some(element)) => match Frame::decode(element) {
                     Ok(frame) => Event::Frame { face, frame },
                     Err(_) => Event::Malformed { face },
                 },
@@ -176,6 +219,19 @@ mod tests {
         f.push(&[b'b', 6, 0]);
         assert_eq!(f.next_element(), Ok(Some(vec![5, 2, b'a', b'b'])));
         assert_eq!(f.next_element(), Ok(Some(vec![6, 0])));
+        assert_eq!(f.next_element(), Ok(None));
+    }
+
+    #[test]
+    fn an_element_cut_before_more_bytes_come_is_not_seen_again() {
+        let mut f = TlvFramer::default();
+        // "5 1 a" whole, then "6 1" waiting for its value: the first is cut, then the push of
+        // "b" moves the waiting two bytes down and completes the second.
+        f.push(&[5, 1, b'a', 6, 1]);
+        assert_eq!(f.next_slice(), Ok(Some(&[5, 1, b'a'][..])));
+        assert_eq!(f.next_slice(), Ok(None));
+        f.push(b"b");
+        assert_eq!(f.next_element(), Ok(Some(vec![6, 1, b'b'])));
         assert_eq!(f.next_element(), Ok(None));
     }
 

@@ -71,6 +71,11 @@ impl UdpFaces {
         self.socket.recv_from(buf).await
     }
 
+    /// Receives one datagram if one is waiting, without waiting (`WouldBlock` when none is).
+    pub fn try_recv(&self, buf: &mut [u8]) -> io::Result<(usize, SocketAddr)> {
+        self.socket.try_recv_from(buf)
+    }
+
     /// Sends one encoded packet without waiting; false when it was not sent (the socket's buffer
     /// is full, as a router's queue overflowing: UDP promises nothing more).
     pub fn send(&self, peer: SocketAddr, bytes: &[u8]) -> bool {
