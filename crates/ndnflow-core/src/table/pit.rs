@@ -294,7 +294,7 @@ impl PendingInterestTable {
     }
 
     /// Starts keeping which face opened each entry from now on (`note_opener`), so that a bounded
-    /// PIT can be shared among faces (fw/pit_share.rs). Entries already in the table count for no
+    /// PIT can be shared among faces (fw/forwarder_pit_share.rs). Entries already in the table count for no
     /// face.
     pub fn track_openers(&mut self) {
         self.openers.get_or_insert_with(Box::default);

@@ -1,5 +1,5 @@
 //! Which downstream face opened each PIT entry, kept only for a bounded PIT (`ndnflow fwd`'s
-//! `pit_capacity`), so that a full table can be shared fairly among faces (fw/pit_share.rs).
+//! `pit_capacity`), so that a full table can be shared fairly among faces (fw/forwarder_pit_share.rs).
 //!
 //! Each face's entries form a list, oldest first, threaded through a side array indexed like the
 //! PIT's slots: the face holding the most entries, and its oldest, are found without walking the
