@@ -4,64 +4,14 @@
 
 mod common;
 
+use common::mgmt::*;
 use common::*;
 use ndnflow_core::packet::tlv::Reader;
 use ndnflow_core::packet::{Data, Frame, Interest, NackReason, NetPacket};
 use ndnflow_core::{Name, Time};
 use ndnflow_net::mgmt::control::{signed_command_name, ControlParameters, ControlResponse};
-use ndnflow_net::sign::verify_digest_sha256;
 use ndnflow_net::Daemon;
 use tokio::net::UdpSocket;
-
-/// Sends one command on `app` and reads its response (which must be a DigestSha256-signed Data).
-async fn command(app: &mut App, module: &str, verb: &str, params: ControlParameters, nonce: u32) -> ControlResponse {
-    let name = signed_command_name(module, verb, &params, 1_700_000_000_000 + nonce as u64, nonce as u64);
-    app.send(&Interest::new(name.clone(), nonce, Time::from_secs(1)).encode()).await;
-    let wire = app.recv_bytes().await.expect("a reply");
-    let data = data_of(&wire);
-    assert_eq!(data.name, name, "the reply answers the command's own name");
-    ControlResponse::decode(&data.content).unwrap()
-}
-
-/// The Data inside `wire` (a bare Data or an LpPacket around one); its signature must verify.
-fn data_of(wire: &[u8]) -> Data {
-    let frame = Frame::decode(wire).unwrap();
-    let NetPacket::Data(d) = frame.packet else { panic!("expected a Data, got {:?}", frame.packet) };
-    assert!(verify_digest_sha256(&d.encode()), "DigestSha256 must verify");
-    (*d).clone()
-}
-
-/// Segment 0 of a dataset; (its content, its FinalBlockId).
-async fn dataset(app: &mut App, module: &str, verb: &str, nonce: u32) -> (Vec<u8>, Option<u64>) {
-    let name = Name::parse(&format!("/localhost/nfd/{module}/{verb}")).unwrap();
-    let mut i = Interest::new(name, nonce, Time::from_secs(1));
-    i.can_be_prefix = true;
-    i.must_be_fresh = true;
-    app.send(&i.encode()).await;
-    let d = data_of(&app.recv_bytes().await.expect("a dataset segment"));
-    (d.content.to_vec(), d.final_segment())
-}
-
-/// The records of a dataset: for each, its fields as (type, value).
-fn records(content: &[u8]) -> Vec<Vec<(u64, Vec<u8>)>> {
-    let mut r = Reader::new(content);
-    let mut out = Vec::new();
-    while !r.is_empty() {
-        let rec = r.read_element().unwrap();
-        let mut fields = Vec::new();
-        let mut f = rec.reader();
-        while !f.is_empty() {
-            let e = f.read_element().unwrap();
-            fields.push((e.typ, e.value.to_vec()));
-        }
-        out.push(fields);
-    }
-    out
-}
-
-fn prefix(s: &str) -> ControlParameters {
-    ControlParameters { name: Some(Name::parse(s).unwrap()), ..Default::default() }
-}
 
 #[tokio::test]
 async fn a_registered_prefix_reaches_its_application_until_it_unregisters() {
@@ -446,6 +396,43 @@ async fn faces_update_changes_what_nfd_lets_change_and_names_what_it_refuses() {
     .await;
 }
 
+/// faces/update's Mtu on UDP face 257 (made without one: NFD's 65,467 for IPv4). Mtu 1500: 200
+/// with Mtu 1500 (05 dc), and an Interest of about 2,000 bytes routed there leaves in fragments
+/// of at most 1,500 bytes, LpPackets (0x64). Mtu 70,000: clamped to the transport's 65,467
+/// (ff bb). Mtu 63, below NFD's MIN_MTU, and any Mtu on the tool's own Unix face (a stream has no
+/// MTU): 409 with the refused Mtu in the body, nothing changed.
+#[tokio::test]
+async fn faces_update_overrides_a_udp_faces_mtu() {
+    let dir = socket_dir("updmtu");
+    let peer = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    run_with(daemon, async {
+        let mut tool = App::connect(&dir.join("app.sock")).await; // 256
+        let create =
+            ControlParameters { uri: Some(format!("udp4://{}", peer.local_addr().unwrap())), ..Default::default() };
+        assert_eq!(command(&mut tool, "faces", "create", create, 1).await.status_code, 200); // 257
+        let mtu = |id: u64, m: u64| ControlParameters { face_id: Some(id), mtu: Some(m), ..Default::default() };
+        let r = command(&mut tool, "faces", "update", mtu(257, 1500), 2).await;
+        assert_eq!((r.status_code, r.body.unwrap().mtu), (200, Some(1500)));
+        let route = ControlParameters { face_id: Some(257), ..prefix("/u") };
+        assert_eq!(command(&mut tool, "rib", "register", route, 3).await.status_code, 200);
+        tool.send(&interest(&format!("/u/{}", "a".repeat(2000)), 4)).await;
+        let mut buf = [0u8; 9000];
+        let (n, _) = peer.recv_from(&mut buf).await.unwrap();
+        assert!(buf[0] == 0x64 && n <= 1500, "a fragment: type {:#x}, {n} bytes", buf[0]);
+        let r = command(&mut tool, "faces", "update", mtu(257, 70_000), 5).await;
+        assert_eq!((r.status_code, r.body.unwrap().mtu), (200, Some(65_467)));
+        let r = command(&mut tool, "faces", "update", mtu(257, 63), 6).await;
+        assert_eq!((r.status_code, r.body.unwrap().mtu), (409, Some(63)));
+        let r = command(&mut tool, "faces", "update", mtu(0, 1500), 7).await;
+        assert_eq!((r.status_code, r.body.unwrap().mtu), (409, Some(1500)));
+        let rec = records(&query(&mut tool, &[0x69, 2, 0x01, 0x01], 8).await.content); // FaceId 257
+        let field = rec[0].iter().find(|(t, _)| *t == 0x89).map(|(_, v)| v.clone());
+        assert_eq!(field, Some(vec![0xff, 0xbb]), "still 65,467");
+    })
+    .await;
+}
+
 /// faces/query's filter fields, each against the same three faces: the tool 256 (Unix:
 /// `fd://256`, local `unix://.../app.sock`, scope local 1, on-demand 1), UDP 257 (permanent 2)
 /// and UDP 258 (persistent 0), both non-local. A malformed filter is a ControlResponse 400.
@@ -485,93 +472,6 @@ async fn faces_query_answers_the_faces_each_filter_field_matches() {
         tool.send(&Interest::new(name, 15, Time::from_secs(1)).encode()).await;
         let d = data_of(&tool.recv_bytes().await.unwrap());
         assert_eq!(ControlResponse::decode(&d.content).unwrap().status_code, 400);
-    })
-    .await;
-}
-
-/// The producer on `producer.sock` and a consumer on `app.sock`, once the daemon has both faces.
-async fn producer_and_consumer(dir: &std::path::Path, status: &ndnflow_net::StatusHandle) -> (App, App) {
-    let producer = App::connect(&dir.join("producer.sock")).await;
-    let consumer = App::connect(&dir.join("app.sock")).await;
-    wait_until(status, |r| r.faces.len() == 2).await;
-    (producer, consumer)
-}
-
-/// `consumer` asks for `name`, the Interest reaches `producer`, which answers "cached": the
-/// Data goes back to the consumer and into the Content Store.
-async fn fetch_from_producer(consumer: &mut App, producer: &mut App, name: &str, nonce: u32) {
-    consumer.send(&interest(name, nonce)).await;
-    assert_eq!(producer.recv().await.packet.name().to_string(), name);
-    producer.send(&data(name, b"cached")).await;
-    consumer.recv().await;
-}
-
-/// cs/info after one miss and one hit: the consumer asks /p/x (a miss: the store is empty; the
-/// producer answers, the Data is cached), then /p/x again with another nonce (a hit). CsInfo:
-/// Capacity 65,536 (the daemon's default, 00 01 00 00), Flags 3 (admit and serve), NCsEntries 1,
-/// NHits 1, NMisses 1.
-#[tokio::test]
-async fn cs_info_reports_the_content_stores_capacity_entries_hits_and_misses() {
-    let dir = socket_dir("csinfo");
-    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
-    let status = daemon.status();
-    run_with(daemon, async {
-        let (mut producer, mut consumer) = producer_and_consumer(&dir, &status).await;
-        fetch_from_producer(&mut consumer, &mut producer, "/p/x", 1).await;
-        consumer.send(&interest("/p/x", 2)).await;
-        assert_eq!(name_and_content(&consumer.recv().await), ("/p/x".into(), b"cached".to_vec()));
-        let (content, last) = dataset(&mut consumer, "cs", "info", 3).await;
-        assert_eq!(last, Some(0));
-        let rec = records(&content);
-        assert_eq!(rec.len(), 1, "one CsInfo");
-        let expected: Vec<(u64, Vec<u8>)> =
-            vec![(0x83, vec![0, 1, 0, 0]), (0x6c, vec![3]), (0x87, vec![1]), (0x81, vec![1]), (0x82, vec![1])];
-        assert_eq!(rec[0], expected);
-    })
-    .await;
-}
-
-/// cs/erase and cs/config. Three Data are cached (/p/x, /p/y, /p/z); erasing /p/y removes 1;
-/// erasing under /p with Count 1 removes 1 more (one of /p/x and /p/z); cs/config with Capacity
-/// 10, Flags 0 and Mask 2 (serving off) answers Capacity 10 and Flags 1 (admit on, serve off);
-/// the Data left is then not served: the Interest goes to the producer.
-#[tokio::test]
-async fn cs_erase_and_cs_config_change_the_content_store() {
-    let dir = socket_dir("cscmd");
-    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
-    let status = daemon.status();
-    run_with(daemon, async {
-        let (mut producer, mut consumer) = producer_and_consumer(&dir, &status).await;
-        for (nonce, name) in [(1, "/p/x"), (2, "/p/y"), (3, "/p/z")] {
-            fetch_from_producer(&mut consumer, &mut producer, name, nonce).await;
-        }
-        let erase = |name: &str, count: Option<u64>| ControlParameters {
-            name: Some(Name::parse(name).unwrap()),
-            count,
-            ..Default::default()
-        };
-        let r = command(&mut consumer, "cs", "erase", erase("/p/y", None), 4).await;
-        let body = r.body.expect("a body");
-        assert_eq!((r.status_code, body.count, body.capacity), (200, Some(1), None));
-        assert_eq!(body.name, Some(Name::parse("/p/y").unwrap()));
-        let r = command(&mut consumer, "cs", "erase", erase("/p", Some(1)), 5).await;
-        assert_eq!((r.status_code, r.body.and_then(|b| b.count)), (200, Some(1)));
-        assert_eq!(command(&mut consumer, "cs", "erase", erase("/p", Some(0)), 6).await.status_code, 400);
-        assert_eq!(wait_until(&status, |_| true).await.forwarder.cs_hits, 0);
-        let serve_off = ControlParameters { capacity: Some(10), flags: Some(0), mask: Some(2), ..Default::default() };
-        let r = command(&mut consumer, "cs", "config", serve_off, 7).await;
-        let body = r.body.expect("a body");
-        assert_eq!((r.status_code, body.capacity, body.flags), (200, Some(10), Some(1)));
-        let no_mask = ControlParameters { flags: Some(0), ..Default::default() };
-        assert_eq!(command(&mut consumer, "cs", "config", no_mask, 8).await.status_code, 400);
-        // One of /p/x and /p/z is still stored, but not served: both go to the producer.
-        for (nonce, name) in [(9, "/p/x"), (10, "/p/z")] {
-            consumer.send(&interest(name, nonce)).await;
-            assert_eq!(producer.recv().await.packet.name().to_string(), name);
-        }
-        let (content, _) = dataset(&mut consumer, "cs", "info", 11).await;
-        let rec = records(&content);
-        assert_eq!(&rec[0][..3], &[(0x83, vec![10]), (0x6c, vec![1]), (0x87, vec![1])]);
     })
     .await;
 }

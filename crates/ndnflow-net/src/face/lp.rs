@@ -104,7 +104,13 @@ impl LinkService {
         }
     }
 
-    /// Whether the MTU is the transport's own (none was asked for at creation).
+    /// Overrides the MTU (faces/update's Mtu), up to the transport's own for `ipv6` or IPv4:
+    /// packets past it go in fragments from the next one sent.
+    pub fn set_mtu(&mut self, mtu: u32, ipv6: bool) {
+        self.mtu = mtu.min(if ipv6 { UDP_MTU_V6 } else { UDP_MTU_V4 });
+    }
+
+    /// Whether the MTU is the transport's own (none was asked for, or one as large).
     pub fn has_default_mtu(&self, ipv6: bool) -> bool {
         self.mtu == if ipv6 { UDP_MTU_V6 } else { UDP_MTU_V4 }
     }

@@ -128,7 +128,7 @@ impl Daemon {
             Ok(persistency) => persistency,
             Err(e) => return *e,
         };
-        let refused = self.refused_changes(face, persistency, reliable);
+        let refused = self.refused_changes(face, persistency, reliable, p.mtu);
         if refused != ControlParameters::default() {
             let mut r = ControlResponse::error(409, "Invalid properties specified");
             r.body = Some(refused);
@@ -137,13 +137,21 @@ impl Daemon {
         if let Some(new) = persistency {
             self.set_persistency(face, new);
         }
-        if let (Some(on), Some(lp)) = (reliable, self.faces[face.index()].lp.as_mut()) {
-            lp.set_reliable(on);
+        let f = &mut self.faces[face.index()];
+        let ipv6 = matches!(f.transport, Transport::Udp(peer) if peer.is_ipv6());
+        if let Some(lp) = f.lp.as_mut() {
+            if let Some(on) = reliable {
+                lp.set_reliable(on);
+            }
+            if let Some(mtu) = p.mtu {
+                lp.set_mtu(u32::try_from(mtu).unwrap_or(u32::MAX), ipv6);
+            }
         }
         ControlResponse::ok(ControlParameters {
             face_id: Some(nfd_face_id(face)),
             face_persistency: Some(self.faces[face.index()].persistency.nfd()),
             flags: Some(self.face_flags(face)),
+            mtu: self.face_mtu(face).map(u64::from),
             ..Default::default()
         })
     }
@@ -154,6 +162,7 @@ impl Daemon {
         face: FaceId,
         persistency: Option<Persistency>,
         reliable: Option<bool>,
+        mtu: Option<u64>,
     ) -> ControlParameters {
         let f = &self.faces[face.index()];
         let mut refused = ControlParameters::default();
@@ -165,6 +174,13 @@ impl Daemon {
         let can_be_reliable = f.lp.as_ref().is_some_and(|lp| lp.has_default_mtu(ipv6));
         if reliable == Some(true) && !can_be_reliable {
             (refused.flags, refused.mask) = (Some(FLAG_LP_RELIABILITY), Some(FLAG_LP_RELIABILITY));
+        }
+        // An MTU override needs a UDP face (a stream has no MTU: NFD's `canOverrideMtuTo` is false
+        // for it), at least NFD's MIN_MTU of 64, and a face without reliability, as it is or as
+        // this command leaves it (a reliable face here sends whole frames, `face::lp`).
+        let reliable_after = reliable.unwrap_or_else(|| f.lp.as_ref().is_some_and(|lp| lp.reliable()));
+        if let Some(m) = mtu.filter(|&m| f.lp.is_none() || m < 64 || reliable_after) {
+            refused.mtu = Some(m);
         }
         refused
     }

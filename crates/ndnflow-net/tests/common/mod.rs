@@ -2,6 +2,8 @@
 //! running a daemon beside a client under a time limit, and a test application on a Unix socket.
 #![allow(dead_code)] // each test file uses a part
 
+pub mod mgmt;
+
 use std::future::Future;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
