@@ -12,7 +12,10 @@ application here is its own process, as a user would run it:
   faces, routes, strategies and general status back, inspects a face and removes one by its URI
   (both with faces/query);
 - python-ndn's `CsInfo` model reads cs/info, and its `make_command_v2` sends cs/config and
-  cs/erase (pynfdc has no command for them).
+  cs/erase (pynfdc has no command for them);
+- python-ndn's own RDR tools (`python -m ndn.bin.tools putchunks` and `catchunks`) meet
+  `ndnflow get` and `ndnflow serve`: each side reads the other's version discovery (RDR
+  metadata) and segments.
 
 The applications use python-ndn's digest-only keychain (`KeychainDigest`), so that no key store
 needs to exist under HOME; the forwarder checks no signature either way (docs/real-network.md).
@@ -280,7 +283,7 @@ def test_serve_with_an_ecdsa_key_is_verified_by_python_ndn(fwd, tmp_path):
     (tmp_path / "key.pem").write_text(key.export_key(format="PEM"))  # PKCS#8, "BEGIN PRIVATE KEY"
     (tmp_path / "file.bin").write_bytes(bytes(range(256)) * 40)  # 10,240 bytes: two segments of 8000
     sock = env["NDN_CLIENT_TRANSPORT"].removeprefix("unix://")
-    serve = subprocess.Popen([sys.executable, "-m", "ndnflow.cli", "serve", "/signed/file", str(tmp_path / "file.bin"),
+    serve = subprocess.Popen([sys.executable, "-m", "ndnflow.cli", "serve", "/signed/file/v=7", str(tmp_path / "file.bin"),
                               "--socket", sock, "--key", str(tmp_path / "key.pem")],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env={**os.environ, "PYTHONPATH": str(ROOT / "python")})
@@ -288,14 +291,15 @@ def test_serve_with_an_ecdsa_key_is_verified_by_python_ndn(fwd, tmp_path):
         assert "published 2 Data packet(s)" in serve.stderr.readline()
         line = serve.stderr.readline()
         assert line.startswith("ndnflow serve: signed with ECDSA; certificate /signed/file/KEY/"), line
-        # PREFIX/KEY/<key-id>/self/v=<version>: the key's name is the certificate's less two components.
+        # PREFIX/KEY/<key-id>/self/v=<version>, PREFIX without the segments' version (v=7): the
+        # key's name is the certificate's less two components.
         key_name = "/".join(line.split("certificate ")[1].strip().split("/")[:-2])
         consumer = _script(tmp_path, "ecdsa_consumer.py", ECDSA_CONSUMER)
-        out = _run([sys.executable, str(consumer), key_name, "/signed/file/seg=1"], env).splitlines()
+        out = _run([sys.executable, str(consumer), key_name, "/signed/file/v=7/seg=1"], env).splitlines()
         assert out[0].startswith(f"certificate {key_name}/self/"), out
         # ContentType KEY (2), NotBefore today as YYYYMMDDThhmmss.
         assert out[0].split()[2] == "2" and len(out[0].split()[3]) == 15 and out[0].split()[3][8] == "T", out
-        assert out[1:] == ["verified /signed/file/seg=1 2240", "refused by another key"], out
+        assert out[1:] == ["verified /signed/file/v=7/seg=1 2240", "refused by another key"], out
     finally:
         serve.send_signal(signal.SIGTERM)
         serve.communicate(timeout=60)
@@ -308,3 +312,65 @@ def test_python_ndn_sets_the_content_store_and_erases_from_it(fwd, tmp_path):
     out = _run([sys.executable, str(_script(tmp_path, "cs_info.py", CS_INFO))], fwd["env"])
     # CsInfo: capacity, flags, entries, hits, misses.
     assert out.split() == ["100", "1", "0", "0", "0"]
+
+
+def _ndnflow_env():
+    return {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+
+
+def _routed(env, prefix: str, proc: subprocess.Popen) -> None:
+    """Waits until the daemon's RIB lists `prefix` (a python-ndn producer registers it after it
+    starts serving), or fails with the producer's output if it exits first."""
+    deadline = time.monotonic() + 30
+    while f"{prefix}\n" not in _run([sys.executable, "-m", "ndn.bin.nfdc", "route"], env):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"{prefix} was never registered"
+        time.sleep(0.1)
+
+
+def test_ndnflow_get_discovers_and_fetches_what_python_ndn_putchunks_publishes(fwd, tmp_path):
+    # python-ndn's own RDR producer (`ndn.bin.tools putchunks`): segments of 8000 bytes under
+    # /pyobj/v=<ms>, metadata at /pyobj/32=metadata. 20,000 bytes: segments of 8000, 8000, 4000.
+    env = fwd["env"]
+    content = bytes(i * 13 % 251 for i in range(20_000))
+    (tmp_path / "obj.bin").write_bytes(content)
+    producer = subprocess.Popen([sys.executable, "-m", "ndn.bin.tools", "putchunks", "/pyobj", str(tmp_path / "obj.bin")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        _routed(env, "/pyobj", producer)
+        sock = env["NDN_CLIENT_TRANSPORT"].removeprefix("unix://")
+        get = subprocess.run([sys.executable, "-m", "ndnflow.cli", "get", "/pyobj", "--socket", sock, "--cc", "aimd",
+                              "-o", str(tmp_path / "out.bin"), "--out", str(tmp_path / "result")],
+                             capture_output=True, text=True, env=_ndnflow_env(), timeout=60)
+        assert get.returncode == 0, get.stderr
+        assert (tmp_path / "out.bin").read_bytes() == content
+        assert "Segments received: 3" in get.stderr, get.stderr
+        found = json.loads((tmp_path / "result" / "summary.json").read_text())["get"]["version_discovery"]
+        # The version is the producer's publication time in ms: after 2023-11 (1.7e12 ms).
+        name, version = found["versioned_name"].rsplit("/v=", 1)
+        assert name == "/pyobj" and int(version) > 1_700_000_000_000 and found["interests"] == 1, found
+        assert f"Version discovered: /pyobj/v={version} (1 Interest(s)" in get.stderr
+    finally:
+        producer.terminate()
+        producer.communicate(timeout=10)
+
+
+def test_python_ndn_catchunks_fetches_what_ndnflow_serve_publishes_by_its_metadata(fwd, tmp_path):
+    # python-ndn's RDR consumer (`ndn.bin.tools catchunks`), given the metadata name, reads the
+    # versioned name from ndnflow serve's metadata and fetches its segments until FinalBlockId.
+    env = fwd["env"]
+    content = bytes(i * 7 % 256 for i in range(20_000))
+    (tmp_path / "file.bin").write_bytes(content)
+    sock = env["NDN_CLIENT_TRANSPORT"].removeprefix("unix://")
+    serve = subprocess.Popen([sys.executable, "-m", "ndnflow.cli", "serve", "/obj", str(tmp_path / "file.bin"),
+                              "--socket", sock], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=_ndnflow_env())
+    try:
+        assert "published 3 Data packet(s), 20000 bytes, under /obj/v=" in serve.stderr.readline()
+        out = _run([sys.executable, "-m", "ndn.bin.tools", "catchunks", "/obj/32=metadata",
+                    "-o", str(tmp_path / "out.bin")], env)
+        assert "Segment Count: 3  Content size: 20000" in out, out
+        assert (tmp_path / "out.bin").read_bytes() == content
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.communicate(timeout=60)

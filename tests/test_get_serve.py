@@ -108,7 +108,7 @@ def test_get_fetches_what_serve_publishes_and_the_digest_verifies(forwarder):
     serve = _ndnflow("serve", "/p/file", str(tmp / "file.bin"), "--socket", str(tmp / "app.sock"), text=True)
     try:
         line = serve.stderr.readline()
-        assert "published 13 Data packet(s), 100000 bytes, under /p/file" in line, line
+        assert "published 13 Data packet(s), 100000 bytes, under /p/file/v=" in line, line
         assert "(registered on face " in line, line
         get = subprocess.run(
             [sys.executable, "-m", "ndnflow.cli", "get", "/p/file", "--socket", str(tmp / "app.sock"),
@@ -121,6 +121,9 @@ def test_get_fetches_what_serve_publishes_and_the_digest_verifies(forwarder):
         assert "Transferred size: 100 kB" in get.stderr
         summary = json.loads((tmp / "result" / "summary.json").read_text())
         assert summary["get"]["complete"] and summary["get"]["segments"] == 13
+        # The version came from serve's RDR metadata (one Interest) and names the segments.
+        versioned = summary["get"]["version_discovery"]["versioned_name"]
+        assert versioned == line.split(" under ")[1].split()[0] and summary["get"]["name"] == versioned
         assert summary["consumers"]["get"]["payload_bytes"] == 100_000
         # The files a simulated run writes for its consumers, read back as one: the per-bin rows add
         # up to the 13 Data, and each segment has its per-segment row.
@@ -134,14 +137,15 @@ def test_get_fetches_what_serve_publishes_and_the_digest_verifies(forwarder):
         assert main(["plot", str(tmp / "result"), "--out", str(tmp / "plots")]) == 0
         assert (tmp / "plots" / "throughput.png").is_file() and (tmp / "plots" / "delay.png").is_file()
 
-        # Segment 0 through the forwarder by hand: its DigestSha256 is the SHA-256 of the bytes
-        # from the Name's first to SignatureInfo's last (NDN packet format v0.3, "Signature").
+        # Segment 0 through the forwarder by hand, asked as ndnputchunks answers an Interest with
+        # no version or segment (CanBePrefix): its DigestSha256 is the SHA-256 of the bytes from
+        # the Name's first to SignatureInfo's last (NDN packet format v0.3, "Signature").
         consumer = socket.socket(socket.AF_UNIX)
         consumer.settimeout(30)
         consumer.connect(str(tmp / "app.sock"))
-        # Name /p/file/seg=0: "p" (3 bytes), "file" (6), SegmentNameComponent 0x32 of 0 (3): 12.
-        name = bytes.fromhex("070c" "080170" "080466696c65" "320100")
-        interest_value = name + bytes.fromhex("0a0401020304" "0c020fa0")
+        # Name /p/file: "p" (3 bytes), "file" (6): 9; CanBePrefix (21 00), Nonce, lifetime 4000 ms.
+        name = bytes.fromhex("0709" "080170" "080466696c65")
+        interest_value = name + bytes.fromhex("2100" "0a0401020304" "0c020fa0")
         consumer.sendall(bytes([0x05, len(interest_value)]) + interest_value)
         data = _read_element(consumer)
         assert data[0] == 0x06

@@ -400,7 +400,8 @@ def cmd_get(args: argparse.Namespace) -> int:
     _check_seed_option(args.seed)
     bin_ns = None if args.bin is None else round(units.parse_duration(_duration_option(args.bin, "--bin")) * 1e9)
     try:
-        content, text, summary, traces = get_object(args.name, options, args.socket, args.seed, bin_ns)
+        content, text, summary, traces = get_object(args.name, options, args.socket, args.seed, bin_ns,
+                                                    not args.no_version_discovery)
     except RuntimeError as exc:  # the exchange failed once started: not a usage error
         _say(f"error: {_one_line(str(exc))}")
         return EXIT_INTERNAL
@@ -529,7 +530,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     get = commands.add_parser(
         "get", help="fetch a named object through a forwarder with the simulator's consumer (docs/real-network.md)")
-    get.add_argument("name", metavar="NAME", help="the object's name; segments NAME/seg=0, 1, ... are asked for")
+    get.add_argument("name", metavar="NAME", help="the object's name; its version is discovered (RDR metadata, as "
+                     "ndncatchunks) and NAME/v=<version>/seg=0, 1, ... are asked for")
+    get.add_argument("-D", "--no-version-discovery", dest="no_version_discovery", action="store_true",
+                     help="ask for NAME/seg=0, 1, ... directly (ndncatchunks' -D); a NAME ending in a version "
+                     "(v=N) is fetched without discovery too")
     get.add_argument("-o", "--output", metavar="FILE", help="write the object here (default: standard output)")
     get.add_argument("--socket", metavar="PATH", help="the forwarder's Unix socket (default: the daemon's, "
                      "$XDG_RUNTIME_DIR/ndnflow/ndnflow.sock or /run/ndnflow/ndnflow.sock)")
@@ -559,7 +564,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     srv = commands.add_parser(
         "serve", help="publish a file as segmented, signed Data through a forwarder (docs/real-network.md)")
-    srv.add_argument("prefix", metavar="PREFIX", help="the name the file is published under: PREFIX/seg=N")
+    srv.add_argument("prefix", metavar="PREFIX", help="the name the file is published under: PREFIX/v=<now in ms>/seg=N "
+                     "(or PREFIX/seg=N when PREFIX ends in a version, v=N), with RDR metadata at PREFIX/32=metadata")
     srv.add_argument("file", metavar="FILE", help="the file to publish")
     srv.add_argument("--socket", metavar="PATH", help="the forwarder's Unix socket (default: the daemon's); "
                      "PREFIX is registered there with NFD's rib/register")

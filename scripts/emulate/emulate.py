@@ -262,7 +262,11 @@ class Emulation:
                     continue
                 active = self.s.duration - c["start_s"]
                 obj = self.object_file(j, int(fastest * active / 8 / max(payload, 1) * FILE_MARGIN) + 1, payload)
-                args = [sys.executable, "-m", "ndnflow.cli", "serve", c["name"], str(obj), "--socket",
+                # Replicas of one object publish one version (serve, as ndnputchunks, takes a
+                # PREFIX ending in v=N as the version): a discovery answered by either producer
+                # then names segments both serve. With each its own time, the other's Nacks.
+                versioned = f"{c['name'].rstrip('/')}/v=1"
+                args = [sys.executable, "-m", "ndnflow.cli", "serve", versioned, str(obj), "--socket",
                         str(self.sock[p["node"]]), "--segment-size", str(payload)]
                 err = self.work / f"serve-{k}-{j}.err"
                 serves.append((self.procs.start(self.net.ns[p["node"]], args, self.work / f"serve-{k}-{j}.json", err),

@@ -47,6 +47,10 @@ impl Component<'_> {
     pub fn as_segment(&self) -> Option<u64> {
         (self.typ == component_type::SEGMENT).then(|| self.as_number()).flatten()
     }
+    /// The version, when this is a VersionNameComponent (naming conventions: `v=N`).
+    pub fn as_version(&self) -> Option<u64> {
+        (self.typ == component_type::VERSION).then(|| self.as_number()).flatten()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -283,6 +287,13 @@ impl Name {
         component[1] = size as u8;
         component[2..2 + size].copy_from_slice(&segment.to_be_bytes()[8 - size..]);
         self.append_encoded(&component[..2 + size])
+    }
+
+    /// This name with a VersionNameComponent (naming conventions: `v=N`, type 54).
+    pub fn append_version(&self, version: u64) -> Name {
+        let mut value = SmallVec::<[u8; 8]>::new();
+        tlv::write_nonneg(&mut value, version);
+        self.append(component_type::VERSION, &value)
     }
 
     /// This name with one more component, given as its TLV encoding.

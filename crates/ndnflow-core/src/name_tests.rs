@@ -69,6 +69,18 @@ fn segment_components_take_the_shortest_nonneg_encoding() {
 }
 
 #[test]
+fn version_components_are_type_54_with_a_nonneg_value() {
+    let p = Name::parse("/a").unwrap();
+    // 1.7e12 ms (November 2023) needs 6 bytes, so takes 8: 36 08 00 00 01 8b cf e5 68 00.
+    let n = p.append_version(1_700_000_000_000);
+    assert_eq!(&n.component_wire()[3..], b"\x36\x08\x00\x00\x01\x8b\xcf\xe5\x68\x00");
+    assert_eq!(n, Name::parse("/a/v=1700000000000").unwrap());
+    assert_eq!(n.last().and_then(|c| c.as_version()), Some(1_700_000_000_000));
+    assert_eq!(n.last().and_then(|c| c.as_segment()), None, "a version is no segment");
+    assert_eq!(p.append_segment(5).last().and_then(|c| c.as_version()), None);
+}
+
+#[test]
 fn long_names_are_laid_out_like_short_ones() {
     // 40 components of 13 bytes (2 + 11): a 520-byte wire, past the builder's 192-byte stack buffer.
     let uri: String = (0..40).map(|i| format!("/component{i:02}")).collect();

@@ -53,6 +53,7 @@ const VALIDITY_SECS: i64 = 20 * 365 * 86_400;
 pub struct KeyError(String);
 
 /// A P-256 private key and the name it signs under.
+#[derive(Clone)]
 pub struct EcdsaKey {
     key: SigningKey,
     name: Name,

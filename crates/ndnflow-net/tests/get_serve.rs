@@ -73,14 +73,19 @@ async fn serve_and_get_with(test: &str, top: &str, route: Route, pairs: &[(&str,
         (fetched, report)
     };
     let (_, (fetched, served)) = run_with(daemon, apps).await;
-    assert_eq!(served.interests, fetched.summary.stats.interests_sent, "every Interest reached the producer");
+    // The version was discovered with one Interest (RDR metadata), then the segments were asked.
+    let discovered = fetched.summary.discovered.as_ref().expect("a version discovery");
+    assert_eq!((&discovered.versioned, discovered.interests), (segments.versioned_prefix(), 1));
+    let sent = fetched.summary.stats.interests_sent + 1;
+    assert_eq!(served.interests, sent, "every Interest reached the producer");
     (fetched, served)
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn get_fetches_what_serve_publishes_byte_for_byte() {
     let (fetched, served) = serve_and_get("aimd", Route::Registered, &[("cc", "aimd")]).await;
-    assert_eq!((served.data_sent, served.nacks_sent), (13, 0));
+    // 13 segments and the metadata of the version discovery.
+    assert_eq!((served.data_sent, served.nacks_sent), (14, 0));
     let s = &fetched.summary;
     assert_eq!(s.incomplete, None);
     // 100,000 bytes in 8000-byte segments: 12 full ones (96,000 bytes) and one of 4000.
@@ -139,12 +144,15 @@ fn every_segment_carries_final_block_id_freshness_and_a_digest_that_verifies() {
     let prefix = Name::parse("/p/file").unwrap();
     let segments = Segments::new(&prefix, &file_content(), 8000, Some(ndnflow_core::Time::from_secs(10))).unwrap();
     assert_eq!(segments.len(), 13);
+    // PREFIX/v=<now in ms>: a version of this century (1.7e12 ms is November 2023).
+    let version = segments.versioned_prefix().last().and_then(|c| c.as_version()).expect("a version");
+    assert!(segments.versioned_prefix().len() == 3 && version > 1_700_000_000_000, "{version}");
     for n in 0..13 {
         let wire = segments.packet(n).unwrap();
         assert!(verify_digest_sha256(wire), "segment {n}");
         let Ok(Frame { packet: NetPacket::Data(d), .. }) = Frame::decode(wire) else { panic!("segment {n} is a Data") };
         let d: &Data = &d;
-        assert_eq!(d.name, prefix.append_segment(n as u64));
+        assert_eq!(d.name, segments.versioned_prefix().append_segment(n as u64));
         assert_eq!(d.final_segment(), Some(12));
         assert_eq!(d.freshness_period, Some(ndnflow_core::Time::from_secs(10)));
         assert_eq!(d.content.len(), if n < 12 { 8000 } else { 4000 });
@@ -156,37 +164,58 @@ fn every_segment_carries_final_block_id_freshness_and_a_digest_that_verifies() {
 
 #[test]
 fn a_served_segment_carries_the_sha256_of_its_signed_portion_as_the_spec_defines_it() {
+    // A prefix that ends in a version is published under that version.
     let segments =
-        Segments::new(&Name::parse("/p").unwrap(), b"hi", 8000, Some(ndnflow_core::Time::from_secs(10))).unwrap();
+        Segments::new(&Name::parse("/p/v=1").unwrap(), b"hi", 8000, Some(ndnflow_core::Time::from_secs(10))).unwrap();
     let wire = segments.packet(0).unwrap();
-    // The signed portion of Data /p/seg=0, written by hand from NDN packet format v0.3: Name,
-    // MetaInfo, Content and SignatureInfo (28 bytes), then SignatureValue (17 20 + 32 bytes).
+    // The signed portion of Data /p/v=1/seg=0, written by hand from NDN packet format v0.3: Name,
+    // MetaInfo, Content and SignatureInfo (31 bytes), then SignatureValue (17 20 + 32 bytes).
     #[rustfmt::skip]
-    let signed: [u8; 28] = [
-        0x07, 0x06, 0x08, 0x01, b'p', 0x32, 0x01, 0x00, // Name /p/seg=0
+    let signed: [u8; 31] = [
+        0x07, 0x09, 0x08, 0x01, b'p', 0x36, 0x01, 0x01, 0x32, 0x01, 0x00, // Name /p/v=1/seg=0
         0x14, 0x09, 0x19, 0x02, 0x27, 0x10, 0x1A, 0x03, 0x32, 0x01, 0x00, // FreshnessPeriod 10000 ms, FinalBlockId seg=0
         0x15, 0x02, b'h', b'i', // Content
         0x16, 0x03, 0x1B, 0x01, 0x00, // SignatureInfo: SignatureType 0, DigestSha256
     ];
-    // Data header 06 3E: 28 + 34 = 62 bytes of value.
-    assert_eq!(&wire[..2], &[0x06, 62]);
-    assert_eq!(&wire[2..30], &signed[..]);
-    assert_eq!(&wire[30..32], &[0x17, 0x20]);
-    // sha256 of those 28 bytes, computed apart with Python's hashlib.
-    let digest = "350861abcf5317cbb1497fee0627e8600c8287ca500d612e4e9d83e660e9d27d";
-    assert_eq!(wire[32..].iter().map(|b| format!("{b:02x}")).collect::<String>(), digest);
+    // Data header 06 41: 31 + 34 = 65 bytes of value.
+    assert_eq!(&wire[..2], &[0x06, 65]);
+    assert_eq!(&wire[2..33], &signed[..]);
+    assert_eq!(&wire[33..35], &[0x17, 0x20]);
+    // sha256 of those 31 bytes, computed apart with Python's hashlib.
+    let digest = "f2afd6bbd88564f109c700e98fbbd43962a7ca5c154ce4778ca974e2912bd60c";
+    assert_eq!(wire[35..].iter().map(|b| format!("{b:02x}")).collect::<String>(), digest);
 }
 
 #[test]
-fn serve_answers_exactly_prefix_and_a_segment() {
-    let prefix = Name::parse("/p/file").unwrap();
-    let segments = Segments::new(&prefix, b"abc", 2, None).unwrap(); // "ab", "c"
+fn serve_answers_as_ndnputchunks_does() {
+    let segments = Segments::new(&Name::parse("/p/file/v=5").unwrap(), b"abc", 2, None).unwrap(); // "ab", "c"
+    assert_eq!(segments.prefix(), &Name::parse("/p/file").unwrap(), "the prefix registered");
     let name = |s: &str| Name::parse(s).unwrap();
-    assert!(segments.answer(&name("/p/file/seg=1")).is_some());
-    assert!(segments.answer(&name("/p/file/seg=2")).is_none(), "past the last segment");
-    assert!(segments.answer(&name("/p/file")).is_none(), "no segment number");
-    assert!(segments.answer(&name("/p/file/seg=0/x")).is_none(), "a longer name");
-    assert!(segments.answer(&name("/p/other/seg=0")).is_none());
+    assert!(segments.answer(&name("/p/file/v=5/seg=1")).is_some());
+    assert!(segments.answer(&name("/p/file/v=5/seg=2")).is_none(), "past the last segment");
+    assert!(segments.answer(&name("/p/file/seg=1")).is_none(), "no version");
+    assert!(segments.answer(&name("/p/file/v=6/seg=1")).is_none(), "another version");
+    assert!(segments.answer(&name("/p/file/v=5/seg=0/x")).is_none(), "a longer name");
+    assert!(segments.answer(&name("/p/other/v=5/seg=0")).is_none());
+    let ask = |uri: &str, can_be_prefix: bool| {
+        let mut i = ndnflow_core::packet::Interest::new(name(uri), 1, ndnflow_core::Time::from_secs(4));
+        i.can_be_prefix = can_be_prefix;
+        segments.answer_interest(&i).map(|wire| Data::decode(&wire).unwrap())
+    };
+    // Segment 0 answers what its Data satisfies: PREFIX or PREFIX/v=5 with CanBePrefix.
+    let first = name("/p/file/v=5/seg=0");
+    assert_eq!(ask("/p/file", true).map(|d| d.name), Some(first.clone()));
+    assert_eq!(ask("/p/file/v=5", true).map(|d| d.name), Some(first));
+    assert_eq!(ask("/p/file", false), None);
+    assert_eq!(ask("/p/file/v=6", true), None);
+    // A discovery: metadata named after the Interest, a version and seg=0, naming /p/file/v=5;
+    // without CanBePrefix, none (a Nack, as ndnputchunks answers).
+    let metadata = ask("/p/file/32=metadata", true).expect("metadata");
+    assert!(ndnflow_net::app::rdr::is_metadata_name(&metadata.name), "{}", metadata.name);
+    assert_eq!(ndnflow_net::app::rdr::versioned_name(&metadata), Ok(name("/p/file/v=5")));
+    assert!(verify_digest_sha256(&metadata.encode()));
+    assert_eq!(ask("/p/file/32=metadata", false), None);
+    assert_eq!(ask("/p/file/32=metadata/v=1", true), None, "a metadata version is not republished");
 }
 
 #[test]
@@ -207,19 +236,22 @@ fn with_a_key_every_segment_carries_an_ecdsa_signature_and_the_certificate_is_an
     }
     // The certificate, /p/file/KEY/<id>/self/v=<time>, answers an Interest for the key's name
     // with CanBePrefix (a validator following the KeyLocator), and for its own name; not the key's
-    // name without CanBePrefix, nor the prefix itself (that is no segment: a Nack).
+    // name without CanBePrefix, nor the prefix itself without CanBePrefix (no segment: a Nack).
     let (cert_name, cert) = segments.certificate().expect("the key's name is under the prefix");
     assert!(key.name().is_prefix_of(cert_name) && verify_ecdsa(cert, &spki));
     let ask = |name: &Name, can_be_prefix: bool| {
         let mut i = Interest::new(name.clone(), 1, ndnflow_core::Time::from_secs(4));
         i.can_be_prefix = can_be_prefix;
-        segments.answer_interest(&i).map(<[u8]>::to_vec)
+        segments.answer_interest(&i).map(|wire| wire.to_vec())
     };
     assert_eq!(ask(key.name(), true).as_deref(), Some(cert));
     assert_eq!(ask(cert_name, false).as_deref(), Some(cert));
     assert_eq!(ask(key.name(), false), None);
-    assert_eq!(ask(&prefix, true), None);
-    assert_eq!(ask(&prefix.append_segment(1), false).as_deref(), segments.packet(1));
+    assert_eq!(ask(&prefix, false), None);
+    assert_eq!(ask(&segments.versioned_prefix().append_segment(1), false).as_deref(), segments.packet(1));
+    // The metadata a discovery gets is signed with the key too.
+    let metadata = ask(&ndnflow_net::app::rdr::discovery_name(&prefix), true).expect("metadata");
+    assert!(verify_ecdsa(&metadata, &spki));
     // A key named outside the prefix signs, and its certificate is not served here.
     let elsewhere = EcdsaKey::from_pem(&pem, &prefix, Some(Name::parse("/lab/KEY/k1").unwrap())).unwrap();
     assert!(Segments::signed(&prefix, b"abc", 2, None, Some(&elsewhere)).unwrap().certificate().is_none());
@@ -304,8 +336,10 @@ async fn a_name_nobody_serves_fails_once_a_segment_is_given_up() {
     let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
     // No route for /nothing: each Interest is Nacked (NoRoute) at once, and waits for its timer
     // (100 ms) before it is sent again; after one retransmission segment 0 is given up.
+    // Without version discovery (ndncatchunks' -D), the consumer itself meets the Nacks.
     let pairs = [("max_retries", "1"), ("rto", "{ initial = \"100ms\", min = \"100ms\" }")];
-    let get = GetOptions::new(consumer_config("/nothing", &options(&pairs)).unwrap(), dir.join("app.sock"), 1);
+    let mut get = GetOptions::new(consumer_config("/nothing", &options(&pairs)).unwrap(), dir.join("app.sock"), 1);
+    get.discover = false;
     let (_, fetched) = run_with(daemon, async { fetch(&get, std::future::pending()).await.unwrap() }).await;
     assert!(fetched.content.is_none());
     assert_eq!(fetched.summary.stats.abandoned, 1);
@@ -313,4 +347,42 @@ async fn a_name_nobody_serves_fails_once_a_segment_is_given_up() {
         fetched.summary.incomplete.as_deref(),
         Some("gave up on 1 segment(s) after max_retries retransmissions")
     );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_name_nobody_serves_fails_its_version_discovery_with_the_nack() {
+    let dir = socket_dir("nobody-rdr");
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    // The discovery Interest is Nacked (NoRoute) at once: ndncatchunks' DataFetcher retries only
+    // Duplicate and Congestion Nacks, so the fetch ends there, before any segment is asked.
+    let get = GetOptions::new(consumer_config("/nothing", &[]).unwrap(), dir.join("app.sock"), 1);
+    let (_, result) = run_with(daemon, async { fetch(&get, std::future::pending()).await }).await;
+    let e = result.err().expect("no version to discover").to_string();
+    assert_eq!(e, "version discovery of /nothing: Nack (no-route) for /nothing/32=metadata");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_producer_without_rdr_metadata_fails_the_discovery_with_the_reason() {
+    // A producer that answers the discovery with a plain Data named /p/32=metadata (no version,
+    // no segment: not RDR metadata).
+    let dir = socket_dir("no-rdr");
+    let path = dir.join("fake.sock");
+    let forwarder = fake_forwarder(path.clone(), |name| Some(Data::new(name, b"x".to_vec().into()).encode()));
+    let get = GetOptions::new(consumer_config("/p", &[]).unwrap(), path.clone(), 1);
+    let app = async {
+        while !path.exists() {
+            tokio::task::yield_now().await;
+        }
+        fetch(&get, std::future::pending()).await.err().expect("no metadata")
+    };
+    let e = tokio::time::timeout(common::LIMIT, async {
+        tokio::select! {
+            e = app => e,
+            _ = forwarder => unreachable!("the stand-in never ends"),
+        }
+    })
+    .await
+    .expect("the test hung");
+    let want = "version discovery of /p: /p/32=metadata is not a metadata name (NAME/32=metadata/v=N/seg=N)";
+    assert_eq!(e.to_string(), want);
 }

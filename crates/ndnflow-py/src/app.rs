@@ -104,10 +104,10 @@ fn serve_file(
             "not registered".to_string()
         };
         eprintln!(
-            "ndnflow serve: published {} Data packet(s), {} bytes, under {} at {} ({how}); Ctrl-C or SIGTERM stops",
+            "ndnflow serve: published {} Data packet(s), {} bytes, under {} at {} ({how}, with RDR metadata); Ctrl-C or SIGTERM stops",
             segments.len(),
             segments.content_bytes(),
-            segments.prefix(),
+            segments.versioned_prefix(),
             options.socket.display()
         );
         if let Some((name, _)) = segments.certificate() {
@@ -124,10 +124,11 @@ fn serve_file(
 
 /// Fetches `name` through the forwarder at `socket` with the consumer `options` describe (pairs
 /// of a consumer-table key and its text), its traces in bins of `bin_ns` nanoseconds (default
-/// 100 ms). Returns (content or None when incomplete, the summary as ndncatchunks prints it, the
-/// summary JSON text, the traces as a simulated run's `_core.Traces`).
+/// 100 ms), after discovering its version by RDR metadata unless `discover` is false or the name
+/// ends in a version. Returns (content or None when incomplete, the summary as ndncatchunks
+/// prints it, the summary JSON text, the traces as a simulated run's `_core.Traces`).
 #[pyfunction]
-#[pyo3(signature = (name, options, socket=None, seed=None, bin_ns=None))]
+#[pyo3(signature = (name, options, socket=None, seed=None, bin_ns=None, discover=true))]
 fn get_object<'py>(
     py: Python<'py>,
     name: &str,
@@ -135,9 +136,11 @@ fn get_object<'py>(
     socket: Option<PathBuf>,
     seed: Option<u64>,
     bin_ns: Option<u64>,
+    discover: bool,
 ) -> PyResult<(Option<Bound<'py, PyBytes>>, String, String, Traces)> {
     let consumer = consumer_config(name, &options).map_err(to_py)?;
     let mut options = GetOptions::new(consumer, socket_path(socket), seed.unwrap_or_else(fresh_seed));
+    options.discover = discover;
     match bin_ns {
         Some(0) => return Err(ScenarioError::new_err("--bin: must be above 0")),
         Some(ns) => options.bin = Time::from_nanos(ns),

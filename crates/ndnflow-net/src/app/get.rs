@@ -1,4 +1,6 @@
-//! `ndnflow get NAME`: fetches NAME/seg=0, 1, ... through a forwarder with the simulator's own
+//! `ndnflow get NAME`: discovers NAME's version as ndncatchunks does (`discover`: RDR metadata,
+//! unless NAME ends in a version or discovery is off) and fetches NAME/v=<version>/seg=0, 1, ...
+//! (NAME/seg=0, 1, ... without discovery) through a forwarder with the simulator's own
 //! consumer (`ndnflow_core::app::Consumer`, sans-IO), run on the monotonic clock as the daemon
 //! runs the forwarder: the same controllers, RTT estimator and retransmission rules as in a
 //! simulated run, and the summary ndn-tools' ndncatchunks prints at the end (ndn-tools
@@ -29,6 +31,7 @@ use ndnflow_sim::scenario::toml::{parse_consumer_table, ScenarioError};
 use ndnflow_sim::trace::{ConsumerSummary, PathSummary, RunTraces};
 
 use super::client::{Client, Received};
+use super::discover::{discover_version, Discovered};
 use super::get_trace::{FetchTrace, CONSUMER_ID, CONSUMER_NODE};
 use super::{sleep_until, AppError};
 use crate::clock::Clock;
@@ -113,12 +116,16 @@ pub struct GetOptions {
     pub seed: u64,
     /// Width of the traces' time bins (`--bin`; `get_trace::DEFAULT_BIN`).
     pub bin: Time,
+    /// Discover the version by RDR metadata first, unless the name ends in one (ndncatchunks'
+    /// default; false is its `--no-version-discovery`).
+    pub discover: bool,
 }
 
 impl GetOptions {
-    /// A fetch of `consumer` through the forwarder at `socket`, with the default bins.
+    /// A fetch of `consumer` through the forwarder at `socket`, with the default bins and
+    /// version discovery.
     pub fn new(consumer: ConsumerConfig, socket: PathBuf, seed: u64) -> GetOptions {
-        GetOptions { consumer, socket, seed, bin: super::get_trace::DEFAULT_BIN }
+        GetOptions { consumer, socket, seed, bin: super::get_trace::DEFAULT_BIN, discover: true }
     }
 }
 
@@ -158,15 +165,29 @@ pub struct Summary {
     pub events: u64,
     /// Trace bins the allocator refused room for (missing from `consumers.parquet`).
     pub refused_bins: u64,
+    /// The version discovery before the fetch, when one ran.
+    pub discovered: Option<Discovered>,
 }
 
 /// Fetches `options.consumer.name` through the forwarder at `options.socket`, until the object is
 /// complete, the consumer stops (its `stop`, or a segment given up after `max_retries`), or
-/// `shutdown` completes.
+/// `shutdown` completes. The version is discovered first (`options.discover`); the fetch's time 0
+/// is after it, as ndncatchunks' elapsed time starts with its pipeline.
 pub async fn fetch(options: &GetOptions, shutdown: impl Future<Output = ()>) -> Result<Fetched, AppError> {
     let mut client = Client::connect(&options.socket).await?;
-    let mut run = Run::new(options);
     tokio::pin!(shutdown);
+    let mut consumer = options.consumer.clone();
+    let discovered = if options.discover && !super::rdr::has_version(&consumer.name) {
+        let (lifetime, retries) = (consumer.lifetime, consumer.max_retries);
+        let found = discover_version(&mut client, &consumer.name, lifetime, retries, options.seed, shutdown.as_mut());
+        let found = found.await?;
+        consumer.name = found.versioned.clone();
+        Some(found)
+    } else {
+        None
+    };
+    let mut run = Run::new(options, consumer);
+    run.discovered = discovered;
     let mut out = Vec::new();
     run.on_timeout(&mut out); // starts it: its start is time 0
     let interrupted = loop {
@@ -213,11 +234,11 @@ struct Run {
     trace: FetchTrace,
     seed: u64,
     events: u64,
+    discovered: Option<Discovered>,
 }
 
 impl Run {
-    fn new(options: &GetOptions) -> Run {
-        let config = options.consumer.clone();
+    fn new(options: &GetOptions, config: ConsumerConfig) -> Run {
         let last = config.segments.map(|n| n.saturating_sub(1));
         let name = config.name.clone();
         let mut consumer = Consumer::new(config, options.seed);
@@ -233,6 +254,7 @@ impl Run {
             malformed: 0,
             seed: options.seed,
             events: 0,
+            discovered: None,
         }
     }
 
@@ -342,6 +364,7 @@ impl Run {
             seed: self.seed,
             events: self.events,
             refused_bins,
+            discovered: self.discovered,
         };
         Fetched { content, summary, traces }
     }
@@ -379,6 +402,10 @@ impl Summary {
             _ => lines.push("RTT stats unavailable".to_string()),
         }
         lines.push(format!("Controller: {}", self.controller));
+        if let Some(d) = &self.discovered {
+            let ms = d.elapsed.as_secs_f64() * 1e3;
+            lines.push(format!("Version discovered: {} ({} Interest(s), {ms:.3} ms)", d.versioned, d.interests));
+        }
         lines.join("\n")
     }
 
@@ -436,6 +463,11 @@ impl Summary {
                 "retransmissions": self.stats.retransmissions,
                 "malformed": self.malformed,
                 "refused_bins": self.refused_bins,
+                "version_discovery": self.discovered.as_ref().map(|d| serde_json::json!({
+                    "versioned_name": d.versioned.to_string(),
+                    "interests": d.interests,
+                    "elapsed_s": d.elapsed.as_secs_f64(),
+                })),
             },
         })
     }

@@ -5,8 +5,10 @@
 //! signed by `crate::sign` (DigestSha256). docs/real-network.md, "ndnflow get and serve".
 
 pub mod client;
+pub mod discover;
 pub mod get;
 pub mod get_trace;
+pub mod rdr;
 pub mod serve;
 
 /// Why a tool stopped. The Python command maps `Usage` and `Connect` to exit status 2 (bad

@@ -1,27 +1,31 @@
 //! `ndnflow serve PREFIX FILE`: publishes a file as segmented, signed Data, after ndn-tools'
 //! ndnputchunks (ndn-tools tools/chunks/putchunks/producer.cpp, main.cpp): the file is cut into
 //! payloads of at most `segment_size` bytes (ndnputchunks' `--size` default, 8000), each a Data
-//! named PREFIX/seg=N (NDN naming conventions rev3, a typed SegmentNameComponent, type 0x32), with
-//! FreshnessPeriod (ndnputchunks' default, 10 s), FinalBlockId on every segment, and a
-//! DigestSha256 signature (`crate::sign`), or with `--key FILE` a SignatureSha256WithEcdsa one
-//! (`crate::ecdsa`), whose self-signed certificate is then served too when the key's name falls
-//! under PREFIX (as it does by default: PREFIX/KEY/<key-id>). An empty file is one empty segment,
-//! as ndnputchunks publishes.
+//! named PREFIX/v=<version>/seg=N (NDN naming conventions rev3: a VersionNameComponent, type 0x36,
+//! the publication time in milliseconds since 1970 unless PREFIX ends in a version already, and
+//! a SegmentNameComponent, type 0x32), with FreshnessPeriod (ndnputchunks' default, 10 s),
+//! FinalBlockId on every segment, and a DigestSha256 signature (`crate::sign`), or with
+//! `--key FILE` a SignatureSha256WithEcdsa one (`crate::ecdsa`), whose self-signed certificate is
+//! then served too when the key's name falls under PREFIX (as it does by default:
+//! PREFIX/KEY/<key-id>). An empty file is one empty segment, as ndnputchunks publishes.
 //!
-//! Where it differs from ndnputchunks, to meet the simulator's consumer that `ndnflow get` runs:
-//! no version component (ndnputchunks publishes PREFIX/v=<time>/seg=N and answers version
-//! discovery; the simulator's consumer asks for NAME/seg=N directly), so an Interest is answered
-//! only for exactly PREFIX/seg=N. Any other Interest under PREFIX (past the last segment, no
-//! segment number, a longer name) gets a Nack with reason None, as ndnputchunks answers what it
-//! cannot satisfy.
+//! What is answered, as ndnputchunks answers it:
+//! - PREFIX/32=metadata with CanBePrefix: RDR metadata naming the versioned prefix (`rdr`), made
+//!   and signed at each request, as `MetadataObject::makeData` is; without CanBePrefix, a Nack;
+//! - PREFIX/v=<version>/seg=N: segment N;
+//! - any Interest that segment 0's Data satisfies (PREFIX or PREFIX/v=<version> with
+//!   CanBePrefix): segment 0, "unspecified version or segment number";
+//! - anything else under PREFIX (past the last segment, another version, a longer name): a Nack
+//!   with reason None, as ndnputchunks answers what it cannot satisfy.
 //!
-//! The prefix is registered as ndnputchunks registers it, with NFD's `rib/register` command
-//! (`register`, the daemon's management, `crate::mgmt`), and serving starts once the forwarder
-//! has answered 200.
+//! The unversioned prefix is registered as ndnputchunks registers it, with NFD's `rib/register`
+//! command (`register`, the daemon's management, `crate::mgmt`), and serving starts once the
+//! forwarder has answered 200.
 //!
-//! The packets are made and signed once, at the start, and kept encoded: an Interest costs a
+//! The segments are made and signed once, at the start, and kept encoded: an Interest costs a
 //! lookup and a write. The whole file is then in memory (its size plus about 60 bytes a segment).
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -33,6 +37,7 @@ use ndnflow_core::packet::{Data, Frame, Interest, Nack, NackReason, NetPacket};
 use ndnflow_core::{Name, Time};
 
 use super::client::{Client, Received};
+use super::rdr;
 use super::{sleep_until, AppError};
 use crate::ecdsa::EcdsaKey;
 use crate::face::udp::MAX_PACKET_SIZE;
@@ -65,10 +70,17 @@ pub struct ServeOptions {
 
 /// A file's segments, encoded and signed, and the signing key's certificate when served.
 pub struct Segments {
+    /// The prefix registered: PREFIX without its version.
     prefix: Name,
+    /// PREFIX/v=<version>: the segments' prefix.
+    versioned: Name,
+    /// PREFIX/32=metadata: the name a version discovery asks for.
+    discovery: Name,
     packets: Vec<Vec<u8>>,
     bytes: u64,
     certificate: Option<Certificate>,
+    /// Signs the metadata Data made at each discovery (`None`: DigestSha256).
+    key: Option<EcdsaKey>,
 }
 
 /// A signing key's certificate as `serve` answers it.
@@ -80,8 +92,9 @@ struct Certificate {
 }
 
 impl Segments {
-    /// Cuts `content` into Data of at most `size` bytes each under `prefix`. An error when `size`
-    /// is 0 or a packet would exceed the 8800 bytes a face takes (ndn-cxx MAX_NDN_PACKET_SIZE).
+    /// Cuts `content` into Data of at most `size` bytes each under `prefix`/v=<now in ms> (or
+    /// under `prefix` itself when it ends in a version). An error when `size` is 0 or a packet
+    /// would exceed the 8800 bytes a face takes (ndn-cxx MAX_NDN_PACKET_SIZE).
     pub fn new(prefix: &Name, content: &[u8], size: usize, freshness: Option<Time>) -> Result<Segments, AppError> {
         Segments::signed(prefix, content, size, freshness, None)
     }
@@ -98,23 +111,24 @@ impl Segments {
         if size == 0 {
             return Err(AppError::Usage("--segment-size: must be at least 1 byte".into()));
         }
+        let (prefix, versioned) = if rdr::has_version(prefix) {
+            (prefix.prefix(prefix.len() - 1), prefix.clone())
+        } else {
+            (prefix.clone(), prefix.append_version(unix_millis()))
+        };
         let count = content.len().div_ceil(size).max(1) as u64;
         let last = segment_value(count - 1);
         let mut packets = Vec::with_capacity(count as usize);
         for seg in 0..count {
             let start = (seg as usize * size).min(content.len());
             let end = (start + size).min(content.len());
-            let mut data = Data::new(prefix.append_segment(seg), Bytes::copy_from_slice(&content[start..end]));
+            let mut data = Data::new(versioned.append_segment(seg), Bytes::copy_from_slice(&content[start..end]));
             data.freshness_period = freshness;
             data.final_block_id = Some((SEGMENT, last.clone()));
-            match key {
-                Some(key) => key.sign(&mut data),
-                None => crate::sign::sign_digest_sha256(&mut data),
-            }
-            let wire = data.encode();
+            let wire = sign(data, key);
             if wire.len() > MAX_PACKET_SIZE {
                 let msg = format!(
-                    "--segment-size: {size}-byte segments make {}-byte Data under {prefix}, above the {MAX_PACKET_SIZE} bytes a face carries",
+                    "--segment-size: {size}-byte segments make {}-byte Data under {versioned}, above the {MAX_PACKET_SIZE} bytes a face carries",
                     wire.len()
                 );
                 return Err(AppError::Usage(msg));
@@ -126,16 +140,27 @@ impl Segments {
             let cert = k.certificate(since_1970.as_millis() as u64, since_1970.as_secs() as i64);
             Certificate { key: k.name().clone(), name: cert.name.clone(), wire: cert.encode() }
         });
-        Ok(Segments { prefix: prefix.clone(), packets, bytes: content.len() as u64, certificate })
+        Ok(Segments {
+            discovery: rdr::discovery_name(&prefix),
+            prefix,
+            versioned,
+            packets,
+            bytes: content.len() as u64,
+            certificate,
+            key: key.cloned(),
+        })
     }
 
     /// Reads `options.file` (and `options.key`) and segments it.
     pub fn load(options: &ServeOptions) -> Result<Segments, AppError> {
         let content = std::fs::read(&options.file)
             .map_err(|e| AppError::Io(format!("cannot read {}: {e}", options.file.display())))?;
+        // The key's default name is under the prefix as registered, without its version.
+        let prefix = &options.prefix;
+        let identity = if rdr::has_version(prefix) { prefix.prefix(prefix.len() - 1) } else { prefix.clone() };
         let key = match &options.key {
             Some(path) => Some(
-                EcdsaKey::load(path, &options.prefix, options.key_name.clone())
+                EcdsaKey::load(path, &identity, options.key_name.clone())
                     .map_err(|e| AppError::Usage(format!("--key: {e}")))?,
             ),
             None => None,
@@ -153,8 +178,13 @@ impl Segments {
     pub fn content_bytes(&self) -> u64 {
         self.bytes
     }
+    /// The prefix registered: PREFIX without a version.
     pub fn prefix(&self) -> &Name {
         &self.prefix
+    }
+    /// PREFIX/v=<version>, under which the segments are named.
+    pub fn versioned_prefix(&self) -> &Name {
+        &self.versioned
     }
     /// Segment `n`'s encoded Data.
     pub fn packet(&self, n: usize) -> Option<&[u8]> {
@@ -168,26 +198,57 @@ impl Segments {
 
     /// The Data that answers `interest`: the certificate for an Interest under the key's name
     /// that names it, or a prefix of it with CanBePrefix (as a validator asks by KeyLocator);
-    /// else `answer`'s segment.
-    pub fn answer_interest(&self, interest: &Interest) -> Option<&[u8]> {
+    /// fresh metadata for a discovery (PREFIX/32=metadata with CanBePrefix); `answer`'s segment;
+    /// or segment 0 for an Interest its Data satisfies (PREFIX or PREFIX/v=<version> with
+    /// CanBePrefix: ndnputchunks' "unspecified version or segment number").
+    pub fn answer_interest(&self, interest: &Interest) -> Option<Cow<'_, [u8]>> {
+        let name = &interest.name;
         let asks = |c: &&Certificate| {
-            let name = &interest.name;
             c.key.is_prefix_of(name) && (*name == c.name || interest.can_be_prefix && name.is_prefix_of(&c.name))
         };
-        match self.certificate.as_ref().filter(asks) {
-            Some(c) => Some(&c.wire),
-            None => self.answer(&interest.name),
+        if let Some(c) = self.certificate.as_ref().filter(asks) {
+            return Some(Cow::Borrowed(&c.wire));
         }
+        if *name == self.discovery {
+            return interest.can_be_prefix.then(|| Cow::Owned(self.metadata(name)));
+        }
+        if let Some(segment) = self.answer(name) {
+            return Some(Cow::Borrowed(segment));
+        }
+        let first = self.versioned.append_segment(0);
+        let satisfied = *name == first || interest.can_be_prefix && name.is_prefix_of(&first);
+        satisfied.then(|| Cow::Borrowed(self.packets[0].as_slice()))
     }
 
-    /// The segment that answers an Interest for `name`: exactly PREFIX/seg=N with N a segment.
+    /// The segment that answers an Interest for `name`: exactly PREFIX/v=<version>/seg=N with N
+    /// a segment.
     pub fn answer(&self, name: &Name) -> Option<&[u8]> {
-        if name.len() != self.prefix.len() + 1 || !self.prefix.is_prefix_of(name) {
+        if name.len() != self.versioned.len() + 1 || !self.versioned.is_prefix_of(name) {
             return None;
         }
         let seg = name.last()?.as_segment()?;
         self.packets.get(usize::try_from(seg).ok()?).map(Vec::as_slice)
     }
+
+    /// RDR metadata for a discovery Interest named `name`, versioned now and signed as the
+    /// segments are.
+    fn metadata(&self, name: &Name) -> Vec<u8> {
+        sign(rdr::metadata_data(name, &self.versioned, unix_millis()), self.key.as_ref())
+    }
+}
+
+/// `data` signed with `key` (ECDSA) or DigestSha256, encoded.
+fn sign(mut data: Data, key: Option<&EcdsaKey>) -> Vec<u8> {
+    match key {
+        Some(key) => key.sign(&mut data),
+        None => crate::sign::sign_digest_sha256(&mut data),
+    }
+    data.encode()
+}
+
+/// Milliseconds since 1970: ndn-cxx's `Name::appendVersion()` without an argument.
+fn unix_millis() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_millis() as u64
 }
 
 /// A segment number as a FinalBlockId component's value (NonNegativeInteger).
@@ -309,13 +370,13 @@ async fn handle(
     match segments.answer_interest(&interest) {
         Some(data) if echo == 0 => {
             report.data_sent += 1;
-            send(client, data).await
+            send(client, &data).await
         }
         Some(data) => {
             // The simulator's producer echoes these flags (app/producer.rs): a PTP probe gets a
             // probing Data, whose empty tag stack the routers on the way back fill; a MIRCC
             // Interest's class is its Data's. Without the echo a PTP consumer finds no path.
-            let mut frame = Frame::decode(data).map_err(|e| AppError::Failed(format!("a stored segment: {e}")))?;
+            let mut frame = Frame::decode(&data).map_err(|e| AppError::Failed(format!("a stored segment: {e}")))?;
             frame.lp.flags |= echo;
             report.data_sent += 1;
             send(client, &frame.encode()).await
