@@ -9,10 +9,14 @@ Usage (as root; `scripts/emulate/run` wraps this with a trap that removes the na
     scripts/emulate/emulate.py scripts/emulate/pcon-two-paths.toml --split r
 
 Each link of the scenario is a veth pair with 10.<link>.0.1 and .2. Each node's daemon has one
-UDP face per link, shaped as the link's direction is in the simulator (`bandwidth`, `queue`) and
-with the link's propagation `delay`, which comes from netem on the veth where the kernel has netem,
-and from the daemon's shaped face (`delay`, docs/real-network.md "Shaped faces") where it has not.
-The rate and the queue are always the daemon's: see docs/real-network.md "Emulation" for why.
+UDP face per link, and the link's propagation `delay` comes from netem on the veth where the
+kernel has netem, and from the daemon's shaped face (`delay`, docs/real-network.md "Shaped faces")
+where it has not. The rate and the queue are, with `--shaping daemon` (the default), the daemon's
+face, shaped as the link's direction is in the simulator (`bandwidth`, `queue`); with `--shaping
+kernel`, the kernel's: a tbf qdisc on each veth end at the link's bit rate, whose byte limit holds
+the queue's packets as full-size Ethernet frames (`tbf_args`). The kernel's queue cannot mark, so
+`kernel` is for scenarios whose consumers react to loss alone. docs/real-network.md "Emulation"
+says why the daemon's is the default.
 
 What it reads of a scenario (`scenario.py`: the subset the quick start and the PCON variant use;
 anything else is an error naming the key): [simulation] duration, seed; [nodes] attributes (the daemon's
@@ -50,6 +54,24 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
 #: How much longer than its active time at the producer's fastest link a served file lasts.
 FILE_MARGIN = 1.5
 
+#: A full Ethernet frame on a veth (1500 bytes of IP and a 14-byte header): the unit a tbf's
+#: byte limit counts a simulated queue's packets in, and the least burst that lets one through.
+FRAME_BYTES = 1514
+
+#: tbf's bucket at least: one full frame and a margin for tc's rounding (1514 is stored as 1513).
+TBF_BURST = 1600
+
+#: The kernel's timer tick (CONFIG_HZ; 250 on this machine's kernel): tc-tbf(8) asks for a bucket
+#: of at least rate / HZ bytes, or the tokens of a tick overflow it and the rate is not reached.
+KERNEL_HZ = 250
+
+#: With `--shaping kernel` and no netem, the daemon's face holds the delay at this multiple of the
+#: link's rate, so that its own serialisation is 1 % of the link's (the kernel's tbf is the rate).
+DELAY_FACE_SPEEDUP = 100
+
+#: A scenario link's queue when it gives none: drop-tail of 100 packets (docs/scenario-format.md).
+DEFAULT_QUEUE_PACKETS = 100
+
 
 # ------------------------------------------------------------------------------------ network
 
@@ -65,12 +87,13 @@ class Network:
     """The namespaces and veth pairs of one run; `close` removes them (deleting a namespace
     deletes its veth ends)."""
 
-    def __init__(self, run_id: str, scenario: Scenario):
+    def __init__(self, run_id: str, scenario: Scenario, shaping: str = "daemon"):
         self.run_id = run_id
         self.scenario = scenario
         self.ns = {node: f"{run_id}-{node}" for node in scenario.nodes}
         self.made: list[str] = []
         self.netem = False
+        self.shaping = shaping
 
     def build(self, want_netem: str) -> None:
         for name in self.ns.values():
@@ -89,6 +112,15 @@ class Network:
             self.netem = self._try_netem()
             if want_netem == "always" and not self.netem:
                 raise EmulationError("--netem always: this kernel has no netem qdisc")
+        if self.shaping == "kernel":
+            if self.netem:
+                # tbf would go under netem as its child qdisc; not written: this machine has no
+                # netem to try it on.
+                raise EmulationError("--shaping kernel with netem is not written: add --netem never")
+            for i, link in enumerate(self.scenario.links):
+                for end in link["between"]:
+                    sh("ip", "netns", "exec", self.ns[end], "tc", "qdisc", "add", "dev", f"e{i}", "root",
+                       *tbf_args(link))
 
     def _try_netem(self) -> bool:
         """netem's delay on every veth end, if the kernel has netem; False (and nothing left) if not."""
@@ -122,6 +154,22 @@ class Network:
 # ------------------------------------------------------------------------------------ daemons
 
 
+def tbf_args(link: dict) -> list[str]:
+    """tbf at the link's bit rate, its byte limit the link's queue in full frames. The kernel
+    counts each frame whole (NDN packet, UDP, IP and Ethernet headers: 42 bytes more than the
+    simulator's link counts), and bytes where the simulator counts packets: a queue of 1,100-byte
+    Data holds 1.35 times the simulator's packets before it drops."""
+    queue = link.get("queue", {})
+    if queue.get("discipline", "droptail") != "droptail":
+        raise EmulationError(f"--shaping kernel: a {queue['discipline']} queue is the daemon's alone (tbf is "
+                             "drop-tail): use --shaping daemon")
+    packets = int(queue.get("packets", DEFAULT_QUEUE_PACKETS))
+    rate = bits_per_second(link["bandwidth"])
+    burst = max(TBF_BURST, round(rate / 8 / KERNEL_HZ))
+    return ["tbf", "rate", f"{round(rate)}bit", "burst", str(burst),
+            "limit", str(packets * FRAME_BYTES)]
+
+
 def daemon_config(s: Scenario, net: Network, node: str, sock: Path) -> str:
     attrs = dict(s.nodes[node])
     # A scenario node has no Content Store unless it asks; a daemon has NFD's unless told.
@@ -131,8 +179,14 @@ def daemon_config(s: Scenario, net: Network, node: str, sock: Path) -> str:
     lines += [f"{k} = {toml_value(v)}" for k, v in attrs.items()]
     for v, i in s.neighbours(node):
         link = s.links[i]
-        lines += ["", "[[faces]]", f"name = {toml_value(v)}", f"udp = {toml_value(net.peer_addr(node, i) + ':6363')}",
-                  f"bandwidth = {toml_value(link['bandwidth'])}"]
+        lines += ["", "[[faces]]", f"name = {toml_value(v)}", f"udp = {toml_value(net.peer_addr(node, i) + ':6363')}"]
+        if net.shaping == "kernel":
+            # The kernel's tbf is the rate and the queue; the face only holds the delay.
+            if not net.netem:
+                fast = bits_per_second(link["bandwidth"]) * DELAY_FACE_SPEEDUP
+                lines += [f"bandwidth = {toml_value(f'{round(fast)}bps')}", f"delay = {toml_value(link['delay'])}"]
+            continue
+        lines.append(f"bandwidth = {toml_value(link['bandwidth'])}")
         if "queue" in link:
             lines.append(f"queue = {toml_value(link['queue'])}")
         if not net.netem:
@@ -307,7 +361,7 @@ class Emulation:
         return face_data_in(last_json(err.read_text()))
 
     def collect(self, gets: dict[int, subprocess.Popen], split: str | None, half: dict | None) -> dict:
-        result: dict = {"consumers": {}, "netem": self.net.netem}
+        result: dict = {"consumers": {}, "netem": self.net.netem, "shaping": self.net.shaping}
         for j in gets:
             summary = self.work / f"get-{j}" / "summary.json"
             if not summary.exists():
@@ -361,7 +415,8 @@ def compare(s: Scenario, sim: dict, emu: dict, split: str | None) -> dict:
         g_sim = sim["consumers"][cid]["goodput_bps"]
         g_emu = emu["consumers"][cid]["goodput_bps"]
         rows[cid] = {"simulated_bps": g_sim, "emulated_bps": g_emu, "ratio": g_emu / g_sim if g_sim else None}
-    out = {"duration_s": s.duration, "netem": emu["netem"], "load": emu.get("load"), "goodput": rows,
+    out = {"duration_s": s.duration, "netem": emu["netem"], "shaping": emu["shaping"], "load": emu.get("load"),
+           "goodput": rows,
            "goodput_within_10pct": all(r["ratio"] is not None and abs(r["ratio"] - 1) <= 0.10 for r in rows.values())}
     if split:
         sim_sh, emu_sh = shares(sim["split"]), shares(emu["split"])
@@ -372,7 +427,9 @@ def compare(s: Scenario, sim: dict, emu: dict, split: str | None) -> dict:
 
 
 def print_report(c: dict, split: str | None) -> None:
-    print(f"duration {c['duration_s']:g} s; propagation delay by {'netem' if c['netem'] else 'the daemons'}; "
+    rate = "the kernel's tbf" if c["shaping"] == "kernel" else "the daemons' shaped faces"
+    print(f"duration {c['duration_s']:g} s; rate and queue by {rate}; "
+          f"propagation delay by {'netem' if c['netem'] else 'the daemons'}; "
           f"load average {'-' if c['load'] is None else round(c['load'], 2)} before, {os.cpu_count()} CPUs")
     print(f"{'consumer':<10} {'simulated Mbit/s':>17} {'emulated Mbit/s':>16} {'ratio':>7}")
     for cid, r in c["goodput"].items():
@@ -405,6 +462,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", metavar="NODE", help="report the share of Data NODE receives from each neighbour")
     ap.add_argument("--netem", choices=("auto", "always", "never"), default="auto",
                     help="propagation delay by netem if the kernel has it (auto), or insist, or never")
+    ap.add_argument("--shaping", choices=("daemon", "kernel"), default="daemon",
+                    help="the links' rate and queue: the daemons' shaped faces (default) or a tbf qdisc per veth")
     ap.add_argument("--id", default=f"ndnemu{os.getpid()}", help="namespace name prefix (unique per run)")
     ap.add_argument("--json", type=Path, help="write the comparison here")
     ap.add_argument("--keep", type=Path, help="keep the run's files (configs, reports) in this directory")
@@ -420,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
         if a.split and a.split not in s.nodes:
             raise EmulationError(f"--split {a.split}: no such node")
         work = Path(tempfile.mkdtemp(prefix=f"{a.id}-"))
-        net = Network(a.id, s)
+        net = Network(a.id, s, a.shaping)
         try:
             net.build(a.netem)
             sim = simulate(s, work, a.split)
