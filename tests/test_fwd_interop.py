@@ -300,6 +300,19 @@ def test_serve_with_an_ecdsa_key_is_verified_by_python_ndn(fwd, tmp_path):
         # ContentType KEY (2), NotBefore today as YYYYMMDDThhmmss.
         assert out[0].split()[2] == "2" and len(out[0].split()[3]) == 15 and out[0].split()[3][8] == "T", out
         assert out[1:] == ["verified /signed/file/v=7/seg=1 2240", "refused by another key"], out
+        # ndnflow get checks the same signatures with the public key alone (as `openssl pkey
+        # -pubout` writes it), and refuses them as digests: the first segment ends the fetch.
+        (tmp_path / "pub.pem").write_text(key.public_key().export_key(format="PEM"))
+        get = [sys.executable, "-m", "ndnflow.cli", "get", "/signed/file", "--socket", sock, "-o", str(tmp_path / "out")]
+        done = subprocess.run(get + ["--verify", str(tmp_path / "pub.pem")], capture_output=True, text=True,
+                              env=_ndnflow_env(), timeout=60)
+        assert done.returncode == 0 and f"Signatures verified: 2 (ECDSA ({tmp_path / 'pub.pem'}))" in done.stderr, \
+            done.stderr
+        assert (tmp_path / "out").read_bytes() == (tmp_path / "file.bin").read_bytes()
+        get[4] = "/signed/file/v=7"  # the version given: no discovery, the segments are the first Data
+        done = subprocess.run(get + ["--verify", "digest"], capture_output=True, text=True, env=_ndnflow_env(),
+                              timeout=60)
+        assert done.returncode == 1 and "does not verify as DigestSha256; nothing written" in done.stderr, done.stderr
     finally:
         serve.send_signal(signal.SIGTERM)
         serve.communicate(timeout=60)

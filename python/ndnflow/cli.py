@@ -401,7 +401,7 @@ def cmd_get(args: argparse.Namespace) -> int:
     bin_ns = None if args.bin is None else round(units.parse_duration(_duration_option(args.bin, "--bin")) * 1e9)
     try:
         content, text, summary, traces = get_object(args.name, options, args.socket, args.seed, bin_ns,
-                                                    not args.no_version_discovery)
+                                                    not args.no_version_discovery, args.verify)
     except RuntimeError as exc:  # the exchange failed once started: not a usage error
         _say(f"error: {_one_line(str(exc))}")
         return EXIT_INTERNAL
@@ -536,6 +536,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="ask for NAME/seg=0, 1, ... directly (ndncatchunks' -D); a NAME ending in a version "
                      "(v=N) is fetched without discovery too")
     get.add_argument("-o", "--output", metavar="FILE", help="write the object here (default: standard output)")
+    get.add_argument("--verify", metavar="CHECK", help="check every Data's signature: 'digest' (DigestSha256) or a "
+                     "P-256 key's PEM file, public or private (SignatureSha256WithEcdsa); a Data that fails ends the "
+                     "fetch (default: none checked, as ndncatchunks)")
     get.add_argument("--socket", metavar="PATH", help="the forwarder's Unix socket (default: the daemon's, "
                      "$XDG_RUNTIME_DIR/ndnflow/ndnflow.sock or /run/ndnflow/ndnflow.sock)")
     get.add_argument("--cc", metavar="SPEC", help="the consumer's controller: an algorithm (aimd) or a scenario's "

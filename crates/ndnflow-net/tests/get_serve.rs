@@ -386,3 +386,70 @@ async fn a_producer_without_rdr_metadata_fails_the_discovery_with_the_reason() {
     let want = "version discovery of /p: /p/32=metadata is not a metadata name (NAME/32=metadata/v=N/seg=N)";
     assert_eq!(e.to_string(), want);
 }
+
+/// The P-256 private key of 32 bytes of `seed`, in PEM.
+fn key_pem(seed: u8) -> String {
+    use p256::pkcs8::{EncodePrivateKey, LineEnding};
+    p256::ecdsa::SigningKey::from_bytes(&[seed; 32].into()).unwrap().to_pkcs8_pem(LineEnding::LF).unwrap().to_string()
+}
+
+/// `serve` signing /p/file/v=1 with the key of seed 7 (ECDSA), `get` asking for `name` and
+/// checking with `verify`: what `get` fetched, or its error.
+async fn fetch_signed(test: &str, name: &str, verify: &str) -> Result<Fetched, String> {
+    use ndnflow_net::app::verify::Verifier;
+    use ndnflow_net::ecdsa::EcdsaKey;
+    let prefix = Name::parse("/p/file/v=1").unwrap();
+    let key = EcdsaKey::from_pem(&key_pem(7), &Name::parse("/p/file").unwrap(), None).unwrap();
+    let segments = Segments::signed(&prefix, &file_content(), 8000, None, Some(&key)).unwrap();
+    let dir = socket_dir(test);
+    let daemon = Daemon::bind(producer_daemon(&dir)).await.unwrap();
+    let verifier = match verify {
+        "digest" => Verifier::Digest,
+        seed => Verifier::from_pem(&key_pem(seed.parse().unwrap()), &format!("key{seed}.pem")).unwrap(),
+    };
+    let apps = async {
+        let mut report = ServeReport::default();
+        let mut producer = Client::connect(&dir.join("app.sock")).await.unwrap();
+        register(&mut producer, &segments, REGISTER_TIMEOUT, &mut report).await.unwrap();
+        let mut get = GetOptions::new(consumer_config(name, &[]).unwrap(), dir.join("app.sock"), 7);
+        get.verify = Some(verifier);
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let serving = ndnflow_net::app::serve::serve(&mut producer, &segments, &mut report, async {
+            let _ = stopped.await;
+        });
+        let fetching = async {
+            let f = fetch(&get, std::future::pending()).await;
+            let _ = stop.send(());
+            f
+        };
+        let (served, fetched) = tokio::join!(serving, fetching);
+        served.unwrap();
+        fetched.map_err(|e| e.to_string())
+    };
+    run_with(daemon, apps).await.1
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn verify_takes_what_the_key_signed_and_stops_at_what_it_did_not() {
+    // The signing key itself: the metadata and the 13 segments verify.
+    let fetched = fetch_signed("verify-ok", "/p/file", "7").await.unwrap();
+    assert_eq!(fetched.content.as_deref(), Some(&file_content()[..]));
+    assert_eq!(fetched.summary.verified, Some(("ECDSA (key7.pem)".to_string(), 13)));
+    assert!(
+        fetched.summary.text().ends_with("\nSignatures verified: 13 (ECDSA (key7.pem))"),
+        "{}",
+        fetched.summary.text()
+    );
+    // Another key: the fetch does not get past the metadata.
+    let e = fetch_signed("verify-other", "/p/file", "8").await.err().expect("refused metadata");
+    assert!(e.starts_with("version discovery of /p/file: metadata /p/file/32=metadata/v="), "{e}");
+    assert!(e.ends_with("/seg=0: its signature (SignatureSha256WithEcdsa) does not verify as ECDSA (key8.pem)"), "{e}");
+    // A digest asked of ECDSA-signed segments (the version given, so no metadata): the first
+    // segment to come ends the fetch, which keeps its summary and says why.
+    let fetched = fetch_signed("verify-digest", "/p/file/v=1", "digest").await.unwrap();
+    assert!(fetched.content.is_none());
+    assert_eq!(fetched.summary.verified, Some(("DigestSha256".to_string(), 0)));
+    let why = fetched.summary.incomplete.expect("incomplete");
+    assert!(why.starts_with("/p/file/v=1/seg="), "{why}");
+    assert!(why.ends_with(": its signature (SignatureSha256WithEcdsa) does not verify as DigestSha256"), "{why}");
+}

@@ -16,6 +16,7 @@ use ndnflow_core::{Name, Time};
 use ndnflow_net::app::client::Client;
 use ndnflow_net::app::get::{consumer_config, fetch, GetOptions};
 use ndnflow_net::app::serve::{self, Segments, ServeOptions, ServeReport, REGISTER_TIMEOUT};
+use ndnflow_net::app::verify::Verifier;
 use ndnflow_net::app::{block_on_until, AppError};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
@@ -125,10 +126,12 @@ fn serve_file(
 /// Fetches `name` through the forwarder at `socket` with the consumer `options` describe (pairs
 /// of a consumer-table key and its text), its traces in bins of `bin_ns` nanoseconds (default
 /// 100 ms), after discovering its version by RDR metadata unless `discover` is false or the name
-/// ends in a version. Returns (content or None when incomplete, the summary as ndncatchunks
-/// prints it, the summary JSON text, the traces as a simulated run's `_core.Traces`).
+/// ends in a version; with `verify` (`"digest"` or a PEM key file), every Data's signature is
+/// checked. Returns (content or None when incomplete, the summary as ndncatchunks prints it, the
+/// summary JSON text, the traces as a simulated run's `_core.Traces`).
 #[pyfunction]
-#[pyo3(signature = (name, options, socket=None, seed=None, bin_ns=None, discover=true))]
+#[pyo3(signature = (name, options, socket=None, seed=None, bin_ns=None, discover=true, verify=None))]
+#[allow(clippy::too_many_arguments)] // a Python function's keyword arguments, as serve_file's
 fn get_object<'py>(
     py: Python<'py>,
     name: &str,
@@ -137,10 +140,12 @@ fn get_object<'py>(
     seed: Option<u64>,
     bin_ns: Option<u64>,
     discover: bool,
+    verify: Option<&str>,
 ) -> PyResult<(Option<Bound<'py, PyBytes>>, String, String, Traces)> {
     let consumer = consumer_config(name, &options).map_err(to_py)?;
     let mut options = GetOptions::new(consumer, socket_path(socket), seed.unwrap_or_else(fresh_seed));
     options.discover = discover;
+    options.verify = verify.map(Verifier::parse).transpose().map_err(to_py)?;
     match bin_ns {
         Some(0) => return Err(ScenarioError::new_err("--bin: must be above 0")),
         Some(ns) => options.bin = Time::from_nanos(ns),

@@ -20,6 +20,8 @@ pub struct Client {
     framer: TlvFramer,
     chunk: Vec<u8>,
     path: PathBuf,
+    /// The element `recv` returned last, as it came (a signature is checked on these bytes).
+    last: Vec<u8>,
 }
 
 /// What `Client::recv` returns besides a packet.
@@ -43,7 +45,13 @@ impl Client {
             ))
         })?;
         let (read, write) = stream.into_split();
-        Ok(Client { read, write, framer: TlvFramer::default(), chunk: vec![0; 16 * 1024], path: path.to_path_buf() })
+        let chunk = vec![0; 16 * 1024];
+        Ok(Client { read, write, framer: TlvFramer::default(), chunk, path: path.to_path_buf(), last: Vec::new() })
+    }
+
+    /// The bytes of the element `recv` returned last (a frame or a malformed element).
+    pub fn last_element(&self) -> &[u8] {
+        &self.last
     }
 
     /// The socket's path, for messages.
@@ -62,7 +70,8 @@ impl Client {
         loop {
             match self.framer.next_element() {
                 Ok(Some(element)) => {
-                    return Ok(Frame::decode(&element).map_or(Received::Malformed, Received::Frame));
+                    self.last = element;
+                    return Ok(Frame::decode(&self.last).map_or(Received::Malformed, Received::Frame));
                 }
                 Ok(None) => {}
                 Err(TooLarge(n)) => {

@@ -8,8 +8,8 @@
 //! a Nack(Duplicate) at once; after a Nack(Congestion) once 2^k ms have passed (k the Congestion
 //! Nacks so far, capped at 10 s). Timeouts and Nacks are counted apart, and discovery fails when
 //! either passes `max_retries`. Any other Nack (NoRoute, None) fails it at once, naming the
-//! reason. The metadata's signature is not checked (ndncatchunks' default validator accepts
-//! every Data).
+//! reason. The metadata's signature is checked only when asked (`get --verify`; ndncatchunks'
+//! validator accepts every Data).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -21,6 +21,7 @@ use ndnflow_core::{Name, Time};
 
 use super::client::{Client, Received};
 use super::rdr::{discovery_name, versioned_name};
+use super::verify::Verifier;
 use super::{sleep_until, AppError};
 
 /// The longest wait after a Nack(Congestion): DataFetcher's MAX_CONGESTION_BACKOFF_TIME, 10 s.
@@ -44,16 +45,24 @@ enum Outcome {
     Timeout,
 }
 
+/// How a discovery asks: the consumer's lifetime and retry limit (`None`: no limit), the seed its
+/// nonces are drawn from, and the signature check the metadata must pass, if any.
+pub struct Asking<'a> {
+    pub lifetime: Time,
+    pub max_retries: Option<u32>,
+    pub seed: u64,
+    pub verify: Option<&'a Verifier>,
+}
+
 /// Asks the forwarder at `client` for `prefix`'s metadata until it comes, a retry limit passes
-/// (`max_retries`; `None`: no limit) or `shutdown` completes. Nonces are drawn from `seed`.
+/// or `shutdown` completes.
 pub async fn discover_version(
     client: &mut Client,
     prefix: &Name,
-    lifetime: Time,
-    max_retries: Option<u32>,
-    seed: u64,
+    asking: Asking<'_>,
     mut shutdown: Pin<&mut impl Future<Output = ()>>,
 ) -> Result<Discovered, AppError> {
+    let Asking { lifetime, max_retries, seed, verify } = asking;
     let name = discovery_name(prefix);
     let failed = |why: String| AppError::Failed(format!("version discovery of {prefix}: {why}"));
     let exceeded = |count: u32| max_retries.is_some_and(|m| count > m);
@@ -92,6 +101,9 @@ pub async fn discover_version(
         };
         match outcome {
             Outcome::Data(d) => {
+                if let Some(why) = verify.and_then(|v| v.check(client.last_element()).err()) {
+                    return Err(failed(format!("metadata {}: {why}", d.name)));
+                }
                 let versioned = versioned_name(&d).map_err(|e| failed(e.to_string()))?;
                 return Ok(Discovered { versioned, interests: sent, elapsed: start.elapsed() });
             }

@@ -31,8 +31,9 @@ use ndnflow_sim::scenario::toml::{parse_consumer_table, ScenarioError};
 use ndnflow_sim::trace::{ConsumerSummary, PathSummary, RunTraces};
 
 use super::client::{Client, Received};
-use super::discover::{discover_version, Discovered};
+use super::discover::{discover_version, Asking, Discovered};
 use super::get_trace::{FetchTrace, CONSUMER_ID, CONSUMER_NODE};
+use super::verify::Verifier;
 use super::{sleep_until, AppError};
 use crate::clock::Clock;
 
@@ -119,13 +120,16 @@ pub struct GetOptions {
     /// Discover the version by RDR metadata first, unless the name ends in one (ndncatchunks'
     /// default; false is its `--no-version-discovery`).
     pub discover: bool,
+    /// `--verify`: the signature every Data taken must carry (`None`: none checked, as
+    /// ndncatchunks).
+    pub verify: Option<Verifier>,
 }
 
 impl GetOptions {
     /// A fetch of `consumer` through the forwarder at `socket`, with the default bins and
     /// version discovery.
     pub fn new(consumer: ConsumerConfig, socket: PathBuf, seed: u64) -> GetOptions {
-        GetOptions { consumer, socket, seed, bin: super::get_trace::DEFAULT_BIN, discover: true }
+        GetOptions { consumer, socket, seed, bin: super::get_trace::DEFAULT_BIN, discover: true, verify: None }
     }
 }
 
@@ -167,6 +171,8 @@ pub struct Summary {
     pub refused_bins: u64,
     /// The version discovery before the fetch, when one ran.
     pub discovered: Option<Discovered>,
+    /// With `--verify`: what was checked, and how many Data passed.
+    pub verified: Option<(String, u64)>,
 }
 
 /// Fetches `options.consumer.name` through the forwarder at `options.socket`, until the object is
@@ -178,9 +184,9 @@ pub async fn fetch(options: &GetOptions, shutdown: impl Future<Output = ()>) -> 
     tokio::pin!(shutdown);
     let mut consumer = options.consumer.clone();
     let discovered = if options.discover && !super::rdr::has_version(&consumer.name) {
-        let (lifetime, retries) = (consumer.lifetime, consumer.max_retries);
-        let found = discover_version(&mut client, &consumer.name, lifetime, retries, options.seed, shutdown.as_mut());
-        let found = found.await?;
+        let (lifetime, max_retries, verify) = (consumer.lifetime, consumer.max_retries, options.verify.as_ref());
+        let asking = Asking { lifetime, max_retries, seed: options.seed, verify };
+        let found = discover_version(&mut client, &consumer.name, asking, shutdown.as_mut()).await?;
         consumer.name = found.versioned.clone();
         Some(found)
     } else {
@@ -205,7 +211,12 @@ pub async fn fetch(options: &GetOptions, shutdown: impl Future<Output = ()>) -> 
         tokio::select! {
             _ = &mut shutdown => break true,
             r = client.recv() => match r? {
-                Received::Frame(frame) => run.on_frame(frame, &mut out),
+                Received::Frame(frame) => {
+                    if !run.verified(&frame, client.last_element(), options.verify.as_ref()) {
+                        break false; // a Data that does not verify ends the fetch
+                    }
+                    run.on_frame(frame, &mut out)
+                }
                 Received::Malformed => run.malformed += 1,
                 Received::Closed => {
                     let msg = format!("the forwarder at {} closed the connection", client.path().display());
@@ -216,7 +227,7 @@ pub async fn fetch(options: &GetOptions, shutdown: impl Future<Output = ()>) -> 
             _ = sleep_until(bin_end) => run.trace.close_bins(run.clock.now(), &run.consumer),
         }
     };
-    Ok(run.finish(interrupted))
+    Ok(run.finish(interrupted, options.verify.as_ref()))
 }
 
 /// A fetch in progress.
@@ -235,6 +246,10 @@ struct Run {
     seed: u64,
     events: u64,
     discovered: Option<Discovered>,
+    /// Data whose signature verified (with `--verify`).
+    verified: u64,
+    /// The Data that did not verify, and why.
+    refused: Option<String>,
 }
 
 impl Run {
@@ -255,6 +270,8 @@ impl Run {
             seed: options.seed,
             events: 0,
             discovered: None,
+            verified: 0,
+            refused: None,
         }
     }
 
@@ -268,6 +285,25 @@ impl Run {
     /// Whether segments 0..=last are all in.
     fn has_all(&self, last: u64) -> bool {
         usize::try_from(last).is_ok_and(|l| l < self.content.len() && self.content[..=l].iter().all(Option::is_some))
+    }
+
+    /// False when `frame` is a Data of the object whose signature, as `element` carried it, does
+    /// not pass `verify` (the reason is kept); true for anything else.
+    fn verified(&mut self, frame: &Frame, element: &[u8], verify: Option<&Verifier>) -> bool {
+        let (NetPacket::Data(d), Some(verify)) = (&frame.packet, verify) else { return true };
+        if !self.name.is_prefix_of(&d.name) {
+            return true;
+        }
+        match verify.check(element) {
+            Ok(()) => {
+                self.verified += 1;
+                true
+            }
+            Err(why) => {
+                self.refused = Some(format!("{}: {why}", d.name));
+                false
+            }
+        }
     }
 
     fn on_frame(&mut self, frame: Frame, out: &mut Vec<Frame>) {
@@ -327,15 +363,17 @@ impl Run {
         self.content[i] = Some(data.content.clone());
     }
 
-    fn finish(mut self, interrupted: bool) -> Fetched {
+    fn finish(mut self, interrupted: bool, verify: Option<&Verifier>) -> Fetched {
         let end = self.consumer.finished_at().unwrap_or_else(|| self.clock.now());
         let (traces, refused_bins) = self.trace.finish(end, &mut self.consumer);
         let c = &self.consumer;
         let segments = self.last.map(|l| l + 1);
         let have = self.content.iter().filter(|s| s.is_some()).count() as u64;
-        let complete = self.last.is_some_and(|l| self.has_all(l));
+        let complete = self.refused.is_none() && self.last.is_some_and(|l| self.has_all(l));
         let incomplete = if complete {
             None
+        } else if let Some(why) = self.refused.take() {
+            Some(why)
         } else if interrupted {
             Some("interrupted".to_string())
         } else if c.stats.abandoned > 0 {
@@ -365,6 +403,7 @@ impl Run {
             events: self.events,
             refused_bins,
             discovered: self.discovered,
+            verified: verify.map(|v| (v.describe(), self.verified)),
         };
         Fetched { content, summary, traces }
     }
@@ -405,6 +444,9 @@ impl Summary {
         if let Some(d) = &self.discovered {
             let ms = d.elapsed.as_secs_f64() * 1e3;
             lines.push(format!("Version discovered: {} ({} Interest(s), {ms:.3} ms)", d.versioned, d.interests));
+        }
+        if let Some((check, n)) = &self.verified {
+            lines.push(format!("Signatures verified: {n} ({check})"));
         }
         lines.join("\n")
     }
@@ -463,6 +505,7 @@ impl Summary {
                 "retransmissions": self.stats.retransmissions,
                 "malformed": self.malformed,
                 "refused_bins": self.refused_bins,
+                "verified": self.verified.as_ref().map(|(check, n)| serde_json::json!({ "check": check, "data": n })),
                 "version_discovery": self.discovered.as_ref().map(|d| serde_json::json!({
                     "versioned_name": d.versioned.to_string(),
                     "interests": d.interests,

@@ -10,6 +10,7 @@ pub mod get;
 pub mod get_trace;
 pub mod rdr;
 pub mod serve;
+pub mod verify;
 
 /// Why a tool stopped. The Python command maps `Usage` and `Connect` to exit status 2 (bad
 /// input, no forwarder), `Failed` to 1 (the exchange itself went wrong).
