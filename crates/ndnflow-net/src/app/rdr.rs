@@ -39,6 +39,16 @@ pub fn has_version(name: &Name) -> bool {
     name.last().is_some_and(|c| c.as_version().is_some())
 }
 
+/// `name` without its last component when that is a version (`/p/file/v=7` is `/p/file`), else
+/// `name` itself: the prefix a producer registers and names its key under.
+pub fn unversioned(name: &Name) -> Name {
+    if has_version(name) {
+        name.prefix(name.len() - 1)
+    } else {
+        name.clone()
+    }
+}
+
 /// The metadata Data answering a discovery Interest for `interest_name` (which must end in
 /// 32=metadata): named `interest_name`/v=`version`/seg=0, its Content `versioned`'s Name TLV,
 /// fresh for `METADATA_FRESHNESS`. Unsigned: the producer signs it as it signs its segments.
@@ -172,6 +182,8 @@ mod tests {
     fn a_version_is_recognised_only_as_the_last_component() {
         assert!(has_version(&name("/p/v=0")));
         assert!(!has_version(&name("/p/v=0/seg=1")));
+        assert_eq!(unversioned(&name("/p/file/v=7")), name("/p/file"));
+        assert_eq!(unversioned(&name("/p/file")), name("/p/file"));
         // Type 54 with a 3-byte value is no NonNegativeInteger (1, 2, 4 or 8 bytes).
         assert!(!has_version(&name("/p/54=abc")));
     }

@@ -111,11 +111,8 @@ impl Segments {
         if size == 0 {
             return Err(AppError::Usage("--segment-size: must be at least 1 byte".into()));
         }
-        let (prefix, versioned) = if rdr::has_version(prefix) {
-            (prefix.prefix(prefix.len() - 1), prefix.clone())
-        } else {
-            (prefix.clone(), prefix.append_version(unix_millis()))
-        };
+        let versioned = if rdr::has_version(prefix) { prefix.clone() } else { prefix.append_version(unix_millis()) };
+        let prefix = rdr::unversioned(prefix);
         let count = content.len().div_ceil(size).max(1) as u64;
         let last = segment_value(count - 1);
         let mut packets = Vec::with_capacity(count as usize);
@@ -156,8 +153,7 @@ impl Segments {
         let content = std::fs::read(&options.file)
             .map_err(|e| AppError::Io(format!("cannot read {}: {e}", options.file.display())))?;
         // The key's default name is under the prefix as registered, without its version.
-        let prefix = &options.prefix;
-        let identity = if rdr::has_version(prefix) { prefix.prefix(prefix.len() - 1) } else { prefix.clone() };
+        let identity = rdr::unversioned(&options.prefix);
         let key = match &options.key {
             Some(path) => Some(
                 EcdsaKey::load(path, &identity, options.key_name.clone())
