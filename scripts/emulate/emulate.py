@@ -61,9 +61,9 @@ FRAME_BYTES = 1514
 #: tbf's bucket at least: one full frame and a margin for tc's rounding (1514 is stored as 1513).
 TBF_BURST = 1600
 
-#: The kernel's timer tick (CONFIG_HZ; 250 on this machine's kernel): tc-tbf(8) asks for a bucket
-#: of at least rate / HZ bytes, or the tokens of a tick overflow it and the rate is not reached.
-KERNEL_HZ = 250
+#: The timer tick assumed when the kernel's configuration cannot be read: the smallest CONFIG_HZ
+#: Linux offers, so that the bucket is never below what tc-tbf(8) asks (`kernel_hz`).
+LOWEST_HZ = 100
 
 #: With `--shaping kernel` and no netem, the daemon's face holds the delay at this multiple of the
 #: link's rate, so that its own serialisation is 1 % of the link's (the kernel's tbf is the rate).
@@ -117,10 +117,11 @@ class Network:
                 # tbf would go under netem as its child qdisc; not written: this machine has no
                 # netem to try it on.
                 raise EmulationError("--shaping kernel with netem is not written: add --netem never")
+            hz = kernel_hz()
             for i, link in enumerate(self.scenario.links):
                 for end in link["between"]:
                     sh("ip", "netns", "exec", self.ns[end], "tc", "qdisc", "add", "dev", f"e{i}", "root",
-                       *tbf_args(link))
+                       *tbf_args(link, hz))
 
     def _try_netem(self) -> bool:
         """netem's delay on every veth end, if the kernel has netem; False (and nothing left) if not."""
@@ -154,18 +155,37 @@ class Network:
 # ------------------------------------------------------------------------------------ daemons
 
 
-def tbf_args(link: dict) -> list[str]:
-    """tbf at the link's bit rate, its byte limit the link's queue in full frames. The kernel
-    counts each frame whole (NDN packet, UDP, IP and Ethernet headers: 42 bytes more than the
-    simulator's link counts), and bytes where the simulator counts packets: a queue of 1,100-byte
-    Data holds 1.35 times the simulator's packets before it drops."""
+def kernel_hz() -> int:
+    """The kernel's CONFIG_HZ (250 on the machine these figures come from), from /proc/config.gz or
+    /boot/config-<release>; LOWEST_HZ when neither says."""
+    import gzip
+
+    release = os.uname().release
+    for path, opener in ((Path("/proc/config.gz"), gzip.open), (Path(f"/boot/config-{release}"), open)):
+        try:
+            with opener(path, "rt") as f:
+                for line in f:
+                    if line.startswith("CONFIG_HZ="):
+                        return int(line.split("=", 1)[1])
+        except (OSError, ValueError):
+            continue
+    return LOWEST_HZ
+
+
+def tbf_args(link: dict, hz: int) -> list[str]:
+    """tbf at the link's bit rate, its byte limit the link's queue in full frames, its bucket at
+    least rate / `hz` bytes (tc-tbf(8): a smaller bucket cannot hold a tick's tokens, and the rate
+    is not reached). The kernel counts each frame whole (NDN packet, UDP, IP and Ethernet headers:
+    42 bytes more than the simulator's link counts), and bytes where the simulator counts packets:
+    a queue of Data frames of about 1,143 bytes holds about 1.3 times the simulator's packets
+    before it drops."""
     queue = link.get("queue", {})
     if queue.get("discipline", "droptail") != "droptail":
         raise EmulationError(f"--shaping kernel: a {queue['discipline']} queue is the daemon's alone (tbf is "
                              "drop-tail): use --shaping daemon")
     packets = int(queue.get("packets", DEFAULT_QUEUE_PACKETS))
     rate = bits_per_second(link["bandwidth"])
-    burst = max(TBF_BURST, round(rate / 8 / KERNEL_HZ))
+    burst = max(TBF_BURST, round(rate / 8 / hz))
     return ["tbf", "rate", f"{round(rate)}bit", "burst", str(burst),
             "limit", str(packets * FRAME_BYTES)]
 
