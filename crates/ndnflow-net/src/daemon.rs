@@ -28,6 +28,7 @@ use crate::face::lp::LinkService;
 use crate::face::udp::{UdpFaces, MAX_PACKET_SIZE};
 use crate::face::{tcp, unix, DriverCounters, Face, Persistency, Transport};
 use crate::mgmt::dataset::Published;
+use crate::mgmt::notify::FaceEvent;
 use crate::mgmt::rib::{Rib, Route, FLAG_CHILD_INHERIT, ORIGIN_STATIC};
 use crate::report::Report;
 use crate::timer::PreciseTimer;
@@ -122,6 +123,8 @@ pub struct Daemon {
     pub(crate) rib: Rib,
     /// The last version of each status dataset, for its later segments.
     pub(crate) published: Published,
+    /// The face event notifications and their subscribers (`mgmt::notify`).
+    pub(crate) face_events: crate::mgmt::notify::FaceEvents,
     /// The faces with a configured rate and queue (`Face::output`).
     shaped: Vec<FaceId>,
     /// UDP faces whose link service may have a timer running (reliability, or a reassembly).
@@ -213,6 +216,7 @@ impl Daemon {
             out: Vec::new(),
             wire: Vec::new(),
             rib: Rib::default(),
+            face_events: Default::default(),
             published: Published::default(),
             shaped: Vec::new(),
             lp_timed: Vec::new(),
@@ -269,6 +273,7 @@ impl Daemon {
                 self.shaped.push(id);
             }
             self.faces.push(face);
+            self.face_event(FaceEvent::Created, id);
             self.install_routes(i, id);
         }
         Ok(())
@@ -322,6 +327,7 @@ impl Daemon {
         let permanent = persistency == Persistency::Permanent;
         let writer = tcp::spawn_connect(&mut self.tasks, peer, id, self.events_tx.clone(), permanent);
         self.faces.push(Face::tcp(name, peer, None, writer, persistency));
+        self.face_event(FaceEvent::Created, id);
         id
     }
 
@@ -438,6 +444,7 @@ impl Daemon {
                 let id = self.forwarder.add_face(FaceKind::Link);
                 let writer = crate::face::stream::spawn_connection(&mut self.tasks, stream, id, self.events_tx.clone());
                 self.faces.push(Face::tcp(None, peer, local, writer, Persistency::OnDemand));
+                self.face_event(FaceEvent::Created, id);
             }
             Event::Status(reply) => {
                 let _ = reply.send(self.report());
@@ -456,6 +463,7 @@ impl Daemon {
         let spec = *spec;
         let name = spec.map(|i| self.config.faces[i].name.clone());
         self.faces.push(Face::unix(name, path, writer));
+        self.face_event(FaceEvent::Created, id);
         if let Some(spec) = spec {
             self.install_routes(spec, id);
         }

@@ -35,6 +35,7 @@ use tokio::task::JoinSet;
 use super::stream::{self, WRITE_QUEUE};
 use super::{Persistency, Transport};
 use crate::daemon::{Daemon, Event};
+use crate::mgmt::notify::FaceEvent;
 
 pub async fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
     TcpListener::bind(addr).await
@@ -174,6 +175,7 @@ impl Daemon {
         };
         if f.persistency == Persistency::Permanent {
             self.forwarder.set_face_up(face, false);
+            self.face_event(FaceEvent::Down, face);
         } else {
             self.close_face(face);
         }
@@ -189,6 +191,7 @@ impl Daemon {
                 self.forwarder.set_face_up(face, false);
                 let writer = spawn_reconnect(&mut self.tasks, peer, face, self.events_tx.clone());
                 self.faces[face.index()].transport = Transport::Stream(writer);
+                self.face_event(FaceEvent::Down, face);
             }
             _ => self.close_face(face),
         }
@@ -204,5 +207,6 @@ impl Daemon {
             f.local = Some(super::tcp_uri(local));
         }
         self.forwarder.set_face_up(face, true);
+        self.face_event(FaceEvent::Up, face);
     }
 }

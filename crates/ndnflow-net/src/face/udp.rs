@@ -116,6 +116,7 @@ impl Daemon {
                     recently_received: true,
                     ..Face::udp(None, peer)
                 });
+                self.face_event(crate::mgmt::notify::FaceEvent::Created, face);
                 face
             }
             (None, Err(())) => {

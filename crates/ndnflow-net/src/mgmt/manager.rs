@@ -30,6 +30,7 @@ use ndnflow_core::table::FaceId;
 use ndnflow_core::Name;
 
 use super::control::{parse_command, response_content, ControlParameters, ControlResponse};
+use super::notify::FaceEvent;
 use super::rib::{Route, FLAG_CHILD_INHERIT, ORIGIN_APP};
 use crate::daemon::Daemon;
 use crate::face::lp::LinkService;
@@ -59,9 +60,13 @@ const STRATEGY_PREFIX: [&str; 3] = ["localhost", "nfd", "strategy"];
 impl Daemon {
     /// An Interest under /localhost/nfd arrived on `face`: answers it, or drops it if the face is
     /// not local. Never forwarded.
-    pub(crate) fn on_management(&mut self, face: FaceId, interest: &Interest) {
+    pub(crate) fn on_management(&mut self, face: FaceId, interest: &Arc<Interest>) {
         if !self.faces.get(face.index()).is_some_and(|f| f.local_scope) {
             self.count(face, |c| c.refused_commands += 1);
+            return;
+        }
+        if self.face_events.covers(&interest.name) {
+            self.on_face_events_interest(face, interest);
             return;
         }
         let reply = match self.dataset_reply(&interest.name) {
@@ -230,6 +235,7 @@ impl Daemon {
         udp.insert(peer, id);
         let face = Face::udp_with(None, peer, LinkService::new(mtu, peer.is_ipv6(), reliable));
         self.faces.push(Face { persistency, ..face });
+        self.face_event(FaceEvent::Created, id);
         ControlResponse::ok(self.face_parameters(id))
     }
 
@@ -245,6 +251,10 @@ impl Daemon {
     /// Ends a face: down in the forwarder, its routes and next hops gone, its transport closed
     /// (a Unix connection's writer ends; a UDP peer may come back as a new face).
     pub(crate) fn close_face(&mut self, face: FaceId) {
+        if self.faces.get(face.index()).is_some_and(|f| !matches!(f.transport, Transport::Closed)) {
+            // Posted while the face's URIs are still known.
+            self.face_event(FaceEvent::Destroyed, face);
+        }
         self.forwarder.set_face_up(face, false);
         self.rib.remove_face(&mut self.forwarder.fib, face);
         let Some(f) = self.faces.get_mut(face.index()) else { return };

@@ -8,5 +8,6 @@ mod cs;
 pub mod dataset;
 pub mod faces;
 pub mod manager;
+pub mod notify;
 pub mod rib;
 mod status;

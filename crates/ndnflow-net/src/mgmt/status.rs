@@ -130,18 +130,24 @@ impl Daemon {
         u64::from(self.forwarder.faces()[face.index()].kind == FaceKind::App)
     }
 
+    /// The fields that say which face `face` is, as FaceStatus and FaceEventNotification begin:
+    /// FaceId, Uri, LocalUri, FaceScope, FacePersistency and LinkType.
+    pub(super) fn face_identity(&self, v: &mut Vec<u8>, face: FaceId) {
+        let (uri, local_uri) = self.face_uris(face);
+        let persistency = self.faces.get(face.index()).map_or(0, |f| f.persistency.nfd());
+        number(v, cp::FACE_ID, nfd_face_id(face));
+        text(v, cp::URI, &uri);
+        text(v, cp::LOCAL_URI, &local_uri);
+        number(v, tlv::FACE_SCOPE, self.face_scope(face));
+        number(v, tlv::FACE_PERSISTENCY, persistency);
+        number(v, tlv::LINK_TYPE, 0); // point-to-point
+    }
+
     /// One FaceStatus record.
     pub(super) fn face_status(&self, out: &mut Vec<u8>, face: FaceId) {
-        let (uri, local_uri) = self.face_uris(face);
         let p = self.forwarder.face_counters()[face.index()];
-        let persistency = self.faces[face.index()].persistency.nfd();
         record(out, tlv::RECORD, |v| {
-            number(v, cp::FACE_ID, nfd_face_id(face));
-            text(v, cp::URI, &uri);
-            text(v, cp::LOCAL_URI, &local_uri);
-            number(v, tlv::FACE_SCOPE, self.face_scope(face));
-            number(v, tlv::FACE_PERSISTENCY, persistency);
-            number(v, tlv::LINK_TYPE, 0); // point-to-point
+            self.face_identity(v, face);
             if let Some(mtu) = self.face_mtu(face) {
                 number(v, cp::MTU, u64::from(mtu));
             }
