@@ -6,7 +6,10 @@
 //!
 //! Retries, as ndncatchunks' DataFetcher makes them, each with a new nonce: after a timeout; after
 //! a Nack(Duplicate) at once; after a Nack(Congestion) once 2^k ms have passed (k the Congestion
-//! Nacks so far, capped at 10 s). Timeouts and Nacks are counted apart, and discovery fails when
+//! Nacks so far, capped at 10 s). Our choice: DataFetcher's code sets its count back to 0 each
+//! time it sends, so its wait stays at 1 ms; we keep the doubling the code is written for, since
+//! a daemon whose PIT is full (`Forwarder::room_for_interest`) would otherwise be asked again
+//! within the millisecond. Timeouts and Nacks are counted apart, and discovery fails when
 //! either passes `max_retries`. Any other Nack (NoRoute, None) fails it at once, naming the
 //! reason. The metadata's signature is checked only when asked (`get --verify`; ndncatchunks'
 //! validator accepts every Data).
