@@ -162,8 +162,6 @@ pub struct ContentStore {
     /// is answered from the store. Both on unless a daemon's management turns one off.
     admit_enabled: bool,
     serve_enabled: bool,
-    /// `capacity` while admitting, 0 otherwise: `insert`'s first test says both in one.
-    admit_limit: usize,
 }
 
 impl ContentStore {
@@ -184,7 +182,6 @@ impl ContentStore {
             admission: None,
             admit_enabled: true,
             serve_enabled: true,
-            admit_limit: capacity,
         }
     }
 
@@ -209,7 +206,6 @@ impl ContentStore {
         // Said by the capacity, so that the per-packet test stays one comparison.
         if self.byte_limit == 0 {
             self.capacity = 0;
-            self.admit_limit = 0;
         }
         self
     }
@@ -239,7 +235,6 @@ impl ContentStore {
     /// policy's victims evicted down to it at once. 0 disables the store.
     pub fn set_capacity(&mut self, capacity: usize) {
         self.capacity = capacity;
-        self.admit_limit = if self.admit_enabled { capacity } else { 0 };
         while self.index.len() > capacity && self.evict_one() {}
     }
 
@@ -254,7 +249,6 @@ impl ContentStore {
     /// NFD's `Cs::enableAdmit`: off, Data are no longer stored (what is stored stays).
     pub fn set_admit(&mut self, on: bool) {
         self.admit_enabled = on;
-        self.admit_limit = if on { self.capacity } else { 0 };
     }
     /// NFD's `Cs::enableServe`: off, no Interest is answered from the store (which keeps its Data).
     pub fn set_serve(&mut self, on: bool) {
@@ -398,7 +392,7 @@ impl ContentStore {
 
     /// Stores a Data packet (replacing an older copy of the same name), evicting as the policy says.
     pub fn insert(&mut self, now: Time, data: Arc<Data>) {
-        if self.admit_limit == 0 {
+        if self.capacity == 0 || !self.admit_enabled {
             return;
         }
         let fresh_until = now + data.freshness_period.unwrap_or(Time::ZERO);

@@ -212,7 +212,7 @@ pub async fn fetch(options: &GetOptions, shutdown: impl Future<Output = ()>) -> 
             _ = &mut shutdown => break true,
             r = client.recv() => match r? {
                 Received::Frame(frame) => {
-                    if !run.verified(&frame, client.last_element(), options.verify.as_ref()) {
+                    if !run.passes_check(&frame, client.last_element(), options.verify.as_ref()) {
                         break false; // a Data that does not verify ends the fetch
                     }
                     run.on_frame(frame, &mut out)
@@ -289,7 +289,7 @@ impl Run {
 
     /// False when `frame` is a Data of the object whose signature, as `element` carried it, does
     /// not pass `verify` (the reason is kept); true for anything else.
-    fn verified(&mut self, frame: &Frame, element: &[u8], verify: Option<&Verifier>) -> bool {
+    fn passes_check(&mut self, frame: &Frame, element: &[u8], verify: Option<&Verifier>) -> bool {
         let (NetPacket::Data(d), Some(verify)) = (&frame.packet, verify) else { return true };
         if !self.name.is_prefix_of(&d.name) {
             return true;

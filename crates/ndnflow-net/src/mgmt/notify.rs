@@ -124,7 +124,7 @@ impl FaceEvents {
         self.pending.push_back((face, interest, expires));
     }
 
-    /// Interests waiting (for the status report and tests).
+    /// Interests waiting.
     pub fn waiting(&self) -> usize {
         self.pending.len()
     }
