@@ -8,7 +8,7 @@
 //! from the start (`docs/wire-format.md` gives the figures of a long run):
 //!
 //! ```sh
-//! NDNFLOW_FUZZ_CASES=4000000 cargo test --release -p ndnflow-core --test codec_fuzz -- --nocapture
+//! NDNFLOW_FUZZ_CASES=4000000 cargo test --release -p ndnflow-core --test all codec_fuzz:: -- --nocapture
 //! ```
 
 use std::sync::Arc;

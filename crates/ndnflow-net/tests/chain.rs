@@ -12,7 +12,7 @@
 //!   DPCCP's, MIRCC's and SMIC's papers, each with its routers' side in the daemons: both paths
 //!   in use, and together more than the faster one can carry.
 
-mod common;
+use crate::common;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::Path;

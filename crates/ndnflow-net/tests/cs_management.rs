@@ -1,7 +1,7 @@
 //! The Content Store's management on loopback (NFD's CsManager): cs/info, cs/config and cs/erase,
 //! answered field by field.
 
-mod common;
+use crate::common;
 
 use common::mgmt::*;
 use common::*;

@@ -2,7 +2,7 @@
 //! `NotificationSubscriber` does: the stream's name with CanBePrefix and MustBeFresh first, then
 //! seq=N+1 after each notification N.
 
-mod common;
+use crate::common;
 
 use common::mgmt::*;
 use common::*;

@@ -8,7 +8,7 @@
 //! consumer, on the applications' socket, fetches 20,000 segments of 1,000 bytes with `get`'s
 //! default controller (ndncatchunks' CUBIC, which slows down on a Nack(Congestion)).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! connects to a producer's socket the configuration routes /p to; `get` fetches on the
 //! applications' socket.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -5,7 +5,7 @@
 //! Interest the consumer sends is written by hand (`INTEREST_P_X`), so the wire format is checked
 //! against the NDN packet format and not only against itself.
 
-mod common;
+use crate::common;
 
 use common::*;
 use ndnflow_core::packet::{Interest, NackReason, NetPacket};

@@ -2,7 +2,7 @@
 //! fragments, and link reliability resending what a lossy wire (a relay in the test that drops
 //! chosen datagrams) lost.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -2,7 +2,7 @@
 //! choose strategies and read the status datasets, as NFD's tools and python-ndn do. Commands are
 //! signed command Interests (`signed_command_name`); replies are checked field by field.
 
-mod common;
+use crate::common;
 
 use common::mgmt::*;
 use common::*;

@@ -2,7 +2,7 @@
 //! breaks and reconnects with NFD's backoff, keeping its routes; a persistent one closes; an
 //! on-demand UDP face closes when idle (docs/real-network.md, "Faces that come and go").
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

@@ -5,7 +5,7 @@
 //! With the Interests' direction shaped, a marked Interest marks the sending daemon's PIT entry
 //! instead of crossing the wire marked (PCON §3.1).
 
-mod common;
+use crate::common;
 
 use std::time::Instant;
 

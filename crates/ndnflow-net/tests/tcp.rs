@@ -2,7 +2,7 @@
 //! (NFD's TcpChannel rule) and may register a prefix; a daemon makes a TCP face to another with
 //! management's faces/create, and Interests and Data cross it.
 
-mod common;
+use crate::common;
 
 use common::*;
 use ndnflow_core::packet::{Interest, NetPacket};

@@ -4,7 +4,7 @@
 //! b costs 10 and has 10 ms links, an RTT of 40 ms. The consumer sends 100 Interests per second
 //! (one every 10 ms) whatever comes back, so each 1-second bin carries 100 Interests.
 
-mod common;
+use crate::common;
 
 use common::run;
 use ndnflow_sim::Results;

@@ -7,7 +7,7 @@
 //! interest_trace.rs: an Interest for a segment below 256 is 20 B (16,000 ns at 10 Mbit/s), its
 //! Data 1079 B (863,200 ns).
 
-mod common;
+use crate::common;
 
 use common::{one_link_c_p, parse, run};
 

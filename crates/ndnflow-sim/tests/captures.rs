@@ -2,7 +2,7 @@
 //! whose records decode, with the codec, to the frames the links counted. tests/test_pcap.py reads
 //! the same files through tshark.
 
-mod common;
+use crate::common;
 
 use ndnflow_core::packet::lp::decode_frame;
 use ndnflow_core::packet::PacketKind;

@@ -13,7 +13,7 @@
 //!   arrives 10 ms (Interest) + 20 us (the first Interest's serialisation) + 99 x 867.2 us +
 //!   872.8 us + 10 ms = 106.7456 ms after the object's Interests left.
 
-mod common;
+use crate::common;
 
 use common::{parse, run};
 

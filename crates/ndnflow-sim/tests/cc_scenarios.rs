@@ -9,7 +9,7 @@
 //! - Bandwidth-delay product: 9.481e6 / 8 / 1024 = 1157 Data/s x 31 ms = about 36 Interests.
 //! - Each queued Data adds 0.864 ms of RTT.
 
-mod common;
+use crate::common;
 
 use common::run;
 use ndnflow_sim::scenario::toml::parse_scenario;

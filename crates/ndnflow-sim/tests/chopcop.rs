@@ -1,6 +1,6 @@
 //! CHoPCoP (the PTP paper's Sol.3: RFA routers + CHoPCoP, §6) end to end.
 
-mod common;
+use crate::common;
 
 use common::{ptp_tree, run};
 use ndnflow_sim::Results;

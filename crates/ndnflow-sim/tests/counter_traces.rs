@@ -1,7 +1,7 @@
 //! `[trace] faces` and `nodes` (ndnSIM's L3RateTracer and CsTracer; docs/protocols/links.md,
 //! "Traces"): every count of a small scenario derived by hand, and the traces off by default.
 
-mod common;
+use crate::common;
 
 use ndnflow_sim::scenario::toml::parse_scenario;
 use ndnflow_sim::{Results, Simulation};

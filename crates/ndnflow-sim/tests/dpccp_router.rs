@@ -7,7 +7,7 @@
 //! the bottleneck D-C at 10 Mbit/s; we put 10 ms on A-B, 50 ms on B-C and 25 ms on C-D (the figure
 //! that assigns them did not survive), the other links at 100 Mbit/s.
 
-mod common;
+use crate::common;
 
 use ndnflow_core::packet::lp::flags::data_hops;
 use ndnflow_core::Time;

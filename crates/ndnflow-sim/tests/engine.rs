@@ -7,7 +7,7 @@
 //!   19, plus 2 = 21 B.
 //! - /video/a/seg=N adds 7 bytes to the name: Data 1087 B, Interest 28 B.
 
-mod common;
+use crate::common;
 
 use common::{assert_within, goodput, run};
 

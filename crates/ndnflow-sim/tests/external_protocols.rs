@@ -5,7 +5,7 @@
 //!
 //! The line a - b - c of `common::SMALL` (10 Mbit/s, 1 ms links), a consumer of /p on a from 1 s.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 

@@ -3,7 +3,7 @@
 //! c - r - p with best-route; the Content Store hit of a second consumer; the cap; the node and
 //! prefix filters; queue drops; the error for an unknown node.
 
-mod common;
+use crate::common;
 use common::{parse, run};
 use ndnflow_sim::fwlog::LogLine;
 use ndnflow_sim::Results;

@@ -7,7 +7,7 @@
 //! path carries ~1157 Data/s. From r, path a's RTT is 2 x 6 ms + 0.95 ms of serialization with an
 //! empty queue: C(a) ~ 0.013 x 1157 + 10 = 25, growing to ~35 with a full queue (+8.6 ms).
 
-mod common;
+use crate::common;
 
 use common::{goodput, run};
 use ndnflow_sim::Results;

@@ -8,7 +8,7 @@
 //! 3, Fragment 1 + 3) and one carrying 8456 - 5 x 1438 = 1266 B: 1290 B. 8600 B per Data.
 //! An Interest (21 B) is sent whole.
 
-mod common;
+use crate::common;
 
 use common::{assert_within, goodput, run};
 use ndnflow_sim::scenario::toml::parse_scenario;

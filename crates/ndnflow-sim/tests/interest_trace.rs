@@ -9,7 +9,7 @@
 //! Interest out at a time nothing queues, so every round trip is
 //! 2 x 10 ms + 16,000 ns + 863,200 ns = 20,879,200 ns, and segment k leaves at k x 20,879,200 ns.
 
-mod common;
+use crate::common;
 
 use common::{one_link_c_p, run};
 

@@ -6,7 +6,7 @@
 //! The line: consumer c - r1 - r2 - producer p, 1024-byte payloads (a Data of about 1,075 octets
 //! on the wire, 8,600 bits), 1 ms links; the Data go p -> r2 -> r1 -> c.
 
-mod common;
+use crate::common;
 
 use ndnflow_core::link::MirccConfig;
 use ndnflow_core::Time;

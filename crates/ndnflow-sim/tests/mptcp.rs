@@ -18,7 +18,7 @@
 //! service time (ns-2's `overhead_`, our `send_jitter`), OLIA meets the goal there and LIA comes
 //! to its own fluid model's value: `at_a_drop_tail_bottleneck_with_a_send_jitter`.
 
-mod common;
+use crate::common;
 
 use common::run;
 use ndnflow_sim::Results;

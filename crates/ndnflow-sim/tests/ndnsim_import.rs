@@ -1,7 +1,7 @@
 //! The ndnSIM topology importer: annotated topology files (as ndnSIM writes them) become ndnflow
 //! links, merge with a TOML scenario, and their errors point into the right file and line.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -15,7 +15,7 @@
 //! Later marks fall on the first arrival at or after each scheduled instant: 100 ms after the
 //! first, then + 100/sqrt(2), + 100/sqrt(3), ... ms (whole nanoseconds, truncated, as NFD).
 
-mod common;
+use crate::common;
 
 use common::run;
 use ndnflow_core::Time;

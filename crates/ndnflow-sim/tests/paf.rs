@@ -12,7 +12,7 @@
 //! When it is cooperating with the delay-based congestion control (e.g. RAAQM), the performance is
 //! poor."
 
-mod common;
+use crate::common;
 
 use common::{goodput, parse, quickstart_with_line, run};
 use ndnflow_sim::scenario::model::{PafConfig, StrategyKind};

@@ -2,7 +2,7 @@
 //! split the paper expects (§4.4 Diff_BW), and PIT marking of Interest-path congestion (§4.3
 //! Cross_Opp_1 vs Cross_Opp_2).
 
-mod common;
+use crate::common;
 
 use common::run;
 use ndnflow_sim::Results;

@@ -3,7 +3,7 @@
 //! where best-route keeps to one. PTP's tree experiment (§6-B, Case I) reports ~97.8 % of the
 //! max flow; here the max flow is 10 + 5 = 15 Mbit/s of link bits.
 
-mod common;
+use crate::common;
 
 use common::{ptp_tree, run};
 use ndnflow_sim::Results;

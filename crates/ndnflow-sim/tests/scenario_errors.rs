@@ -1,6 +1,6 @@
 //! Scenario errors: every validation error names the file, line, field and reason.
 
-mod common;
+use crate::common;
 
 use ndnflow_core::Time;
 use ndnflow_sim::scenario::model::*;

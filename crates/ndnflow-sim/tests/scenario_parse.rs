@@ -2,7 +2,7 @@
 //! its documented default. Validation errors are in `scenario_errors.rs`, the ndnSIM importer in
 //! `ndnsim_import.rs`.
 
-mod common;
+use crate::common;
 
 use ndnflow_core::{Name, Time};
 use ndnflow_sim::scenario::model::*;

@@ -25,7 +25,7 @@
 //! a->q, q->p 10 Interests each; r->b, a->b, b->a, b->q, q->b 1 each; Data 10 on each link of
 //! the path back; Nacks 1 on a->b, b->a, b->q, q->b.
 
-mod common;
+use crate::common;
 
 use common::run;
 

@@ -3,7 +3,7 @@
 //! (Shaper_Ideal), a shaper told too little caps the consumer at what it was told, and a shaper that
 //! trusts the local link of an overlay (Shaper_Overlay) fills the underlay's queue until it drops.
 
-mod common;
+use crate::common;
 
 use common::{goodput, run};
 use ndnflow_sim::Results;

@@ -12,7 +12,7 @@
 //!   randomness that keeps a deterministic drop-tail run from allocating drops by traffic phase
 //!   (tests/mptcp.rs explains it).
 
-mod common;
+use crate::common;
 
 use common::run;
 use ndnflow_sim::Results;

@@ -8,7 +8,7 @@
 //! index 0 of the candidates, b index 1. By the hash (fw/ext/smic_tests.rs, the parity of
 //! mix64(path id)): path ids 2, 4, 5, 6, 8, 9, 10 take index 0 (a), 0, 1, 3, 7 index 1 (b).
 
-mod common;
+use crate::common;
 
 use std::any::Any;
 

@@ -4,7 +4,7 @@
 //!
 //! Wire sizes as in engine.rs: Data /p/seg=N with a 1024-byte payload is 1080 B on the wire.
 
-mod common;
+use crate::common;
 
 use common::{goodput, run};
 use ndnflow_sim::Results;

@@ -2,7 +2,7 @@
 //! strategy reads the same as a name or as a table, and a key a strategy or discipline does not
 //! take is refused with the key, its line, and who takes it.
 
-mod common;
+use crate::common;
 
 use ndnflow_sim::scenario::model::*;
 

@@ -6,7 +6,7 @@
 //! one Interest. The strategy sits on a, the consumer's own node, so its first Interest reaches the
 //! strategy at 1 s exactly (local delivery takes no time).
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 
