@@ -210,7 +210,9 @@ pub fn build_with_progress(s: &Scenario, progress: &mut dyn FnMut(usize, usize))
     Network { nodes, dirs, apps, link_dirs, consumer_ids: ids, dir_names }
 }
 
-/// Automatic shortest-path routes to every producer prefix, then the scenario's static routes.
+/// Automatic shortest-path routes to every producer prefix (every loop-free next hop, or only the
+/// first hop of the shortest path: `NextHops`), then the scenario's static routes. Two producers
+/// of one prefix whose routes leave a node on the same face give it the cheaper cost.
 /// `routed(k)`: the routes to the first `k` producers are computed.
 fn install_routes(s: &Scenario, nodes: &mut [Node], edge_face: &[FaceId], routed: &mut dyn FnMut(usize)) {
     let edges = routing::edges(s);
@@ -220,7 +222,11 @@ fn install_routes(s: &Scenario, nodes: &mut [Node], edge_face: &[FaceId], routed
         let mut order: Vec<(usize, Name, FaceId)> = Vec::new();
         for (k, p) in s.producers.iter().enumerate() {
             routed(k);
-            for hop in routing::routes_to(s.nodes.len(), &edges, p.node) {
+            let hops = match s.next_hops {
+                NextHops::AllPossible => routing::routes_to(s.nodes.len(), &edges, p.node),
+                NextHops::ShortestPath => routing::shortest_routes_to(s.nodes.len(), &edges, p.node),
+            };
+            for hop in hops {
                 let key = (hop.node, p.prefix.clone(), edge_face[hop.edge]);
                 match best.get_mut(&key) {
                     Some(c) => *c = (*c).min(hop.cost),

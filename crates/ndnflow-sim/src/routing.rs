@@ -1,6 +1,8 @@
 //! Automatic routes: for every producer prefix, each node gets every neighbour that can reach the
 //! producer as a next hop, ranked by the cost of reaching it that way, as ndnSIM's
-//! `GlobalRoutingHelper::CalculateAllPossibleRoutes` installs them.
+//! `GlobalRoutingHelper::CalculateAllPossibleRoutes` installs them (`routes_to`); or, with
+//! `next_hops = "shortest-path"`, only the first hop of its shortest path, as ndnSIM's
+//! `GlobalRoutingHelper::CalculateRoutes` does (`shortest_routes_to`).
 //!
 //! As in ndnSIM, the cost through neighbour n of node u is the link cost plus n's shortest distance
 //! to the producer *in the graph without u*: a neighbour whose only way to the producer comes back
@@ -121,6 +123,43 @@ pub fn routes_to(n_nodes: usize, edges: &[Edge], producer_node: usize) -> Vec<Ro
     hops
 }
 
+/// The first hop of every node's shortest path to `producer_node`, at the path's cost: one next hop
+/// per node (ndnSIM's `CalculateRoutes`). Among equal paths, the one through the neighbour that a
+/// Dijkstra from the producer settles first (nearer, then the lower node index), then the edge
+/// listed first: ndnSIM leaves the tie to the order of its graph's adjacency lists; ours is
+/// fixed, so a scenario's routes do not depend on anything but its file.
+pub fn shortest_routes_to(n_nodes: usize, edges: &[Edge], producer_node: usize) -> Vec<RouteHop> {
+    let mut arriving: Vec<Vec<usize>> = vec![Vec::new(); n_nodes];
+    for (i, e) in edges.iter().enumerate() {
+        arriving[e.to].push(i);
+    }
+    let mut dist = vec![u64::MAX; n_nodes];
+    let mut via = vec![usize::MAX; n_nodes];
+    let mut heap = BinaryHeap::new();
+    dist[producer_node] = 0;
+    heap.push(Reverse((0u64, producer_node)));
+    // Backwards from the producer: a node's `via` is its edge towards a node settled before it, so
+    // the hops form a tree and no route loops, zero costs included.
+    while let Some(Reverse((d, x))) = heap.pop() {
+        if d > dist[x] {
+            continue;
+        }
+        for &i in &arriving[x] {
+            let e = edges[i];
+            let through = d.saturating_add(e.cost);
+            if through < dist[e.from] {
+                dist[e.from] = through;
+                via[e.from] = i;
+                heap.push(Reverse((through, e.from)));
+            }
+        }
+    }
+    (0..n_nodes)
+        .filter(|&u| u != producer_node && via[u] != usize::MAX)
+        .map(|u| RouteHop { node: u, edge: via[u], cost: dist[u] })
+        .collect()
+}
+
 /// Whether every edge has its reverse.
 fn symmetric(n_nodes: usize, edges: &[Edge]) -> bool {
     let mut pairs: rustc_hash::FxHashMap<(usize, usize), i64> = rustc_hash::FxHashMap::default();
@@ -181,26 +220,33 @@ mod tests {
         assert_eq!(pairs, vec![(0, 1, 2), (1, 2, 1)]);
     }
 
+    /// A random graph of 2-39 nodes: links with costs 1-4 each way, of which a tenth of the
+    /// cases (`case % 10 == 0`) make a quarter one-way (which turns the cut-off shortcut off);
+    /// several components at times. Returns the node count and the edges.
+    fn random_graph(rng: &mut rand_chacha::ChaCha8Rng, case: usize) -> (usize, Vec<Edge>) {
+        use rand::RngExt;
+        let n = rng.random_range(2..40usize);
+        let mut edges = Vec::new();
+        for _ in 0..rng.random_range(0..3 * n) {
+            let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
+            if a == b || edges.iter().any(|e: &Edge| e.from == a && e.to == b) {
+                continue;
+            }
+            edges.push(Edge { from: a, to: b, cost: rng.random_range(1..5), link: 0 });
+            if case % 10 != 0 || rng.random_range(0..4) != 0 {
+                edges.push(Edge { from: b, to: a, cost: rng.random_range(1..5), link: 0 });
+            }
+        }
+        (n, edges)
+    }
+
     #[test]
     fn detours_give_the_routes_of_one_dijkstra_per_node() {
-        // 400 random graphs of 2-40 nodes, links with costs 1-4 each way (sometimes a one-way
-        // edge, which turns the cut-off shortcut off), several components at times: the fast
-        // routes equal the definition's, hop for hop.
+        // 400 random graphs: the fast routes equal the definition's, hop for hop.
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
         for case in 0..400 {
-            let n = rng.random_range(2..40usize);
-            let mut edges = Vec::new();
-            for _ in 0..rng.random_range(0..3 * n) {
-                let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
-                if a == b || edges.iter().any(|e: &Edge| e.from == a && e.to == b) {
-                    continue;
-                }
-                edges.push(Edge { from: a, to: b, cost: rng.random_range(1..5), link: 0 });
-                if case % 10 != 0 || rng.random_range(0..4) != 0 {
-                    edges.push(Edge { from: b, to: a, cost: rng.random_range(1..5), link: 0 });
-                }
-            }
+            let (n, edges) = random_graph(&mut rng, case);
             let producer = rng.random_range(0..n);
             assert_eq!(routes_to(n, &edges, producer), routes_by_removal(n, &edges, producer), "case {case}");
         }
@@ -220,6 +266,42 @@ mod tests {
         };
         assert_eq!(at(2), vec![(1, 2), (3, 2)]);
         assert_eq!(at(1), vec![(0, 1), (2, 3)]);
+    }
+
+    #[test]
+    fn shortest_path_routes_keep_one_next_hop() {
+        // The diamond above (producer 3): node 0 keeps 1 (2, against 6 through 2); node 2 keeps
+        // 0 (1 + 1 + 1 = 3, against 5 directly), where all-possible routes give it both.
+        let edges: Vec<Edge> = [edge(0, 1, 1), edge(1, 3, 1), edge(0, 2, 1), edge(2, 3, 5)].concat();
+        let hops: Vec<_> =
+            shortest_routes_to(4, &edges, 3).iter().map(|h| (h.node, edges[h.edge].to, h.cost)).collect();
+        assert_eq!(hops, vec![(0, 1, 2), (1, 3, 1), (2, 0, 3)]);
+        // The ring of four (producer 0): node 2's two paths cost 2 each; the tie goes to the
+        // neighbour settled first, node 1 (lower index, both at distance 1).
+        let ring: Vec<Edge> = [edge(0, 1, 1), edge(1, 2, 1), edge(2, 3, 1), edge(3, 0, 1)].concat();
+        let hops: Vec<_> = shortest_routes_to(4, &ring, 0).iter().map(|h| (h.node, ring[h.edge].to, h.cost)).collect();
+        assert_eq!(hops, vec![(1, 0, 1), (2, 1, 2), (3, 0, 1)]);
+        // Unreachable node 2 gets nothing.
+        let pair = edge(0, 1, 1);
+        assert_eq!(shortest_routes_to(3, &pair, 1), vec![RouteHop { node: 0, edge: 0, cost: 1 }]);
+    }
+
+    #[test]
+    fn a_shortest_path_route_is_one_of_the_all_possible_ones_at_their_best_cost() {
+        // 300 random graphs: each node's one shortest-path hop is among its all-possible hops, at
+        // the cheapest of their costs (a shortest path never comes back through the node).
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+        for case in 0..300 {
+            let (n, edges) = random_graph(&mut rng, case);
+            let producer = rng.random_range(0..n);
+            let all = routes_to(n, &edges, producer);
+            for hop in shortest_routes_to(n, &edges, producer) {
+                let best = all.iter().filter(|h| h.node == hop.node).map(|h| h.cost).min();
+                assert_eq!(best, Some(hop.cost), "case {case}, node {}", hop.node);
+                assert!(all.contains(&hop), "case {case}: {hop:?} is not an all-possible hop");
+            }
+        }
     }
 
     #[test]

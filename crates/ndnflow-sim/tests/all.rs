@@ -25,6 +25,7 @@ mod interest_trace;
 mod mircc_router;
 mod mptcp;
 mod ndnsim_import;
+mod next_hops;
 mod nfd_marking;
 mod paf;
 mod pcon;

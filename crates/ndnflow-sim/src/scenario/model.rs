@@ -11,6 +11,18 @@ use ndnflow_core::{Name, Time};
 /// Index of a node in `Scenario::nodes`.
 pub type NodeId = usize;
 
+/// Which next hops the automatic routes give a node towards a producer (`[simulation] next_hops`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum NextHops {
+    /// Every neighbour that reaches the producer without coming back, each at its cost (ndnSIM's
+    /// `GlobalRoutingHelper::CalculateAllPossibleRoutes`).
+    #[default]
+    AllPossible,
+    /// The first hop of the node's shortest path to each producer only (ndnSIM's
+    /// `GlobalRoutingHelper::CalculateRoutes`).
+    ShortestPath,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     /// Simulated time the run lasts at most.
@@ -21,6 +33,8 @@ pub struct Scenario {
     pub bin: Time,
     /// Metric of the automatic shortest-path routes.
     pub routing: RoutingMetric,
+    /// Which next hops the automatic routes install.
+    pub next_hops: NextHops,
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<LinkSpec>,
     pub producers: Vec<ProducerSpec>,

@@ -256,7 +256,7 @@ impl Reader<'_, '_> {
         let sim = self.table(
             sv,
             "simulation",
-            &["duration", "seed", "bin", "routing", "memory_limit"],
+            &["duration", "seed", "bin", "routing", "next_hops", "memory_limit"],
             "a table ([simulation])",
         )?;
         let duration = self.positive_duration(
@@ -275,6 +275,13 @@ impl Reader<'_, '_> {
                 _ => RoutingMetric::HopCount,
             },
             None => RoutingMetric::HopCount,
+        };
+        let next_hops = match sim.get("next_hops") {
+            Some(r) => match self.choice(r, "simulation.next_hops", &["all-possible", "shortest-path"])? {
+                "shortest-path" => NextHops::ShortestPath,
+                _ => NextHops::AllPossible,
+            },
+            None => NextHops::AllPossible,
         };
         let memory_limit = match sim.get("memory_limit") {
             Some(m) => self.size(m, "simulation.memory_limit")? as u64,
@@ -361,6 +368,7 @@ impl Reader<'_, '_> {
             seed,
             bin,
             routing,
+            next_hops,
             nodes: self.nodes,
             links,
             producers,
