@@ -233,7 +233,7 @@ mod tests {
                 continue;
             }
             edges.push(Edge { from: a, to: b, cost: rng.random_range(1..5), link: 0 });
-            if case % 10 != 0 || rng.random_range(0..4) != 0 {
+            if !case.is_multiple_of(10) || rng.random_range(0..4) != 0 {
                 edges.push(Edge { from: b, to: a, cost: rng.random_range(1..5), link: 0 });
             }
         }
