@@ -98,7 +98,8 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
                                   sc.halving_ratio(res, consumer), HALF_TOL,
                                   "median over timeouts; the bin's growth after the halving"))
     rows.append(Row("access router's cache hit ratio", "SMIC-2, -3 more than single, SMIC-1", hit_ratio(res),
-                    "a setting's outcome (per-consumer ratios are not traced)", True))
+                    "a setting's outcome: the access router's, all consumers together (each one's: next row)",
+                    True))
     rows.append(more_hits_row(res))
     return rows
 
