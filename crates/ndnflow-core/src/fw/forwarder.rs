@@ -259,13 +259,13 @@ impl Forwarder {
         self.out_of_memory
     }
 
-    pub fn handle(&mut self, now: Time, face: FaceId, frame: Frame, out: &mut Outbox) {
+    pub fn handle(&mut self, now: Time, face: FaceId, mut frame: Frame, out: &mut Outbox) {
         if let Some(c) = self.face_counters.get_mut(face.index()) {
             c.count_in(&frame);
         }
         let (hint, origin) = (frame.pit_hint(), frame.origin());
         match frame.packet {
-            NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, &frame.lp, hint, out),
+            NetPacket::Interest(i) => self.on_incoming_interest(now, face, i, &mut frame.lp, hint, out),
             NetPacket::Data(d) => self.on_incoming_data(now, face, d, &frame.lp, (frame.net_size, hint, origin), out),
             NetPacket::Nack(n) => self.on_incoming_nack(now, face, n, &frame.lp, out),
         }
@@ -308,7 +308,7 @@ impl Forwarder {
         now: Time,
         in_face: FaceId,
         mut interest: Arc<Interest>,
-        lp: &LpHeader,
+        lp: &mut LpHeader,
         pit_hint: u32,
         out: &mut Outbox,
     ) {
@@ -432,7 +432,7 @@ impl Forwarder {
         in_face: FaceId,
         id: PitId,
         interest: &Arc<Interest>,
-        (congested, pit_hint, lp, flags): (bool, u32, &LpHeader, u64),
+        (congested, pit_hint, lp, flags): (bool, u32, &mut LpHeader, u64),
         out: &mut Outbox,
     ) {
         note(&mut self.log, || {
@@ -454,7 +454,7 @@ impl Forwarder {
         let ctx = StrategyCtx { now, faces: &self.faces, fib: &self.fib };
         let Some(entry) = self.pit.get_mut(id) else { return };
         let mut lp_out = LpHeader { flags, ..Default::default() };
-        let decision = self.strategies[si].after_receive_interest_lp(&ctx, in_face, (lp, &mut lp_out), entry, fib);
+        let decision = self.strategies[si].after_receive_interest_lp(&ctx, in_face, (&*lp, &mut lp_out), entry, fib);
         if self.log.is_some() {
             self.note_decision(now, si, in_face, interest, &decision);
         }

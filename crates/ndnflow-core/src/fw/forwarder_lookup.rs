@@ -42,7 +42,7 @@ impl Forwarder {
         now: Time,
         in_face: FaceId,
         id: PitId,
-        lp: &LpHeader,
+        lp: &mut LpHeader,
     ) -> Option<Takeover> {
         if self.extensions.is_empty() {
             return None;

@@ -75,12 +75,16 @@ pub trait ForwarderExtension: Send + Any {
     }
 
     /// Incoming Interest after a Content Store miss, its in-record in place, before the strategy:
-    /// `Some` forwards it the extension's way and the strategy never sees it.
+    /// `Some` forwards it the extension's way and the strategy never sees it. `lp` is the header
+    /// the Interest arrived with. An extension that takes the Interest over may take from it what
+    /// it forwards (its boxed `ext`, reused rather than allocated again at every hop): nothing
+    /// reads `lp` after a takeover. One that returns `None` leaves `lp` as it was, for the next
+    /// extension and the strategy.
     fn forward_interest(
         &mut self,
         _ctx: &StrategyCtx,
         _in_face: FaceId,
-        _lp: &LpHeader,
+        _lp: &mut LpHeader,
         _entry: &mut PitEntry,
     ) -> Option<Takeover> {
         None

@@ -39,7 +39,7 @@ use super::{DataCopy, ForwarderExtension, Takeover};
 use crate::fw::face::FaceKind;
 use crate::fw::strategy::{Faces, InterestDecision, RetxDecision, RetxSuppression, StrategyCtx};
 use crate::packet::lp::flags;
-use crate::packet::{LpHeader, NackReason};
+use crate::packet::{LpExtensions, LpHeader, NackReason};
 use crate::table::{Fab, FaceId, Fib, PitEntry};
 use crate::Name;
 
@@ -162,12 +162,12 @@ impl ForwarderExtension for Mpfp {
         &mut self,
         ctx: &StrategyCtx,
         in_face: FaceId,
-        lp: &LpHeader,
+        lp: &mut LpHeader,
         entry: &mut PitEntry,
     ) -> Option<Takeover> {
         let probe = lp.flags & flags::PTP_PROBE != 0;
-        let tags = lp.ext.as_ref().map(|e| &e.tags).filter(|t| !t.is_empty());
-        if !probe && tags.is_none() {
+        let top = lp.ext.as_ref().and_then(|e| e.tags.last().copied());
+        if !probe && top.is_none() {
             return None;
         }
         let usable = |f: FaceId| f != in_face && ctx.faces.get(f.index()).is_some_and(|i| i.up);
@@ -177,14 +177,12 @@ impl ForwarderExtension for Mpfp {
             let local = |f: FaceId| ctx.faces.get(f.index()).is_some_and(|i| i.kind == FaceKind::App);
             self.probe_face(entry.name(), ctx.fib, usable, local)
         } else {
-            let mut rest = tags.cloned().unwrap_or_default();
-            let top = rest.pop().unwrap_or(u64::MAX);
+            let top = top.unwrap_or(u64::MAX);
+            // An invalid tag may leave the Interest to the strategy: `lp` untouched until here.
             let Some(face) = self.tagged_face(entry.name(), top, ctx.fib, usable) else {
                 return self.invalid_tag();
             };
-            if !rest.is_empty() {
-                out.ext_mut().tags = rest;
-            }
+            out.ext = popped(lp);
             Some(face)
         };
         // A probe with nowhere to go: NFD's answer to an Interest without a route.
@@ -225,6 +223,20 @@ impl ForwarderExtension for Mpfp {
             lp_out.ext_mut().tags = tags;
         }
     }
+}
+
+/// The arrived header's extension box with the top tag popped and every other field cleared, to
+/// be the forwarded Interest's: the box moves hop to hop instead of being allocated at each (the
+/// arrived header is not read after a takeover). None when no tag is left below the top.
+fn popped(lp: &mut LpHeader) -> Option<Box<LpExtensions>> {
+    let mut ext = lp.ext.take()?;
+    let mut tags = std::mem::take(&mut ext.tags);
+    tags.pop();
+    if tags.is_empty() {
+        return None;
+    }
+    *ext = LpExtensions { tags, ..LpExtensions::default() };
+    Some(ext)
 }
 
 #[cfg(test)]

@@ -143,6 +143,22 @@ fn a_tagged_interest_pops_its_top_and_goes_out_of_that_face_with_the_rest() {
 }
 
 #[test]
+fn a_popped_stack_goes_on_without_the_arrived_headers_other_fields() {
+    // The forwarded header reuses the arrived one's extension box: only the rest of the stack
+    // may go on, not the last link's sequence numbers, Acks or rates.
+    let mut fw = router(0);
+    let mut out = Vec::new();
+    let mut lp = tagged(&[9, 2]);
+    let ext = lp.ext_mut();
+    (ext.sequence, ext.tx_sequence, ext.mircc_rate) = (Some(7), Some(8), Some(1_000));
+    ext.acks = [3, 4].into_iter().collect();
+    fw.handle(Time::ZERO, FaceId(0), interest(0, lp), &mut out);
+    let (face, sent) = out.pop().unwrap();
+    let expected = LpExtensions { tags: [9].into_iter().collect(), ..LpExtensions::default() };
+    assert_eq!((face, sent.lp.ext.as_deref()), (FaceId(2), Some(&expected)));
+}
+
+#[test]
 fn an_invalid_tag_is_nacked_by_default() {
     // §4-C-2: Nack(NoRoute) back to the downstream, nothing upstream.
     let mut fw = router(0);

@@ -34,7 +34,7 @@ use smallvec::SmallVec;
 
 use super::{ForwarderExtension, Takeover};
 use crate::fw::strategy::{Faces, InterestDecision, RetxDecision, RetxSuppression, StrategyCtx};
-use crate::packet::{LpHeader, NackReason};
+use crate::packet::{LpExtensions, LpHeader, NackReason};
 use crate::table::{FaceId, PitEntry};
 
 /// How a router hashes a path id before taking it modulo its number of next hops.
@@ -115,12 +115,15 @@ impl ForwarderExtension for Smic {
         &mut self,
         ctx: &StrategyCtx,
         in_face: FaceId,
-        lp: &LpHeader,
+        lp: &mut LpHeader,
         entry: &mut PitEntry,
     ) -> Option<Takeover> {
         let path_id = lp.ext.as_deref()?.path_id?;
-        let mut out = LpHeader::default();
-        out.ext_mut().path_id = Some(path_id);
+        // Every branch below takes the Interest over: the arrived header's box carries the path
+        // id on, cleared of the rest, rather than a box allocated at every hop.
+        let mut ext = lp.ext.take()?;
+        *ext = LpExtensions { path_id: Some(path_id), ..LpExtensions::default() };
+        let out = LpHeader { ext: Some(ext), ..LpHeader::default() };
         let Some(face) = self.hashed_face(ctx, in_face, entry, path_id) else {
             self.counters.no_route += 1;
             return Some(Takeover { decision: InterestDecision::Reject(NackReason::NoRoute), lp: out });

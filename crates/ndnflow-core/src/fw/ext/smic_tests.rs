@@ -121,6 +121,19 @@ fn candidates_are_in_cost_then_face_id_order_and_the_path_id_goes_upstream() {
 }
 
 #[test]
+fn the_path_id_goes_on_without_the_arrived_headers_other_fields() {
+    // The forwarded header reuses the arrived one's extension box: the path id alone goes on, not
+    // the last link's sequence numbers or rates. Path id 3 leaves on face 2 (the test above).
+    let mut fw = three_hop_router(smic(PathHash::Paper), 1);
+    let mut frame = with_path_id(1, Some(3));
+    let ext = frame.lp.ext_mut();
+    (ext.sequence, ext.tx_sequence, ext.mircc_rate) = (Some(7), Some(8), Some(1_000));
+    let (face, sent) = send(&mut fw, Time::ZERO, 0, frame).pop().unwrap();
+    let expected = LpExtensions { path_id: Some(3), ..LpExtensions::default() };
+    assert_eq!((face, sent.lp.ext.as_deref()), (FaceId(2), Some(&expected)));
+}
+
+#[test]
 fn the_in_face_is_not_a_candidate() {
     let mut fw = three_hop_router(smic(PathHash::Paper), 1);
     // From face 2 the candidates are [3, 1]: path id 0 (odd hash) -> index 1, path id 2 (even) -> 0.
