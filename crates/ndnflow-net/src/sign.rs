@@ -8,15 +8,11 @@
 //! The signed portion of a Data is its value from Name up to and including SignatureInfo, that is
 //! everything but the final SignatureValue element.
 
+use ndnflow_core::packet::data::tlv_type::{DATA, SIGNATURE_VALUE};
 use ndnflow_core::packet::data::SIGNATURE_DIGEST_SHA256;
 use ndnflow_core::packet::tlv::{read_single, Reader};
 use ndnflow_core::packet::Data;
 use sha2::{Digest, Sha256};
-
-/// SignatureValue's TLV-TYPE.
-const SIGNATURE_VALUE: u64 = 23;
-/// Data's TLV-TYPE.
-const DATA: u64 = 6;
 
 /// Gives `data` a DigestSha256 signature over its signed portion.
 pub fn sign_digest_sha256(data: &mut Data) {

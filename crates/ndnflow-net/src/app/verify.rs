@@ -17,6 +17,7 @@
 
 use std::path::Path;
 
+use ndnflow_core::packet::data::tlv_type::DATA;
 use ndnflow_core::packet::data::SIGNATURE_DIGEST_SHA256;
 use ndnflow_core::packet::lp::tlv_type::{FRAGMENT, LP_PACKET};
 use ndnflow_core::packet::tlv::Reader;
@@ -28,9 +29,6 @@ use p256::pkcs8::{DecodePublicKey, EncodePublicKey};
 use super::AppError;
 use crate::ecdsa::{verify_ecdsa, EcdsaKey, SIGNATURE_SHA256_WITH_ECDSA};
 use crate::sign::verify_digest_sha256;
-
-/// Data's TLV-TYPE.
-const DATA: u64 = 6;
 
 /// What a fetch checks each Data's signature against.
 #[derive(Clone, Debug, PartialEq, Eq)]
