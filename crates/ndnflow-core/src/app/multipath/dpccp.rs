@@ -196,6 +196,13 @@ impl SubflowManager for Dpccp {
                 f.control.on_drain_flag(sample.lp.flags & flags::RTT_PROBING != 0, f.received_rate);
                 f.repace();
             }
+            // §VI-E-6's drain and §VI-E-7's probing watch the path's RTT; a probe over the path
+            // measures it even when the sub-flow's own Data, all resent, cannot (`on_path_rtt`).
+            Answered::Probe(i) => {
+                if let Some(r) = sample.rtt {
+                    self.paths.flows[i].hops.on_path_rtt(r);
+                }
+            }
             Answered::Nothing => {}
         }
     }

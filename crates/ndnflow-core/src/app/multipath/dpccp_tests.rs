@@ -2,6 +2,7 @@
 //! against values worked by hand.
 
 use super::*;
+use crate::app::multipath::dpccp_rate::ZmiStage;
 use crate::packet::lp::LpExtensions;
 use crate::packet::LpHeader;
 
@@ -18,9 +19,7 @@ fn with_path() -> Dpccp {
     let mut d = Dpccp::new(DpccpConfig::default(), RttOptions::default());
     let probe = d.path_for(Time::ZERO, 0, false).unwrap();
     assert_eq!(probe.lp.flags, flags::PTP_PROBE);
-    let mut lp = LpHeader { flags: flags::PTP_PROBE, ..Default::default() };
-    lp.ext = Some(Box::new(LpExtensions { tags: [1, 1, 1, 0].into_iter().collect(), ..Default::default() }));
-    d.on_data(ms(170), &data(0, Some(ms(170)), &lp));
+    d.on_data(ms(170), &data(0, Some(ms(170)), &probe_answer()));
     d
 }
 
@@ -55,8 +54,16 @@ fn setpoints_follow_the_receiving_rates() {
     assert_eq!(subflow_setpoint(20.0, 0.0, 0.0, 4), 5.0);
 }
 
-#[test]
-fn a_flagged_data_drains_a_subflow_out_of_rtt_probing() {
+/// A probe's Data that brought back path [1, 1, 1, 0].
+fn probe_answer() -> LpHeader {
+    let mut lp = LpHeader { flags: flags::PTP_PROBE, ..Default::default() };
+    lp.ext = Some(Box::new(LpExtensions { tags: [1, 1, 1, 0].into_iter().collect(), ..Default::default() }));
+    lp
+}
+
+/// `with_path`'s sub-flow, out of RTT-probing and drained by a flagged Data at 771 ms; the next
+/// segment number.
+fn drained() -> (Dpccp, u64) {
     let mut d = with_path();
     // Two cycles end (at 340 and 510 ms) with Data at a steady 170 ms: RP is over.
     let mut seg = 10;
@@ -87,8 +94,90 @@ fn a_flagged_data_drains_a_subflow_out_of_rtt_probing() {
     let s = on_path(&mut d, s + 1);
     let flagged = LpHeader { flags: flags::RTT_PROBING, ..Default::default() };
     d.on_data(ms(771), &data(s, Some(ms(170)), &flagged));
+    (d, s + 1)
+}
+
+#[test]
+fn a_flagged_data_drains_a_subflow_out_of_rtt_probing() {
+    let (d, _) = drained();
     assert_eq!(d.rates().next().unwrap(), (RateState::Draining, 2.0));
     assert_eq!(d.paths()[0].decreases, 1);
+}
+
+/// Sends whatever is due from `from` until the sub-flow leaves QD or `until` comes, answering at
+/// once: a probe over the path after `probe_rtt`, the sub-flow's Interests as resent segments
+/// (Karn: no RTT sample). When it left QD, with its state and rate then.
+fn resend_while_draining(
+    d: &mut Dpccp,
+    seg: &mut u64,
+    from: Time,
+    until: Time,
+    probe_rtt: Time,
+) -> Option<(Time, RateState, f64)> {
+    let mut at = from;
+    loop {
+        at = d.poll_timeout().unwrap().max(at);
+        if at >= until {
+            return None;
+        }
+        d.handle_timeout(at);
+        let (state, rate) = d.rates().next().unwrap();
+        if state != RateState::Draining {
+            return Some((at, state, rate));
+        }
+        if let Some(send) = d.path_for(at, *seg, true) {
+            let (rtt, lp) = if send.lp.flags & flags::PTP_PROBE != 0 {
+                (Some(probe_rtt), probe_answer())
+            } else {
+                (None, LpHeader::default())
+            };
+            d.on_data(at, &data(*seg, rtt, &lp));
+            *seg += 1;
+        }
+    }
+}
+
+#[test]
+fn a_drain_reads_the_paths_rtt_from_probes_while_its_own_data_are_resent() {
+    // SP-2 at 150 s: the cache stops, hundreds of Interests time out, and the drained sub-flow
+    // resends them at 2 /s, so none of its own Data brings an RTT sample. The probes over its
+    // path (10 /s) do. The cycles keep the last one's 170 ms and the probes come every 100 ms,
+    // so each cycle sees one or two at 170 ms: the first cycle's sets the mark, the next one's
+    // is no lower, and stage II starts (BF's stage II at zeta u*, above the drain's 2 /s) within
+    // three cycles of the drain, by 771 + 3 x 170 = 1281 ms. Without the probes' RTT it stays
+    // at 2 /s however long it resends (here for 10 s).
+    let (mut d, mut seg) = drained();
+    let left = resend_while_draining(&mut d, &mut seg, ms(771), ms(10_771), ms(170));
+    let (at, state, rate) = left.expect("the drain never ended");
+    assert!(at <= ms(1281), "{at:?}");
+    assert_eq!(state, RateState::Filling(ZmiStage::Hold));
+    assert!(rate > 2.0, "{rate}");
+}
+
+#[test]
+fn a_probe_of_a_closed_path_measures_nothing() {
+    // The same, with the path Nacked NoRoute first: its probes' Data answer nothing and open no
+    // new sub-flow (the path is known).
+    let (mut d, mut seg) = drained();
+    // The drain's Interests go every 500 ms; the probes every 100 ms, first when both are due.
+    let mut at = ms(771);
+    let mut probe = None;
+    let on_path = loop {
+        at = d.poll_timeout().unwrap().max(at);
+        let send = d.path_for(at, seg, false).unwrap();
+        if send.lp.flags & flags::PTP_PROBE == 0 {
+            break seg;
+        }
+        probe = Some(seg);
+        seg += 1;
+    };
+    let probe = probe.expect("a probe went before the drain's Interest");
+    d.on_nack(at, on_path, NackReason::NoRoute, false);
+    assert_eq!(d.rates().count(), 0);
+    assert_eq!(d.paths()[0].state, "failed");
+    d.on_data(at, &data(probe, Some(ms(170)), &probe_answer()));
+    assert_eq!(d.rates().count(), 0);
+    assert_eq!(d.paths().len(), 1);
 }
 
 #[test]

@@ -81,6 +81,15 @@ impl HopFlows {
         }
     }
 
+    /// A probe came back over this sub-flow's path after `rtt`. It is not one of the sub-flow's
+    /// Data (neither `x_h` nor `d_h`), but it measures the path: it counts towards the cycle's
+    /// smallest RTT, the one QD and RP watch. While a sub-flow resends (QD after a burst of
+    /// losses sends only its lost segments at 2 /s), Karn's rule leaves its own Data without
+    /// samples, and without the probes' its drain would never see the RTT stop falling.
+    pub fn on_path_rtt(&mut self, rtt: Time) {
+        self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
+    }
+
     /// Closes a control cycle of length `length`: Eqs. 13-14 over what arrived in it, and the
     /// counts start again.
     pub fn end_cycle(&mut self, length: Time) -> CycleEstimate {
@@ -164,5 +173,27 @@ mod tests {
         assert_eq!(e.backlog, 0.0);
         // An empty cycle measures nothing.
         assert_eq!(h.end_cycle(ms(100)), CycleEstimate::default());
+    }
+
+    #[test]
+    fn a_probes_rtt_counts_towards_the_smallest_only() {
+        let mut h = HopFlows::new();
+        h.on_data(Some(3), Some(ms(170)));
+        h.end_cycle(ms(200));
+        // Over the next cycle, two of the sub-flow's Data at 186 ms (16 ms queued) and one probe
+        // over the path at 171 ms.
+        h.on_data(Some(3), Some(ms(186)));
+        h.on_data(Some(3), Some(ms(186)));
+        h.on_path_rtt(ms(171));
+        let e = h.end_cycle(ms(200));
+        // x = 2 / 0.2 s = 10 /s and beta = 10 * 0.016 = 0.16, as without the probe; the smallest
+        // RTT is the probe's, the largest the Data's.
+        assert!((e.rate - 10.0).abs() < 1e-9);
+        assert!((e.backlog - 0.16).abs() < 1e-9, "{}", e.backlog);
+        assert_eq!((e.received, e.min_rtt, e.max_rtt), (2, Some(ms(171)), Some(ms(186))));
+        // A cycle with a probe alone: its RTT, and nothing received.
+        h.on_path_rtt(ms(172));
+        let e = h.end_cycle(ms(200));
+        assert_eq!((e.received, e.min_rtt, e.max_rtt, e.rate), (0, Some(ms(172)), None, 0.0));
     }
 }

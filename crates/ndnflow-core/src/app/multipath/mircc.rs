@@ -226,7 +226,8 @@ impl SubflowManager for Mircc {
                 let interval = self.interval(i);
                 self.paths.flows[i].pacer.repace(interval);
             }
-            Answered::Nothing => {}
+            // MIRCC's rates come from the routers: a probe's RTT tells it nothing.
+            Answered::Probe(_) | Answered::Nothing => {}
         }
     }
 

@@ -154,7 +154,9 @@ pub enum Answered {
     NewPath(Tags),
     /// An Interest of sub-flow i, which is open.
     Flow(usize),
-    /// Nothing to act on: a probe of a known path, a closed sub-flow, a late copy.
+    /// A probe that came back over open sub-flow i's path: a fresh measure of that path.
+    Probe(usize),
+    /// Nothing to act on: a probe of a closed or unkept path, a closed sub-flow, a late copy.
     Nothing,
 }
 
@@ -220,11 +222,11 @@ impl<F: PacedFlow> PacedFlows<F> {
         match self.sent.remove(&sample.segment) {
             Some(Sent::Probe) if sample.lp.flags & flags::PTP_PROBE != 0 => {
                 let tags = probed_path(sample.lp);
-                let known = self.flows.iter().any(|f| f.tags().as_slice() == tags.as_slice());
-                if known || self.open_count() >= self.max_paths {
-                    Answered::Nothing
-                } else {
-                    Answered::NewPath(tags)
+                match self.flows.iter().position(|f| f.tags().as_slice() == tags.as_slice()) {
+                    Some(i) if self.flows[i].is_open() => Answered::Probe(i),
+                    Some(_) => Answered::Nothing,
+                    None if self.open_count() >= self.max_paths => Answered::Nothing,
+                    None => Answered::NewPath(tags),
                 }
             }
             Some(Sent::Path(i)) if self.flows[i].is_open() => Answered::Flow(i),
