@@ -424,7 +424,15 @@ impl Consumer {
             next = Some(next.map_or(t, |n| n.min(t)));
         }
         if let Controller::Multipath(m) = &self.cc {
-            if let Some(t) = m.poll_timeout().filter(|_| self.has_segment_to_send()) {
+            // With only resends to send, the manager's probes are not a way out (`can_resend`).
+            let wake = if self.has_new_segment() {
+                m.poll_timeout()
+            } else if !self.retx_queue.is_empty() {
+                m.poll_resend()
+            } else {
+                None
+            };
+            if let Some(t) = wake {
                 let t = t.max(held);
                 next = Some(next.map_or(t, |n| n.min(t)));
             }
@@ -474,8 +482,12 @@ impl Consumer {
     }
 
     fn has_segment_to_send(&self) -> bool {
-        !self.retx_queue.is_empty()
-            || (self.next_segment < self.released && self.final_segment.is_none_or(|f| self.next_segment <= f))
+        !self.retx_queue.is_empty() || self.has_new_segment()
+    }
+
+    /// Whether a segment never sent may leave (released by the batches, within the object).
+    fn has_new_segment(&self) -> bool {
+        self.next_segment < self.released && self.final_segment.is_none_or(|f| self.next_segment <= f)
     }
 
     /// Releases the batches due by `now` (`app::batches`).
@@ -525,14 +537,21 @@ impl Consumer {
             if interval.is_some() && now < self.next_send_at {
                 return;
             }
-            if !released && self.has_segment_to_send() {
+            // A multipath manager may keep resends off its probes: then a probe's turn goes to a
+            // new segment, or waits.
+            let resend_ok = match &self.cc {
+                Controller::Multipath(m) => self.retx_queue.is_empty() || m.can_resend(now),
+                Controller::Single(_) => true,
+            };
+            let sendable = if resend_ok { self.has_segment_to_send() } else { self.has_new_segment() };
+            if !released && sendable {
                 return self.jitter.hold(now, &mut self.rng);
             }
             if let Err(e) = self.room_for_send() {
                 self.out_of_memory.get_or_insert(e);
                 return;
             }
-            let Some(next) = self.pick_segment(now) else { return };
+            let Some(next) = self.pick_segment(now, resend_ok) else { return };
             self.send(now, next, out);
             if let Some(iv) = interval {
                 // Sends happen exactly at `next_send_at` (it is a timer), so this keeps the rate
@@ -551,10 +570,13 @@ impl Consumer {
         }
     }
 
-    /// The segment to send next: a resend first, else the next new one (first sent `now`).
-    fn pick_segment(&mut self, now: Time) -> Option<Retry> {
-        if let Some(next) = self.retx_queue.pop_front() {
-            return Some(next);
+    /// The segment to send next: a resend first (when `resend_ok`), else the next new one
+    /// (first sent `now`).
+    fn pick_segment(&mut self, now: Time, resend_ok: bool) -> Option<Retry> {
+        if resend_ok {
+            if let Some(next) = self.retx_queue.pop_front() {
+                return Some(next);
+            }
         }
         if self.final_segment.is_some_and(|f| self.next_segment > f) || self.next_segment >= self.released {
             return None;

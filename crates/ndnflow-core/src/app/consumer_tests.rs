@@ -10,8 +10,12 @@ fn consumer(timer: TimerModel) -> Consumer {
 }
 
 fn consumer_with(timer: TimerModel, cc: CcConfig) -> Consumer {
+    Consumer::new(config_with(timer, cc), 1)
+}
+
+fn config_with(timer: TimerModel, cc: CcConfig) -> ConsumerConfig {
     let rtt = RttOptions { min_rto: Time::from_millis(10), timer, ..RttOptions::default() };
-    let config = ConsumerConfig {
+    ConsumerConfig {
         name: Name::parse("/c").unwrap(),
         start: Time::ZERO,
         stop: None,
@@ -24,8 +28,7 @@ fn consumer_with(timer: TimerModel, cc: CcConfig) -> Consumer {
         send_jitter: Time::ZERO,
         catalog: None,
         batches: None,
-    };
-    Consumer::new(config, 1)
+    }
 }
 
 fn ms(t: u64) -> Time {
@@ -246,4 +249,49 @@ fn ndnsim_check_times_out_an_interest_sent_after_a_check_found_none_outstanding(
     c.handle(ms(100), data(0), &mut out);
     assert_eq!(c.rto(), ms(300));
     assert_eq!(run_until(&mut c, ms(1400)), vec![(1300, 1)]);
+}
+
+#[test]
+fn a_resend_waits_for_a_subflow_while_a_probe_is_due() {
+    // DPCCP over three segments. Segment 0 leaves at 0 s as the first probe and comes back at
+    // 5 s over path [1, 0]: a sub-flow opens at 10 Interests per 5 s RTT, one per 500 ms, due
+    // at once. At 5 s the probes' grid catches up (the next of a 100 ms grid after the one due
+    // at 100 ms: 5000, then 5100), so segments 1 and 2 both leave as probes.
+    use crate::app::multipath::DpccpConfig;
+    use crate::packet::lp::{flags, LpExtensions};
+    use crate::packet::{Nack, NackReason};
+    let config = config_with(TimerModel::default(), CcConfig::Dpccp(DpccpConfig::default()));
+    let mut c = Consumer::new(ConsumerConfig { segments: Some(3), ..config }, 1);
+    let mut out = Vec::new();
+    c.handle_timeout(Time::ZERO, &mut out);
+    let mut probe = data(0);
+    probe.lp.flags = flags::PTP_PROBE;
+    probe.lp.ext = Some(Box::new(LpExtensions { tags: [1, 0].into_iter().collect(), ..Default::default() }));
+    c.handle(ms(5000), probe, &mut out);
+    let sent: Vec<(u64, bool)> =
+        out.iter().map(|f| (segments(std::slice::from_ref(f))[0], f.lp.flags & flags::PTP_PROBE != 0)).collect();
+    assert_eq!(sent, vec![(0, true), (1, true), (2, true)]);
+    let nack = |f: &Frame| {
+        let NetPacket::Interest(i) = &f.packet else { unreachable!() };
+        Frame::nack(Arc::new(Nack { reason: NackReason::Congestion, interest: i.clone() }))
+    };
+    let (one, two) = (nack(&out[1]), nack(&out[2]));
+    out.clear();
+    // Segment 1's probe comes back as a Nack(Congestion) at 5010 ms, which the consumer resends
+    // at once (other Nacks wait for the timer): the sub-flow is due (since 5000), so the resend
+    // leaves now, on the path (tagged, not a probe).
+    c.handle(ms(5010), one, &mut out);
+    assert_eq!(segments(&out), vec![1]);
+    assert_eq!(out[0].lp.flags & flags::PTP_PROBE, 0);
+    assert_eq!(out[0].lp.ext.as_ref().unwrap().tags.as_slice(), &[1, 0]);
+    out.clear();
+    // Segment 2's is Nacked at 5150 ms: a probe is due (since 5100), the sub-flow only at 5500
+    // (its grid of 500 ms from 5000 ms, which the resend at 5010 kept). The resend does not take the probe: nothing leaves,
+    // and the consumer's next wake-up is the sub-flow's turn, not the due probe's.
+    c.handle(ms(5150), two, &mut out);
+    assert!(out.is_empty());
+    assert_eq!(c.poll_timeout(), Some(ms(5500)));
+    c.handle_timeout(ms(5500), &mut out);
+    assert_eq!(segments(&out), vec![2]);
+    assert_eq!(out[0].lp.flags & flags::PTP_PROBE, 0);
 }

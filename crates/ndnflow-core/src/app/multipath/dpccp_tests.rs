@@ -104,9 +104,10 @@ fn a_flagged_data_drains_a_subflow_out_of_rtt_probing() {
     assert_eq!(d.paths()[0].decreases, 1);
 }
 
-/// Sends whatever is due from `from` until the sub-flow leaves QD or `until` comes, answering at
-/// once: a probe over the path after `probe_rtt`, the sub-flow's Interests as resent segments
-/// (Karn: no RTT sample). When it left QD, with its state and rate then.
+/// Sends what is due from `from` until the sub-flow leaves QD or `until` comes, as a consumer
+/// with resends queued and new segments left does (resends on the sub-flow, new segments on the
+/// probes: `can_resend`), answering at once: a probe over the path after `probe_rtt`, a resend
+/// without an RTT sample (Karn). When it left QD, with its state and rate then.
 fn resend_while_draining(
     d: &mut Dpccp,
     seg: &mut u64,
@@ -125,15 +126,19 @@ fn resend_while_draining(
         if state != RateState::Draining {
             return Some((at, state, rate));
         }
-        if let Some(send) = d.path_for(at, *seg, true) {
-            let (rtt, lp) = if send.lp.flags & flags::PTP_PROBE != 0 {
-                (Some(probe_rtt), probe_answer())
-            } else {
-                (None, LpHeader::default())
-            };
-            d.on_data(at, &data(*seg, rtt, &lp));
-            *seg += 1;
+        let resend = d.can_resend(at);
+        if !resend && !d.can_send(at) {
+            continue;
         }
+        let send = d.path_for(at, *seg, resend).unwrap();
+        let (rtt, lp) = if send.lp.flags & flags::PTP_PROBE != 0 {
+            assert!(!resend, "a resend rode a probe");
+            (Some(probe_rtt), probe_answer())
+        } else {
+            (None, LpHeader::default())
+        };
+        d.on_data(at, &data(*seg, rtt, &lp));
+        *seg += 1;
     }
 }
 
@@ -141,7 +146,7 @@ fn resend_while_draining(
 fn a_drain_reads_the_paths_rtt_from_probes_while_its_own_data_are_resent() {
     // SP-2 at 150 s: the cache stops, hundreds of Interests time out, and the drained sub-flow
     // resends them at 2 /s, so none of its own Data brings an RTT sample. The probes over its
-    // path (10 /s) do. The cycles keep the last one's 170 ms and the probes come every 100 ms,
+    // path (10 /s, each with a new segment) do. The cycles keep the last one's 170 ms and the probes come every 100 ms,
     // so each cycle sees one or two at 170 ms: the first cycle's sets the mark, the next one's
     // is no lower, and stage II starts (BF's stage II at zeta u*, above the drain's 2 /s) within
     // three cycles of the drain, by 771 + 3 x 170 = 1281 ms. Without the probes' RTT it stays

@@ -194,8 +194,12 @@ impl SubflowManager for Mircc {
         self.paths.can_send(now)
     }
 
-    fn path_for(&mut self, now: Time, segment: u64, _retransmission: bool) -> Option<PathSend> {
-        let i = match self.paths.turn(now, segment)? {
+    fn can_resend(&self, now: Time) -> bool {
+        self.paths.can_resend(now)
+    }
+
+    fn path_for(&mut self, now: Time, segment: u64, retransmission: bool) -> Option<PathSend> {
+        let i = match self.paths.turn(now, segment, retransmission)? {
             Turn::Probe(send) => return Some(send),
             Turn::Flow(i) => i,
         };
@@ -250,6 +254,10 @@ impl SubflowManager for Mircc {
 
     fn poll_timeout(&self) -> Option<Time> {
         self.paths.poll(|f| f.pacer.next_send)
+    }
+
+    fn poll_resend(&self) -> Option<Time> {
+        self.paths.poll_resend(|f| f.pacer.next_send)
     }
 
     fn handle_timeout(&mut self, _now: Time) {}

@@ -91,6 +91,12 @@ pub trait SubflowManager: Send {
     fn name(&self) -> &'static str;
     /// Whether an Interest may leave now (a path has room, or a probe is due).
     fn can_send(&self, now: Time) -> bool;
+    /// Whether a resent segment may leave now. A manager that keeps resends off its probes says
+    /// no while only a probe is due (the consumer then sends a new segment, or waits); by
+    /// default a resend may leave whenever any Interest may.
+    fn can_resend(&self, now: Time) -> bool {
+        self.can_send(now)
+    }
     /// The Interest for `segment` is about to leave: the path it takes. `None` (only when
     /// `can_send` said no): no link header, the consumer's RTO.
     fn path_for(&mut self, now: Time, segment: u64, retransmission: bool) -> Option<PathSend>;
@@ -115,6 +121,10 @@ pub trait SubflowManager: Send {
     }
     /// The manager's own timers (probing, reselection).
     fn poll_timeout(&self) -> Option<Time>;
+    /// `poll_timeout` for a consumer that has only resends to send (`can_resend`).
+    fn poll_resend(&self) -> Option<Time> {
+        self.poll_timeout()
+    }
     fn handle_timeout(&mut self, now: Time);
     /// The sum of the in-use windows, for traces (each path applies its own).
     fn window(&self) -> f64;
