@@ -92,12 +92,16 @@ fn two_consumers_probing_in_step_each_find_both_paths() {
 }
 
 #[test]
-fn a_path_that_keeps_delivering_does_not_time_out() {
+fn a_path_that_keeps_delivering_times_out_only_for_lost_resends() {
     // One path of four 20 ms hops whose last two run at 200 kbit/s behind 20-packet queues (PTP's
     // Scenario 5 links). Its window grows the queue and the RTT with it, 44 ms per queued Data;
-    // RFC 6298 §5.3 restarts the path's timer on each Data, so while Data flow it never fires:
-    // the losses are the queue's drops, found by order (§5-C-1). With a deadline fixed when each
-    // Interest left, the same run timed out 25 times, the RTT growth alone doing it.
+    // RFC 6298 §5.3 restarts the path's timer on each Data, so while Data flow it fires only for
+    // what order cannot find: a first send's loss shows when later Data come back (§5-C-1), a
+    // resend's does not (the Data of a resent segment shows no order, as TCP without RACK), so
+    // each timeout is a resend lost again, a segment sent three times or more. (Measured: 1
+    // timeout, 7 such segments. With a deadline fixed when each Interest left, the same run timed
+    // out 25 times, the RTT growth alone doing it; while resends could ride the probes, they were
+    // on no path's books and the path never timed out.)
     let link = |a: &str, b: &str, bw: &str| {
         format!(
             "[[links]]\nbetween = [\"{a}\", \"{b}\"]\nbandwidth = \"{bw}\"\ndelay = \"20ms\"\n\
@@ -108,7 +112,7 @@ fn a_path_that_keeps_delivering_does_not_time_out() {
         "[simulation]\nduration = \"60s\"\n[nodes]\nc = {{ ptp = true }}\nr1 = {{ ptp = true }}\n\
          r2 = {{ ptp = true }}\nr3 = {{ ptp = true }}\np = {{ ptp = true }}\n{}{}{}{}\
          [[producers]]\nnode = \"p\"\nprefix = \"/p\"\n[[consumers]]\nnode = \"c\"\nname = \"/p/obj\"\n\
-         cc = {{ algorithm = \"ptp\" }}\n",
+         cc = {{ algorithm = \"ptp\" }}\n[trace]\ninterests = true\n",
         link("c", "r1", "1400kbps"),
         link("r1", "r2", "400kbps"),
         link("r2", "r3", "200kbps"),
@@ -118,7 +122,8 @@ fn a_path_that_keeps_delivering_does_not_time_out() {
     let paths = r.summary.consumers["c"].paths.clone().expect("paths");
     assert_eq!(paths.len(), 1);
     assert!(r.summary.links["p->r3"].drops > 0, "the queue overflows: there are real losses");
-    assert_eq!(paths[0].timeouts, 0, "{paths:?}");
+    let resent_twice = r.interests.retransmissions.iter().filter(|&&n| n >= 2).count() as u64;
+    assert!(paths[0].timeouts <= resent_twice, "{paths:?}, {resent_twice} segments resent twice or more");
     assert!(rate(&r, "p->r3") >= 0.95 * 200e3, "{}", rate(&r, "p->r3"));
 }
 

@@ -118,6 +118,13 @@ impl Mptcp {
         }
     }
 
+    /// When the first armed loss probe that may leave fires.
+    fn earliest_loss_probe(&self) -> Option<Time> {
+        let set = self.paths.path_set();
+        let probes = (0..self.probes.len()).filter(|&i| probe_may_leave(set.get(i)));
+        probes.filter_map(|i| self.probes[i].deadline()).min()
+    }
+
     /// The first path whose probe timer has fired (found order breaks ties).
     fn due_probe(&self, now: Time) -> Option<usize> {
         let set = self.paths.path_set();
@@ -156,10 +163,19 @@ impl SubflowManager for Mptcp {
         self.paths.can_send(now) || self.due_probe(now).is_some()
     }
 
+    /// A resend may leave on a path (`PathSpecified::can_resend`) or as a fired loss probe, which
+    /// goes on its own path.
+    fn can_resend(&self, now: Time) -> bool {
+        self.paths.can_resend(now) || self.due_probe(now).is_some()
+    }
+
     /// A fired loss probe goes out beyond its path's window, unless a probing Interest is due
-    /// (path discovery keeps its grid); otherwise the path-specified manager chooses.
+    /// (path discovery keeps its grid) and may take the segment: a resend that no path has room
+    /// for takes the loss probe, since it does not ride a probing Interest (`can_resend`).
+    /// Otherwise the path-specified manager chooses.
     fn path_for(&mut self, now: Time, segment: u64, retransmission: bool) -> Option<PathSend> {
-        if let Some(i) = self.due_probe(now).filter(|_| !self.paths.probe_due(now)) {
+        let defer = self.paths.probe_due(now) && (!retransmission || self.paths.can_resend(now));
+        if let Some(i) = self.due_probe(now).filter(|_| !defer) {
             self.probes[i].sent(segment);
             return Some(self.paths.path_set_mut().send_on(i, segment));
         }
@@ -211,13 +227,11 @@ impl SubflowManager for Mptcp {
     }
 
     fn poll_timeout(&self) -> Option<Time> {
-        let set = self.paths.path_set();
-        let probes = (0..self.probes.len()).filter(|&i| probe_may_leave(set.get(i)));
-        let earliest = probes.filter_map(|i| self.probes[i].deadline()).min();
-        match (self.paths.poll_timeout(), earliest) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        earlier(self.paths.poll_timeout(), self.earliest_loss_probe())
+    }
+
+    fn poll_resend(&self) -> Option<Time> {
+        earlier(self.paths.poll_resend(), self.earliest_loss_probe())
     }
 
     fn handle_timeout(&mut self, now: Time) {
@@ -230,6 +244,14 @@ impl SubflowManager for Mptcp {
 
     fn paths(&self) -> Vec<PathReport> {
         self.paths.paths()
+    }
+}
+
+/// The earlier of two optional times.
+fn earlier(a: Option<Time>, b: Option<Time>) -> Option<Time> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 

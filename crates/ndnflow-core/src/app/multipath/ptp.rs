@@ -339,11 +339,23 @@ impl SubflowManager for PathSpecified {
         self.probe_due(now) || self.paths.has_room()
     }
 
-    fn path_for(&mut self, now: Time, segment: u64, _retransmission: bool) -> Option<PathSend> {
+    /// A resend goes on an in-use path with room, not as a probe, while a path is in use:
+    /// §5-C-1 resends lost packets on an in-use path, and a probe takes one at random (it may
+    /// loop back, Nack Duplicate, or cross a congested link). With no path in use a probe is the
+    /// only way out.
+    fn can_resend(&self, now: Time) -> bool {
+        if self.paths.in_use_count() == 0 {
+            self.probe_due(now)
+        } else {
+            self.paths.has_room()
+        }
+    }
+
+    fn path_for(&mut self, now: Time, segment: u64, retransmission: bool) -> Option<PathSend> {
         if self.next_reselect.is_none() {
             self.next_reselect = self.config.reselect_every.map(|t| now + t);
         }
-        if self.probe_due(now) {
+        if self.probe_due(now) && !(retransmission && self.paths.in_use_count() > 0) {
             return Some(self.send_probe(now, segment));
         }
         // `None` only when `can_send` said no: the Interest then leaves untagged, on the
@@ -368,6 +380,16 @@ impl SubflowManager for PathSpecified {
         match (self.next_probe, self.next_reselect) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
+        }
+    }
+
+    /// With only resends to send and a path in use, a due probe is no way out: room on a path
+    /// comes with its Data, not at a time; the reselection still has its time.
+    fn poll_resend(&self) -> Option<Time> {
+        if self.paths.in_use_count() == 0 {
+            self.poll_timeout()
+        } else {
+            self.next_reselect
         }
     }
 

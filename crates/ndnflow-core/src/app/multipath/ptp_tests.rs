@@ -330,21 +330,51 @@ fn path_timers_have_tcps_one_second_floor() {
 fn a_path_without_an_rtt_sample_takes_the_largest_known_one() {
     // A path learnt from the probe of a resent segment (no RTT sample, Karn's rule) would have
     // RTT 0, and LIA would fall back to uncoupled for every path. It takes the largest smoothed
-    // RTT of the others instead: with [1] at 100 ms and [2] assumed 100 ms, both windows 1,
+    // RTT of the others instead: with [2] at 100 ms and [1] assumed 100 ms, both windows 1,
     // alpha = 2 * (1 / 0.01) / (10 + 10)^2 = 0.5 and the increase min(0.5 / 2, 1) = 0.25.
+    // A resend rides a probe only while no path is in use: the first probe is lost, and its
+    // resend goes as the next probe and comes back over [1].
     let mut p = ptp(10);
     p.path_for(t(0), 0, false);
-    data(&mut p, t(100), 0, 100, &probe_data(&[1]));
-    p.path_for(t(100), 1, true);
+    p.on_timeout(t(1000), 0);
+    assert_eq!(p.path_for(t(1000), 0, true).unwrap().lp.flags, flags::PTP_PROBE);
     let resent = DataSample {
         wire_size: 0,
-        segment: 1,
+        segment: 0,
         rtt: None,
         congestion_mark: 0,
-        highest_sent: 1,
+        highest_sent: 0,
         in_flight: 0,
-        lp: &probe_data(&[2]),
+        lp: &probe_data(&[1]),
     };
-    p.on_data(t(150), &resent);
+    p.on_data(t(1080), &resent);
+    assert_eq!(p.found_paths().count(), 1);
+    // A new segment's probe finds [2] after 100 ms.
+    assert_eq!(p.path_for(t(1100), 1, false).unwrap().lp.flags, flags::PTP_PROBE);
+    data(&mut p, t(1200), 1, 100, &probe_data(&[2]));
     assert_eq!(p.coupled_views().iter().map(|v| v.rtt).collect::<Vec<_>>(), vec![0.1, 0.1]);
+}
+
+#[test]
+fn a_resend_goes_on_an_in_use_path_not_as_a_probe() {
+    // §5-C-1: lost packets are resent on an in-use path. No path yet: a resend has no other way
+    // out than the due probe.
+    let mut p = ptp(10);
+    assert!(p.can_resend(t(0)));
+    assert_eq!(p.path_for(t(0), 0, true).unwrap().lp.flags, flags::PTP_PROBE);
+    // Path [5, 2] found at 80 ms, with MPCCP's initial window of 1; at 100 ms a probe is due,
+    // and a resend goes on the path all the same, while a new segment takes the probe.
+    data(&mut p, t(80), 0, 80, &probe_data(&[5, 2]));
+    assert!(p.probe_due(t(100)));
+    assert!(p.can_resend(t(100)));
+    let resend = p.path_for(t(100), 7, true).unwrap();
+    assert_eq!((resend.lp.flags, tags_of(&resend)), (0, vec![5, 2]));
+    let new = p.path_for(t(100), 8, false).unwrap();
+    assert_eq!(new.lp.flags, flags::PTP_PROBE);
+    // The window is full (segment 7 on it): a resend waits for room, though the probe at 200 ms
+    // is due; the consumer wakes for the reselection, not for that probe (room comes with Data).
+    assert!(!p.paths.has_room());
+    assert!(p.can_send(t(200)));
+    assert!(!p.can_resend(t(200)));
+    assert_eq!(p.poll_resend(), p.next_reselect);
 }
