@@ -39,7 +39,8 @@ fn main() {
     let wall = start.elapsed().as_secs_f64();
     // The summary only, so that the process's peak memory is the engine's (traces included).
     let summary = sim.summary();
-    println!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
+    // A reader that closed the pipe early (`| head`) ends the output, not the process with a panic.
+    let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
     let hops = summary.simulation.packet_hops;
     eprintln!("wall {wall:.3}s, {hops} packet-hops, {:.0} hops/s", hops as f64 / wall);
 }
