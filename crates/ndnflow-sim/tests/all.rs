@@ -30,6 +30,7 @@ mod nfd_marking;
 mod paf;
 mod pcon;
 mod ptp;
+mod resends;
 mod scenario_errors;
 mod scenario_parse;
 mod scenario_proptest;
