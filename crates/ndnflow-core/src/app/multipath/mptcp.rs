@@ -227,11 +227,11 @@ impl SubflowManager for Mptcp {
     }
 
     fn poll_timeout(&self) -> Option<Time> {
-        earlier(self.paths.poll_timeout(), self.earliest_loss_probe())
+        self.paths.poll_timeout().into_iter().chain(self.earliest_loss_probe()).min()
     }
 
     fn poll_resend(&self) -> Option<Time> {
-        earlier(self.paths.poll_resend(), self.earliest_loss_probe())
+        self.paths.poll_resend().into_iter().chain(self.earliest_loss_probe()).min()
     }
 
     fn handle_timeout(&mut self, now: Time) {
@@ -244,14 +244,6 @@ impl SubflowManager for Mptcp {
 
     fn paths(&self) -> Vec<PathReport> {
         self.paths.paths()
-    }
-}
-
-/// The earlier of two optional times.
-fn earlier(a: Option<Time>, b: Option<Time>) -> Option<Time> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
     }
 }
 
