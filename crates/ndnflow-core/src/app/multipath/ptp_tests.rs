@@ -372,9 +372,11 @@ fn a_resend_goes_on_an_in_use_path_not_as_a_probe() {
     let new = p.path_for(t(100), 8, false).unwrap();
     assert_eq!(new.lp.flags, flags::PTP_PROBE);
     // The window is full (segment 7 on it): a resend waits for room, though the probe at 200 ms
-    // is due; the consumer wakes for the reselection, not for that probe (room comes with Data).
+    // is due; the consumer wakes for the reselection, T = 10 s after the first send at 0 (§6-A),
+    // not for that probe (room comes with Data).
     assert!(!p.paths.has_room());
     assert!(p.can_send(t(200)));
     assert!(!p.can_resend(t(200)));
-    assert_eq!(p.poll_resend(), p.next_reselect);
+    assert_eq!(p.poll_timeout(), Some(t(200)));
+    assert_eq!(p.poll_resend(), Some(t(10_000)));
 }
