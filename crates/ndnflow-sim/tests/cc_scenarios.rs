@@ -339,7 +339,7 @@ fn raaqm_keeps_the_rtt_below_aimd() {
     let s = &b.summary.consumers["c"];
     assert_eq!(s.timeouts, 0, "{s:?}");
     assert_eq!(b.summary.links["p->r"].drops, 0);
-    // The price with hICN's defaults on one flow: the sample window is under one RTT, so even the
+    // The price with hICN's compiled defaults on one flow: the sample window is under one RTT, so even the
     // sub-millisecond jitter of a near-empty queue spans [RTT_min, RTT_max] and p averages ~0.1;
     // the window settles where +1/W and -0.2 W per Data balance, W^2 ~ 5 (1 - p) / p ~ 45, W ~ 7:
     // ~28 % of the link measured. A gentler setting (PCON §4.4's dropFactor 0.005, beta 0.9)
@@ -357,6 +357,27 @@ fn raaqm_keeps_the_rtt_below_aimd() {
     let (rg, gg) = (mean_rtt_ms(&gentle, 5.0, 20.0), goodput(&gentle, 5.0, 20.0));
     assert!(gg >= 0.9 * CEILING_BPS, "gentle RAAQM goodput {:.3} Mbit/s", gg / 1e6);
     assert!(rg < ra - 15.0, "gentle RAAQM mean RTT {rg:.2} ms, AIMD {ra:.2} ms");
+}
+
+#[test]
+fn raaqm_with_hicns_installed_setting_fills_a_drop_tail_queue() {
+    // An installed hICN reads beta = 0.99 and drop = 0.003 from its consumer.conf. Per RTT the
+    // window grows by 1 and loses W x p x (1 - beta) x W in expectation; with the RTT spread evenly
+    // over its recent range p averages about p_max / 2 = 0.0015, so the two balance near
+    // W = sqrt(1 / (0.0015 x 0.01)) = 258 Interests: more than the pipe (36) and the queue (100)
+    // hold. The delay signal cannot stop the window before the queue overflows, so it runs full,
+    // as AIMD's does at its peaks: drops at the bottleneck, a mean RTT above AIMD's (which halves
+    // at each overflow), and the link kept busy.
+    let queue = r#"{ discipline = "droptail", packets = 100 }"#;
+    let installed = run(&bottleneck(queue, r#"{ algorithm = "raaqm", beta = 0.99, p_max = 0.00301 }"#));
+    let aimd = run(&bottleneck(queue, r#"{ algorithm = "aimd" }"#));
+    let (ri, ra) = (mean_rtt_ms(&installed, 5.0, 20.0), mean_rtt_ms(&aimd, 5.0, 20.0));
+    assert!(installed.summary.links["p->r"].drops > 0);
+    assert!(ri > ra, "installed RAAQM mean RTT {ri:.2} ms, AIMD {ra:.2} ms");
+    // A full queue is 100 x 0.864 = 86.4 ms above the base RTT; the mean sits in its upper half.
+    assert!(ri >= BASE_RTT_MS + 43.2, "installed RAAQM mean RTT {ri:.2} ms");
+    let g = goodput(&installed, 5.0, 20.0);
+    assert!(g >= 0.9 * CEILING_BPS, "installed RAAQM goodput {:.3} Mbit/s", g / 1e6);
 }
 
 #[test]

@@ -4,8 +4,15 @@
 //! current RTT sits between the smallest and largest of the recent samples *of the route the Data
 //! came by*. PCON (§4.4) and the PTP paper use it as the delay-based baseline.
 //!
-//! Defaults follow hICN's libtransport (FDio/hicn `raaqm.cc`, `raaqm_data_path.cc`,
-//! `socket_options_default_values.h`; anchors table D):
+//! Defaults follow hICN's libtransport as compiled (FDio/hicn `raaqm.cc`, `raaqm_data_path.cc`,
+//! `socket_options_default_values.h`; anchors table D). An installed hICN overrides two of them
+//! from the `consumer.conf` it installs into its configuration directory (`etc/hicn`) and reads at
+//! every RAAQM consumer's start: `beta = 0.99`, `drop = 0.003` (`beta = 0.99, p_max = 0.00301`
+//! here); the compiled values apply when that file is missing. We keep the compiled ones: the
+//! papers that run RAAQM as a baseline describe it as latency-based, working at a short queue (PTP
+//! §6 Sol.2 and Sol.4; DPCCP §VII-B-1, "the queue is nearly empty"), as the compiled values do on
+//! their topologies, while with the installed ones RAAQM fills a 100-packet drop-tail queue of a
+//! 30 ms path (docs/protocols/congestion-control.md has the derivation and the measurements).
 //!
 //! * Routes: a Data's route is its route label, the trajectory id that forwarders with
 //!   `route_labels` fold hop by hop (fw/forwarder.rs); a Data without one is on route 0. Each route
