@@ -107,6 +107,14 @@ fn rho_shrinks_when_the_backlog_moves_fast() {
 #[test]
 fn heavy_backlog_drains_then_refills_at_zeta() {
     let mut c = control_in(RateState::Converging, 1000.0);
+    // Above eta = 60 for one or two cycles in a row: no drain (§VI-E-6, a stable network never
+    // drains; our reading: K = 3 cycles in a row), and a cycle at or below eta starts the count
+    // again.
+    for beta in [61.0, 70.0, 60.0, 61.0, 61.0] {
+        c.end_cycle(&cycle(1200.0, beta, 150, 0.1));
+        assert_eq!(c.state(), RateState::Converging, "backlog {beta}");
+    }
+    // The third in a row: drain at 2 /s, with the receiving rate 1200 as the backup rate u*.
     c.end_cycle(&cycle(1200.0, 61.0, 150, 0.1));
     assert_eq!((c.state(), c.rate()), (RateState::Draining, 2.0));
     // The RTT falls (150 -> 130 -> 110): still draining; a cycle without Data changes nothing.
