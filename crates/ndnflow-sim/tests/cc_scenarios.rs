@@ -339,10 +339,10 @@ fn raaqm_keeps_the_rtt_below_aimd() {
     let s = &b.summary.consumers["c"];
     assert_eq!(s.timeouts, 0, "{s:?}");
     assert_eq!(b.summary.links["p->r"].drops, 0);
-    // The price with hICN's compiled defaults on one flow: the sample window is under one RTT, so even the
-    // sub-millisecond jitter of a near-empty queue spans [RTT_min, RTT_max] and p averages ~0.1;
-    // the window settles where +1/W and -0.2 W per Data balance, W^2 ~ 5 (1 - p) / p ~ 45, W ~ 7:
-    // ~28 % of the link measured. A gentler setting (PCON §4.4's dropFactor 0.005, beta 0.9)
+    // The price with hICN's compiled defaults on one flow: the sample window is under one RTT, so
+    // even the sub-millisecond jitter of a near-empty queue spans [RTT_min, RTT_max] and p
+    // averages ~0.1; the window settles where +1/W and -0.2 W per Data balance,
+    // W^2 ~ 5 (1 - p) / p ~ 45, W ~ 7: ~28 % of the link measured. A gentler setting (PCON §4.4's dropFactor 0.005, beta 0.9)
     // keeps more of it (below).
     let g = goodput(&b, 5.0, 20.0);
     assert!(g > 0.1 * CEILING_BPS, "RAAQM goodput {:.3} Mbit/s", g / 1e6);

@@ -94,7 +94,8 @@ pub enum CcConfig {
     /// ICP (AIMD, +1 per RTT, halve on timeout, RTO = (RTT_min + RTT_max) / 2 or RFC 6298),
     /// `IcpConfig::default()`.
     Icp(IcpConfig),
-    /// RAAQM (delay-based, probabilistic decrease), `RaaqmConfig::default()` (hICN's compiled values).
+    /// RAAQM (delay-based, probabilistic decrease), `RaaqmConfig::default()` (hICN's compiled
+    /// values).
     Raaqm(RaaqmConfig),
     /// PTP's multipath transport: probing, in-use paths, MPCCP with Linked Increase per path
     /// (`PtpConfig::default()`: the paper's values).

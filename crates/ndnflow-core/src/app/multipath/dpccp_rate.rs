@@ -14,8 +14,9 @@
 //!   `beta_r` crosses the setpoint. Backlog below `psi` for K cycles in a row returns to BF.
 //! * **Queue-Draining** (QD, §VI-E-6, Eq. 21): entered from FC when `beta_r > eta` for K cycles in
 //!   a row, or on a drain flag (another sub-flow's RTT probing); stage I keeps `u* = x_r` and
-//!   requests 2 Interests per second until the RTT stops falling; stage II requests `zeta u*` (zeta 0.8) and moves to BF
-//!   at once, with `zeta u*` as Z-MI's tolerable rate: the round starts at its stage II.
+//!   requests 2 Interests per second until the RTT stops falling; stage II requests `zeta u*`
+//!   (zeta 0.8) and moves to BF at once, with `zeta u*` as Z-MI's tolerable rate: the round
+//!   starts at its stage II.
 //! * **RTT-Probing** (RP, §VI-E-7): a new sub-flow flags its Interests so that the routers make
 //!   the other sub-flows on its faces drain, until its own RTT stops falling; then BF.
 //!
@@ -199,9 +200,9 @@ impl RateControl {
     /// §VI-E-6: "When the network is stable, sub-flows will never move into the QD state"; its
     /// example is a cache that stops answering, whose backlog stays. One cycle above `eta` is
     /// not that: where a cache answers each Interest at random (SP-1), the producer's share of a
-    /// cycle's Interests, and with it the bottleneck's queue, swings from cycle to cycle (six
-    /// drains in 200 s at κ = 80 % with a one-cycle test). Our reading, with A-AIAD's span K
-    /// (§VI-E-5: 3) as the span; A-AIAD keeps lowering the rate meanwhile.
+    /// cycle's Interests, and with it the bottleneck's queue, swings from cycle to cycle (five to
+    /// seven drains in 200 s at κ = 80 % with a one-cycle test, seeds 1-4). Our reading, with
+    /// A-AIAD's span K (§VI-E-5: 3) as the span; A-AIAD keeps lowering the rate meanwhile.
     fn heavily_congested(&mut self, backlog: f64) -> bool {
         self.congested_cycles = if backlog > self.config.eta { self.congested_cycles + 1 } else { 0 };
         self.congested_cycles >= self.config.k

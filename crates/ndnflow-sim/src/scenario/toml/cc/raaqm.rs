@@ -1,4 +1,5 @@
-//! `algorithm = "raaqm"`: RAAQM, single route (hICN's compiled defaults; docs/protocols/congestion-control.md).
+//! `algorithm = "raaqm"`: RAAQM, single route (hICN's compiled defaults;
+//! docs/protocols/congestion-control.md).
 
 use ndnflow_core::app::cc::{CcConfig, RaaqmConfig};
 
