@@ -76,7 +76,7 @@ impl Consumer {
                 return Some(next);
             }
         }
-        if self.final_segment.is_some_and(|f| self.next_segment > f) || self.next_segment >= self.released {
+        if !self.has_new_segment() {
             return None;
         }
         let seg = self.next_segment;
