@@ -30,7 +30,7 @@ use smallvec::SmallVec;
 use super::coupling::CouplingName;
 use super::mpccp::MpccpConfig;
 use super::paths::{PathSet, Sent, Tags, Use};
-use super::selection::{Candidate, PathSelection, ProbeRtts};
+use super::selection::{weighted_index, Candidate, PathSelection, ProbeRtts};
 use super::{PathReport, PathSend, SubflowManager};
 use crate::app::cc::DataSample;
 use crate::app::rtt::RttOptions;
@@ -115,6 +115,8 @@ pub struct PathSpecified {
     paths: PathSet,
     /// Each path's last probe RTTs, by path index (the latency rules read them).
     probe_rtts: Vec<ProbeRtts>,
+    /// How many probes found each path, by path index (`BandwidthProbed` draws by it).
+    probe_finds: Vec<u64>,
     next_probe: Option<Time>,
     next_reselect: Option<Time>,
     rng: ChaCha8Rng,
@@ -143,6 +145,7 @@ impl PathSpecified {
             paths: PathSet::new(config.coupling.coupling(), config.congestion, path_rto),
             config,
             probe_rtts: Vec::new(),
+            probe_finds: Vec::new(),
             next_probe: None,
             next_reselect: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -188,7 +191,7 @@ impl PathSpecified {
     /// returns to the idle set.
     fn learn_path(&mut self, tags: &[u64], rtt: Option<Time>) {
         if let Some(i) = self.paths.find(tags) {
-            self.note_probe_rtt(i, rtt);
+            self.note_probe(i, rtt);
             if self.paths.get(i).state == Use::Failed {
                 self.paths.set_state(i, Use::Idle);
                 self.replace_failed();
@@ -196,28 +199,44 @@ impl PathSpecified {
             return;
         }
         if let Some(i) = self.paths.learn(tags, rtt) {
-            self.note_probe_rtt(i, rtt);
+            self.note_probe(i, rtt);
             if self.paths.in_use_count() < self.config.max_paths {
                 self.paths.put_in_use(i);
             }
         }
     }
 
-    fn note_probe_rtt(&mut self, i: usize, rtt: Option<Time>) {
+    /// A probe found path `i` (its RTT, `None` under Karn's rule for a resent segment).
+    fn note_probe(&mut self, i: usize, rtt: Option<Time>) {
         if self.probe_rtts.len() <= i {
             self.probe_rtts.resize_with(i + 1, ProbeRtts::default);
+            self.probe_finds.resize(i + 1, 0);
         }
+        self.probe_finds[i] += 1;
         if let Some(r) = rtt {
             self.probe_rtts[i].add(r);
         }
     }
 
-    /// A known path not in use: the best-ranked under a ranked rule, otherwise a random one.
+    /// A known path not in use: the best-ranked under a ranked rule, under `BandwidthProbed` one
+    /// drawn in proportion to its probes' finds, otherwise a random one.
     fn pick_idle(&mut self) -> Option<usize> {
         let idle: SmallVec<[usize; 16]> =
             (0..self.paths.len()).filter(|&i| self.paths.get(i).state == Use::Idle).collect();
         if self.config.selection.is_ranked() {
             return self.config.selection.best(&self.candidates(&idle), 1).first().copied();
+        }
+        if self.config.selection == PathSelection::BandwidthProbed {
+            // Every known path was found by a probe at least once; the floor of 1 keeps a path
+            // learnt any other way drawable.
+            let weights: SmallVec<[u64; 16]> =
+                idle.iter().map(|&i| self.probe_finds.get(i).copied().unwrap_or(0).max(1)).collect();
+            let total: u64 = weights.iter().sum();
+            if total == 0 {
+                return None;
+            }
+            let x = self.rng.random_range(0..total);
+            return weighted_index(&weights, x).map(|k| idle[k]);
         }
         (!idle.is_empty()).then(|| idle[self.rng.random_range(0..idle.len())])
     }

@@ -179,6 +179,29 @@ fn the_random_rule_swaps_one_path_each_period() {
     assert_eq!(kept, 1, "{after:?}");
 }
 
+#[test]
+fn the_probed_bandwidth_rule_draws_the_newcomer_as_probes_found_it() {
+    // One slot. Probes find [1, 9] (put in use), then [2, 9] three times and [3, 9] once. At T
+    // the in-use path gives way, and `"bandwidth-probed"` draws [2, 9] with probability 3 / 4:
+    // over 400 seeds 300 times, give or take sqrt(400 x 3/4 x 1/4) = 8.7 (the plain rule's
+    // uniform draw would give 200).
+    let probes: [&[u64]; 5] = [&[1, 9], &[2, 9], &[2, 9], &[2, 9], &[3, 9]];
+    let mut drawn_often = 0;
+    for seed in 0..400 {
+        let config = PtpConfig { max_paths: 1, selection: PathSelection::BandwidthProbed, ..PtpConfig::default() };
+        let mut p = Ptp::new(config, RttOptions::default(), seed);
+        for (seg, tags) in probes.iter().enumerate() {
+            let seg = seg as u64;
+            p.path_for(t(100 * seg), seg, false);
+            data(&mut p, t(100 * seg + 50), seg, 50, &probe_data(tags));
+        }
+        let after = in_use_after_a_period(&mut p);
+        assert!(after == vec![vec![2, 9]] || after == vec![vec![3, 9]], "{after:?}");
+        drawn_often += usize::from(after == vec![vec![2, 9]]);
+    }
+    assert!((265..=335).contains(&drawn_often), "{drawn_often} of 400");
+}
+
 /// One path [4] found by a probe, then segments 1 (answered: window 2) and 2, 3 in flight on it.
 fn two_in_flight_on_one_path() -> Ptp {
     let mut p = ptp(10);

@@ -3,6 +3,10 @@
 //!
 //! * `Bandwidth` (§4-C-1, the rule PTP's experiments run): every period T the in-use path that
 //!   delivered least gives its slot to a random unused path.
+//! * `BandwidthProbed`: the same, with "a random unused path" drawn as the probes draw it, in
+//!   proportion to how many probes found each unused path (the next path the probes bring back
+//!   that is not in use). A reading tried after Scenario 5's results were known, so not the
+//!   default (docs/experiments/ptp.md, "Scenario 5").
 //! * `Random` (Appendix I, "randomly choose N in-use paths from all eligible transmission
 //!   paths"): every T a random in-use path gives its slot to a random unused one. Our reading: the
 //!   bandwidth rule with its ranking taken away, so that the two differ only in the ranking.
@@ -35,6 +39,7 @@ pub const PROBE_SAMPLES: usize = 10;
 pub enum PathSelection {
     #[default]
     Bandwidth,
+    BandwidthProbed,
     Random,
     Hop,
     Latency,
@@ -43,8 +48,9 @@ pub enum PathSelection {
 
 impl PathSelection {
     /// The scenario words, in the order docs list them.
-    pub const NAMES: [(&'static str, PathSelection); 5] = [
+    pub const NAMES: [(&'static str, PathSelection); 6] = [
         ("bandwidth", PathSelection::Bandwidth),
+        ("bandwidth-probed", PathSelection::BandwidthProbed),
         ("random", PathSelection::Random),
         ("hop", PathSelection::Hop),
         ("latency", PathSelection::Latency),
@@ -108,7 +114,7 @@ impl PathSelection {
             PathSelection::Hop => Some(c.hops as f64),
             PathSelection::Latency => c.probes.mean(),
             PathSelection::LatencyVariance => c.probes.variance(),
-            PathSelection::Bandwidth | PathSelection::Random => Some(0.0),
+            PathSelection::Bandwidth | PathSelection::BandwidthProbed | PathSelection::Random => Some(0.0),
         };
         measure.unwrap_or(f64::INFINITY)
     }
@@ -122,6 +128,18 @@ impl PathSelection {
         order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         order.into_iter().take(n).map(|(_, _, i)| i).collect()
     }
+}
+
+/// The index whose share of the summed `weights` holds `x` (a draw in `0..sum`): index k for
+/// `x` in `[w_0 + ... + w_(k-1), w_0 + ... + w_k)`; `None` past the sum.
+pub fn weighted_index(weights: &[u64], mut x: u64) -> Option<usize> {
+    for (k, &w) in weights.iter().enumerate() {
+        if x < w {
+            return Some(k);
+        }
+        x -= w;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -167,6 +185,14 @@ mod tests {
         assert_eq!(PathSelection::Latency.best(&paths, 3), vec![1, 2, 0]);
         // Variance: fast and slow 0 (slow in use first), jittery 0.0128 s^2, none last.
         assert_eq!(PathSelection::LatencyVariance.best(&paths, 4), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_weighted_draw_falls_in_its_share() {
+        // Weights 3 and 1: draws 0, 1, 2 fall in the first share, 3 in the second, 4 past both.
+        let picks: Vec<Option<usize>> = (0..5).map(|x| weighted_index(&[3, 1], x)).collect();
+        assert_eq!(picks, vec![Some(0), Some(0), Some(0), Some(1), None]);
+        assert_eq!(weighted_index(&[0, 2], 0), Some(1), "a zero weight is never drawn");
     }
 
     #[test]
