@@ -31,13 +31,20 @@ def _long_quickstart(tmp_path: Path, duration: str) -> Path:
     return path
 
 
+def _interactive_signals() -> None:
+    """Ctrl-C's default action in the child, as a command typed at a terminal has it: a shell that
+    starts the test suite in the background (`... &` without job control) makes it inherit SIGINT
+    ignored, and Python then never turns SIGINT into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _command(argv, hook: str) -> subprocess.Popen:
     """`ndnflow ARGV` in a subprocess, with `hook` (Python source) run first to make it print a line
     when it reaches the point the test waits for."""
     code = textwrap.dedent(hook) + f"\nimport sys\nfrom ndnflow.cli import main\nsys.exit(main({argv!r}))\n"
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
     return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env)
+                            text=True, env=env, preexec_fn=_interactive_signals)
 
 
 def _wait_for(proc: subprocess.Popen, marker: str, count: int = 1) -> None:
