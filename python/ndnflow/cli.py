@@ -14,9 +14,9 @@ import re
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List, NoReturn, Optional, Sequence
+from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple
 
-from ndnflow import _native, cli_plot, cli_topology, safe_io, units
+from ndnflow import _native, cli_plot, cli_topology, figures, safe_io, units
 from ndnflow._native import CoreUnavailableError, ScenarioError
 from ndnflow.report import late_consumer_warnings, sweep_late_consumer_warnings
 
@@ -162,7 +162,8 @@ def _remove_earlier_outputs(out: Path, written: List[Path]) -> List[str]:
 
     kept = {path.name for path in written}
     removed = []
-    for name in (SUMMARY_FILE, *TRACE_FILES, SCENARIO_FILE, *FIGURES):
+    drawn = [str(Path(name).with_suffix("." + fmt)) for fmt in figures.FORMATS for name in FIGURES]
+    for name in (SUMMARY_FILE, *TRACE_FILES, SCENARIO_FILE, *drawn):
         if name not in kept and (out / name).is_file():
             (out / name).unlink()
             removed.append(name)
@@ -213,7 +214,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if not args.no_plot and len(result.table):
             from ndnflow.plot import MAX_SWEEP_PANELS, plot_sweep
 
-            written.append(plot_sweep(result, out / "sweep.png", patterns))
+            written += plot_sweep(result, out / "sweep.png", patterns)
             matched = len(result.metrics(patterns))
             if matched > MAX_SWEEP_PANELS and not args.quiet:
                 _say(f"sweep.png draws the first {MAX_SWEEP_PANELS} of {matched} metrics (narrow them with --metric)")
@@ -445,6 +446,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
 # -------------------------------------------------------------------------------------- parser
 
 
+def add_figures_option(command: argparse.ArgumentParser) -> None:
+    """`--figures FORMATS`: the files every figure of the command is written as."""
+    command.add_argument("--figures", metavar="FORMATS", default="png",
+                         help="write each figure in these formats, comma-separated: png (default), pdf, svg; "
+                              "e.g. png,pdf for a paper")
+
+
+def _figure_formats(args: argparse.Namespace) -> Tuple[str, ...]:
+    """The command's `--figures` (the setting as it is for a command without the option), checked
+    before anything runs."""
+    text = getattr(args, "figures", None)
+    if text is None:
+        return figures.current()
+    try:
+        return figures.parse(text)
+    except figures.FormatError as exc:
+        raise UsageError(f"--figures {exc}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ndnflow", description="Fast packet-level NDN simulator.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -465,6 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--top", type=int, metavar="N",
                      help="list only the N busiest link directions in the table (the files keep every link)")
     run.add_argument("--no-plot", action="store_true", help="with --out: save results but draw no figures")
+    add_figures_option(run)
     run.add_argument("--details", action="store_true", help="also print ndnget-style statistics per consumer")
     run.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     run.set_defaults(handler=cmd_run)
@@ -486,6 +507,7 @@ def build_parser() -> argparse.ArgumentParser:
     swp.add_argument("--scheduler", metavar="ADDRESS",
                      help="run on this Dask scheduler (e.g. tcp://10.0.0.1:8786) instead of this machine")
     swp.add_argument("--no-plot", action="store_true", help="with --out: write no figure")
+    add_figures_option(swp)
     swp.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     swp.set_defaults(handler=cmd_sweep)
 
@@ -599,6 +621,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--jobs", type=int, metavar="N",
                      help="run N of an experiment's simulations at once (default: one per usable processor); "
                           "the results do not depend on it")
+    add_figures_option(rep)
     rep.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     rep.set_defaults(handler=cmd_reproduce)
     return parser
@@ -628,7 +651,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     debug = bool(os.environ.get("NDNFLOW_DEBUG"))
     try:
         args = build_parser().parse_args(argv)
-        with safe_io.sigterm_as_interrupt(), warnings.catch_warnings():
+        formats = _figure_formats(args)
+        # The formats hold for this command only: a caller's own setting comes back after it.
+        with safe_io.sigterm_as_interrupt(), warnings.catch_warnings(), figures.writing(*formats):
             # SIGTERM stops a run as Ctrl-C does, keeping its results; a warning is one line.
             warnings.showwarning = lambda message, *_, **__: _say(f"warning: {_one_line(str(message))}")
             return args.handler(args)

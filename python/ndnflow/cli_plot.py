@@ -32,6 +32,9 @@ def add_parser(commands: Any) -> None:
                            "or by 'ndnflow reproduce --all' (each experiment's, figures in DIR/plots/EXPERIMENT/...)")
     plot.add_argument("--out", metavar="DIR", help="write the figures here instead of into DIR (DIR/plots)")
     plot.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
+    from ndnflow.cli import add_figures_option
+
+    add_figures_option(plot)
     plot.set_defaults(handler=cmd_plot)
 
 

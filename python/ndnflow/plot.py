@@ -6,11 +6,10 @@ matplotlib, numpy and pandas load when a figure is drawn, not with this module: 
 from __future__ import annotations
 
 import os
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple, Union
 
-from ndnflow import safe_io
+from ndnflow import figures
 from ndnflow.report import natural_key
 from ndnflow.results import Results
 
@@ -22,7 +21,7 @@ if TYPE_CHECKING:
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-DPI = 120
+DPI = figures.DPI
 #: At most this many series per axes (the busiest ones); the title says when some were left out.
 MAX_SERIES = 10
 
@@ -231,7 +230,7 @@ def _panels(name: str, results: Results) -> List[Drawer]:
     return panels
 
 
-def _figure(panels: Sequence[Drawer], results: Results, path: Path, title: Optional[str]) -> Path:
+def _figure(panels: Sequence[Drawer], results: Results, path: Path, title: Optional[str]) -> List[Path]:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -243,7 +242,7 @@ def _figure(panels: Sequence[Drawer], results: Results, path: Path, title: Optio
     if title:
         figure.suptitle(title, fontsize=10)
     figure.tight_layout()
-    return safe_io.write_with(path, partial(figure.savefig, dpi=DPI, format="png"))
+    return figures.save(figure, path)
 
 
 def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[str]] = None,
@@ -278,7 +277,7 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
     unknown = [name for name in selected if name not in FIGURES]
     if unknown:
         raise ValueError(f"unknown figure(s) {', '.join(unknown)}; known: {', '.join(FIGURES)}")
-    return [_figure(_panels(name, results), results, out / name, title) for name in selected]
+    return [path for name in selected for path in _figure(_panels(name, results), results, out / name, title)]
 
 
 #: At most this many metrics get a panel in a sweep's figure.
@@ -359,7 +358,6 @@ def sweep_figure(sweep: Any, patterns: Sequence[str]) -> Figure:
     return figure
 
 
-def plot_sweep(sweep: Any, path: PathLike, patterns: Sequence[str]) -> Path:
-    """`sweep_figure` as a PNG at `path`."""
-    path = Path(path)
-    return safe_io.write_with(path, partial(sweep_figure(sweep, patterns).savefig, dpi=DPI, format="png"))
+def plot_sweep(sweep: Any, path: PathLike, patterns: Sequence[str]) -> List[Path]:
+    """`sweep_figure` at `path`, once per chosen figure format (`ndnflow.figures`)."""
+    return figures.save(sweep_figure(sweep, patterns), Path(path))

@@ -23,7 +23,6 @@ import os
 import textwrap
 import time
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
@@ -33,7 +32,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ndnflow import safe_io
+from ndnflow import figures, safe_io
 from ndnflow.report import render_wrapped
 from ndnflow.results import Results, json_ready
 from ndnflow.runner import _progress_bar, advance_all, core_results, usable_cpus
@@ -74,7 +73,7 @@ def fixed_rto(seconds: float) -> Dict[str, float]:
 
 RESULTS_JSON = "results.json"
 RESULTS_CSV = "results.csv"
-DPI = 120
+DPI = figures.DPI
 
 
 # ------------------------------------------------------------------------------------ rows
@@ -466,10 +465,11 @@ def figure_grid(rows: int, cols: int, width: float = 4.2, height: float = 2.2):
     return figure, axes
 
 
-def save_figure(figure: Figure, path: Path) -> Path:
+def save_figure(figure: Figure, path: Path) -> List[Path]:
+    """`figure` at `path`, once per chosen figure format (`ndnflow.figures`); the paths written."""
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    return safe_io.write_with(path, partial(figure.savefig, dpi=DPI, format="png"))
+    return figures.save(figure, path)
 
 
 def step(ax: Any, times: Any, values: Any, **style: Any) -> None:

@@ -79,5 +79,5 @@ def case_figures(results: Mapping[str, Any], cases: Sequence[str], links: Sequen
     """Every link's utilization per protocol and case (`path`), and DPCCP's sub-flows in each case
     (paths.png beside it)."""
     panels = [(pc.variant("DPCCP", case), results[pc.variant("DPCCP", case)], "n1") for case in cases]
-    return [pc.utilization_bars(results, cases, list(SOLUTIONS), links, scenario_of, path),
-            pc.paths_figure(panels, path.parent / "paths.png")]
+    return [*pc.utilization_bars(results, cases, list(SOLUTIONS), links, scenario_of, path),
+            *pc.paths_figure(panels, path.parent / "paths.png")]

@@ -106,5 +106,5 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     axes[0, 0].legend(fontsize="x-small")
     axes[-1, 0].set_xlabel("time [s]")
     panels = [("DPCCP, A", results["DPCCP"], "n1"), ("DPCCP, B", results["DPCCP"], "n2")]
-    return [common.save_figure(figure, Path(out_dir) / "figure16.png"),
-            pc.paths_figure(panels, Path(out_dir) / "paths.png")]
+    return [*common.save_figure(figure, Path(out_dir) / "figure16.png"),
+            *pc.paths_figure(panels, Path(out_dir) / "paths.png")]

@@ -281,10 +281,10 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
         ax.grid(True, axis="y", alpha=0.3)
     axes[0, 1].set_ylim(0, 1.05)
     axes[0, 0].legend(fontsize="x-small")
-    return [common.save_figure(figure, Path(out_dir) / "figure22.png"), rates_figure(results["DPCCP"], drawn, out_dir)]
+    return [*common.save_figure(figure, Path(out_dir) / "figure22.png"), *rates_figure(results["DPCCP"], drawn, out_dir)]
 
 
-def rates_figure(res: Any, drawn: Sequence[Consumer], out_dir: Any) -> Path:
+def rates_figure(res: Any, drawn: Sequence[Consumer], out_dir: Any) -> List[Path]:
     """rates.png: one panel per prefix, each consumer's goodput in 1 s bins while it is active."""
     figure, axes = common.figure_grid(len(REPOSITORIES), 1, width=7.0, height=2.0)
     for row, prefix in enumerate(REPOSITORIES):

@@ -128,7 +128,7 @@ def best_row(metric: str, utils: Mapping[str, float]) -> Row:
 
 
 def utilization_bars(results: Mapping[str, Any], cases: Sequence[Optional[str]], solutions: Sequence[str],
-                     links: Sequence[str], scenario_of: Any, path: Any) -> Any:
+                     links: Sequence[str], scenario_of: Any, path: Any) -> List[Path]:
     """One panel per case: each link's utilization (its rate over its max-flow rate) per solution,
     as PTP's Figures 13, 14, 16 and 17 draw them."""
     figure, axes = common.figure_grid(len(cases), 1, width=7.5, height=2.6)
@@ -154,8 +154,8 @@ def case_figures(results: Mapping[str, Any], cases: Sequence[str], links: Sequen
     """Scenarios 1 and 2: every link's utilization per solution and case (`path`), and PTP's
     paths in each case (paths.png beside it)."""
     panels = [(variant("PTP", case), results[variant("PTP", case)], "n1") for case in cases]
-    return [utilization_bars(results, cases, list(SOLUTIONS), links, scenario_of, path),
-            paths_figure(panels, path.parent / "paths.png")]
+    return [*utilization_bars(results, cases, list(SOLUTIONS), links, scenario_of, path),
+            *paths_figure(panels, path.parent / "paths.png")]
 
 
 def case_rows(results: Mapping[str, Any], cases: Sequence[str], solutions: Sequence[str],
@@ -176,7 +176,7 @@ def case_rows(results: Mapping[str, Any], cases: Sequence[str], solutions: Seque
 PATHS_DRAWN = 10
 
 
-def paths_figure(panels: Sequence[Tuple[str, Any, str]], path: Any, bin_s: float = 1.0) -> Path:
+def paths_figure(panels: Sequence[Tuple[str, Any, str]], path: Any, bin_s: float = 1.0) -> List[Path]:
     """paths.png: for each (title, results, consumer id), the consumer's paths over time (the
     `paths` trace): goodput per path on the left (payload of its Data, `bin_s` bins), congestion
     window on the right, while the path is in use. The `PATHS_DRAWN` paths that carried most are drawn one by one, labelled

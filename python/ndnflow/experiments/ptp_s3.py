@@ -81,5 +81,5 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     axes[0, 0].legend(fontsize="x-small")
     axes[-1, 0].set_xlabel("time [s]")
     panels = [("PTP, #1 multi-path", results["PTP"], "n1"), ("PTP, #2 single-path", results["PTP"], "n2")]
-    return [common.save_figure(figure, Path(out_dir) / "figure19_20.png"),
-            pc.paths_figure(panels, Path(out_dir) / "paths.png")]
+    return [*common.save_figure(figure, Path(out_dir) / "figure19_20.png"),
+            *pc.paths_figure(panels, Path(out_dir) / "paths.png")]

@@ -104,5 +104,5 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
                 ax.axvline(t, color="gray", linestyle=":", linewidth=0.8)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="x-small")
-    return [common.save_figure(figure, Path(out_dir) / "figure22_23.png"),
-            pc.paths_figure([("PTP, #1", res, "n1")], Path(out_dir) / "paths.png")]
+    return [*common.save_figure(figure, Path(out_dir) / "figure22_23.png"),
+            *pc.paths_figure([("PTP, #1", res, "n1")], Path(out_dir) / "paths.png")]

@@ -92,5 +92,5 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     ax.set_yscale("log")
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize="x-small")
-    return [common.save_figure(figure, Path(out_dir) / "table1.png"),
-            pc.paths_figure([("PTP", results["PTP"], "n1")], Path(out_dir) / "paths.png")]
+    return [*common.save_figure(figure, Path(out_dir) / "table1.png"),
+            *pc.paths_figure([("PTP", results["PTP"], "n1")], Path(out_dir) / "paths.png")]

@@ -190,7 +190,7 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     axes[1, 0].set_ylabel("rate [Mbit/s]")
     axes[0, 1].legend(fontsize="x-small", loc="upper right")
     axes[1, 1].legend(fontsize="x-small", loc="upper right")
-    out.append(common.save_figure(figure, Path(out_dir) / "figure4_5.png"))
+    out.extend(common.save_figure(figure, Path(out_dir) / "figure4_5.png"))
 
     figure, axes = common.figure_grid(1, 3, width=4.0, height=2.6)
     names = list(sv.STRATEGIES)
@@ -212,5 +212,5 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     axes[0, 0].legend(fontsize="x-small")
     figure.text(0.01, 0.005, "dotted: the values the text states (81.3 Mbit/s; BR/FPF delays and sojourns)",
                 fontsize="x-small")
-    out.append(common.save_figure(figure, Path(out_dir) / "table2.png"))
+    out.extend(common.save_figure(figure, Path(out_dir) / "table2.png"))
     return out
