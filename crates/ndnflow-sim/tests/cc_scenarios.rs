@@ -469,16 +469,20 @@ fn mircc_reads_its_path_keys() {
     let CcConfig::Mircc(m) = read(r#"{ algorithm = "mircc" }"#).expect("valid").consumers[0].cc else {
         panic!("mircc")
     };
-    // PTP's 10 paths and 10 probes per second; RFC 6298's 1 s floor.
+    // PTP's 10 paths and 10 probes per second; RFC 6298's 1 s floor; the smallest rate of the RTT.
     assert_eq!((m.max_paths, m.probe_rate, m.min_rto), (10, 10.0, ndnflow_core::Time::from_secs(1)));
-    let CcConfig::Mircc(m) =
-        read(r#"{ algorithm = "mircc", max_paths = 2, probe_rate = 5 }"#).expect("valid").consumers[0].cc
+    assert_eq!(m.path_rate, ndnflow_core::app::multipath::PathRate::Smallest);
+    let CcConfig::Mircc(m) = read(r#"{ algorithm = "mircc", max_paths = 2, probe_rate = 5, path_rate = "latest" }"#)
+        .expect("valid")
+        .consumers[0]
+        .cc
     else {
         panic!("mircc")
     };
-    assert_eq!((m.max_paths, m.probe_rate), (2, 5.0));
+    assert_eq!((m.max_paths, m.probe_rate, m.path_rate), (2, 5.0, ndnflow_core::app::multipath::PathRate::Latest));
     for (bad, says) in [
         (r#"{ algorithm = "mircc", probe_rate = 0 }"#, "probe_rate: must be positive"),
+        (r#"{ algorithm = "mircc", path_rate = "mean" }"#, "path_rate"),
         (r#"{ algorithm = "mircc", setpoint = 20 }"#, "\"setpoint\" does not apply to algorithm = \"mircc\""),
     ] {
         let err = read(bad).expect_err(bad).to_string();

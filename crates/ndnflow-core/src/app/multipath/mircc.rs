@@ -10,6 +10,16 @@
 //!   ("these rates are returned to consumers to adjust requesting speeds", DPCCP §II). The rate is
 //!   in bits per second of link bytes: a sub-flow sends `R / (8 x the Data's size on the link)`
 //!   Interests per second, paced.
+//! * **One path, two holders.** Where a cache and the producer both answer a path's Interests,
+//!   its Data bring two rates, the cache's path's and the producer's longer one, and MIRCC "cannot
+//!   distinguish multiple sources (C and D) on the same path. As the result, Consumer A adjusts
+//!   its requesting rate for bottlenecks D–C and C–B" (DPCCP §VII-B-1). A sub-flow therefore
+//!   sends at the smallest rate its Data brought over the last smoothed RTT (`PathRate::Smallest`,
+//!   our reading): every bottleneck its Interests may meet holds it, as RCP's flow is held by the
+//!   smallest rate on its path. The DPCCP paper's account of what follows, "low bandwidth
+//!   utilization" between the two ends of SP-1 and a queue "nearly empty", is what this reading
+//!   gives; following each Data's rate as it comes (`PathRate::Latest`, the reading until
+//!   2026-11-28) overruns D-C instead (docs/experiments/dpccp.md has both).
 //! * **Paths** are PTP's (DPCCP §II: MIRCC "took advantage of path-switch"), found by probes every
 //!   `1 / probe_rate` as DPCCP's consumer finds them (routers need `ptp = true`).
 //! * **Two classes** ("They split flows into two classes, the primary and secondary, and perform
@@ -19,14 +29,16 @@
 //!   `MIRCC_SECONDARY`, echoed by the producer, so that links count their Data in the second class.
 //!
 //! Our choices where the sources are silent (docs/protocols/mircc.md gives the reasons):
-//! * The primary is the open sub-flow whose latest first-class rate is highest (the path with the
-//!   most to offer a single-path flow), the earliest found on a tie; it is chosen again on every
-//!   Data, and changes only when another path's rate is strictly higher.
+//! * The primary is the open sub-flow whose first-class rate (`PathRate`) is highest (the path
+//!   with the most to offer a single-path flow), the earliest found on a tie; it is chosen again
+//!   on every Data, and changes only when another path's rate is strictly higher.
 //! * A path's first rates come with the probe that found it (the probe's Data crosses the same
 //!   links); a Data without rates (no MIRCC link on the path) leaves the sub-flow at
 //!   `initial_window` Interests per RTT of that probe.
 //! * Losses are not a congestion signal (rate-based, as RCP): a timeout retransmits. Each sub-flow
 //!   times its Interests with its own RFC 6298 estimator floored at 1 s, as DPCCP's and PTP's.
+
+use std::collections::VecDeque;
 
 use super::pacing::{interval, paced_flow, path_header, Answered, PacedFlows, Pacer, Turn};
 use super::paths::Tags;
@@ -36,6 +48,21 @@ use crate::app::rtt::{RttEstimator, RttOptions};
 use crate::packet::lp::flags;
 use crate::packet::{LpHeader, NackReason};
 use crate::Time;
+
+/// Which rate a sub-flow sends at, of those its Data brought (see the module comment).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PathRate {
+    /// The smallest over the last smoothed RTT.
+    #[default]
+    Smallest,
+    /// The latest Data's, as it comes.
+    Latest,
+}
+
+impl PathRate {
+    /// The scenario words.
+    pub const NAMES: [(&'static str, PathRate); 2] = [("smallest", PathRate::Smallest), ("latest", PathRate::Latest)];
+}
 
 /// MIRCC's consumer parameters (docs/protocols/mircc.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,11 +75,19 @@ pub struct MirccConfig {
     pub initial_window: f64,
     /// Floor of each sub-flow's RTO (RFC 6298 §2.4's 1 s).
     pub min_rto: Time,
+    /// Which of its Data's rates a sub-flow follows.
+    pub path_rate: PathRate,
 }
 
 impl Default for MirccConfig {
     fn default() -> Self {
-        MirccConfig { max_paths: 10, probe_rate: 10.0, initial_window: 10.0, min_rto: super::ptp::TCP_MIN_RTO }
+        MirccConfig {
+            max_paths: 10,
+            probe_rate: 10.0,
+            initial_window: 10.0,
+            min_rto: super::ptp::TCP_MIN_RTO,
+            path_rate: PathRate::Smallest,
+        }
     }
 }
 
@@ -79,10 +114,60 @@ impl LinkRates {
     }
 }
 
+/// The smallest value pushed within the last `window`, kept as a monotonic deque: a value stays
+/// only while nothing smaller came after it, so the front is the minimum (O(1) amortised per
+/// push). When every value is older than the window the newest stays: a path whose Data stop
+/// carrying rates keeps its last one, as `LinkRates::update` does.
+#[derive(Clone, Debug, Default)]
+struct WindowMin {
+    values: VecDeque<(Time, f64)>,
+}
+
+impl WindowMin {
+    fn push(&mut self, now: Time, value: f64) {
+        while self.values.back().is_some_and(|&(_, v)| v >= value) {
+            self.values.pop_back();
+        }
+        self.values.push_back((now, value));
+    }
+
+    fn min(&mut self, now: Time, window: Time) -> Option<f64> {
+        while self.values.len() > 1 && self.values.front().is_some_and(|&(t, _)| now.saturating_sub(t) > window) {
+            self.values.pop_front();
+        }
+        self.values.front().map(|&(_, v)| v)
+    }
+}
+
+/// Each class's rates a sub-flow's Data brought, for `PathRate::Smallest`.
+#[derive(Clone, Debug, Default)]
+struct RecentRates {
+    first: WindowMin,
+    second: WindowMin,
+}
+
+impl RecentRates {
+    fn push(&mut self, now: Time, rates: LinkRates) {
+        if let Some(r) = rates.first {
+            self.first.push(now, r);
+        }
+        if let Some(r) = rates.second {
+            self.second.push(now, r);
+        }
+    }
+
+    /// The smallest of each class over the last `window`; none where no Data brought one.
+    fn smallest(&mut self, now: Time, window: Time) -> LinkRates {
+        LinkRates { first: self.first.min(now, window), second: self.second.min(now, window) }
+    }
+}
+
 struct SubFlow {
     tags: Tags,
     open: bool,
+    /// The rates it sends at (`PathRate`).
     rates: LinkRates,
+    recent: RecentRates,
     /// Interests per second before any link rate is known.
     fallback: f64,
     /// The size on the link of its latest Data, bytes.
@@ -146,10 +231,13 @@ impl Mircc {
         let rtt = rtt.unwrap_or(Time::from_secs(1)).max(Time::from_micros(1));
         let mut estimator = RttEstimator::new(self.paths.rto);
         estimator.add_sample(rtt);
+        let mut recent = RecentRates::default();
+        recent.push(now, LinkRates::of(sample.lp));
         self.paths.flows.push(SubFlow {
             tags,
             open: true,
             rates: LinkRates::of(sample.lp),
+            recent,
             fallback: self.config.initial_window / rtt.as_secs_f64(),
             data_size: f64::from(sample.wire_size),
             rtt: estimator,
@@ -224,7 +312,15 @@ impl SubflowManager for Mircc {
                 if let Some(r) = sample.rtt {
                     f.rtt.add_sample(r);
                 }
-                f.rates.update(LinkRates::of(sample.lp));
+                let brought = LinkRates::of(sample.lp);
+                match self.config.path_rate {
+                    PathRate::Latest => f.rates.update(brought),
+                    PathRate::Smallest => {
+                        f.recent.push(now, brought);
+                        let window = f.rtt.srtt().unwrap_or_else(|| sample.rtt.unwrap_or_default());
+                        f.rates = f.recent.smallest(now, window);
+                    }
+                }
                 f.data_size = f64::from(sample.wire_size);
                 self.choose_primary();
                 let interval = self.interval(i);

@@ -113,3 +113,47 @@ fn a_broken_primary_hands_over_to_the_next_path() {
     assert_eq!(m.paths()[0].state, "failed");
     assert_eq!(m.paths()[1].state, "primary");
 }
+
+#[test]
+fn a_window_minimum_keeps_the_smallest_of_the_window_and_the_newest_past_it() {
+    let mut w = WindowMin::default();
+    w.push(ms(0), 10.0);
+    w.push(ms(10), 5.0);
+    w.push(ms(20), 8.0);
+    // Within 100 ms of each: the smallest, 5.
+    assert_eq!(w.min(ms(100), ms(100)), Some(5.0));
+    // At 111 ms the 5 pushed at 10 ms is 101 ms old: out; the 8 pushed at 20 ms is the minimum.
+    assert_eq!(w.min(ms(111), ms(100)), Some(8.0));
+    // Long after, the newest stays (a path whose Data stop carrying rates keeps its last one).
+    assert_eq!(w.min(ms(5_000), ms(100)), Some(8.0));
+}
+
+/// One sub-flow over [1, 0] at 8.72 Mbit/s (1,000 /s) from its probe (Data at 100 ms, RTT 100
+/// ms), under `path_rate`; then a Data from a second holder at 150 ms brings 4.36 Mbit/s, and one
+/// at 160 ms 8.72 again (the two holders of SP-1, answering in turn).
+fn two_holders(path_rate: PathRate) -> Mircc {
+    let mut m = Mircc::new(MirccConfig { path_rate, ..MirccConfig::default() }, RttOptions::default());
+    probe(&mut m, ms(0), 0, &[1, 0], (Some(8_720_000), None));
+    // The probe due at 100 ms goes first; then segments 5, 6, 7 on the sub-flow, 1 ms apart.
+    assert_eq!(m.path_for(ms(100), 4, false).unwrap().lp.flags, flags::PTP_PROBE);
+    for (seg, at) in [(5, 100), (6, 101), (7, 102)] {
+        assert!(m.path_for(ms(at), seg, false).unwrap().lp.ext.is_some(), "segment {seg} on the sub-flow");
+    }
+    m.on_data(ms(150), &data(5, ms(50), &lp(&[], (Some(4_360_000), None))));
+    m.on_data(ms(160), &data(6, ms(59), &lp(&[], (Some(8_720_000), None))));
+    m
+}
+
+#[test]
+fn a_subflow_sends_at_the_smallest_rate_of_its_last_rtt() {
+    // Smallest: the 4.36 Mbit/s of 150 ms holds (500 /s) while it is within the smoothed RTT,
+    // whatever came after. The RTT samples 100, 50, 59 and 149 ms give RFC 6298's SRTT 100 ->
+    // 93.75 -> 89.4 -> 96.9 ms (7/8 old + 1/8 new); at 251 ms the 150 ms rate is 101 ms old:
+    // out, the 160 ms one (91 ms) in, and the 8.72 Mbit/s of both give 1,000 /s.
+    let mut m = two_holders(PathRate::Smallest);
+    assert_eq!(rates(&m), vec![(true, 500.0)]);
+    m.on_data(ms(251), &data(7, ms(149), &lp(&[], (Some(8_720_000), None))));
+    assert_eq!(rates(&m), vec![(true, 1000.0)]);
+    // Latest: each Data's rate as it comes, 1,000 /s from 160 ms on.
+    assert_eq!(rates(&two_holders(PathRate::Latest)), vec![(true, 1000.0)]);
+}

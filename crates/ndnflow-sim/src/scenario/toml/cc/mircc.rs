@@ -2,14 +2,18 @@
 //! docs/protocols/mircc.md).
 
 use ndnflow_core::app::cc::CcConfig;
-use ndnflow_core::app::multipath::MirccConfig;
+use ndnflow_core::app::multipath::{MirccConfig, PathRate};
 
 use super::CcReader;
 use crate::scenario::toml::values::Tbl;
 use crate::scenario::toml::{Reader, Res};
 
-pub(super) const READER: CcReader =
-    CcReader { name: "mircc", keys: &[&["max_paths", "probe_rate", "initial_window", "min_rto"]], read, hint: None };
+pub(super) const READER: CcReader = CcReader {
+    name: "mircc",
+    keys: &[&["max_paths", "probe_rate", "initial_window", "min_rto", "path_rate"]],
+    read,
+    hint: None,
+};
 
 fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     let mut c = MirccConfig::default();
@@ -26,6 +30,11 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     if let Some(x) = t.get("initial_window") {
         c.initial_window =
             r.cc_number(x, &t.field("initial_window"), 0.0, false, "must be positive (Interests per RTT)")?;
+    }
+    if let Some(x) = t.get("path_rate") {
+        let names: Vec<&str> = PathRate::NAMES.iter().map(|(w, _)| *w).collect();
+        let word = r.choice(x, &t.field("path_rate"), &names)?;
+        c.path_rate = PathRate::NAMES.iter().find(|(w, _)| *w == word).map_or(c.path_rate, |&(_, p)| p);
     }
     Ok(CcConfig::Mircc(c))
 }
