@@ -472,6 +472,7 @@ fn mircc_reads_its_path_keys() {
     // PTP's 10 paths and 10 probes per second; RFC 6298's 1 s floor; the smallest rate of the RTT.
     assert_eq!((m.max_paths, m.probe_rate, m.min_rto), (10, 10.0, ndnflow_core::Time::from_secs(1)));
     assert_eq!(m.path_rate, ndnflow_core::app::multipath::PathRate::Smallest);
+    assert_eq!(m.primary, ndnflow_core::app::multipath::PrimaryRule::Best);
     let CcConfig::Mircc(m) = read(r#"{ algorithm = "mircc", max_paths = 2, probe_rate = 5, path_rate = "latest" }"#)
         .expect("valid")
         .consumers[0]
@@ -483,6 +484,7 @@ fn mircc_reads_its_path_keys() {
     for (bad, says) in [
         (r#"{ algorithm = "mircc", probe_rate = 0 }"#, "probe_rate: must be positive"),
         (r#"{ algorithm = "mircc", path_rate = "mean" }"#, "path_rate"),
+        (r#"{ algorithm = "mircc", primary = "last" }"#, "primary"),
         (r#"{ algorithm = "mircc", setpoint = 20 }"#, "\"setpoint\" does not apply to algorithm = \"mircc\""),
     ] {
         let err = read(bad).expect_err(bad).to_string();

@@ -31,7 +31,8 @@
 //! Our choices where the sources are silent (docs/protocols/mircc.md gives the reasons):
 //! * The primary is the open sub-flow whose first-class rate (`PathRate`) is highest (the path
 //!   with the most to offer a single-path flow), the earliest found on a tie; it is chosen again
-//!   on every Data, and changes only when another path's rate is strictly higher.
+//!   on every Data, and changes only when another path's rate is strictly higher
+//!   (`PrimaryRule::Best`). `PrimaryRule::First` keeps the first found while it is open.
 //! * A path's first rates come with the probe that found it (the probe's Data crosses the same
 //!   links); a Data without rates (no MIRCC link on the path) leaves the sub-flow at
 //!   `initial_window` Interests per RTT of that probe.
@@ -64,6 +65,21 @@ impl PathRate {
     pub const NAMES: [(&'static str, PathRate); 2] = [("smallest", PathRate::Smallest), ("latest", PathRate::Latest)];
 }
 
+/// Which open sub-flow is primary (see the module comment).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PrimaryRule {
+    /// The one whose first-class rate is highest, chosen again on every Data.
+    #[default]
+    Best,
+    /// The first found, for as long as it stays open (then the next found).
+    First,
+}
+
+impl PrimaryRule {
+    /// The scenario words.
+    pub const NAMES: [(&'static str, PrimaryRule); 2] = [("best", PrimaryRule::Best), ("first", PrimaryRule::First)];
+}
+
 /// MIRCC's consumer parameters (docs/protocols/mircc.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MirccConfig {
@@ -77,6 +93,8 @@ pub struct MirccConfig {
     pub min_rto: Time,
     /// Which of its Data's rates a sub-flow follows.
     pub path_rate: PathRate,
+    /// Which sub-flow is primary.
+    pub primary: PrimaryRule,
 }
 
 impl Default for MirccConfig {
@@ -87,6 +105,7 @@ impl Default for MirccConfig {
             initial_window: 10.0,
             min_rto: super::ptp::TCP_MIN_RTO,
             path_rate: PathRate::Smallest,
+            primary: PrimaryRule::Best,
         }
     }
 }
@@ -255,7 +274,11 @@ impl Mircc {
         let flows = &self.paths.flows;
         let mut best = self.primary.filter(|&i| flows[i].open);
         for (i, f) in self.paths.open() {
-            if best.is_none_or(|b| rate(f) > rate(&flows[b])) {
+            let better = match self.config.primary {
+                PrimaryRule::Best => best.is_none_or(|b| rate(f) > rate(&flows[b])),
+                PrimaryRule::First => best.is_none(),
+            };
+            if better {
                 best = Some(i);
             }
         }

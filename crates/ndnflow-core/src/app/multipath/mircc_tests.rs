@@ -73,6 +73,18 @@ fn a_path_with_a_higher_first_class_rate_becomes_primary_and_the_other_second_cl
 }
 
 #[test]
+fn under_the_first_rule_the_first_path_stays_primary() {
+    let config = MirccConfig { primary: PrimaryRule::First, ..MirccConfig::default() };
+    let mut m = Mircc::new(config, RttOptions::default());
+    probe(&mut m, ms(0), 0, &[1, 0], (Some(4_360_000), Some(2_180_000)));
+    // The second path offers twice the first-class rate; the first found stays primary (500 /s)
+    // and the second follows the second class (250 /s).
+    probe(&mut m, ms(100), 1, &[2, 0], (Some(8_720_000), Some(2_180_000)));
+    assert_eq!(rates(&m), vec![(true, 500.0), (false, 250.0)]);
+    assert_eq!(m.primary_changes, 0);
+}
+
+#[test]
 fn each_data_brings_the_rate_its_subflow_follows() {
     let mut m = Mircc::new(MirccConfig::default(), RttOptions::default());
     probe(&mut m, ms(0), 0, &[1, 0], (Some(8_720_000), None));

@@ -44,7 +44,7 @@ pub use coupling::{Coupling, CouplingName, PathView};
 pub use dpccp::{Dpccp, DpccpConfig};
 pub use dpccp_rate::{RateConfig, RateState};
 pub use lia::{lia_alpha, lia_increase};
-pub use mircc::{Mircc, MirccConfig, PathRate};
+pub use mircc::{Mircc, MirccConfig, PathRate, PrimaryRule};
 pub use mpccp::{MpccpConfig, PathCongestion, PathCounters, PathPhase, Recovery};
 pub use mptcp::{Mptcp, MptcpConfig};
 pub use ptp::{PathSpecified, PathSpecifiedConfig, Ptp, PtpConfig};

@@ -2,7 +2,7 @@
 //! docs/protocols/mircc.md).
 
 use ndnflow_core::app::cc::CcConfig;
-use ndnflow_core::app::multipath::{MirccConfig, PathRate};
+use ndnflow_core::app::multipath::{MirccConfig, PathRate, PrimaryRule};
 
 use super::CcReader;
 use crate::scenario::toml::values::Tbl;
@@ -10,7 +10,7 @@ use crate::scenario::toml::{Reader, Res};
 
 pub(super) const READER: CcReader = CcReader {
     name: "mircc",
-    keys: &[&["max_paths", "probe_rate", "initial_window", "min_rto", "path_rate"]],
+    keys: &[&["max_paths", "probe_rate", "initial_window", "min_rto", "path_rate", "primary"]],
     read,
     hint: None,
 };
@@ -35,6 +35,11 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
         let names: Vec<&str> = PathRate::NAMES.iter().map(|(w, _)| *w).collect();
         let word = r.choice(x, &t.field("path_rate"), &names)?;
         c.path_rate = PathRate::NAMES.iter().find(|(w, _)| *w == word).map_or(c.path_rate, |&(_, p)| p);
+    }
+    if let Some(x) = t.get("primary") {
+        let names: Vec<&str> = PrimaryRule::NAMES.iter().map(|(w, _)| *w).collect();
+        let word = r.choice(x, &t.field("primary"), &names)?;
+        c.primary = PrimaryRule::NAMES.iter().find(|(w, _)| *w == word).map_or(c.primary, |&(_, p)| p);
     }
     Ok(CcConfig::Mircc(c))
 }
