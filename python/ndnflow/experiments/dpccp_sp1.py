@@ -149,4 +149,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
         ax.set_ylabel(label)
         ax.grid(True, axis="y", alpha=0.3)
         ax.legend(fontsize="x-small")
-    return [*common.save_figure(figure, Path(out_dir) / "figure9_10.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure9_10.png")

@@ -92,4 +92,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
         ax.set_ylabel("Mbit/s")
         ax.grid(True, alpha=0.3)
     axes[-1, 0].set_xlabel("time [s]")
-    return [*common.save_figure(figure, Path(out_dir) / "figure12.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure12.png")

@@ -111,4 +111,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
         ax.grid(True, alpha=0.3)
     axes[0, 0].legend(fontsize="x-small", ncol=3)
     axes[-1, 0].set_xlabel("time [s]")
-    return [*common.save_figure(figure, Path(out_dir) / "figure15.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure15.png")

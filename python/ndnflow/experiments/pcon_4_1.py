@@ -177,4 +177,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
         top = max(ax.get_ylim()[1] for ax in axes[row])
         for ax in axes[row]:
             ax.set_ylim(0, top)
-    return [*common.save_figure(figure, Path(out_dir) / "figure3.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure3.png")

@@ -228,4 +228,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     figure.text(0.01, 0.005, "dotted: C2 starts; dashed: C2 has exhausted the cache. RTO - RTT: dots per 10 ms bin "
                 "(TCP timer replayed from the bins, approximate; samples with RTO < RTT end in a timeout, not an RTT "
                 "sample); x: bins with timeouts.", fontsize="x-small")
-    return [*common.save_figure(figure, Path(out_dir) / "figure6.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure6.png")

@@ -251,4 +251,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     figure.text(0.01, 0.005, "dotted: 5 s (payload x50 / cross traffic starts) and 15 s (back / stops); "
                 "dashed: the 1000-packet queue limit. Queue: P->R for Payload and Cross_Same, R->P for Cross_Opp_*.",
                 fontsize="x-small")
-    return [*common.save_figure(figure, Path(out_dir) / "figure7.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure7.png")

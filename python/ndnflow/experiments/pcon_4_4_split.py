@@ -168,4 +168,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     for ax in axes[1]:
         ax.set_ylim(0, top)
     figure.text(0.01, 0.005, "second half of each run; dashed: the expected (capacity) split", fontsize="x-small")
-    return [*common.save_figure(figure, Path(out_dir) / "figure8.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure8.png")

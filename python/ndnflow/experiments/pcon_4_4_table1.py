@@ -206,4 +206,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
         axes[row, -1].legend(fontsize="x-small", loc="upper right", ncol=2)
     figure.text(0.01, 0.005, "0.5 s bins; dotted: 5 s, all consumers running (Table 1 is measured from here)",
                 fontsize="x-small")
-    return [*common.save_figure(figure, Path(out_dir) / "figure11.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure11.png")

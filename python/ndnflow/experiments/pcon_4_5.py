@@ -280,4 +280,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     axes[3, 0].legend(fontsize="x-small", loc="upper left")
     figure.text(0.01, 0.005, "dotted: 5 s (C3 floods /C from P1), 15 s (C2 starts), 30 s (C3 stops); "
                 "dashed: the 1000-packet limit. Share: 0.5 s windows.", fontsize="x-small")
-    return [*common.save_figure(figure, Path(out_dir) / "figure12.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure12.png")

@@ -277,4 +277,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
             ax.set_ylim(0, max(top, 1))
     figure.text(0.01, 0.005, "r3: the underlay queue in front of the 10 Mbit/s hop on P2 -> R1 (250 KB drop-tail). "
                 "Split per 1 s; dashed: the optimal 0.5.", fontsize="x-small")
-    return [*common.save_figure(figure, Path(out_dir) / "figure14.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure14.png")

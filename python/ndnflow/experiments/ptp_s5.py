@@ -47,7 +47,7 @@ IDLE_SHARE = 0.10
 #: holds 4.4 s, more than the consumer's 2 s Interest lifetime, so no queue overflows and PTP's
 #: losses are expired PIT entries. Until 2026-11-28 this scenario ran 20-packet queues, chosen when
 #: 100 gave 30 % of the max flow; the consumer's fixes since took that to 83 % (median of seeds
-#: 1-4), and the exception went (docs/experiments/ptp.md, "Queues").
+#: 1-4), and the exception went (docs/experiments/ptp.md, "Queues in Scenario 5").
 QUEUE = pc.QUEUE
 BANDWIDTH = {("n1", "n2"): "1400kbps", ("n2", "n3"): "400kbps", ("n2", "n4"): "600kbps", ("n2", "n8"): "400kbps"}
 LINKS = [("n1", "n2"), ("n2", "n3"), ("n2", "n4"), ("n2", "n8"), ("n3", "n7"), ("n3", "n9"), ("n4", "n7"),

@@ -96,4 +96,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     lines.legend(fontsize="x-small")
     for ax in (bars, lines):
         ax.grid(True, alpha=0.3)
-    return [*common.save_figure(figure, Path(out_dir) / "figure6.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure6.png")

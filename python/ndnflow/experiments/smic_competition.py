@@ -140,4 +140,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     ax.set_ylabel("average retrieval time [s]")
     ax.legend(fontsize="x-small")
     ax.grid(True, alpha=0.3)
-    return [*common.save_figure(figure, Path(out_dir) / "figure9.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure9.png")

@@ -176,4 +176,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
         ax.legend(fontsize="x-small")
     for ax in (times, cdf, rate):
         ax.grid(True, alpha=0.3)
-    return [*common.save_figure(figure, Path(out_dir) / "figure8.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure8.png")

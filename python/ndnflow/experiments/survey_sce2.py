@@ -137,4 +137,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     axes[0, -1].legend(fontsize="x-small", loc="upper right")
     figure.text(0.01, 0.005, "dotted: U2 starts (10 s), U1 ends; the paper's Fig. 6 is ICP + PCON-FS",
                 fontsize="x-small")
-    return [*common.save_figure(figure, Path(out_dir) / "figure6.png")]
+    return common.save_figure(figure, Path(out_dir) / "figure6.png")

@@ -180,4 +180,4 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
         ax.set_ylim(0, 110)
         ax.grid(True, axis="y", alpha=0.3)
     axes[0, -1].legend(fontsize="x-small", loc="upper right", ncol=2)
-    return [*common.save_figure(figure, Path(out_dir) / "table6.png")]
+    return common.save_figure(figure, Path(out_dir) / "table6.png")
