@@ -251,7 +251,9 @@ impl Mircc {
         let mut estimator = RttEstimator::new(self.paths.rto);
         estimator.add_sample(rtt);
         let mut recent = RecentRates::default();
-        recent.push(now, LinkRates::of(sample.lp));
+        if self.config.path_rate == PathRate::Smallest {
+            recent.push(now, LinkRates::of(sample.lp));
+        }
         self.paths.flows.push(SubFlow {
             tags,
             open: true,

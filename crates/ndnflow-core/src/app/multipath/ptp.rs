@@ -30,7 +30,7 @@ use smallvec::SmallVec;
 use super::coupling::CouplingName;
 use super::mpccp::MpccpConfig;
 use super::paths::{PathSet, Sent, Tags, Use};
-use super::selection::{weighted_index, Candidate, PathSelection, ProbeRtts};
+use super::selection::{weighted_index, Candidate, PathProbes, PathSelection};
 use super::{PathReport, PathSend, SubflowManager};
 use crate::app::cc::DataSample;
 use crate::app::rtt::RttOptions;
@@ -113,10 +113,9 @@ pub struct PathSpecified {
     name: &'static str,
     config: PathSpecifiedConfig,
     paths: PathSet,
-    /// Each path's last probe RTTs, by path index (the latency rules read them).
-    probe_rtts: Vec<ProbeRtts>,
-    /// How many probes found each path, by path index (`BandwidthProbed` draws by it).
-    probe_finds: Vec<u64>,
+    /// What the probes told of each path, by path index: the latency rules read their RTTs,
+    /// `BandwidthProbed` how many found it.
+    probes: Vec<PathProbes>,
     next_probe: Option<Time>,
     next_reselect: Option<Time>,
     rng: ChaCha8Rng,
@@ -144,8 +143,7 @@ impl PathSpecified {
             name,
             paths: PathSet::new(config.coupling.coupling(), config.congestion, path_rto),
             config,
-            probe_rtts: Vec::new(),
-            probe_finds: Vec::new(),
+            probes: Vec::new(),
             next_probe: None,
             next_reselect: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -208,14 +206,10 @@ impl PathSpecified {
 
     /// A probe found path `i` (its RTT, `None` under Karn's rule for a resent segment).
     fn note_probe(&mut self, i: usize, rtt: Option<Time>) {
-        if self.probe_rtts.len() <= i {
-            self.probe_rtts.resize_with(i + 1, ProbeRtts::default);
-            self.probe_finds.resize(i + 1, 0);
+        if self.probes.len() <= i {
+            self.probes.resize_with(i + 1, PathProbes::default);
         }
-        self.probe_finds[i] += 1;
-        if let Some(r) = rtt {
-            self.probe_rtts[i].add(r);
-        }
+        self.probes[i].found(rtt);
     }
 
     /// A known path not in use: the best-ranked under a ranked rule, under `BandwidthProbed` one
@@ -230,7 +224,7 @@ impl PathSpecified {
             // Every known path was found by a probe at least once; the floor of 1 keeps a path
             // learnt any other way drawable.
             let weights: SmallVec<[u64; 16]> =
-                idle.iter().map(|&i| self.probe_finds.get(i).copied().unwrap_or(0).max(1)).collect();
+                idle.iter().map(|&i| self.probes.get(i).map_or(0, PathProbes::finds).max(1)).collect();
             let total: u64 = weights.iter().sum();
             if total == 0 {
                 return None;
@@ -243,11 +237,11 @@ impl PathSpecified {
 
     /// What a ranked rule knows of paths `of`.
     fn candidates(&self, of: &[usize]) -> Vec<(usize, Candidate<'_>)> {
-        static NONE: ProbeRtts = ProbeRtts::EMPTY;
+        static NONE: PathProbes = PathProbes::EMPTY;
         of.iter()
             .map(|&i| {
                 let p = self.paths.get(i);
-                let probes = self.probe_rtts.get(i).unwrap_or(&NONE);
+                let probes = self.probes.get(i).unwrap_or(&NONE);
                 (i, Candidate { hops: p.tags.len(), probes, in_use: p.state == Use::Active })
             })
             .collect()

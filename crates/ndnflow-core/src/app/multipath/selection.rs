@@ -67,15 +67,30 @@ impl PathSelection {
     }
 }
 
-/// The last `PROBE_SAMPLES` probe RTTs of one path, in seconds.
+/// What the probes told of one path: how many found it, and their last `PROBE_SAMPLES` RTTs, in
+/// seconds.
 #[derive(Clone, Debug, Default)]
-pub struct ProbeRtts {
+pub struct PathProbes {
     samples: [f64; PROBE_SAMPLES],
     count: usize,
+    finds: u64,
 }
 
-impl ProbeRtts {
-    pub const EMPTY: ProbeRtts = ProbeRtts { samples: [0.0; PROBE_SAMPLES], count: 0 };
+impl PathProbes {
+    pub const EMPTY: PathProbes = PathProbes { samples: [0.0; PROBE_SAMPLES], count: 0, finds: 0 };
+
+    /// A probe found the path, with its RTT (`None` under Karn's rule for a resent segment).
+    pub fn found(&mut self, rtt: Option<Time>) {
+        self.finds += 1;
+        if let Some(rtt) = rtt {
+            self.add(rtt);
+        }
+    }
+
+    /// How many probes found the path.
+    pub fn finds(&self) -> u64 {
+        self.finds
+    }
 
     pub fn add(&mut self, rtt: Time) {
         self.samples[self.count % PROBE_SAMPLES] = rtt.as_secs_f64();
@@ -103,7 +118,7 @@ impl ProbeRtts {
 /// What a ranked rule knows of one path: its tag stack's length and its probe RTTs.
 pub struct Candidate<'a> {
     pub hops: usize,
-    pub probes: &'a ProbeRtts,
+    pub probes: &'a PathProbes,
     pub in_use: bool,
 }
 
@@ -146,8 +161,8 @@ pub fn weighted_index(weights: &[u64], mut x: u64) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn rtts(ms: &[u64]) -> ProbeRtts {
-        let mut p = ProbeRtts::default();
+    fn rtts(ms: &[u64]) -> PathProbes {
+        let mut p = PathProbes::default();
         for &m in ms {
             p.add(Time::from_millis(m));
         }
@@ -170,12 +185,12 @@ mod tests {
         let p = rtts(&[100, 200, 300]);
         assert!((p.variance().unwrap() - 0.01).abs() < 1e-12);
         assert_eq!(rtts(&[100]).variance(), None);
-        assert_eq!(ProbeRtts::default().mean(), None);
+        assert_eq!(PathProbes::default().mean(), None);
     }
 
     #[test]
     fn ranked_rules_pick_the_best_and_keep_paths_in_use_on_ties() {
-        let (fast, slow, jittery, none) = (rtts(&[50, 50]), rtts(&[300, 300]), rtts(&[20, 180]), ProbeRtts::default());
+        let (fast, slow, jittery, none) = (rtts(&[50, 50]), rtts(&[300, 300]), rtts(&[20, 180]), PathProbes::default());
         let c = |hops, probes, in_use| Candidate { hops, probes, in_use };
         let paths =
             [(0, c(5, &slow, true)), (1, c(3, &fast, false)), (2, c(4, &jittery, false)), (3, c(3, &none, true))];
