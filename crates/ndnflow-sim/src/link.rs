@@ -29,7 +29,7 @@ use ndnflow_core::fw::log::{ForwardingLog, FwEvent};
 use ndnflow_core::link::frag::{FragTag, Fragmenter};
 use ndnflow_core::link::{
     Bernoulli, CodelConfig, GilbertElliott, InterestShaper, Limit, LossModel, LpReliability, NfdMarkConfig, NfdMarker,
-    Queue, QueueDiscipline, Queued, ReliabilityConfig, ShaperConfig,
+    Queue, QueueDiscipline, Queued, ReliabilityConfig, ShaperConfig, ShaperDrop,
 };
 use ndnflow_core::packet::lp::idle_packet_size;
 use ndnflow_core::packet::{Frame, PacketKind};
@@ -554,6 +554,10 @@ fn shaper(spec: &ShaperSpec, reverse_bps: u64) -> ShaperConfig {
             ..CodelConfig::default()
         },
         flow_components: spec.flow_components,
+        drop: spec.drop.unwrap_or(match spec.flow_components {
+            None => ShaperDrop::Codel,
+            Some(_) => ShaperDrop::Tail,
+        }),
         ..ShaperConfig::new(spec.capacity_bps.unwrap_or(reverse_bps))
     }
 }

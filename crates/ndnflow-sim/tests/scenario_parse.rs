@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use ndnflow_core::link::ShaperDrop;
 use ndnflow_core::{Name, Time};
 use ndnflow_sim::scenario::model::*;
 use ndnflow_sim::scenario::toml::load_scenario;
@@ -381,6 +382,7 @@ fn interest_shapers_are_set_per_direction_with_wang_et_al_defaults() {
         target: Time::from_millis(5),
         interval: Time::from_millis(100),
         flow_components: None,
+        drop: None,
     };
     assert_eq!(ShaperSpec::default(), defaults);
     // No shaper unless asked for.
@@ -400,7 +402,7 @@ fn interest_shapers_are_set_per_direction_with_wang_et_al_defaults() {
     // In forward / reverse, every field; `false` exempts a direction from the link's shaper.
     let s = parse(&quickstart_with_line(
         25,
-        r#"forward = { shaper = { capacity = "5Mbps", headroom = 0.9, limit = 50, target = "20ms", interval = "200ms" } }"#,
+        r#"forward = { shaper = { capacity = "5Mbps", headroom = 0.9, limit = 50, target = "20ms", interval = "200ms", drop = "tail" } }"#,
     ))
     .unwrap();
     let custom = ShaperSpec {
@@ -410,6 +412,7 @@ fn interest_shapers_are_set_per_direction_with_wang_et_al_defaults() {
         target: Time::from_millis(20),
         interval: Time::from_millis(200),
         flow_components: None,
+        drop: Some(ShaperDrop::Tail),
     };
     assert_eq!((s.links[2].ab.shaper, s.links[2].ba.shaper), (Some(custom), None));
     let s = parse(&quickstart_with_line(25, "shaper = { headroom = 1 }\nreverse = { shaper = false }")).unwrap();

@@ -27,7 +27,7 @@ pub use mircc::{MirccConfig, MirccCounters, MirccQueue};
 pub use nfd_mark::{NfdMarkConfig, NfdMarker};
 pub use reliability::{LpReliability, ReliabilityConfig};
 pub use rem::{RemConfig, RemQueue};
-pub use shaper::{InterestShaper, ShaperConfig, ShaperCounters};
+pub use shaper::{InterestShaper, ShaperConfig, ShaperCounters, ShaperDrop};
 
 use crate::{Frame, Time};
 

@@ -33,20 +33,23 @@
 //! al., ICCCN 2014; the PTP paper §6 Sol.3: "a hop-by-hop flow-aware shaping for intermediate
 //! routers", and §6-D: "explicitly allocating bandwidth to each flow"). A flow is the first
 //! `flow_components` components of the Interest's name (the content's prefix). Each flow waits in
-//! its own CoDel queue of `limit` Interests, and each release serves the next flow in round-robin
+//! its own queue of `limit` Interests, and each release serves the next flow in round-robin
 //! order that has an Interest waiting. Every backlogged flow thus gets an equal share of the
 //! release rate, and so (with Data of equal size) of the Data capacity; a flow that asks for less
 //! than its share leaves the rest to the others (max-min fairness, as in fair queueing). The
-//! CHoPCoP paper's own text was not available to us; the PTP paper states the goal (equal
-//! allocation per flow, 49:51 measured) and round robin over per-flow queues is the simplest
-//! scheduler that reaches it with one Interest per release. Without `flow_components` there is one
-//! FIFO for every Interest, Wang et al.'s shaper.
+//! CHoPCoP paper's related work (quoted in docs/protocols/chopcop.md) describes its FISP as
+//! "per-flow Interest queues at an interface" served by a "modified DRR to approximate max-min
+//! fairness", and an Interest as "delayed temporarily" when its flow takes more than its share:
+//! round robin over per-flow queues is DRR with equal quanta for one Interest per release, and
+//! the flows' queues only delay ([`ShaperDrop::Tail`], the per-flow default), where Wang et al.'s
+//! one FIFO drops by CoDel. Without `flow_components` there is one FIFO for every Interest, Wang
+//! et al.'s shaper.
 //!
 //! The shaper is sans-IO: every call gets `now`; [`InterestShaper::poll_release`] says when the
 //! caller should next call [`InterestShaper::release`]. Parameters, defaults and sources are in
 //! docs/protocols/shaper.md.
 
-use super::{CodelConfig, CodelQueue, Limit, QueueDiscipline, Queued};
+use super::{CodelConfig, CodelQueue, DropTailQueue, Limit, Queue, QueueDiscipline, Queued};
 use crate::packet::PacketKind;
 use crate::{Frame, Name, Time};
 
@@ -61,6 +64,17 @@ pub const INITIAL_DATA_SIZE: u32 = 1100;
 /// Weight of a new Data size sample in the moving average (Wang et al.: `>> 3`).
 pub const DATA_SIZE_GAIN: f64 = 0.125;
 
+/// How the shaper's queue gets rid of Interests beyond its rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShaperDrop {
+    /// CoDel in drop mode (RFC 8289) on top of the tail drop at `limit`: PCON §4.6's shaper
+    /// "uses the CoDel logic to signal back congestion via NACKs".
+    Codel,
+    /// Only the full queue refuses: an Interest beyond the rate waits, however long. CHoPCoP's
+    /// FISP, whose Interests are "delayed temporarily".
+    Tail,
+}
+
 /// Parameters of one Interest shaper.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShaperConfig {
@@ -70,7 +84,10 @@ pub struct ShaperConfig {
     pub headroom: f64,
     /// Interests the internal queue holds at most (tail drop beyond).
     pub limit: usize,
-    /// CoDel parameters of the internal queue (drop mode; `mark` is ignored).
+    /// What the internal queue drops by besides its limit.
+    pub drop: ShaperDrop,
+    /// CoDel parameters of the internal queue under [`ShaperDrop::Codel`] (drop mode; `mark` is
+    /// ignored).
     pub codel: CodelConfig,
     /// Data size assumed before the first Data comes back, bytes.
     pub initial_data_size: u32,
@@ -89,6 +106,7 @@ impl ShaperConfig {
             capacity_bps,
             headroom: DEFAULT_HEADROOM,
             limit: DEFAULT_LIMIT,
+            drop: ShaperDrop::Codel,
             codel: CodelConfig::default(),
             initial_data_size: INITIAL_DATA_SIZE,
             gain: DATA_SIZE_GAIN,
@@ -102,7 +120,7 @@ impl ShaperConfig {
 pub struct ShaperCounters {
     /// Interests released onto the link.
     pub released: u64,
-    /// Interests CoDel dropped at a release.
+    /// Interests CoDel dropped at a release (none under [`ShaperDrop::Tail`]).
     pub codel_drops: u64,
     /// Interests refused because the queue held `limit` already.
     pub tail_drops: u64,
@@ -115,7 +133,7 @@ pub struct ShaperCounters {
 struct Flow {
     /// The flow's name prefix (the root name when the shaper keeps one FIFO).
     prefix: Name,
-    queue: CodelQueue,
+    queue: Queue,
 }
 
 /// The Interest shaper of one link direction.
@@ -161,8 +179,12 @@ impl InterestShaper {
     }
 
     fn add_flow(&mut self, prefix: Name) -> usize {
-        let codel = CodelConfig { mark: false, ..self.cfg.codel };
-        self.flows.push(Flow { prefix, queue: CodelQueue::new(Limit::Packets(self.cfg.limit), codel) });
+        let limit = Limit::Packets(self.cfg.limit);
+        let queue = match self.cfg.drop {
+            ShaperDrop::Codel => CodelQueue::new(limit, CodelConfig { mark: false, ..self.cfg.codel }).into(),
+            ShaperDrop::Tail => DropTailQueue::new(limit).into(),
+        };
+        self.flows.push(Flow { prefix, queue });
         self.flows.len() - 1
     }
 
@@ -205,9 +227,13 @@ impl InterestShaper {
     }
 
     /// The first flow's CoDel queue (the only one without `flow_components`), for its state:
-    /// dropping, count, ... `None` before a per-flow shaper has seen an Interest.
+    /// dropping, count, ... `None` before a per-flow shaper has seen an Interest, and under
+    /// [`ShaperDrop::Tail`].
     pub fn queue(&self) -> Option<&CodelQueue> {
-        self.flows.first().map(|f| &f.queue)
+        match &self.flows.first()?.queue {
+            Queue::Codel(q) => Some(q),
+            _ => None,
+        }
     }
 
     /// Interests waiting in the flow of `prefix` (per-flow mode; the whole queue otherwise).

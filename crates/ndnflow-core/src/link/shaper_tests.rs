@@ -148,6 +148,38 @@ fn a_standing_queue_is_dropped_by_codel_and_a_full_one_by_tail_drop() {
     assert_eq!((s.len(), s.counters.tail_drops), (100, 1));
 }
 
+#[test]
+fn under_tail_drop_a_standing_queue_only_delays() {
+    // The CoDel test's arrivals (50 at 0 ms, then one per ms, one release per ms) with
+    // `ShaperDrop::Tail` (CHoPCoP's FISP: Interests are "delayed temporarily"): nothing is
+    // dropped, and the releases keep arrival order, each Interest waiting 49 ms once the
+    // backlog stands: the one released at k ms (k >= 50) arrived at k - 49 ms, id 49 + k - 49 = k.
+    let mut s = InterestShaper::new(ShaperConfig { drop: ShaperDrop::Tail, ..one_per_ms().cfg });
+    s.on_data(1000);
+    assert!(s.queue().is_none(), "no CoDel state under tail drop");
+    let mut dropped = Vec::new();
+    for id in 0..50 {
+        s.enqueue(Time::ZERO, interest(id)).unwrap();
+    }
+    let mut released = Vec::new();
+    for k in 0..=300u64 {
+        let now = Time::from_millis(k);
+        if k > 0 {
+            s.enqueue(now, interest(49 + k as u32)).unwrap();
+        }
+        released.push(nonce(&s.release(now, &mut dropped).expect("a release every ms")));
+    }
+    assert!(dropped.is_empty());
+    assert_eq!(released, (0..=300).collect::<Vec<u32>>());
+    assert_eq!((s.counters.codel_drops, s.counters.tail_drops, s.len()), (0, 0, 49));
+    // The limit still holds: 100 waiting, the 101st is handed back.
+    for id in 0..51 {
+        s.enqueue(Time::from_millis(300), interest(1000 + id)).unwrap();
+    }
+    assert_eq!(nonce(&s.enqueue(Time::from_millis(300), interest(2000)).unwrap_err()), 2000);
+    assert_eq!((s.len(), s.counters.tail_drops), (100, 1));
+}
+
 /// An Interest for segment `seg` of content `prefix`, nonce `seg`.
 fn named(prefix: &str, seg: u32) -> Frame {
     let name = Name::parse(prefix).unwrap().append_segment(seg as u64);

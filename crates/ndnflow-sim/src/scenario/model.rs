@@ -6,6 +6,7 @@
 
 pub use ndnflow_core::fw::strategy::{AsfConfig, PafConfig, PconConfig};
 pub use ndnflow_core::fw::InterestMarks;
+use ndnflow_core::link::ShaperDrop;
 use ndnflow_core::{Name, Time};
 
 /// Index of a node in `Scenario::nodes`.
@@ -227,6 +228,9 @@ pub struct ShaperSpec {
     /// Per-flow fair share (CHoPCoP): a flow is this many leading name components; `None`: one
     /// FIFO for all Interests.
     pub flow_components: Option<usize>,
+    /// What the queue drops by besides its limit; `None`: CoDel for one FIFO (PCON §4.6), tail
+    /// drop alone for per-flow queues (CHoPCoP's FISP delays Interests).
+    pub drop: Option<ShaperDrop>,
 }
 
 impl Default for ShaperSpec {
@@ -238,6 +242,7 @@ impl Default for ShaperSpec {
             target: Time::from_millis(5),
             interval: Time::from_millis(100),
             flow_components: None,
+            drop: None,
         }
     }
 }

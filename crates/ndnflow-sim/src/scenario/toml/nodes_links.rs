@@ -5,6 +5,7 @@
 use std::ops::Range;
 
 use ndnflow_core::fw::ext::{DpccpConfig, InvalidTag, PathHash, SmicConfig};
+use ndnflow_core::link::ShaperDrop;
 use ndnflow_core::table::SimulatedCacheConfig;
 use ndnflow_core::{Name, Time};
 use rustc_hash::FxHashMap;
@@ -310,7 +311,7 @@ impl Reader<'_, '_> {
         if let DeValue::Boolean(on) = v.get_ref() {
             return Ok(on.then(ShaperSpec::default));
         }
-        let t = self.table(v, path, &["capacity", "headroom", "limit", "target", "interval", "flows"], WHAT)?;
+        let t = self.table(v, path, &["capacity", "headroom", "limit", "target", "interval", "flows", "drop"], WHAT)?;
         let mut s = ShaperSpec::default();
         if let Some(x) = t.get("capacity") {
             s.capacity_bps = Some(self.bandwidth(x, &t.field("capacity"))?);
@@ -343,6 +344,13 @@ impl Reader<'_, '_> {
             let n = self.positive_uint(x, &t.field("flows"))?;
             s.flow_components =
                 Some(usize::try_from(n).map_err(|_| self.ctx.err(x.span(), &t.field("flows"), "too large"))?);
+        }
+        // What the queue drops by: CoDel (Wang et al., PCON §4.6) or its limit alone (FISP).
+        if let Some(x) = t.get("drop") {
+            s.drop = Some(match self.choice(x, &t.field("drop"), &["codel", "tail"])? {
+                "codel" => ShaperDrop::Codel,
+                _ => ShaperDrop::Tail,
+            });
         }
         Ok(Some(s))
     }
