@@ -406,6 +406,7 @@ fn icp_and_raaqm_parse_with_defaults_overrides_and_checks() {
         p_min: 0.001,
         p_max: 0.1,
         samples: 20,
+        ..RaaqmConfig::default()
     };
     assert_eq!(
         parse(
@@ -413,6 +414,24 @@ fn icp_and_raaqm_parse_with_defaults_overrides_and_checks() {
         ),
         Ok(CcConfig::Raaqm(raaqm))
     );
+    // Ye's options (the PTP and DPCCP authors' ndnSIM consumer).
+    let ye = RaaqmConfig {
+        p_max: 0.5,
+        beta: 0.875,
+        threshold: ndnflow_core::Time::from_millis(5),
+        per_window: true,
+        slow_start: true,
+        on_timeout: ndnflow_core::app::cc::RaaqmTimeout::Reset,
+        ..RaaqmConfig::default()
+    };
+    assert_eq!(
+        parse(
+            r#"{ algorithm = "raaqm", p_max = 0.5, beta = 0.875, threshold = "5ms", per_window = true, slow_start = true, on_timeout = "reset" }"#
+        ),
+        Ok(CcConfig::Raaqm(ye))
+    );
+    let e = parse(r#"{ algorithm = "raaqm", on_timeout = "halve" }"#).unwrap_err();
+    assert!(e.contains("cc.on_timeout") && e.contains("\"decrease\", \"reset\""), "{e}");
 
     // The consumer's cc is on line 27 of the generated file.
     let e = parse(r#"{ algorithm = "raaqm", cwa = false }"#).unwrap_err();

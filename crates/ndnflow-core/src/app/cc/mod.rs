@@ -20,7 +20,7 @@ pub use cubic::{Cubic, CubicConfig};
 pub use cwa::{Cwa, SignalConfig};
 pub use fixed_window::FixedWindow;
 pub use icp::{Icp, IcpConfig, IcpRto};
-pub use raaqm::{Raaqm, RaaqmConfig};
+pub use raaqm::{Raaqm, RaaqmConfig, RaaqmTimeout};
 
 use super::multipath::{
     mptcp, Dpccp, DpccpConfig, Mircc, MirccConfig, MptcpConfig, Ptp, PtpConfig, Smic, SmicConsumerConfig,

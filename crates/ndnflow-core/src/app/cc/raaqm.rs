@@ -34,6 +34,12 @@
 //!   `initial_window` = 1; there is no slow start (hICN).
 //! * Congestion marks are not a RAAQM signal and are ignored.
 //!
+//! Four options, off by default, give the RAAQM of the PTP and DPCCP papers' first author, as his
+//! ndnSIM 2.7 fork has it (Y. Ye, `ndn-consumer-raaqm.cpp`; docs/protocols/congestion-control.md):
+//! `threshold`, an RTT rise over the route's minimum that is noise, not congestion (5 ms there);
+//! `per_window`, one decrease per window of Data per route; `slow_start`, +1 per Data until the
+//! first decrease; and `on_timeout = Reset`, a timeout taking the window back to its initial size.
+//!
 //! Draws come from a ChaCha8 stream seeded by the consumer, so a run is reproducible.
 
 use std::collections::VecDeque;
@@ -62,6 +68,25 @@ pub struct RaaqmConfig {
     pub p_max: f64,
     /// RTT samples in the window (hICN `sample_number` = 30).
     pub samples: u32,
+    /// RTT rise over the route's minimum read as noise: below it no decrease, above it the
+    /// probability runs from `p_min` at RTT_min + threshold to `p_max` at RTT_max (0: hICN).
+    pub threshold: Time,
+    /// After a decrease, a route decreases again only once it has brought as many Data as the
+    /// window held (false: hICN, a draw on every Data).
+    pub per_window: bool,
+    /// +1 per Data until the first decrease (false: hICN, +gamma/W from the start).
+    pub slow_start: bool,
+    /// What a timeout does to the window.
+    pub on_timeout: RaaqmTimeout,
+}
+
+/// A RAAQM window's answer to a timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaaqmTimeout {
+    /// Multiply by `beta` (hICN).
+    Decrease,
+    /// Back to `initial_window` (Ye's ndnSIM consumer, `InitialWindowOnTimeout`).
+    Reset,
 }
 
 impl Default for RaaqmConfig {
@@ -75,6 +100,10 @@ impl Default for RaaqmConfig {
             p_min: 1e-5,
             p_max: 1e-5 + 0.2,
             samples: 30,
+            threshold: Time::ZERO,
+            per_window: false,
+            slow_start: false,
+            on_timeout: RaaqmTimeout::Decrease,
         }
     }
 }
@@ -89,6 +118,8 @@ struct Route {
     rtts: VecDeque<Time>,
     /// Data count when the route was last used (for eviction).
     last_used: u64,
+    /// Data the route must still bring before it may decrease again (`per_window`).
+    holdoff: f64,
 }
 
 pub struct Raaqm {
@@ -98,12 +129,22 @@ pub struct Raaqm {
     samples_seen: u64,
     rng: ChaCha8Rng,
     decreases: u64,
+    /// Still in slow start (`slow_start`: until the first decrease).
+    slow_start: bool,
 }
 
 impl Raaqm {
     pub fn new(config: RaaqmConfig, seed: u64) -> Raaqm {
         let cwnd = config.initial_window.clamp(config.min_window.max(1.0), config.max_window.max(1.0));
-        Raaqm { config, cwnd, routes: Vec::new(), samples_seen: 0, rng: ChaCha8Rng::seed_from_u64(seed), decreases: 0 }
+        Raaqm {
+            config,
+            cwnd,
+            routes: Vec::new(),
+            samples_seen: 0,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            decreases: 0,
+            slow_start: config.slow_start,
+        }
     }
 
     pub fn decreases(&self) -> u64 {
@@ -128,10 +169,16 @@ impl Raaqm {
         }
         let min = route.rtts.iter().copied().min().unwrap_or(rtt);
         let max = route.rtts.iter().copied().max().unwrap_or(rtt);
-        if max <= min {
+        // The range starts `threshold` above the minimum; an RTT below its start is noise. (Ye:
+        // "To tolerate RTT noise".)
+        let floor = min + c.threshold;
+        if c.threshold > Time::ZERO && rtt < floor {
+            return 0.0;
+        }
+        if max <= floor {
             return c.p_min;
         }
-        let x = (rtt.as_secs_f64() - min.as_secs_f64()) / (max.as_secs_f64() - min.as_secs_f64());
+        let x = (rtt.as_secs_f64() - floor.as_secs_f64()) / (max.as_secs_f64() - floor.as_secs_f64());
         (c.p_min + (c.p_max - c.p_min) * x).clamp(c.p_min, c.p_max)
     }
 
@@ -145,7 +192,7 @@ impl Raaqm {
                     let oldest = (0..self.routes.len()).min_by_key(|&i| self.routes[i].last_used).unwrap_or(0);
                     self.routes.swap_remove(oldest);
                 }
-                self.routes.push(Route { label, rtts: VecDeque::new(), last_used: 0 });
+                self.routes.push(Route { label, rtts: VecDeque::new(), last_used: 0, holdoff: 0.0 });
                 self.routes.len() - 1
             }
         };
@@ -161,10 +208,12 @@ impl Raaqm {
     fn decrease(&mut self) {
         self.cwnd = (self.cwnd * self.config.beta).max(self.config.min_window.max(1.0));
         self.decreases += 1;
+        self.slow_start = false;
     }
 
     fn increase(&mut self) {
-        self.cwnd = (self.cwnd + self.config.gamma / self.cwnd).min(self.config.max_window.max(1.0));
+        let step = if self.slow_start { 1.0 } else { self.config.gamma / self.cwnd };
+        self.cwnd = (self.cwnd + step).min(self.config.max_window.max(1.0));
     }
 }
 
@@ -180,15 +229,29 @@ impl CongestionController for Raaqm {
         let label = s.lp.trajectory_id().unwrap_or(0);
         // The route just sampled, found once: a consumer runs this for every Data.
         let route = self.add_sample(label, rtt);
-        let p = self.route_probability(&self.routes[route], rtt);
+        // Under `per_window` the route counts down the window it decreased at (Ye's `m_counter`,
+        // one less per Data of the route) and draws again only at zero.
+        let held = self.config.per_window && {
+            let r = &mut self.routes[route];
+            r.holdoff = (r.holdoff - 1.0).max(0.0);
+            r.holdoff > 0.0
+        };
+        let p = if held { 0.0 } else { self.route_probability(&self.routes[route], rtt) };
         if p > 0.0 && self.rng.random::<f64>() < p {
+            self.routes[route].holdoff = self.cwnd;
             self.decrease();
         } else {
             self.increase();
         }
     }
     fn on_timeout(&mut self, _now: Time, _segment: u64) {
-        self.decrease();
+        match self.config.on_timeout {
+            RaaqmTimeout::Decrease => self.decrease(),
+            RaaqmTimeout::Reset => {
+                let c = &self.config;
+                self.cwnd = c.initial_window.clamp(c.min_window.max(1.0), c.max_window.max(1.0));
+            }
+        }
     }
     fn on_nack(&mut self, _now: Time, _segment: u64, reason: NackReason, _marked: bool) {
         if reason == NackReason::Congestion {
@@ -328,6 +391,82 @@ mod tests {
         // Unlabelled Data are route 0.
         assert_eq!(single.routes(), 1);
         assert!(single.probability(0, Time::from_millis(20)) > 0.0);
+    }
+
+    #[test]
+    fn a_threshold_reads_a_small_rise_as_noise() {
+        // Samples 20..=30 ms: RTT_min 20, RTT_max 30; a 5 ms threshold starts the range at 25.
+        let cfg =
+            RaaqmConfig { p_min: 0.01, p_max: 0.51, samples: 3, threshold: Time::from_millis(5), ..Default::default() };
+        let mut r = Raaqm::new(cfg, 1);
+        for (seg, ms) in [(0, 20), (1, 30), (2, 22)] {
+            data_rtt(&mut r, seg, ms);
+        }
+        // 24 ms is 4 ms over the minimum: noise, no draw at all (not even p_min).
+        assert_eq!(r.probability(0, Time::from_millis(24)), 0.0);
+        assert!(close(r.probability(0, Time::from_millis(25)), 0.01));
+        // Half way from 25 to 30 ms: 0.01 + 0.5 x 0.5 = 0.26.
+        assert!(close(r.probability(0, Time::from_millis(27) + Time::from_micros(500)), 0.26));
+        assert!(close(r.probability(0, Time::from_millis(30)), 0.51));
+    }
+
+    #[test]
+    fn per_window_a_route_decreases_once_per_window_of_its_data() {
+        // Every draw decreases (p = 1, one sample fills the window). From a window of 8 the first
+        // Data decreases (8 x 0.8 = 6.4) and holds the route for 8 of its Data: the next 7 grow the
+        // window, the 9th decreases again. Another route is not held.
+        let cfg = RaaqmConfig {
+            p_min: 1.0,
+            p_max: 1.0,
+            samples: 1,
+            initial_window: 8.0,
+            per_window: true,
+            ..Default::default()
+        };
+        let mut r = Raaqm::new(cfg, 1);
+        data_on_route(&mut r, 0, 30, Some(1));
+        assert!(close(r.window().unwrap(), 6.4));
+        let mut w = 6.4;
+        for seg in 1..8 {
+            data_on_route(&mut r, seg, 30, Some(1));
+            w += 1.0 / w;
+        }
+        assert!(close(r.window().unwrap(), w));
+        assert_eq!(r.decreases(), 1);
+        data_on_route(&mut r, 8, 30, Some(1));
+        assert_eq!(r.decreases(), 2);
+        assert!(close(r.window().unwrap(), w * 0.8));
+        // Route 2 was never held: its first Data decreases at once.
+        data_on_route(&mut r, 9, 30, Some(2));
+        assert_eq!(r.decreases(), 3);
+    }
+
+    #[test]
+    fn slow_start_ends_at_the_first_decrease_and_a_reset_timeout_restarts_the_window() {
+        let cfg = RaaqmConfig {
+            p_min: 1.0,
+            p_max: 1.0,
+            samples: 5,
+            slow_start: true,
+            per_window: true,
+            on_timeout: RaaqmTimeout::Reset,
+            ..Default::default()
+        };
+        let mut r = Raaqm::new(cfg, 1);
+        // Four Data before the samples window is full: +1 each, 1 -> 5.
+        for seg in 0..4 {
+            data_rtt(&mut r, seg, 30);
+        }
+        assert_eq!(r.window(), Some(5.0));
+        // The fifth decreases (5 x 0.8 = 4) and ends slow start: the sixth, held, adds 1/4.
+        data_rtt(&mut r, 4, 30);
+        assert_eq!(r.window(), Some(4.0));
+        data_rtt(&mut r, 5, 30);
+        assert_eq!(r.window(), Some(4.25));
+        // A timeout takes the window back to its initial size, not x beta.
+        r.on_timeout(Time::ZERO, 6);
+        assert_eq!(r.window(), Some(1.0));
+        assert_eq!(r.decreases(), 1);
     }
 
     #[test]

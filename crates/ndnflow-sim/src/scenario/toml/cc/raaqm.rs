@@ -1,7 +1,7 @@
 //! `algorithm = "raaqm"`: RAAQM, single route (hICN's compiled defaults;
 //! docs/protocols/congestion-control.md).
 
-use ndnflow_core::app::cc::{CcConfig, RaaqmConfig};
+use ndnflow_core::app::cc::{CcConfig, RaaqmConfig, RaaqmTimeout};
 
 use super::CcReader;
 use crate::scenario::toml::values::Tbl;
@@ -9,7 +9,20 @@ use crate::scenario::toml::{Reader, Res};
 
 pub(super) const READER: CcReader = CcReader {
     name: "raaqm",
-    keys: &[&["initial_window", "min_window", "max_window", "beta", "gamma", "p_min", "p_max", "samples"]],
+    keys: &[&[
+        "initial_window",
+        "min_window",
+        "max_window",
+        "beta",
+        "gamma",
+        "p_min",
+        "p_max",
+        "samples",
+        "threshold",
+        "per_window",
+        "slow_start",
+        "on_timeout",
+    ]],
     read,
     hint: None,
 };
@@ -53,6 +66,22 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     }
     if let Some(x) = t.get("samples") {
         c.samples = r.u32_value(x, &t.field("samples"), 1)?;
+    }
+    // The options of Ye's ndnSIM consumer (docs/protocols/congestion-control.md).
+    if let Some(x) = t.get("threshold") {
+        c.threshold = r.duration(x, &t.field("threshold"))?;
+    }
+    if let Some(x) = t.get("per_window") {
+        c.per_window = r.boolean(x, &t.field("per_window"))?;
+    }
+    if let Some(x) = t.get("slow_start") {
+        c.slow_start = r.boolean(x, &t.field("slow_start"))?;
+    }
+    if let Some(x) = t.get("on_timeout") {
+        c.on_timeout = match r.choice(x, &t.field("on_timeout"), &["decrease", "reset"])? {
+            "decrease" => RaaqmTimeout::Decrease,
+            _ => RaaqmTimeout::Reset,
+        };
     }
     Ok(CcConfig::Raaqm(c))
 }
