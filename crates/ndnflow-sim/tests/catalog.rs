@@ -117,6 +117,10 @@ fn restart_is_read_and_off_by_default() {
     let restart = |text: &str| parse(text).expect("valid").consumers[0].catalog.expect("a catalog").restart;
     assert!(!restart(&base));
     assert!(restart(&base.replace("{ objects = 9, alpha = 1.0 }", "{ objects = 9, alpha = 1.0, restart = true }")));
+    // The think time between objects: none by default, a duration when given.
+    let gap = |text: &str| parse(text).expect("valid").consumers[0].catalog.expect("a catalog").gap;
+    assert_eq!(gap(&base), ndnflow_core::Time::ZERO);
+    assert_eq!(gap(&base.replace("alpha = 1.0 }", "alpha = 1.0, gap = \"1s\" }")), ndnflow_core::Time::from_secs(1));
 }
 
 #[test]
@@ -130,6 +134,7 @@ fn bad_catalog_keys_name_their_field() {
         (with("{ objects = 9, s = 1 }"), "consumers[0].catalog.s", "unknown"),
         (with("{ objects = 20000000 }"), "consumers[0].catalog.objects", "more than"),
         (with("{ objects = 9, restart = 1 }"), "consumers[0].catalog.restart", "expected"),
+        (with("{ objects = 9, gap = \"soon\" }"), "consumers[0].catalog.gap", "soon"),
         (base.replace("segments = 100\ncc", "cc"), "consumers[0].segments", "a catalog needs segments"),
     ] {
         let e = parse(&text).expect_err("should be rejected");

@@ -32,6 +32,9 @@ pub struct CatalogConfig {
     /// over at every object, as a new connection per request would. Off by default: one
     /// long-lived flow (docs/protocols/consumer.md#catalog-consumer).
     pub restart: bool,
+    /// Think time: the next object is requested this long after the previous one completed (the
+    /// SMIC authors' consumers wait 1 s); its retrieval time starts then. 0 by default.
+    pub gap: Time,
 }
 
 /// Zipf-Mandelbrot over ranks 1..=N, as a cumulative table.
@@ -161,16 +164,16 @@ impl Catalog {
     }
 
     /// The current object is complete at `now`: it is recorded and the next one drawn, whose
-    /// segments start at `next_segment`.
-    pub(crate) fn next(&mut self, now: Time, next_segment: u64, bytes: u64, path_data: Option<Vec<u64>>) {
+    /// segments start at `next_segment` and which is requested at `start` (`now` plus the gap).
+    pub(crate) fn next(&mut self, now: Time, start: Time, next_segment: u64, bytes: u64, path_data: Option<Vec<u64>>) {
         let mut record = self.snapshot(bytes, path_data.as_deref());
         record.end = Some(now);
         self.done.push(record);
         let rank = self.zipf.draw(&mut self.rng);
         self.name = object_name(&self.prefix, rank);
-        self.current = ObjectRecord { rank, start: now, end: None, bytes: 0, paths: 0 };
+        self.current = ObjectRecord { rank, start, end: None, bytes: 0, paths: 0 };
         self.base = next_segment;
-        self.begin(now, bytes, path_data.unwrap_or_default());
+        self.begin(start, bytes, path_data.unwrap_or_default());
     }
 }
 

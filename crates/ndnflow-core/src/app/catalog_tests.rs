@@ -70,7 +70,7 @@ fn consumer() -> Consumer {
         max_retries: None,
         in_flight: InFlightRule::Outstanding,
         send_jitter: Time::ZERO,
-        catalog: Some(CatalogConfig { objects: 1000, alpha: 1.0, q: 0.0, restart: false }),
+        catalog: Some(CatalogConfig { objects: 1000, alpha: 1.0, q: 0.0, restart: false, gap: Time::ZERO }),
         batches: None,
     };
     Consumer::new(config, 3)
@@ -130,13 +130,42 @@ fn objects_follow_one_another_with_their_own_segment_numbers() {
 }
 
 #[test]
+fn with_a_gap_the_next_object_is_requested_that_long_after_the_last_completed() {
+    // The first object's two Data come back at 30 ms; with a 1 s gap nothing leaves until
+    // 1.030 s, the consumer asks to be woken then, and the second object's record starts there
+    // (its retrieval time leaves the gap out).
+    let mut config = consumer().config().clone();
+    config.catalog = Some(CatalogConfig { objects: 1000, alpha: 1.0, q: 0.0, restart: false, gap: Time::from_secs(1) });
+    let mut c = Consumer::new(config, 3);
+    let mut out = Vec::new();
+    c.handle_timeout(Time::from_millis(10), &mut out);
+    let first = interest_names(&out);
+    out.clear();
+    c.handle(Time::from_millis(30), answer(&first[0], 100), &mut out);
+    c.handle(Time::from_millis(30), answer(&first[1], 100), &mut out);
+    assert!(out.is_empty(), "nothing during the gap");
+    let resume = Time::from_millis(1030);
+    assert_eq!(c.poll_timeout(), Some(resume));
+    c.handle_timeout(Time::from_millis(500), &mut out);
+    assert!(out.is_empty());
+    assert_eq!(c.poll_timeout(), Some(resume));
+    c.handle_timeout(resume, &mut out);
+    let second = interest_names(&out);
+    assert_eq!(second.len(), 2, "the second object's two Interests at 1.030 s");
+    let objects = c.objects();
+    assert_eq!(objects[0].end, Some(Time::from_millis(30)));
+    assert_eq!(objects[1].start, resume);
+    assert_eq!(second[0], object_name(&Name::parse("/cat").unwrap(), objects[1].rank).append_segment(0));
+}
+
+#[test]
 fn a_restarting_catalog_starts_each_object_from_the_initial_window() {
     // AIMD from a window of 1 in slow start, +1 per Data: after the first object's two Data the
     // window is 3. Kept: the second object starts at 3; restarted: at 1 again.
     let window_after_one_object = |restart: bool| {
         let mut config = consumer().config().clone();
         config.cc = CcConfig::Aimd(crate::app::cc::AimdConfig::default());
-        config.catalog = Some(CatalogConfig { objects: 1000, alpha: 1.0, q: 0.0, restart });
+        config.catalog = Some(CatalogConfig { objects: 1000, alpha: 1.0, q: 0.0, restart, gap: Time::ZERO });
         let mut c = Consumer::new(config, 3);
         let mut out = Vec::new();
         c.handle_timeout(Time::from_millis(10), &mut out);
@@ -156,11 +185,11 @@ fn a_restarting_catalog_starts_each_object_from_the_initial_window() {
 #[test]
 fn the_same_seed_draws_the_same_objects_and_another_seed_others() {
     let ranks = |seed: u64| {
-        let config = CatalogConfig { objects: 10_000, alpha: 1.0, q: 0.0, restart: false };
+        let config = CatalogConfig { objects: 10_000, alpha: 1.0, q: 0.0, restart: false, gap: Time::ZERO };
         let mut cat = Catalog::new(&config, Name::parse("/cat").unwrap(), seed);
         (0..20)
             .map(|i| {
-                cat.next(Time::from_millis(i), i * 2, 0, None);
+                cat.next(Time::from_millis(i), Time::from_millis(i), i * 2, 0, None);
                 cat.current.rank
             })
             .collect::<Vec<_>>()

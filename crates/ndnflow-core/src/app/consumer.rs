@@ -176,6 +176,8 @@ pub struct Consumer {
     next_check: Time,
     oldest_sent: Time,
     finished_at: Option<Time>,
+    /// A catalog consumer's think time: nothing is sent before this instant (`CatalogConfig::gap`).
+    resume_at: Option<Time>,
     catalog: Option<Box<Catalog>>,
     seed: u64,
     pub stats: ConsumerStats,
@@ -218,6 +220,7 @@ impl Consumer {
             oldest_sent: Time::ZERO,
             finished_at,
             catalog,
+            resume_at: None,
             stats: ConsumerStats::default(),
             rtt_histogram: RttHistogram::default(),
             records: None,
@@ -403,6 +406,11 @@ impl Consumer {
         }
         if !self.started {
             return Some(self.config.start);
+        }
+        if let Some(t) = self.resume_at {
+            // Between two objects nothing is outstanding (the last one completed) and nothing may
+            // leave: the only wake-ups are the next request and the stop.
+            return Some(self.config.stop.map_or(t, |s| s.min(t)));
         }
         let outstanding = &self.outstanding;
         let mut next = self.config.stop;

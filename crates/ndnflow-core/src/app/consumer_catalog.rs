@@ -49,12 +49,16 @@ impl Consumer {
         let path_data = self.path_data();
         let base_seed = self.cc_seed();
         let Some(c) = &mut self.catalog else { return };
-        c.next(now, self.next_segment, self.stats.payload_bytes, path_data);
+        let gap = self.config.catalog.map_or(Time::ZERO, |k| k.gap);
+        let start = now + gap;
+        c.next(now, start, self.next_segment, self.stats.payload_bytes, path_data);
+        // A think time: nothing leaves before the next object is requested (`send_allowed`).
+        self.resume_at = (gap > Time::ZERO).then_some(start);
         if self.config.catalog.is_some_and(|k| k.restart) {
             // A new flow: a new controller and estimator (nothing of the last object is out: it
             // completed), whose paths count their Data from zero, and whose random draws (RAAQM's)
             // are its own, not the first object's over again.
-            c.begin(now, self.stats.payload_bytes, Vec::new());
+            c.begin(start, self.stats.payload_bytes, Vec::new());
             let seed = object_seed(base_seed, c.done.len() as u64);
             self.cc = self.config.cc.build(seed, self.config.rtt);
             self.rtt = RttEstimator::new(self.config.rtt);

@@ -19,6 +19,11 @@ impl Consumer {
         if !self.started || self.is_finished() {
             return;
         }
+        match self.resume_at {
+            Some(t) if now < t => return,
+            Some(_) => self.resume_at = None,
+            None => {}
+        }
         // A delayed send that has come due is used up here, whether or not the window still has
         // room (ns-2's delayed send likewise sends what the window allows, maybe nothing); the
         // sends of this opportunity then all leave together.

@@ -249,7 +249,7 @@ impl Reader<'_, '_> {
     /// NumberOfContents, s and q. Defaults are ndnSIM's, except q, whose default is 0 (plain Zipf,
     /// as the SMIC paper states its workload) where ndnSIM's is 0.7.
     fn catalog(&self, v: &Val<'_>, field: &str) -> Res<CatalogConfig> {
-        let keys = &["objects", "alpha", "q", "restart"];
+        let keys = &["objects", "alpha", "q", "restart", "gap"];
         let t = self.table(v, field, keys, "a table such as { objects = 10000, alpha = 1.0 }")?;
         let objects = match t.get("objects") {
             Some(n) => self.positive_uint(n, &t.field("objects"))?,
@@ -275,7 +275,8 @@ impl Reader<'_, '_> {
             return Err(self.ctx.err(span, &t.field("q"), format!("q must not be negative, found {q}")));
         }
         let restart = t.get("restart").map(|x| self.boolean(x, &t.field("restart"))).transpose()?.unwrap_or(false);
-        Ok(CatalogConfig { objects, alpha, q, restart })
+        let gap = t.get("gap").map(|x| self.duration(x, &t.field("gap"))).transpose()?.unwrap_or(Time::ZERO);
+        Ok(CatalogConfig { objects, alpha, q, restart, gap })
     }
 
     /// `timer = "per-segment" | "ndnsim"`; `check` and `max_multiplier` only with "ndnsim".
