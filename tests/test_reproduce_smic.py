@@ -49,25 +49,35 @@ def test_table_one_workload():
     assert sc.SEGMENTS == math.ceil(10 * 2 ** 20 / 1040) == 10_083
     assert sc.CS_PACKETS == 10 * sc.SEGMENTS
     doc = b1.scenarios("10s", 1)[b1.VARIANT].to_dict()
-    # "Each router has ... content store of 100MB": r and p; the consumers' own nodes have none.
+    # "Each router has ... content store of 100MB": the four access routers, bot and p; the
+    # consumers' own nodes have none.
     routers = {name for name, n in doc["nodes"].items() if n == {"cs": {"policy": "lru", "capacity": 100_830},
                                                                  "smic": True}}
-    assert routers == {"r", "p"}
+    assert routers == {"acc1", "acc2", "acc3", "acc4", "bot", "p"}
     assert all(doc["nodes"][c] == {"cs": {"policy": "off"}, "smic": True} for c in b1.CONSUMERS)
     assert [c["cc"]["algorithm"] for c in doc["consumers"]] == ["smic", "smic", "smic", "icp"]
+    # The authors' consumers: a new flow per object after a 1 s gap, the timer capped at 2 s.
     for consumer in doc["consumers"]:
-        assert consumer["catalog"] == {"objects": 10_000, "alpha": 1.0} and consumer["segments"] == 10_083
+        assert consumer["catalog"] == {"objects": 10_000, "alpha": 1.0, "restart": True, "gap": "1s"}
+        assert consumer["segments"] == 10_083 and consumer["rto"] == {"max": "2s"}
     assert doc["producers"] == [{"node": "p", "prefix": "/snu", "payload": 1040}]
-    assert all(link["queue"] == {"discipline": "droptail", "packets": 100} for link in doc["links"])
+    # topo-bottleneck.txt: "10Mbps 1 10ms 50" on every link.
+    assert all(link["queue"] == {"discipline": "droptail", "packets": 50} and link["delay"] == "10ms"
+               for link in doc["links"])
 
 
 def test_topologies_have_the_papers_shapes():
-    # Fig. 4(a): four consumers and the bottleneck, five links of 10 Mbit/s.
+    # Fig. 4(a) as topo-bottleneck.txt has it: each consumer its access router, the four into bot,
+    # and bot - p: nine links of 10 Mbit/s.
     doc = b1.scenarios("10s", 1)[b1.VARIANT].to_dict()
-    assert [link["between"] for link in doc["links"]][-1] == ["r", "p"] and len(doc["links"]) == 5
-    # Fig. 4(b): the SMIC node has two links, the single-path one a third into r.
+    assert [link["between"] for link in doc["links"]][-1] == ["bot", "p"] and len(doc["links"]) == 9
+    assert {link["bandwidth"] for link in doc["links"]} == {"10Mbps"}
+    # Fig. 4(b) as topo-diamond.txt: the SMIC node has two links, the single-path one reaches r
+    # through its own access router; the single-path flow slow-starts to 2.
     doc = b2.scenarios("10s", 1)[b2.VARIANT].to_dict()
     assert sorted(link["between"][1] for link in doc["links"] if link["between"][0] == "smic") == ["a", "b"]
+    assert ["single", "c"] in [link["between"] for link in doc["links"]]
+    assert doc["consumers"][1]["cc"] == {"algorithm": "icp", "rto": "rfc6298", "initial_ssthresh": 2}
     # The tree: one consumer per run, salted hashes, the single-path consumer on ICP.
     runs = tree.scenarios("10s", 1)
     assert list(runs) == ["SMIC", "MPTCP LIA", "single"]
@@ -89,20 +99,28 @@ def test_salted_pool_misses_a_leaf_rarely(n, expected):
 def test_competition_topology_and_its_max_flows(k):
     scenario = comp.topology(k, "single").scenario("10s", 1)
     doc = scenario.to_dict()
-    # m - a, then per path a - ri, si - ri, ri - p.
-    assert len(doc["links"]) == 1 + 3 * k
-    assert doc["links"][0] == {**doc["links"][0], "between": ["m", "a"], "bandwidth": f"{7 * k}Mbps"}
-    # The multi-path consumer alone can fill every bottleneck (k x 7), a single-path one its own.
-    assert max_flow(scenario, "m").value_bps == k * 7e6
-    assert max_flow(scenario, "s1").value_bps == 7e6
+    # topo-disjoint*.txt: per path m - ri, si - ri, ri - p, every link "10Mbps 1 10ms 10".
+    assert len(doc["links"]) == 3 * k
+    assert doc["links"][0] == {**doc["links"][0], "between": ["m", "r1"], "bandwidth": "10Mbps"}
+    assert all(link["queue"] == {"discipline": "droptail", "packets": 10} for link in doc["links"])
+    # The multi-path consumer alone can fill every bottleneck (k x 10), a single-path one its own.
+    assert max_flow(scenario, "m").value_bps == k * 10e6
+    assert max_flow(scenario, "s1").value_bps == 10e6
+    # The single-path flows slow-start to k (the authors' Ssth "k").
+    run = comp.scenarios("10s", 1)[comp.variant(k, "SMIC")].to_dict()
+    assert [c["cc"].get("initial_ssthresh") for c in run["consumers"]] == [None] + [k] * k
 
 
 def test_tree_optimum_is_the_sum_of_the_leaves():
-    # r1 feeds 3 + 2.5 = 5.5 and r2 2 + 1 = 3 Mbit/s into r0, both under their 10 Mbit/s links, and
-    # c - r0 carries 8.5 < 10: the leaves are the cut.
-    assert tree.optimum_mbps() == 3 + 2.5 + 2 + 1
+    # topo-tree-depth2.txt: r1 feeds 3 + 2 = 5 Mbit/s into r0, exactly its 5 Mbit/s link, r2
+    # 1.5 + 2 = 3.5 under its 5, and c - r0 (1 Gbit/s) carries 8.5: the leaves are the cut.
+    assert tree.optimum_mbps() == 3 + 2 + 1.5 + 2
     best = max_flow(tree.topology("single").scenario("1s", 1), "c")
-    assert best.link_flows["r0->c"] == 8.5e6 and best.link_flows["r1->r0"] == 5.5e6
+    assert best.link_flows["r0->c"] == 8.5e6 and best.link_flows["r1->r0"] == 5e6
+    # The authors' single-path consumer starts with a window and threshold of 8.
+    doc = tree.scenarios("10s", 1)["single"].to_dict()
+    assert doc["consumers"][0]["cc"] == {"algorithm": "icp", "rto": "rfc6298", "initial_window": 8,
+                                         "initial_ssthresh": 8}
 
 
 def test_path_id_pools_reach_every_next_hop_under_the_papers_hash():

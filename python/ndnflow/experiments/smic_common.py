@@ -8,8 +8,10 @@ content object consists of 10,083 chunks. Each router has a tail-drop queue and 
 100 MB; thus it can cache maximum 100,830 chunks", LRU, "New content request is generated when
 previous request is done". The baselines: ICP (single path), MPTCP LIA and OLIA.
 
-Figures are lost with the paper's topologies; the choices (queue, delays, bandwidths, durations)
-and their reasons are on docs/experiments/smic.md.
+Figures are lost with the paper's topologies. The settings the text leaves out (queues, delays,
+bandwidths, durations, what a consumer does between objects) are those of the authors' own ndnSIM
+scenarios (the public repository soiry/test, "SMIC 2018", by the paper's first author), as
+docs/experiments/smic.md lists them with the lines they come from.
 """
 
 from __future__ import annotations
@@ -38,11 +40,21 @@ ROUTER_CS: Dict[str, Any] = {"policy": "lru", "capacity": CS_PACKETS}
 #: consumer's node would answer an object drawn again while still cached in 0 s (local delivery),
 #: which is no retrieval at all.
 CONSUMER_CS: Dict[str, Any] = {"policy": "off"}
-#: "Each router has a tail-drop queue" (§5); its size was in a lost figure. ndnSIM's links (the
-#: paper's simulator) default to ns-3's DropTailQueue of 100 packets.
-QUEUE: Dict[str, Any] = {"discipline": "droptail", "packets": 100}
-#: "Propagation delays ... are equal for all the links" (§5.1, §5.3); the value is lost. 10 ms.
+#: "Each router has a tail-drop queue" (§5); its size was in a lost figure. The authors'
+#: topology files give 50 packets (bottleneck, diamond and tree; the competition's: 10).
+QUEUE_PACKETS = 50
+#: "Propagation delays ... are equal for all the links" (§5.1, §5.3): 10 ms in the authors' files
+#: (the tree's differ, smic_tree).
 DELAY = "10ms"
+#: Between objects the authors' consumers (SMIC, MPTCP and single path alike) start a new flow:
+#: every window, threshold, estimator and sharing group is reset, and the next object's first
+#: Interest leaves 1 s after the last Data of the previous one (`int interval = 1;`), its
+#: retrieval time counted from then.
+RESTART = True
+GAP = "1s"
+#: The authors' consumers cap the retransmission timer at 2 s (`SetMaxRto(Seconds(2))`); ns-3's
+#: other defaults (1 s initial, 200 ms minimum) are the consumer's own.
+RTO = {"max": "2s"}
 
 #: The consumers compared (§5): SMIC (Algorithm 1 over its sub-flows), MPTCP LIA and OLIA over the
 #: same sub-flows, and the single-path flow: ICP with the RFC 6298 timer, as the SMIC sub-flows'.
@@ -59,24 +71,25 @@ ABOUT_RATE = 0.10
 
 
 def catalog() -> Dict[str, Any]:
-    """The Zipf catalog of Table 1 (plain Zipf: q = 0)."""
-    return {"objects": OBJECTS, "alpha": ALPHA}
+    """The Zipf catalog of Table 1 (plain Zipf: q = 0), each object a new flow after a 1 s gap."""
+    return {"objects": OBJECTS, "alpha": ALPHA, "restart": RESTART, "gap": GAP}
 
 
 class Topology:
-    """Links (a, b, bandwidth), producer nodes and consumers (node, controller name) of one run.
-    Every node is a SMIC router with the paper's LRU store, but the consumers' nodes have no store;
-    `hash` picks the path-id hash."""
+    """Links (a, b, bandwidth[, delay]), producer nodes and consumers (node, controller name) of one
+    run, and its queue size in packets. Every node is a SMIC router with the paper's LRU store, but
+    the consumers' nodes have no store; `hash` picks the path-id hash."""
 
-    def __init__(self, links: Sequence[Tuple[str, str, str]], producers: Sequence[str],
-                 consumers: Sequence[Tuple[str, str]]):
-        self.links = list(links)
+    def __init__(self, links: Sequence[Tuple[str, ...]], producers: Sequence[str],
+                 consumers: Sequence[Tuple[str, str]], queue_packets: int = QUEUE_PACKETS):
+        self.links = [(link[0], link[1], link[2], link[3] if len(link) > 3 else DELAY) for link in links]
         self.producers = list(producers)
         self.consumers = list(consumers)
+        self.queue = {"discipline": "droptail", "packets": queue_packets}
 
     def nodes(self) -> List[str]:
         seen: Dict[str, None] = {}
-        for a, b, _ in self.links:
+        for a, b, _, _ in self.links:
             seen.setdefault(a)
             seen.setdefault(b)
         return list(seen)
@@ -91,12 +104,12 @@ class Topology:
         users = {node for node, _ in self.consumers}
         for node in self.nodes():
             sc.node(node, cs=CONSUMER_CS if node in users else ROUTER_CS, smic=smic)
-        for a, b, bandwidth in self.links:
-            sc.link(a, b, bandwidth=bandwidth, delay=DELAY, queue=QUEUE)
+        for a, b, bandwidth, delay in self.links:
+            sc.link(a, b, bandwidth=bandwidth, delay=delay, queue=self.queue)
         for node in self.producers:
             sc.producer(node, PREFIX, payload=PAYLOAD)
         for node, controller in self.consumers:
-            sc.consumer(node, PREFIX, cc=dict(tables[controller]), segments=SEGMENTS, catalog=catalog())
+            sc.consumer(node, PREFIX, cc=dict(tables[controller]), segments=SEGMENTS, catalog=catalog(), rto=RTO)
         return sc
 
 
