@@ -337,7 +337,14 @@ impl Smic {
                 self.flows[i].in_flight += 1;
                 self.flows[i].rtt.rto()
             }
-            Charge::Spread => self.flows.iter().map(|f| f.rtt.rto()).max().unwrap_or(self.rto.initial_rto),
+            // A spread Interest may come back over any path in use: the largest of their timers.
+            // Not an idle sub-flow's: its estimator is of the past, and a backoff it kept (up to
+            // RFC 6298's 60 s) would hold the segment that long (smic-tree, seed 1, until
+            // 2026-11-28).
+            Charge::Spread => {
+                let in_use = self.flows.iter().filter(|f| f.in_use()).map(|f| f.rtt.rto());
+                in_use.max().unwrap_or(self.rto.initial_rto)
+            }
         };
         let mut lp = LpHeader::default();
         lp.ext_mut().path_id = Some(path_id);

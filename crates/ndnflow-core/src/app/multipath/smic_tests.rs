@@ -217,6 +217,24 @@ fn a_nacked_path_id_waits_for_the_next_spread() {
 }
 
 #[test]
+fn a_spread_interest_times_out_as_the_slowest_subflow_in_use_not_an_idle_one() {
+    // Id 0 alone over B, ids 1..10 over A, every RTT 100 ms. B's one sample gives it an RTO of
+    // 3 x 100 = 300 ms; A's ten samples bring its variance down and its RTO to the 200 ms floor.
+    let mut m = smic();
+    spread(&mut m, &[0]);
+    // B's id 0 now comes back over A: B keeps no id (idle) and its estimator at 300 ms (the sample
+    // goes with the trajectory the Data came by, A's).
+    assert_eq!(path_id(&m.path_for(ms(200), 11, false).unwrap()), 0);
+    m.on_data(ms(300), &data(11, ms(100), &lp(Some(A))));
+    let (a, b) = (m.flows.iter().position(|f| f.in_use()).unwrap(), m.flows.iter().position(|f| !f.in_use()).unwrap());
+    assert_eq!((m.flows[a].rtt.rto(), m.flows[b].rtt.rto()), (ms(200), ms(300)));
+    // The next spread (10 s after the first) times its Interests by A alone.
+    m.handle_timeout(Time::from_secs(10));
+    let send = m.path_for(Time::from_secs(10), 100, false).unwrap();
+    assert_eq!(send.rto, Some(ms(200)));
+}
+
+#[test]
 fn resending_a_segment_releases_its_earlier_interest() {
     let mut m = smic();
     spread(&mut m, &[]);
