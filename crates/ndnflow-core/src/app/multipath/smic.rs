@@ -298,7 +298,8 @@ impl Smic {
     /// Halves sub-flow `i`, and backs its timer off (RFC 6298 §5.5), unless it is still
     /// recovering from its last halving: once per loss episode, as ICP's conservative window
     /// adaptation and the consumer's own timer do. Whether this loss began a new episode.
-    fn decrease(&mut self, i: usize, now: Time) -> bool {
+    /// `sent_at`: when the lost Interest left.
+    fn decrease(&mut self, i: usize, now: Time, sent_at: Time) -> bool {
         let f = &mut self.flows[i];
         f.between_losses = f.since_loss;
         f.since_loss = 0;
@@ -306,7 +307,15 @@ impl Smic {
             return false;
         }
         f.window = (f.window / 2.0).max(1.0);
-        f.rtt.backoff();
+        // The timer backs off only for an Interest that left after the last halving, the last
+        // backoff: one that left before was timed by the RTO before it, and its expiry says
+        // nothing new. Without this, once a Data of a later Interest ended the recovery, each of
+        // the window's older Interests, timing out one by one, began an episode and doubled the
+        // timer again: up to RFC 6298's 60 s ceiling in a fifth of a second, and a segment sent
+        // then waited a minute (smic-tree, seed 1, under the default ceiling).
+        if f.decreases == 0 || sent_at >= f.last_decrease {
+            f.rtt.backoff();
+        }
         f.last_decrease = now;
         f.recovering = true;
         f.decreases += 1;
@@ -411,7 +420,7 @@ impl SubflowManager for Smic {
             // is one congestion event, and recorded fifty times it would fill the history with a
             // single instant that matches any sub-flow which lost one Interest then (the object
             // starts of the competition, docs/experiments/smic.md).
-            if !self.decrease(r, now) {
+            if !self.decrease(r, now, out.sent_at) {
                 return;
             }
             let f = &mut self.flows[r];
@@ -430,7 +439,7 @@ impl SubflowManager for Smic {
             self.unbind(out.path_id);
             self.ids[out.path_id as usize].dead = true;
         } else if let Charge::Flow(r) = out.charge {
-            self.decrease(r, now);
+            self.decrease(r, now, out.sent_at);
         }
     }
 

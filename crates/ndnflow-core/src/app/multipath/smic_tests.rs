@@ -109,6 +109,31 @@ fn a_timeout_halves_once_per_loss_episode() {
     assert_eq!(m.paths()[0].decreases, 2);
 }
 
+#[test]
+fn an_interest_sent_before_the_last_halving_halves_again_without_backing_the_timer_off() {
+    // Id 0 over B, ids 1..10 over A. Four Interests leave at 100 ms; two of them on A.
+    let mut m = smic();
+    spread(&mut m, &[0]);
+    let on_a: Vec<u64> = (11..15).filter(|&s| path_id(&m.path_for(ms(100), s, false).unwrap()) != 0).collect();
+    assert!(on_a.len() >= 2, "{on_a:?}");
+    let a = m.flows.iter().position(|f| f.ids.contains(&1)).unwrap();
+    let rto = m.flows[a].rtt.rto();
+    // One of A's times out at 400 ms: A halves and its timer doubles.
+    m.on_timeout(ms(400), on_a[0]);
+    assert_eq!((m.flows[a].decreases, m.flows[a].rtt.rto()), (1, rto * 2));
+    // A segment sent at 500 ms comes back over A's trajectory at 600 ms (whichever sub-flow sent
+    // it), without an RTT sample (a resend, Karn): A's recovery ends.
+    m.path_for(ms(500), 20, false).unwrap();
+    m.on_data(ms(600), &DataSample { rtt: None, ..data(20, ms(100), &lp(Some(A))) });
+    assert!(!m.flows[a].recovering);
+    let before = m.flows[a].rtt.rto();
+    // A's other Interest of 100 ms now times out: a new episode halves the window, as ICP's
+    // window adaptation would, but it left before the last backoff, so the timer stays (before
+    // 2026-11-28 it doubled, and a run of such timeouts took it to the 60 s ceiling).
+    m.on_timeout(ms(700), on_a[1]);
+    assert_eq!((m.flows[a].decreases, m.flows[a].rtt.rto()), (2, before));
+}
+
 /// Two sub-flows whose packet pairs both say 8 Mbit/s (1,000 bytes 1 ms apart) and whose
 /// Interests time out together, `apart` after each other.
 fn shared_pair(apart: Time, bandwidth_b_gap: Time) -> Smic {
