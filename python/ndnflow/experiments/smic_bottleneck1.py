@@ -43,8 +43,8 @@ DURATION = "1000s"
 SEED = sc.SEED
 VARIANT = "SMIC x3 + single"
 CONSUMERS = ("smic1", "smic2", "smic3", "single")
-TOPOLOGY = sc.Topology([(c, f"acc{i}", "10Mbps") for i, c in enumerate(CONSUMERS, 1)]
-                       + [(f"acc{i}", "bot", "10Mbps") for i in range(1, len(CONSUMERS) + 1)] + [("bot", "p", "10Mbps")],
+ACCESS = [(c, f"acc{i}", "10Mbps") for i, c in enumerate(CONSUMERS, 1)]
+TOPOLOGY = sc.Topology(ACCESS + [(acc, "bot", "10Mbps") for _, acc, _ in ACCESS] + [("bot", "p", "10Mbps")],
                        ["p"], [(c, "SMIC" if c.startswith("smic") else "single") for c in CONSUMERS])
 #: Window traces need bins shorter than an RTT's growth; 100 ms is under the ~104 ms RTT at a
 #: full 50-packet queue (6 x 10 ms + 50 x 0.88 ms).
