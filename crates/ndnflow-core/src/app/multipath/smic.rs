@@ -69,6 +69,10 @@ pub struct SmicConsumerConfig {
     /// Use LIA among a sub-flow's bottleneck sharers when their largest smoothed RTT exceeds the
     /// smallest by this factor (§3.2.2: "if RTT variation is large"); `None`: never (Algorithm 1).
     pub lia_rtt_ratio: Option<f64>,
+    /// Halve (and record in the history) at every timed-out Interest, as Algorithm 1 writes it and
+    /// the authors' ndnSIM consumer does, instead of once per loss episode (ours, as ICP's window
+    /// adaptation: docs/protocols/smic.md).
+    pub every_timeout: bool,
 }
 
 impl Default for SmicConsumerConfig {
@@ -80,6 +84,7 @@ impl Default for SmicConsumerConfig {
             initial_window: 1.0,
             sharing: SharingConfig::default(),
             lia_rtt_ratio: None,
+            every_timeout: false,
         }
     }
 }
@@ -303,7 +308,7 @@ impl Smic {
         let f = &mut self.flows[i];
         f.between_losses = f.since_loss;
         f.since_loss = 0;
-        if f.recovering {
+        if f.recovering && !self.config.every_timeout {
             return false;
         }
         f.window = (f.window / 2.0).max(1.0);

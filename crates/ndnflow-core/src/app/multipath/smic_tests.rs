@@ -110,6 +110,24 @@ fn a_timeout_halves_once_per_loss_episode() {
 }
 
 #[test]
+fn with_every_timeout_each_timed_out_interest_halves_and_is_recorded() {
+    // Algorithm 1 as written (and the authors' consumer): the two timeouts of one episode halve
+    // the window twice, w / 4, and both enter the history; once per episode (the default), w / 2.
+    for (every, after) in [(true, 0.25), (false, 0.5)] {
+        let mut m = Smic::new(SmicConsumerConfig { every_timeout: every, ..Default::default() }, RttOptions::default());
+        spread(&mut m, &[]);
+        let w = m.window();
+        for s in 11..13 {
+            m.path_for(ms(100), s, false).unwrap();
+        }
+        m.on_timeout(ms(400), 11);
+        m.on_timeout(ms(401), 12);
+        assert!((m.window() - w * after).abs() < 1e-9, "{every}: {}", m.window());
+        assert_eq!(m.flows[0].timeouts.len(), if every { 2 } else { 1 });
+    }
+}
+
+#[test]
 fn an_interest_sent_before_the_last_halving_halves_again_without_backing_the_timer_off() {
     // Id 0 over B, ids 1..10 over A. Four Interests leave at 100 ms; two of them on A.
     let mut m = smic();

@@ -20,6 +20,7 @@ pub(super) const READER: CcReader = CcReader {
         "rmse",
         "bandwidth_difference",
         "lia_rtt_ratio",
+        "halving",
     ]],
     read,
     hint: None,
@@ -73,6 +74,10 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     if let Some(x) = t.get("lia_rtt_ratio") {
         let what = "must be above 1 (largest over smallest smoothed RTT)";
         c.lia_rtt_ratio = Some(r.cc_number(x, &t.field("lia_rtt_ratio"), 1.0, false, what)?);
+    }
+    // Once per loss episode (ours) or at every timed-out Interest (Algorithm 1, the authors' code).
+    if let Some(x) = t.get("halving") {
+        c.every_timeout = r.choice(x, &t.field("halving"), &["per-episode", "per-timeout"])? == "per-timeout";
     }
     Ok(CcConfig::Smic(c))
 }
