@@ -302,8 +302,9 @@ impl Smic {
 
     /// Halves sub-flow `i`, and backs its timer off (RFC 6298 §5.5), unless it is still
     /// recovering from its last halving: once per loss episode, as ICP's conservative window
-    /// adaptation and the consumer's own timer do. Whether this loss began a new episode.
-    /// `sent_at`: when the lost Interest left.
+    /// adaptation and the consumer's own timer do (at every timed-out Interest under
+    /// `every_timeout`). Whether this loss began a new episode. `sent_at`: when the lost Interest
+    /// left.
     fn decrease(&mut self, i: usize, now: Time, sent_at: Time) -> bool {
         let f = &mut self.flows[i];
         f.between_losses = f.since_loss;
