@@ -108,13 +108,19 @@ impl RttEstimator {
     /// estimates after repeated backoffs; a multipath sub-flow whose Interests are answered over
     /// another path gets no sample of its own to end the backoff, and needs this instead.
     pub fn clear_backoff(&mut self) {
-        self.rto = match self.srtt {
+        self.rto = self.estimated_rto();
+        self.multiplier = 1;
+    }
+
+    /// The RTO the current estimates give, without any backoff (what `clear_backoff` would set):
+    /// the initial RTO before the first sample.
+    pub fn estimated_rto(&self) -> Time {
+        match self.srtt {
             Some(srtt) => {
                 Time::from_secs_f64(srtt + self.opts.k * self.rttvar).clamp(self.opts.min_rto, self.opts.max_rto)
             }
             None => self.opts.initial_rto,
-        };
-        self.multiplier = 1;
+        }
     }
 
     pub fn rto(&self) -> Time {
@@ -147,6 +153,9 @@ mod tests {
         assert_eq!(e.rto(), Time::from_millis(1200));
         e.clear_backoff();
         assert_eq!(e.rto(), Time::from_millis(300));
+        // What the estimates give stays 300 ms through backoffs (a probe's timer reads it).
+        e.backoff();
+        assert_eq!((e.rto(), e.estimated_rto()), (Time::from_millis(600), Time::from_millis(300)));
     }
 
     #[test]
