@@ -54,7 +54,7 @@ BIN = "100ms"
 HALF_TOL = 0.1
 #: The halving rows restate how both controllers are built (Algorithm 1 and ICP halve on a
 #: timeout): they cannot fail under the configured settings, so they are information.
-INFO_ROWS = ("access router's cache hit ratio",) + tuple(
+INFO_ROWS = ("bot's cache hit ratio",) + tuple(
     f"{c}: window after a timeout / before" for c in CONSUMERS)
 #: Its verdict differs between seeds (passes with seed 2 and on the median only, since the
 #: authors' settings; before them the times and goodputs moved with the seed): what one seed
@@ -101,8 +101,8 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
         rows.append(common.within(f"{consumer}: window after a timeout / before", 0.5,
                                   sc.halving_ratio(res, consumer), HALF_TOL,
                                   "median over timeouts; the bin's growth after the halving"))
-    rows.append(Row("access router's cache hit ratio", "SMIC-2, -3 more than single, SMIC-1", hit_ratio(res),
-                    "a setting's outcome: the access router's, all consumers together (each one's: next row)",
+    rows.append(Row("bot's cache hit ratio", "SMIC-2, -3 more than single, SMIC-1", hit_ratio(res),
+                    "a setting's outcome: the shared router bot's, all consumers together (each one's: next row)",
                     True))
     rows.append(more_hits_row(res))
     return rows

@@ -129,22 +129,12 @@ pub struct Raaqm {
     samples_seen: u64,
     rng: ChaCha8Rng,
     decreases: u64,
-    /// Still in slow start (`slow_start`: until the first decrease).
-    slow_start: bool,
 }
 
 impl Raaqm {
     pub fn new(config: RaaqmConfig, seed: u64) -> Raaqm {
         let cwnd = config.initial_window.clamp(config.min_window.max(1.0), config.max_window.max(1.0));
-        Raaqm {
-            config,
-            cwnd,
-            routes: Vec::new(),
-            samples_seen: 0,
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            decreases: 0,
-            slow_start: config.slow_start,
-        }
+        Raaqm { config, cwnd, routes: Vec::new(), samples_seen: 0, rng: ChaCha8Rng::seed_from_u64(seed), decreases: 0 }
     }
 
     pub fn decreases(&self) -> u64 {
@@ -208,11 +198,12 @@ impl Raaqm {
     fn decrease(&mut self) {
         self.cwnd = (self.cwnd * self.config.beta).max(self.config.min_window.max(1.0));
         self.decreases += 1;
-        self.slow_start = false;
     }
 
     fn increase(&mut self) {
-        let step = if self.slow_start { 1.0 } else { self.config.gamma / self.cwnd };
+        // Slow start lasts until the first decrease (a reset timeout is not one).
+        let slow_start = self.config.slow_start && self.decreases == 0;
+        let step = if slow_start { 1.0 } else { self.config.gamma / self.cwnd };
         self.cwnd = (self.cwnd + step).min(self.config.max_window.max(1.0));
     }
 }

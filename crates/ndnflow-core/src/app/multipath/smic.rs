@@ -319,7 +319,7 @@ impl Smic {
         // the window's older Interests, timing out one by one, began an episode and doubled the
         // timer again: up to RFC 6298's 60 s ceiling in a fifth of a second, and a segment sent
         // then waited a minute (smic-tree, seed 1, under the default ceiling).
-        if f.decreases == 0 || sent_at >= f.last_decrease {
+        if sent_at >= f.last_decrease {
             f.rtt.backoff();
         }
         f.last_decrease = now;
