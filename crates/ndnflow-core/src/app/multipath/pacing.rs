@@ -217,8 +217,13 @@ impl<F: PacedFlow> PacedFlows<F> {
         self.sent.insert(segment, Sent::Probe);
         let lp = self.prober.send(now);
         // A probe may take any path: the largest of the sub-flows' timers (the initial one
-        // before any).
-        let rto = self.flows.iter().map(|f| f.rtt().rto()).max().unwrap_or_else(|| RttEstimator::new(self.rto).rto());
+        // before any), without their backoff, as PTP's (`PathSet::probe_rto`).
+        let rto = self
+            .flows
+            .iter()
+            .map(|f| f.rtt().estimated_rto())
+            .max()
+            .unwrap_or_else(|| RttEstimator::new(self.rto).rto());
         Some(Turn::Probe(PathSend { lp, rto: Some(rto) }))
     }
 
@@ -309,25 +314,47 @@ mod tests {
         assert_eq!(p.next_send, ms(54));
     }
 
+    /// A sub-flow for the manager's tests: its pacer, whether it is open, its timer.
+    struct Flow(Pacer, bool, RttEstimator);
+    impl PacedFlow for Flow {
+        fn tags(&self) -> &Tags {
+            unreachable!("no probe answers here")
+        }
+        fn is_open(&self) -> bool {
+            self.1
+        }
+        fn close(&mut self) {}
+        fn pacer(&self) -> &Pacer {
+            &self.0
+        }
+        fn rtt(&self) -> &RttEstimator {
+            &self.2
+        }
+        fn count_timeout(&mut self) {}
+    }
+
+    #[test]
+    fn a_probe_takes_the_largest_subflow_timer_without_its_backoff() {
+        // Sub-flows of 80 ms (RTO on the 1 s floor) and 600 ms (srtt 0.6 s, rttvar 0.3 s: RTO 1.8 s,
+        // RFC 6298 §2.2). The slower one's timer backs off to 3.6 s after a timeout of its own; a
+        // probe, which may come back over either, keeps 1.8 s.
+        let floor = RttOptions { min_rto: Time::from_secs(1), ..RttOptions::default() };
+        let timer = |rtt: u64| {
+            let mut e = RttEstimator::new(floor);
+            e.add_sample(ms(rtt));
+            e
+        };
+        let mut flows: PacedFlows<Flow> = PacedFlows::new(10.0, floor, 10);
+        flows.flows.push(Flow(Pacer::new(ms(500)), true, timer(80)));
+        flows.flows.push(Flow(Pacer::new(ms(500)), true, timer(600)));
+        flows.flows[1].2.backoff();
+        assert_eq!(flows.flows[1].2.rto(), ms(3600));
+        let Some(Turn::Probe(probe)) = flows.turn(ms(0), 1, false) else { panic!("the probe is due first") };
+        assert_eq!(probe.rto, Some(ms(1800)));
+    }
+
     #[test]
     fn a_resend_waits_for_a_subflow_rather_than_ride_a_probe() {
-        struct Flow(Pacer, bool, RttEstimator);
-        impl PacedFlow for Flow {
-            fn tags(&self) -> &Tags {
-                unreachable!("no probe answers here")
-            }
-            fn is_open(&self) -> bool {
-                self.1
-            }
-            fn close(&mut self) {}
-            fn pacer(&self) -> &Pacer {
-                &self.0
-            }
-            fn rtt(&self) -> &RttEstimator {
-                &self.2
-            }
-            fn count_timeout(&mut self) {}
-        }
         let flow = |next: u64, open: bool| Flow(Pacer::new(ms(next)), open, RttEstimator::new(RttOptions::default()));
         let next_send = |f: &Flow| f.0.next_send;
         let mut flows: PacedFlows<Flow> = PacedFlows::new(10.0, RttOptions::default(), 10);

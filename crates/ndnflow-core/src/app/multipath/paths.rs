@@ -295,9 +295,12 @@ impl PathSet {
     }
 
     /// A probe's timer: it may come back over any path, so the largest RTO of the known paths (a
-    /// new path's initial RTO when none is known), never below the paths' floor.
+    /// new path's initial RTO when none is known), never below the paths' floor. Their estimates
+    /// without backoff: a path's doubled timer answers a timeout on that path (RFC 6298 §5.5), and
+    /// a probe does not take it; with the backoff, one failed path held every lost probe up to the
+    /// timer's ceiling.
     pub fn probe_rto(&self) -> Time {
-        let largest = self.paths.iter().map(|p| p.rtt.rto()).max();
+        let largest = self.paths.iter().map(|p| p.rtt.estimated_rto()).max();
         largest.unwrap_or_else(|| RttEstimator::new(self.rto).rto()).max(self.rto.min_rto)
     }
 

@@ -403,3 +403,22 @@ fn a_resend_goes_on_an_in_use_path_not_as_a_probe() {
     assert_eq!(p.poll_timeout(), Some(t(200)));
     assert_eq!(p.poll_resend(), Some(t(10_000)));
 }
+
+#[test]
+fn a_probe_takes_no_paths_backed_off_timer() {
+    // The path of 80 ms runs on the 1 s floor; its Interest times out and the path's timer backs
+    // off to 2 s (RFC 6298 §5.5), which its own resend takes. A probe is not on that path: its
+    // timer is the largest RTO of the estimates, 1 s. With the backed-off one, each failed path
+    // would hold every lost probe up to the 60 s ceiling.
+    let mut p = ptp(10);
+    p.path_for(t(0), 0, false);
+    data(&mut p, t(80), 0, 80, &probe_data(&[5, 2]));
+    let on_path = p.path_for(t(80), 1, false).unwrap();
+    assert_eq!((tags_of(&on_path), on_path.rto), (vec![5, 2], Some(t(1000))));
+    p.on_timeout(t(1080), 1);
+    let resend = p.path_for(t(1080), 1, true).unwrap();
+    assert_eq!((tags_of(&resend), resend.rto), (vec![5, 2], Some(t(2000))), "the path's timer, backed off");
+    let probe = p.path_for(t(1100), 2, false).unwrap();
+    assert_eq!(probe.lp.flags, flags::PTP_PROBE);
+    assert_eq!(probe.rto, Some(t(1000)));
+}
