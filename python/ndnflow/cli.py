@@ -1,4 +1,5 @@
-"""The `ndnflow` command: run, sweep, plot, bench, import-ndnsim, reproduce.
+"""The `ndnflow` command: run, sweep, plot, bench, import-ndnsim, reproduce (fwd, get and serve in
+cli_net.py; plot in cli_plot.py; topology and import-rocketfuel in cli_topology.py).
 
 Every mistake of the user (bad scenario, missing file, bad option) ends with one line
 "error: ..." on stderr and exit status 2; an unexpected failure with exit status 1 and a one-line
@@ -16,7 +17,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple
 
-from ndnflow import _native, cli_plot, cli_topology, figures, safe_io, units
+from ndnflow import _native, cli_net, cli_plot, cli_topology, figures, safe_io, units
 from ndnflow._native import CoreUnavailableError, ScenarioError
 from ndnflow.report import late_consumer_warnings, sweep_late_consumer_warnings
 
@@ -379,70 +380,6 @@ def checks_total_line(outcomes: List[Any], seeds: Optional[List[int]]) -> str:
             f"{', '.join(str(seed) for seed in seeds)}; {median} of {total} on the median")
 
 
-def cmd_fwd(args: argparse.Namespace) -> int:
-    """Runs the real-time daemon in this process; prints its counters as JSON when it stops."""
-    report = _native.require("run_forwarder")(args.config)
-    print(report)
-    return EXIT_OK
-
-
-#: `ndnflow get`'s options that are consumer-table keys (docs/scenario-format.md), as argparse
-#: names them; their text goes to the scenario reader as written (ndnflow-net app/get.rs).
-GET_CONSUMER_OPTIONS = ("cc", "segments", "lifetime", "max_retries", "rto", "in_flight", "send_jitter", "stop",
-                        "batches")
-
-
-def cmd_get(args: argparse.Namespace) -> int:
-    """Fetches NAME through a forwarder with the simulator's consumer; the object to -o or
-    stdout, ndncatchunks' summary to stderr, and to --out the files a simulated run writes for
-    its consumers (summary.json, consumers, interests and paths traces)."""
-    get_object = _native.require("get_object")
-    options = [(key, getattr(args, key)) for key in GET_CONSUMER_OPTIONS if getattr(args, key) is not None]
-    _check_seed_option(args.seed)
-    bin_ns = None if args.bin is None else round(units.parse_duration(_duration_option(args.bin, "--bin")) * 1e9)
-    try:
-        content, text, summary, traces = get_object(args.name, options, args.socket, args.seed, bin_ns,
-                                                    not args.no_version_discovery, args.verify)
-    except RuntimeError as exc:  # the exchange failed once started: not a usage error
-        _say(f"error: {_one_line(str(exc))}")
-        return EXIT_INTERNAL
-    if args.out is not None:
-        from ndnflow.results import Results
-
-        Results.from_core({"summary": json.loads(summary), "traces": traces}).save(args.out, format=args.format)
-    if not args.quiet:
-        _say(text)
-    if content is None:
-        _say(f"error: {args.name}: {json.loads(summary)['get']['incomplete']}; nothing written")
-        return EXIT_INTERNAL
-    if args.output and args.output != "-":
-        Path(args.output).write_bytes(content)
-    else:
-        sys.stdout.buffer.write(content)
-        sys.stdout.flush()
-    return EXIT_OK
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    """Publishes FILE under PREFIX through a forwarder until Ctrl-C or SIGTERM; prints what it
-    counted as JSON when it stops."""
-    serve_file = _native.require("serve_file")
-    try:
-        freshness_ms = round(units.parse_duration(args.freshness) * 1000)
-    except ValueError as exc:
-        raise UsageError(f"--freshness: {exc}") from None
-    if freshness_ms < 0:
-        raise UsageError(f"--freshness {args.freshness}: must not be negative")
-    try:
-        report = serve_file(args.prefix, args.file, args.socket, args.segment_size, freshness_ms, not args.no_register,
-                            args.key, args.key_name)
-    except RuntimeError as exc:
-        _say(f"error: {_one_line(str(exc))}")
-        return EXIT_INTERNAL
-    print(report)
-    return EXIT_OK
-
-
 # -------------------------------------------------------------------------------------- parser
 
 
@@ -543,69 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_topology.add_parsers(commands)
 
-    fwd = commands.add_parser(
-        "fwd",
-        help="run a forwarder daemon on UDP, TCP and Unix sockets until Ctrl-C or SIGTERM (docs/real-network.md)")
-    fwd.add_argument("config", metavar="CONFIG.toml", help="the daemon's configuration: listeners, faces, routes, "
-                     "[forwarder] as a scenario node")
-    fwd.set_defaults(handler=cmd_fwd)
-
-    get = commands.add_parser(
-        "get", help="fetch a named object through a forwarder with the simulator's consumer (docs/real-network.md)")
-    get.add_argument("name", metavar="NAME", help="the object's name; its version is discovered (RDR metadata, as "
-                     "ndncatchunks) and NAME/v=<version>/seg=0, 1, ... are asked for")
-    get.add_argument("-D", "--no-version-discovery", dest="no_version_discovery", action="store_true",
-                     help="ask for NAME/seg=0, 1, ... directly (ndncatchunks' -D); a NAME ending in a version "
-                     "(v=N) is fetched without discovery too")
-    get.add_argument("-o", "--output", metavar="FILE", help="write the object here (default: standard output)")
-    get.add_argument("--verify", metavar="CHECK", help="check every Data's signature: 'digest' (DigestSha256) or a "
-                     "P-256 key's PEM file, public or private (SignatureSha256WithEcdsa); a Data that fails ends the "
-                     "fetch (default: none checked, as ndncatchunks)")
-    get.add_argument("--socket", metavar="PATH", help="the forwarder's Unix socket (default: the daemon's, "
-                     "$XDG_RUNTIME_DIR/ndnflow/ndnflow.sock or /run/ndnflow/ndnflow.sock)")
-    get.add_argument("--cc", metavar="SPEC", help="the consumer's controller: an algorithm (aimd) or a scenario's "
-                     "cc table ('{ algorithm = \"ptp\" }'); default ndncatchunks' CUBIC, "
-                     "{ algorithm = \"cubic\", beta = 0.7, reno_friendly = true, "
-                     "decrease_on_unmarked_nacks = true }")
-    get.add_argument("--segments", metavar="N", help="segments to fetch (default: until FinalBlockId)")
-    get.add_argument("--lifetime", metavar="TIME", help="InterestLifetime (default 2s, a scenario consumer's)")
-    get.add_argument("--max-retries", dest="max_retries", metavar="N",
-                     help="retransmissions of a segment before giving it up (default 15, ndncatchunks' --retries)")
-    get.add_argument("--rto", metavar="TABLE", help="retransmission timer, e.g. '{ initial = \"1s\", min = \"200ms\" }'")
-    get.add_argument("--in-flight", dest="in_flight", metavar="RULE", help="outstanding (default) or consumer-cc")
-    get.add_argument("--send-jitter", dest="send_jitter", metavar="TIME", help="random delay before each send "
-                     "(default 0)")
-    get.add_argument("--stop", metavar="TIME", help="give up after this long (default: never)")
-    get.add_argument("--batches", metavar="TEXT", help="ask for segments in batches, e.g. '1s 1 2s 5'")
-    get.add_argument("--seed", type=int, metavar="N", help="seed of the nonces and the controller's draws "
-                     "(default: from the clock, so that runs differ)")
-    get.add_argument("--out", metavar="DIR", help="write summary.json and the consumer's traces here, as a "
-                     "simulated run's (consumers, interests, paths)")
-    get.add_argument("--format", choices=("parquet", "csv", "both"), default="parquet",
-                     help="file format of the traces in --out (default parquet)")
-    get.add_argument("--bin", metavar="TIME", help="the traces' time bin width (default 100ms, a scenario's)")
-    get.add_argument("-q", "--quiet", action="store_true", help="print no summary")
-    get.set_defaults(handler=cmd_get)
-
-    srv = commands.add_parser(
-        "serve", help="publish a file as segmented, signed Data through a forwarder (docs/real-network.md)")
-    srv.add_argument("prefix", metavar="PREFIX", help="the name the file is published under: PREFIX/v=<now in ms>/seg=N "
-                     "(or PREFIX/seg=N when PREFIX ends in a version, v=N), with RDR metadata at PREFIX/32=metadata")
-    srv.add_argument("file", metavar="FILE", help="the file to publish")
-    srv.add_argument("--socket", metavar="PATH", help="the forwarder's Unix socket (default: the daemon's); "
-                     "PREFIX is registered there with NFD's rib/register")
-    srv.add_argument("--segment-size", dest="segment_size", type=int, default=8000, metavar="BYTES",
-                     help="content bytes per Data (default 8000, ndnputchunks' --size)")
-    srv.add_argument("--freshness", metavar="TIME", default="10s",
-                     help="FreshnessPeriod of every Data (default 10s, ndnputchunks')")
-    srv.add_argument("--no-register", dest="no_register", action="store_true",
-                     help="do not send rib/register: the forwarder's configuration routes PREFIX to --socket")
-    srv.add_argument("--key", metavar="FILE", help="sign with this P-256 private key (PEM, PKCS#8 or SEC1) instead "
-                     "of DigestSha256: SignatureSha256WithEcdsa, and the key's self-signed certificate served")
-    srv.add_argument("--key-name", dest="key_name", metavar="NAME",
-                     help="the key's name, IDENTITY/KEY/KEY-ID (default PREFIX/KEY/ and 8 bytes of the public key's "
-                     "SHA-256)")
-    srv.set_defaults(handler=cmd_serve)
+    cli_net.add_parsers(commands)
 
     rep = commands.add_parser(
         "reproduce", help="re-run a paper's experiment and check its numbers (exit 1 if a check fails)")

@@ -1,7 +1,7 @@
 //! ndnflow-sim: the discrete-event simulator that runs the ndnflow protocol core over modelled links.
 //!
 //! `scenario` reads and validates scenarios, `build` turns one into forwarders, link directions and
-//! applications, `engine::Simulation` runs it, `trace` holds the time series and summary (`trace_interests` the per-segment trace),
+//! applications, `engine::Simulation` runs it, `trace` holds the time series (`trace_interests` the per-segment trace), `summary` the end-of-run summary,
 //! `trace_schema` their columns, `capture` the pcap captures of chosen link directions; `flow_network` describes a scenario's links as a flow problem.
 
 pub mod build;
@@ -18,6 +18,7 @@ pub mod rng;
 pub mod routing;
 mod routing_detours;
 pub mod scenario;
+pub mod summary;
 pub mod trace;
 pub mod trace_counters;
 pub mod trace_interests;
