@@ -25,6 +25,7 @@ use crate::trace_counters::{CounterRecorder, FaceName, FaceSeries, NodeSeries};
 use crate::trace_interests::{InterestName, InterestSeries};
 use crate::trace_log::{ConsumerRow, LinkRow, TraceLog};
 
+// The summary's types moved to summary.rs; `trace::Summary` and the others still name them.
 pub use crate::summary::*;
 
 /// A series with room for `$n` rows in each of its columns (all of them listed).
