@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import ndnflow
-from ndnflow import Forward, Nack, ProtocolError, Scenario, ScenarioError
+from ndnflow import Forward, Nack, ProtocolError, Scenario, ScenarioError, _toml
 
 from conftest import ROOT
 
@@ -157,6 +157,24 @@ def test_a_word_naming_no_class_is_a_scenario_error(real_core):
     with pytest.raises(ScenarioError, match=r"nodes\.r\.strategy: 'python:python_controller:Aimd' is not a subclass "
                                             r"of ndnflow\.Strategy"):
         ndnflow.run(quickstart().node("r", strategy="python:python_controller:Aimd"), progress=False)
+
+
+@pytest.mark.parametrize("path, value, where", [
+    (("consumers",), 1.5, r"consumers: "),
+    (("nodes",), "inf", r"nodes: expected a table"),
+    (("nodes", "r", "strategies"), "multicast", r"nodes\.r\.strategies: expected a table"),
+])
+def test_tables_of_the_wrong_type_are_scenario_errors_naming_them(real_core, path, value, where):
+    """The Python protocols' pass over the document (protocols.split) read `nodes`, a node's
+    `strategies` and `consumers` before the reader checked their types, and a string or number
+    there ended in an AttributeError or TypeError ("internal error" on the command line)."""
+    doc = _toml.tomllib.loads((ROOT / "examples" / "quickstart.toml").read_text())
+    table = doc
+    for key in path[:-1]:
+        table = table[key]
+    table[path[-1]] = value
+    with pytest.raises(ScenarioError, match=where):
+        ndnflow.run(Scenario.from_toml(_toml.dumps(doc)), progress=False)
 
 
 def test_a_toml_scenario_names_an_importable_class_with_arguments(real_core):

@@ -192,21 +192,25 @@ def _make(name: str, kwargs: Dict[str, Any], classes: Mapping[str, type], base: 
 def split(doc: Mapping[str, Any]) -> Tuple[Dict[str, Any], List[Tuple[str, Any, str, str, Dict[str, Any]]]]:
     """(the document with placeholders for the Rust reader, what to install): each install is
     (kind, node or consumer index, prefix or place, word, keyword arguments)."""
+    # A table or array of the wrong type is passed on as it is: the Rust reader names it in its error.
     out = copy.deepcopy(dict(doc))
     installs: List[Tuple[str, Any, str, str, Dict[str, Any]]] = []
-    for node, settings in (out.get("nodes") or {}).items():
+    nodes = out.get("nodes")
+    for node, settings in nodes.items() if isinstance(nodes, dict) else ():
         if not isinstance(settings, dict):
             continue
         name, kwargs = _split_word(settings.get("strategy"))
         if name:
             installs.append(("strategy", node, "/", name, kwargs))
             settings["strategy"] = _STRATEGY_PLACEHOLDER
-        for prefix, value in (settings.get("strategies") or {}).items():
+        strategies = settings.get("strategies")
+        for prefix, value in strategies.items() if isinstance(strategies, dict) else ():
             name, kwargs = _split_word(value)
             if name:
                 installs.append(("strategy", node, prefix, name, kwargs))
-                settings["strategies"][prefix] = _STRATEGY_PLACEHOLDER
-    for index, consumer in enumerate(out.get("consumers") or []):
+                strategies[prefix] = _STRATEGY_PLACEHOLDER
+    consumers = out.get("consumers")
+    for index, consumer in enumerate(consumers if isinstance(consumers, list) else ()):
         name, kwargs = _split_word(consumer.get("cc") if isinstance(consumer, dict) else None)
         if name:
             installs.append(("controller", index, f"of consumer {index} (node {consumer.get('node')})", name, kwargs))
