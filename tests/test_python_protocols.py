@@ -160,7 +160,7 @@ def test_a_word_naming_no_class_is_a_scenario_error(real_core):
 
 
 @pytest.mark.parametrize("path, value, where", [
-    (("consumers",), 1.5, r"consumers: "),
+    (("consumers",), 1.5, r"consumers: expected an array of tables, found float"),
     (("nodes",), "inf", r"nodes: expected a table"),
     (("nodes", "r", "strategies"), "multicast", r"nodes\.r\.strategies: expected a table"),
 ])
