@@ -533,15 +533,19 @@ fn smic_reads_its_keys() {
     assert_eq!(s.increase, SmicIncrease::Coupled(CouplingName::OLIA));
     assert_eq!((s.path_ids, s.sharing.history, s.sharing.rmse, s.sharing.bandwidth_difference), (4, 3, 0.02, 0.2));
     assert_eq!(s.respread, ndnflow_core::Time::from_secs(5));
-    // Once per loss episode by default; every timed-out Interest on request.
-    assert!(!s.every_timeout);
-    let CcConfig::Smic(s) = read(r#"{ algorithm = "smic", halving = "per-timeout" }"#).expect("valid").consumers[0].cc
-    else {
-        panic!("smic")
-    };
-    assert!(s.every_timeout);
+    // Halving once per loss episode and sharing tested at timeouts by default; the authors' rules
+    // (every timed-out Interest, every Data) on request.
+    assert_eq!((s.every_timeout, s.sharing_on_data), (false, false));
+    for (keys, rules) in [(r#"halving = "per-timeout""#, (true, false)), (r#"sharing_test = "data""#, (false, true))] {
+        let CcConfig::Smic(s) = read(&format!("{{ algorithm = \"smic\", {keys} }}")).expect(keys).consumers[0].cc
+        else {
+            panic!("smic")
+        };
+        assert_eq!((s.every_timeout, s.sharing_on_data), rules, "{keys}");
+    }
     for (bad, says) in [
         (r#"{ algorithm = "smic", halving = "per-loss" }"#, "halving"),
+        (r#"{ algorithm = "smic", sharing_test = "ack" }"#, "sharing_test"),
         (r#"{ algorithm = "smic", coupling = "reno" }"#, "coupling"),
         (r#"{ algorithm = "smic", path_ids = 0 }"#, "path_ids"),
         (r#"{ algorithm = "smic", path_ids = 100000 }"#, "at most 65536 path ids"),

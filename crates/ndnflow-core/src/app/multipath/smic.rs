@@ -73,6 +73,9 @@ pub struct SmicConsumerConfig {
     /// the authors' ndnSIM consumer does, instead of once per loss episode (ours, as ICP's window
     /// adaptation: docs/protocols/smic.md).
     pub every_timeout: bool,
+    /// Test bottleneck sharing at every Data of a sub-flow as well, as the authors' ndnSIM
+    /// consumer does, instead of at its timeouts only (Algorithm 1 lines 12-19).
+    pub sharing_on_data: bool,
 }
 
 impl Default for SmicConsumerConfig {
@@ -85,6 +88,7 @@ impl Default for SmicConsumerConfig {
             sharing: SharingConfig::default(),
             lia_rtt_ratio: None,
             every_timeout: false,
+            sharing_on_data: false,
         }
     }
 }
@@ -414,6 +418,9 @@ impl SubflowManager for Smic {
         f.window += increase;
         f.data += 1;
         f.since_loss += 1;
+        if self.config.sharing_on_data && f.in_use() && !f.timeouts.is_empty() {
+            self.detect_sharing(r);
+        }
     }
 
     fn on_timeout(&mut self, now: Time, segment: u64) {

@@ -155,7 +155,11 @@ fn an_interest_sent_before_the_last_halving_halves_again_without_backing_the_tim
 /// Two sub-flows whose packet pairs both say 8 Mbit/s (1,000 bytes 1 ms apart) and whose
 /// Interests time out together, `apart` after each other.
 fn shared_pair(apart: Time, bandwidth_b_gap: Time) -> Smic {
-    let mut m = smic();
+    shared_pair_with(SmicConsumerConfig::default(), apart, bandwidth_b_gap)
+}
+
+fn shared_pair_with(config: SmicConsumerConfig, apart: Time, bandwidth_b_gap: Time) -> Smic {
+    let mut m = Smic::new(config, RttOptions::default());
     spread(&mut m, &[0, 1, 3, 7]);
     // Pairs: segments 11+12 on B (id 0) and 13+14 on A (id 2), each two sent at 200 ms.
     let sends: Vec<u64> = (11..15).map(|s| path_id(&m.path_for(ms(200), s, false).unwrap())).collect();
@@ -184,6 +188,29 @@ fn subflows_that_time_out_together_with_alike_bandwidths_share_a_bottleneck() {
     // Together, but B's pair 6 ms apart (1.33 Mbit/s against 8: difference 0.83 > 0.8).
     let m = shared_pair(ms(10), ms(6));
     assert_eq!(windows(&m).iter().map(|w| w.2).collect::<Vec<_>>(), vec![1, 1]);
+}
+
+#[test]
+fn with_the_test_at_every_data_subflows_group_once_their_estimates_agree() {
+    // B's pair said 1.33 Mbit/s against A's 8 when both timed out, so they stayed apart. Two more
+    // pairs of B's, 1,000 bytes 1 ms apart, take its median to 8 Mbit/s. The next Data groups
+    // the two when the test runs at every Data (the authors' consumer), not when it runs only at
+    // timeouts (Algorithm 1).
+    for (on_data, sets) in [(false, 1), (true, 2)] {
+        let config = SmicConsumerConfig { sharing_on_data: on_data, ..Default::default() };
+        let mut m = shared_pair_with(config, ms(10), ms(6));
+        assert_eq!(windows(&m).iter().map(|w| w.2).collect::<Vec<_>>(), vec![1, 1]);
+        let b = m.flows.iter().position(|f| f.ids.contains(&0)).unwrap();
+        for k in 0..2 {
+            let sent = ms(1000 + 10 * k);
+            m.flows[b].bandwidth.on_data(sent, ms(1100 + 10 * k), SIZE);
+            m.flows[b].bandwidth.on_data(sent, ms(1101 + 10 * k), SIZE);
+        }
+        let id = path_id(&m.path_for(ms(1200), 17, false).unwrap());
+        let trajectory = if m.flows[b].ids.contains(&id) { B } else { A };
+        m.on_data(ms(1300), &data(17, ms(100), &lp(Some(trajectory))));
+        assert_eq!(windows(&m).iter().map(|w| w.2).collect::<Vec<_>>(), vec![sets, sets], "{on_data}");
+    }
 }
 
 #[test]

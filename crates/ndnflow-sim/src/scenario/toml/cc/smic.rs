@@ -21,6 +21,7 @@ pub(super) const READER: CcReader = CcReader {
         "bandwidth_difference",
         "lia_rtt_ratio",
         "halving",
+        "sharing_test",
     ]],
     read,
     hint: None,
@@ -78,6 +79,11 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     // Once per loss episode (ours) or at every timed-out Interest (Algorithm 1, the authors' code).
     if let Some(x) = t.get("halving") {
         c.every_timeout = r.choice(x, &t.field("halving"), &["per-episode", "per-timeout"])? == "per-timeout";
+    }
+    // Bottleneck sharing tested at a sub-flow's timeouts (Algorithm 1) or at every Data as well
+    // (the authors' code).
+    if let Some(x) = t.get("sharing_test") {
+        c.sharing_on_data = r.choice(x, &t.field("sharing_test"), &["timeout", "data"])? == "data";
     }
     Ok(CcConfig::Smic(c))
 }
