@@ -49,6 +49,8 @@ IDLE_SHARE = 0.10
 #: 100 gave 30 % of the max flow; the consumer's fixes since took that to 83 % (median of seeds
 #: 1-4), and the exception went (docs/experiments/ptp.md, "Queues in Scenario 5").
 QUEUE = pc.QUEUE
+#: The max flow from the four producers to #1: the capacity of 2-1 (derived in tests/test_reproduce_ptp.py).
+MAX_FLOW_BPS = 1400e3
 BANDWIDTH = {("n1", "n2"): "1400kbps", ("n2", "n3"): "400kbps", ("n2", "n4"): "600kbps", ("n2", "n8"): "400kbps"}
 LINKS = [("n1", "n2"), ("n2", "n3"), ("n2", "n4"), ("n2", "n8"), ("n3", "n7"), ("n3", "n9"), ("n4", "n7"),
          ("n4", "n5"), ("n4", "n11"), ("n8", "n5"), ("n8", "n6"), ("n6", "n12"), ("n5", "n11"), ("n5", "n10"),
@@ -76,7 +78,8 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
 
 
 def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
-    """table1.png: measured rate of every Table I link against the paper's, per solution."""
+    """table1.png: measured rate of every Table I link against the paper's, per solution; access.png
+    (the access link over time) and paths.png (PTP's paths)."""
     figure, axes = common.figure_grid(1, 1, width=9.0, height=3.4)
     ax = axes[0, 0]
     links = [link for link, _, _ in TABLE1] + list(REDUNDANT)
@@ -92,5 +95,25 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     ax.set_yscale("log")
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize="x-small")
-    return [*common.save_figure(figure, Path(out_dir) / "table1.png"),
+    return [*common.save_figure(figure, Path(out_dir) / "table1.png"), *access_figure(results, out_dir),
             *pc.paths_figure([("PTP", results["PTP"], "n1")], Path(out_dir) / "paths.png")]
+
+
+def access_figure(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
+    """access.png: the access link 2-1 over time, per solution, as a share of the 1400 kbit/s max
+    flow, with Table I's 96.4 % and the start of the measurement window: whether the in-use paths
+    are still being gathered at the end of the run (docs/experiments/ptp.md, "Longer runs")."""
+    link, _kbps, percent = TABLE1[0]
+    figure, axes = common.figure_grid(1, 1, width=7.0, height=2.6)
+    ax = axes[0, 0]
+    for k, solution in enumerate(SOLUTIONS):
+        rate = common.rebin(common.link_rows(results[solution], link), 1.0, "throughput_bps")
+        common.step(ax, rate.index, 100.0 * rate / MAX_FLOW_BPS, color=f"C{k}", label=solution)
+    ax.axhline(percent, color="0.4", linewidth=0.8, linestyle="--", label=f"paper (Table I): {percent:g} %")
+    ax.axvline(pc.WARMUP_S, color="0.6", linewidth=0.8, linestyle=":")
+    ax.set_xlabel("time [s]")
+    ax.set_ylabel(f"{link}, % of the max flow")
+    ax.set_ylim(0, 110)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="x-small", loc="lower right")
+    return common.save_figure(figure, Path(out_dir) / "access.png")
