@@ -49,8 +49,6 @@ IDLE_SHARE = 0.10
 #: 100 gave 30 % of the max flow; the consumer's fixes since took that to 83 % (median of seeds
 #: 1-4), and the exception went (docs/experiments/ptp.md, "Queues in Scenario 5").
 QUEUE = pc.QUEUE
-#: The max flow from the four producers to #1: the capacity of 2-1 (derived in tests/test_reproduce_ptp.py).
-MAX_FLOW_BPS = 1400e3
 BANDWIDTH = {("n1", "n2"): "1400kbps", ("n2", "n3"): "400kbps", ("n2", "n4"): "600kbps", ("n2", "n8"): "400kbps"}
 LINKS = [("n1", "n2"), ("n2", "n3"), ("n2", "n4"), ("n2", "n8"), ("n3", "n7"), ("n3", "n9"), ("n4", "n7"),
          ("n4", "n5"), ("n4", "n11"), ("n8", "n5"), ("n8", "n6"), ("n6", "n12"), ("n5", "n11"), ("n5", "n10"),
@@ -104,11 +102,12 @@ def access_figure(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     flow, with Table I's 96.4 % and the start of the measurement window: whether the in-use paths
     are still being gathered at the end of the run (docs/experiments/ptp.md, "Longer runs")."""
     link, _kbps, percent = TABLE1[0]
+    best = pc.optimum(MESH.scenario("PTP", DURATION, SEED)).link_flows[link]
     figure, axes = common.figure_grid(1, 1, width=7.0, height=2.6)
     ax = axes[0, 0]
     for k, solution in enumerate(SOLUTIONS):
         rate = common.rebin(common.link_rows(results[solution], link), 1.0, "throughput_bps")
-        common.step(ax, rate.index, 100.0 * rate / MAX_FLOW_BPS, color=f"C{k}", label=solution)
+        common.step(ax, rate.index, 100.0 * rate / best, color=f"C{k}", label=solution)
     ax.axhline(percent, color="0.4", linewidth=0.8, linestyle="--", label=f"paper (Table I): {percent:g} %")
     ax.axvline(pc.WARMUP_S, color="0.6", linewidth=0.8, linestyle=":")
     ax.set_xlabel("time [s]")

@@ -84,8 +84,7 @@ impl RttEstimator {
                 self.srtt = Some((1.0 - self.opts.alpha) * srtt + self.opts.alpha * r);
             }
         }
-        let srtt = self.srtt.unwrap_or(r);
-        self.rto = Time::from_secs_f64(srtt + self.opts.k * self.rttvar).clamp(self.opts.min_rto, self.opts.max_rto);
+        self.rto = self.estimated_rto();
         // ndnSIM: "Reset multiplier on valid measurement".
         self.multiplier = 1;
     }
