@@ -236,7 +236,7 @@ impl Simulation {
         let consumers = self.net.apps.iter().filter_map(|a| match (&a.app, a.consumer) {
             (App::Consumer(c), Some(i)) => {
                 let window = c.window().filter(|_| c.is_active());
-                Some(ConsumerSample { index: i as u32, stats: c.stats, window, paths: c.paths() })
+                Some(ConsumerSample { index: i as u32, stats: c.stats, window, paths: c.traced_paths() })
             }
             _ => None,
         });

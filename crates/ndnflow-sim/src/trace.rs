@@ -103,6 +103,9 @@ pub struct PathSeries {
     pub data: Vec<u64>,
     pub window: Vec<f64>,
     pub srtt_ms: Vec<f64>,
+    /// SMIC: |S_r|, the sub-flows found to share its bottleneck (itself included) while in use;
+    /// NaN otherwise.
+    pub sharing: Vec<f64>,
 }
 
 /// One row per object a catalog consumer requested, in the order requested; `consumer` indexes
@@ -161,12 +164,16 @@ pub struct Recorder {
     /// run that goes on after a read copies the log at its next bin, one that is over never does.
     pub log: Arc<TraceLog>,
     pub paths: PathSeries,
-    /// Indexed by `PathSeries::path`.
+    /// Indexed by `PathSeries::path`: one key per consumer, path index and route, so that a path
+    /// whose route changes (a SMIC sub-flow's path ids) is named by the route it has in each row.
     pub path_keys: Vec<PathKey>,
-    /// Each path's Data count at the last sample, by `path_keys` index.
+    /// Per consumer, a slot per path index, in the order found: the rows' Data counts go by it,
+    /// whatever the route.
+    path_slots: Vec<Vec<u32>>,
+    /// Each slot's Data count at the last sample.
     last_path_data: Vec<u64>,
-    /// Per consumer, its paths' indices into `path_keys`, in the order found.
-    path_codes: Vec<Vec<u32>>,
+    /// Each slot's keys (`path_keys` indices), the one of its latest row first.
+    slot_keys: Vec<Vec<u32>>,
     /// The face and node rows, when `[trace]` asks for them.
     pub counters: Option<CounterRecorder>,
 }
@@ -195,8 +202,9 @@ impl Recorder {
             log: Arc::new(TraceLog::new(n_dirs)),
             paths: PathSeries::default(),
             path_keys: Vec::new(),
+            path_slots: vec![Vec::new(); n_consumers],
             last_path_data: Vec::new(),
-            path_codes: vec![Vec::new(); n_consumers],
+            slot_keys: Vec::new(),
             counters: None,
         }
     }
@@ -270,12 +278,12 @@ impl Recorder {
         if let Some(c) = &mut self.counters {
             c.reopen_last_bin();
         }
-        drop_rows!(self.paths, paths, time_s, path, index, in_use, failed, data, window, srtt_ms);
+        drop_rows!(self.paths, paths, time_s, path, index, in_use, failed, data, window, srtt_ms, sharing);
         std::mem::swap(&mut self.last_links, &mut self.prev_links);
         std::mem::swap(&mut self.last_consumers, &mut self.prev_consumers);
         // Paths found in the reopened bin keep their place in the table, counted from zero again.
         std::mem::swap(&mut self.last_path_data, &mut self.prev_path_data);
-        self.last_path_data.resize(self.path_keys.len(), 0);
+        self.last_path_data.resize(self.slot_keys.len(), 0);
         self.bin_start = self.prev_start;
         true
     }
@@ -326,17 +334,37 @@ impl Recorder {
         }
     }
 
+    /// The key of slot `slot`'s row with route `tags`: its latest key's if the route is the
+    /// same, another of its keys with that route, or a new one.
+    fn key_of(&mut self, slot: usize, consumer: u32, index: u32, tags: Vec<u64>) -> u32 {
+        let keys = &mut self.slot_keys[slot];
+        let found = keys.iter().position(|&c| self.path_keys[c as usize].tags == tags);
+        if found == Some(0) {
+            return keys[0];
+        }
+        let code = match found {
+            Some(i) => keys.remove(i),
+            None => {
+                self.path_keys.push(PathKey { consumer, index, tags });
+                (self.path_keys.len() - 1) as u32
+            }
+        };
+        keys.insert(0, code);
+        code
+    }
+
     /// One row per path of consumer `consumer`, the bin starting at `t`.
     fn push_path_rows(&mut self, t: f64, consumer: u32, paths: Vec<PathReport>) {
         for (k, p) in paths.into_iter().enumerate() {
-            let codes = &mut self.path_codes[consumer as usize];
-            if k == codes.len() {
-                codes.push(self.path_keys.len() as u32);
-                self.path_keys.push(PathKey { consumer, index: k as u32, tags: p.tags });
+            let slots = &mut self.path_slots[consumer as usize];
+            if k == slots.len() {
+                slots.push(self.slot_keys.len() as u32);
+                self.slot_keys.push(Vec::new());
                 self.last_path_data.push(0);
             }
-            let code = codes[k];
-            let before = std::mem::replace(&mut self.last_path_data[code as usize], p.data);
+            let slot = slots[k] as usize;
+            let code = self.key_of(slot, consumer, k as u32, p.tags);
+            let before = std::mem::replace(&mut self.last_path_data[slot], p.data);
             let s = &mut self.paths;
             s.time_s.push(t);
             s.path.push(code);
@@ -346,6 +374,7 @@ impl Recorder {
             s.data.push(p.data - before);
             s.window.push(p.window);
             s.srtt_ms.push(p.srtt.map_or(f64::NAN, |r| r.as_millis_f64()));
+            s.sharing.push(p.sharing.map_or(f64::NAN, |n| n as f64));
         }
     }
 }
@@ -449,3 +478,7 @@ impl RunTraces {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "trace_paths_tests.rs"]
+mod paths_tests;

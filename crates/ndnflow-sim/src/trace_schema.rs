@@ -170,6 +170,12 @@ pub static PATHS: Table<PathSeries, PathName> = Table {
             "the path's smoothed RTT at the end of the bin; NaN before its first sample",
             |s| &s.srtt_ms,
         ),
+        PathColumn::float(
+            "sharing",
+            "sub-flows",
+            "SMIC: the sub-flows found to share its bottleneck, itself included (|S_r|), at the end of the bin while in use; NaN otherwise",
+            |s| &s.sharing,
+        ),
     ],
 };
 

@@ -122,6 +122,7 @@ fn each_path_column_reads_its_own_field() {
         data: vec![5],
         window: vec![6.0],
         srtt_ms: vec![7.0],
+        sharing: vec![8.0],
     };
     let expected = [
         ("time_s", 0.5),
@@ -131,6 +132,7 @@ fn each_path_column_reads_its_own_field() {
         ("data", 5.0),
         ("window", 6.0),
         ("srtt_ms", 7.0),
+        ("sharing", 8.0),
     ];
     assert_eq!(row0(&PATHS, &s), expected);
     assert_eq!((PATHS.codes)(&s), [4]);

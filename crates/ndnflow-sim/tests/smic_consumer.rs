@@ -99,3 +99,70 @@ fn at_a_shared_bottleneck_algorithm_1_takes_about_one_flows_share() {
     let median_uncoupled = (uncoupled[1] + uncoupled[2]) / 2.0;
     assert!(median_uncoupled > 1.6, "uncoupled / ICP {uncoupled:?}");
 }
+
+/// The paths trace's `sharing` column (paths.parquet): at the shared bottleneck each of c's two
+/// sub-flows is alone in its set (|S_r| = 1) in the first bin, before any timeout can have grouped
+/// it, and in the last bin is grouped with the other (2, as the summary says); a transport
+/// without Algorithm 1's sets (PTP) writes NaN in every row.
+#[test]
+fn the_paths_trace_shows_when_subflows_group() {
+    let r = run(&shared(r#"{ algorithm = "smic" }"#, 1));
+    let p = &r.paths;
+    for k in 0..2 {
+        let rows: Vec<usize> = (0..p.time_s.len()).filter(|&i| p.index[i] == k).collect();
+        let (first, last) = (rows[0], rows[rows.len() - 1]);
+        assert_eq!((p.sharing[first], p.sharing[last]), (1.0, 2.0), "sub-flow {k}");
+        // Each row names the route the sub-flow had then: the first its first path ids, the
+        // last those the summary lists.
+        let route = |i: usize| r.path_names[p.path[i] as usize].route.clone();
+        let tags = &r.summary.consumers["c"].paths.as_ref().unwrap()[k as usize].tags;
+        let listed = tags.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+        assert_eq!(route(last), listed, "sub-flow {k}");
+    }
+    let ptp = run(&common::ptp_tree(
+        |_| "{ ptp = true }".to_string(),
+        "{ discipline = \"droptail\", packets = 100 }",
+        "{ algorithm = \"ptp\" }",
+        "5s",
+    ));
+    assert!(!ptp.paths.sharing.is_empty() && ptp.paths.sharing.iter().all(|s| s.is_nan()));
+}
+
+/// A catalog consumer that starts a new flow per object numbers its sub-flows, and their Data
+/// counts, from zero again; the paths trace keeps counting (`Consumer::traced_paths`). Before,
+/// the first bin after an object's start subtracted the old flow's count from the new one's and
+/// wrapped to about 1.8e19. Now, bin by bin, the path rows' Data so far never exceed the
+/// consumer's (a Data on a path is a Data received), and at the end they count the Data of
+/// every object's sub-flows, within the last bin's.
+#[test]
+fn the_paths_trace_counts_on_across_each_objects_new_flow() {
+    let text = shared(r#"{ algorithm = "smic" }"#, 1).replace(
+        "name = \"/p/c\"\n",
+        "name = \"/p/c\"\nsegments = 2000\ncatalog = { objects = 1000, alpha = 1.0, restart = true, gap = \"100ms\" }\n",
+    );
+    let r = run(&text);
+    let c = &r.summary.consumers["c"];
+    assert!(c.catalog.as_ref().expect("a catalog consumer").objects_completed >= 5, "{:?}", c.catalog);
+    let code = r.consumer_names.iter().position(|n| n.id == "c").unwrap() as u32;
+    // Bin by bin over the consumer's rows: a bin may have no path row (between two objects,
+    // before the new flow's first sub-flow), and the Data of the old flow's last bin then show
+    // in the new flow's first row at the same index.
+    let (mut consumer_so_far, mut paths_so_far) = (0, 0);
+    for i in (0..r.consumers.time_s.len()).filter(|&i| r.consumers.consumer[i] == code) {
+        let t = r.consumers.time_s[i];
+        consumer_so_far += r.consumers.data[i];
+        paths_so_far +=
+            (0..r.paths.time_s.len()).filter(|&j| r.paths.time_s[j] == t).map(|j| r.paths.data[j]).sum::<u64>();
+        assert!(paths_so_far <= consumer_so_far, "at {t} s: paths {paths_so_far} > consumer {consumer_so_far}");
+    }
+    assert!(paths_so_far * 100 >= c.data_received * 99, "paths {paths_so_far} of {}", c.data_received);
+    // Row k of the last bin names the route of the last object's k-th sub-flow, whichever
+    // sub-flow had index k in the objects before.
+    let end = *r.paths.time_s.last().unwrap();
+    for (k, listed) in c.paths.as_ref().unwrap().iter().enumerate() {
+        let row =
+            (0..r.paths.time_s.len()).find(|&j| r.paths.time_s[j] == end && r.paths.index[j] == k as u64).unwrap();
+        let tags = listed.tags.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+        assert_eq!(r.path_names[r.paths.path[row] as usize].route, tags, "sub-flow {k}");
+    }
+}

@@ -115,6 +115,10 @@ pub(crate) struct Catalog {
     bytes_at_start: u64,
     /// Each path's Data count when the current object began (multipath consumers).
     path_data_at_start: Vec<u64>,
+    /// Per path index, the Data of the flows of earlier objects, when each object is a new flow
+    /// whose paths count from zero again (`CatalogConfig::restart`): what the trace adds to keep
+    /// its counts going (`Consumer::traced_paths`).
+    pub(crate) earlier_flows_path_data: Vec<u64>,
     pub(crate) done: Vec<ObjectRecord>,
 }
 
@@ -134,6 +138,7 @@ impl Catalog {
             base: 0,
             bytes_at_start: 0,
             path_data_at_start: Vec::new(),
+            earlier_flows_path_data: Vec::new(),
             done: Vec::new(),
         }
     }
@@ -174,6 +179,20 @@ impl Catalog {
         self.current = ObjectRecord { rank, start, end: None, bytes: 0, paths: 0 };
         self.base = next_segment;
         self.begin(start, bytes, path_data.unwrap_or_default());
+    }
+}
+
+impl Catalog {
+    /// A flow whose paths received `path_data` ends (a restart): its counts join the earlier
+    /// flows', index by index.
+    pub(crate) fn retire_flow(&mut self, path_data: &[u64]) {
+        let earlier = &mut self.earlier_flows_path_data;
+        if earlier.len() < path_data.len() {
+            earlier.resize(path_data.len(), 0);
+        }
+        for (sum, d) in earlier.iter_mut().zip(path_data) {
+            *sum += d;
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::Consumer;
 use crate::app::catalog::ObjectRecord;
+use crate::app::multipath::PathReport;
 use crate::app::rtt::RttEstimator;
 use crate::mix::mix64;
 use crate::{Name, Time};
@@ -35,6 +36,21 @@ impl Consumer {
         self.paths().map(|paths| paths.iter().map(|p| p.data).collect())
     }
 
+    /// `paths()` as the per-bin path trace reads them. A catalog consumer that starts a new flow
+    /// per object numbers each flow's paths from zero again, and their Data counts too; here the
+    /// counts go on from the earlier flows' at the same index, so the trace's per-bin Data (the
+    /// differences of these counts) stay right across an object's start, and its row k follows
+    /// the k-th path of whichever object is under way.
+    pub fn traced_paths(&self) -> Option<Vec<PathReport>> {
+        let mut paths = self.paths()?;
+        if let Some(c) = &self.catalog {
+            for (p, earlier) in paths.iter_mut().zip(&c.earlier_flows_path_data) {
+                p.data += earlier;
+            }
+        }
+        Some(paths)
+    }
+
     /// The segment number inside the consumer of segment `seg` of the named object; `None` for a
     /// catalog consumer's Data or Nack of another object than the current one.
     pub(super) fn own_segment(&self, name: &Name, seg: u64) -> Option<u64> {
@@ -51,6 +67,9 @@ impl Consumer {
         let Some(c) = &mut self.catalog else { return };
         let gap = self.config.catalog.map_or(Time::ZERO, |k| k.gap);
         let start = now + gap;
+        if self.config.catalog.is_some_and(|k| k.restart) {
+            c.retire_flow(path_data.as_deref().unwrap_or_default());
+        }
         c.next(now, start, self.next_segment, self.stats.payload_bytes, path_data);
         // A think time: nothing leaves before the next object is requested (`send_allowed`).
         self.resume_at = (gap > Time::ZERO).then_some(start);

@@ -95,7 +95,7 @@ impl FetchTrace {
     fn sample(&mut self, at: Time, c: &Consumer) {
         // As the engine samples: the window only while the consumer is active.
         let window = c.window().filter(|_| c.is_active());
-        let sample = ConsumerSample { index: 0, stats: c.stats, window, paths: c.paths() };
+        let sample = ConsumerSample { index: 0, stats: c.stats, window, paths: c.traced_paths() };
         if self.recorder.sample_consumers(at, std::iter::once(sample)).is_err() {
             self.refused += 1;
         }
