@@ -263,3 +263,19 @@ def test_bottleneck1_per_consumer_hits_are_data_from_a_store_over_data_received(
     row = b1.more_hits_row(fake(summary={"consumers": consumers}))
     assert row.measured == [h / 100 for h in hits]
     assert row.passed is verdict
+
+
+def test_grouped_spans_merge_the_bins_where_every_subflow_in_use_is_grouped():
+    # Bins of 0.1 s: at 0.0 s neither sub-flow is grouped; at 0.1 and 0.2 s both are (one span
+    # 0.1-0.3 s); at 0.3 s only one is; at 0.4 s the other is idle and the one in use is grouped
+    # (0.4-0.5 s); the single-path consumer's rows do not count.
+    rows = [(0.0, "smic", 1, 1.0), (0.0, "smic", 1, 1.0),
+            (0.1, "smic", 1, 2.0), (0.1, "smic", 1, 2.0),
+            (0.2, "smic", 1, 2.0), (0.2, "smic", 1, 2.0),
+            (0.3, "smic", 1, 2.0), (0.3, "smic", 1, 1.0),
+            (0.4, "smic", 1, 2.0), (0.4, "smic", 0, math.nan),
+            (0.3, "other", 1, 2.0)]
+    paths = pd.DataFrame(rows, columns=["time_s", "consumer", "in_use", "sharing"])
+    spans = sc.grouped_spans(paths, "smic", 0.1)
+    assert spans == [(pytest.approx(0.1), pytest.approx(0.3)), (pytest.approx(0.4), pytest.approx(0.5))]
+    assert sc.grouped_spans(paths, "nobody", 0.1) == []

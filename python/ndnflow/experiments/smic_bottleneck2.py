@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Dict, List, Mapping
 
+from ndnflow import units
 from ndnflow.experiments import common
 from ndnflow.experiments import smic_common as sc
 from ndnflow.experiments.common import Row
@@ -80,7 +81,7 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
 
 def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
     """figure6.png: (a) average (bars) and maximum (points) retrieval times; (b) the windows over
-    the first 60 s."""
+    the first 60 s, shaded where SMIC's two sub-flows are grouped (Algorithm 1's S_r)."""
     res = results[VARIANT]
     pair = ("smic", "single")
     figure, axes = common.figure_grid(1, 2, width=5.0, height=3.0)
@@ -95,6 +96,11 @@ def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
         rows = sc.windows(res, consumer)
         rows = rows[rows["time_s"] < 60.0]
         common.step(lines, rows["time_s"], rows["window"], color=["C0", "C3"][k], label=consumer)
+    bin_s = units.parse_duration(BIN)
+    for k, (start, end) in enumerate(sc.grouped_spans(res.paths, "smic", bin_s)):
+        if start < 60.0:
+            lines.axvspan(start, min(end, 60.0), color="C0", alpha=0.12, linewidth=0,
+                          label="SMIC's sub-flows grouped" if k == 0 else None)
     lines.set_xlabel("time [s]")
     lines.set_ylabel("window [packets]")
     lines.legend(fontsize="x-small")

@@ -202,3 +202,23 @@ def halving_ratio(res: Any, consumer: str) -> float:
     fresh = (rows["timeouts"] > 0) & (rows["timeouts"].shift(1) == 0) & (before > 0)
     ratios = rows["window"][fresh] / before[fresh]
     return float(ratios.median()) if len(ratios) else math.nan
+
+
+def grouped_spans(paths: pd.DataFrame, consumer: str, bin_s: float) -> List[Tuple[float, float]]:
+    """The time spans, [start, end) in seconds, over which every sub-flow `consumer` has in use
+    was found to share its bottleneck with another (paths.parquet's `sharing` at least 2): the
+    bins whose end saw the group, merged where they follow one another."""
+    rows = paths[(paths["consumer"] == consumer) & (paths["in_use"] == 1)]
+    if rows.empty:
+        return []
+    grouped = rows.groupby("time_s")["sharing"].apply(lambda s: bool((s >= 2).all()))
+    spans: List[Tuple[float, float]] = []
+    for start, is_grouped in grouped.items():
+        if not is_grouped:
+            continue
+        end = float(start) + bin_s
+        if spans and math.isclose(spans[-1][1], float(start), abs_tol=bin_s * 1e-6):
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((float(start), end))
+    return spans
