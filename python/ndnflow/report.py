@@ -181,11 +181,40 @@ def links_table(summary: Mapping[str, Any], top: Optional[int] = None) -> str:
     return table
 
 
+def paths_table(summary: Mapping[str, Any]) -> Optional[str]:
+    """The paths in use of each multipath consumer at the end (PTP, MPTCP, DPCCP, MIRCC, SMIC), and
+    per consumer a line counting those it knows but no longer uses; None without a multipath
+    consumer. Every path is in summary.json and, bin by bin, in paths.parquet."""
+    consumers = sorted(((cid, c) for cid, c in summary.get("consumers", {}).items() if c.get("paths")),
+                       key=lambda item: natural_key(item[0]))
+    if not consumers:
+        return None
+    headers = ["consumer", "path", "route", "data", "window", "SRTT ms", "timeouts", "sharing"]
+    rows, notes = [], []
+    for cid, c in consumers:
+        paths = c["paths"]
+        for k, path in enumerate(paths):
+            if path.get("state") != "in-use":
+                continue
+            rows.append([cid, str(k), " ".join(str(t) for t in path.get("tags", [])), integer(path.get("data")),
+                         fixed(path.get("window"), 1), fixed(path.get("srtt_ms"), 2), integer(path.get("timeouts")),
+                         integer(path.get("sharing"))])
+        others = [path.get("state", "?") for path in paths if path.get("state") != "in-use"]
+        if others:
+            counts = ", ".join(f"{others.count(state)} {state}" for state in sorted(set(others)))
+            notes.append(f"({cid}: {len(others)} more known, not in use: {counts})")
+    table = render(headers, rows, align="lrlrrrrr") if rows else "(no path in use at the end)"
+    return "\n".join([table, *notes])
+
+
 def results_table(summary: Mapping[str, Any], top: Optional[int] = None) -> str:
     """The end-of-run table: a run line, then consumers, then links with traffic (the `top`
-    busiest, when given)."""
+    busiest, when given), then the multipath consumers' paths in use, if any."""
     parts = [simulation_line(summary), "", "Consumers", consumers_table(summary), "", "Links (directions with traffic)",
              links_table(summary, top)]
+    paths = paths_table(summary)
+    if paths is not None:
+        parts += ["", "Paths in use at the end (multipath consumers)", paths]
     return "\n".join(parts) + "\n"
 
 
