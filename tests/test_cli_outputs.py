@@ -217,8 +217,8 @@ def test_figures_are_headed_by_the_scenario_name(capsys, monkeypatch, quickstart
     titles = []
     monkeypatch.setattr(Figure, "suptitle", lambda self, text, **kwargs: titles.append(text))
     assert main(["run", str(quickstart), "--duration", "1s", "--quiet", "--out", str(tmp_path)]) == 0
-    # Every figure but the optional ones (objects.png, delay.png), which only runs with a catalog
-    # consumer or the per-segment trace get.
+    # Every figure but the optional ones (objects.png, delay.png, paths.png), which only runs with
+    # a catalog consumer, the per-segment trace or a multipath consumer get.
     assert titles == ["quickstart.toml"] * (len(plot.FIGURES) - len(plot.OPTIONAL_FIGURES))
     # The overview shows goodput: a fixed-window consumer's window is a flat line.
     assert plot.draw_goodput in plot.FIGURES["overview.png"] and plot.draw_window not in plot.FIGURES["overview.png"]

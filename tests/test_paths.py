@@ -4,14 +4,15 @@ consumer's paths "found, in use, failed, per-path rate and window over time"."""
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 import ndnflow
 from ndnflow import Results, Scenario
 
 
-def ptp_diamond(duration="2s"):
+def ptp_diamond(duration="2s", bin=None):
     """c - r - {a, b} - p, every node a PTP router: PTP's consumer finds both paths."""
-    sc = Scenario(duration=duration, seed=1)
+    sc = Scenario(duration=duration, seed=1, bin=bin)
     for node in ("c", "r", "a", "b", "p"):
         sc.node(node, ptp=True)
     for a, b in (("c", "r"), ("r", "a"), ("r", "b"), ("a", "p"), ("b", "p")):
@@ -40,3 +41,22 @@ def test_multipath_runs_save_their_path_trace(real_core, tmp_path):
     single.save(tmp_path)
     assert not (tmp_path / "paths.parquet").exists()
     assert Results.load(tmp_path).paths.empty
+
+
+def test_paths_figure_draws_each_paths_rate_over_whole_seconds(real_core, tmp_path):
+    from ndnflow.plot import path_rates, plot_results
+
+    # 4 s of the diamond in 100 ms bins: the rate panel sums each path's Data over spans of ten
+    # bins and divides by the span, 1 s, so each span starts on a whole second and a path's rates
+    # add up to its Data in the summary.
+    results = ndnflow.run(ptp_diamond("4s", bin="100ms"), progress=False)
+    assert "paths.png" in [p.name for p in plot_results(results, tmp_path / "a")]
+    rates, span = path_rates(results)
+    assert span == pytest.approx(1.0)
+    assert sorted(set(rates["time_s"].round(9))) == [0.0, 1.0, 2.0, 3.0]
+    summary = results.summary["consumers"]["c"]["paths"]
+    per_path = rates.groupby("series")["data"].sum() * span
+    assert per_path.round(6).to_dict() == {f"c path {k}": float(p["data"]) for k, p in enumerate(summary)}
+    line = Scenario(duration="1s", seed=1).node("c").node("p").link("c", "p", bandwidth="10Mbps", delay="5ms")
+    single = ndnflow.run(line.producer("p", "/p").consumer("c", "/p/obj", window=4), progress=False)
+    assert "paths.png" not in [p.name for p in plot_results(single, tmp_path / "b")]

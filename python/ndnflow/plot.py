@@ -199,6 +199,56 @@ def draw_last_delay_cdf(ax: Axes, results: Results) -> None:
     _delay_cdf(ax, results, "last_delay_s", "Last delay, from the last Interest (CDF)")
 
 
+def _path_series(results: Results) -> Tuple[pd.DataFrame, List[str], int]:
+    """The paths trace with a `series` column ("consumer path k": one series per path index, whatever
+    routes it took), the busiest series by Data (at most MAX_SERIES) and how many there are."""
+    frame = results.paths.copy()
+    if frame.empty:
+        return frame, [], 0
+    frame["series"] = frame["consumer"].astype(str) + " path " + frame["path"].astype(str)
+    totals = frame.groupby("series")["data"].sum()
+    busiest = sorted(totals.index, key=lambda name: (-totals[name], natural_key(name)))
+    return frame, busiest[:MAX_SERIES], len(busiest)
+
+
+def path_rates(results: Results) -> Tuple[pd.DataFrame, float]:
+    """Per path series ("consumer path k"), Data received per second (probes not included) over
+    spans of whole bins of at least a second: a path of a few Data per bin is noise at the 100 ms
+    bins of a window trace. Returns the rows (series, time_s: span start, data: per second) and
+    the span, seconds (0 without path rows)."""
+    import math
+
+    frame, _, _ = _path_series(results)
+    width = _bin_width(frame) if not frame.empty else 0.0
+    if width <= 0:
+        return frame, 0.0
+    span = width * math.ceil(1.0 / width - 1e-9)
+    frame["time_s"] = (frame["time_s"] / span + 1e-9).astype(int) * span
+    frame = frame.groupby(["series", "time_s"], as_index=False)["data"].sum()
+    frame["data"] = frame["data"] / span
+    return frame, span
+
+
+def draw_path_rates(ax: Axes, results: Results) -> None:
+    """Per path of the multipath consumers, Data received per second (`path_rates`)."""
+    _, names, total = _path_series(results)
+    frame, span = path_rates(results)
+    _lines(ax, frame, "series", names, "data")
+    title = "Data per path" + (f", per {span:g} s" if span else "")
+    ax.set_title(_series_title(title, len(names), total))
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("Data per second")
+
+
+def draw_path_windows(ax: Axes, results: Results) -> None:
+    """Per path of the multipath consumers, the congestion window at the end of each bin."""
+    frame, names, total = _path_series(results)
+    _lines(ax, frame, "series", names, "window", sampled=True)
+    ax.set_title(_series_title("Window per path at bin end", len(names), total))
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("window (Interests)")
+
+
 Drawer = Callable[["Axes", Results], None]
 
 #: file name -> the panels of that figure, top to bottom.
@@ -212,13 +262,14 @@ FIGURES = {
     "objects.png": [draw_completion_cdf],
     "topology.png": [draw_topology],
     "delay.png": [draw_full_delay_cdf, draw_last_delay_cdf],
+    "paths.png": [draw_path_rates, draw_path_windows],
 }
 
 #: Figures drawn square rather than as a stack of time series.
 SQUARE = {"topology.png": (9, 8)}
 
 #: Figures drawn only when the run has rows for them (or when asked for by name).
-OPTIONAL_FIGURES = {"objects.png": "objects", "delay.png": "interests"}
+OPTIONAL_FIGURES = {"objects.png": "objects", "delay.png": "interests", "paths.png": "paths"}
 
 
 def _panels(name: str, results: Results) -> List[Drawer]:
@@ -261,6 +312,9 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
         most 300 nodes, unless asked for by name.
     delay.png: per consumer, the CDFs of its segments' full and last delays (``[trace] interests =
         true``); drawn only for a run with that trace unless asked for by name.
+    paths.png: per path of the multipath consumers (PTP, MPTCP, DPCCP, MIRCC, SMIC), Data per
+        second and the window over time; drawn only for a run with such a consumer unless asked
+        for by name.
     `names` picks a subset of these files; `title` (the scenario's name) heads every figure.
     """
     out = Path(out_dir)
