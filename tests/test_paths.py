@@ -57,6 +57,12 @@ def test_paths_figure_draws_each_paths_rate_over_whole_seconds(real_core, tmp_pa
     summary = results.summary["consumers"]["c"]["paths"]
     per_path = rates.groupby("series")["data"].sum() * span
     assert per_path.round(6).to_dict() == {f"c path {k}": float(p["data"]) for k, p in enumerate(summary)}
+    # 3.5 s: the last span holds five bins, and its rate is their Data over 0.5 s.
+    short = ndnflow.run(ptp_diamond("3.5s", bin="100ms"), progress=False)
+    rates, _ = path_rates(short)
+    last = rates[rates["time_s"].round(9) == 3.0].set_index("series")["data"]
+    tail = short.paths[short.paths["time_s"] >= 3.0 - 1e-9].groupby("path")["data"].sum()
+    assert {name: round(v, 6) for name, v in last.items()} == {f"c path {k}": d / 0.5 for k, d in tail.items()}
     line = Scenario(duration="1s", seed=1).node("c").node("p").link("c", "p", bandwidth="10Mbps", delay="5ms")
     single = ndnflow.run(line.producer("p", "/p").consumer("c", "/p/obj", window=4), progress=False)
     assert "paths.png" not in [p.name for p in plot_results(single, tmp_path / "b")]

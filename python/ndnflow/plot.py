@@ -223,9 +223,10 @@ def path_rates(results: Results) -> Tuple[pd.DataFrame, float]:
     if width <= 0:
         return frame, 0.0
     span = width * math.ceil(1.0 / width - 1e-9)
+    end = float(frame["time_s"].max()) + width  # the last bin's end: a last span may be shorter
     frame["time_s"] = (frame["time_s"] / span + 1e-9).astype(int) * span
     frame = frame.groupby(["series", "time_s"], as_index=False)["data"].sum()
-    frame["data"] = frame["data"] / span
+    frame["data"] = frame["data"] / (end - frame["time_s"]).clip(upper=span)
     return frame, span
 
 
