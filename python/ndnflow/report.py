@@ -181,6 +181,11 @@ def links_table(summary: Mapping[str, Any], top: Optional[int] = None) -> str:
     return table
 
 
+#: Path states of a consumer's paths that carry no Interests (the others: "in-use", and MIRCC's
+#: "primary" and "secondary" sub-flows).
+NOT_IN_USE = ("idle", "failed")
+
+
 def paths_table(summary: Mapping[str, Any]) -> Optional[str]:
     """The paths in use of each multipath consumer at the end (PTP, MPTCP, DPCCP, MIRCC, SMIC), and
     per consumer a line counting those it knows but no longer uses; None without a multipath
@@ -189,21 +194,21 @@ def paths_table(summary: Mapping[str, Any]) -> Optional[str]:
                        key=lambda item: natural_key(item[0]))
     if not consumers:
         return None
-    headers = ["consumer", "path", "route", "data", "window", "SRTT ms", "timeouts", "sharing"]
+    headers = ["consumer", "path", "state", "route", "data", "window", "SRTT ms", "timeouts", "sharing"]
     rows, notes = [], []
     for cid, c in consumers:
         paths = c["paths"]
         for k, path in enumerate(paths):
-            if path.get("state") != "in-use":
+            if path.get("state") in NOT_IN_USE:
                 continue
-            rows.append([cid, str(k), " ".join(str(t) for t in path.get("tags", [])), integer(path.get("data")),
-                         fixed(path.get("window"), 1), fixed(path.get("srtt_ms"), 2), integer(path.get("timeouts")),
-                         integer(path.get("sharing"))])
-        others = [path.get("state", "?") for path in paths if path.get("state") != "in-use"]
+            rows.append([cid, str(k), str(path.get("state", "?")), " ".join(str(t) for t in path.get("tags", [])),
+                         integer(path.get("data")), fixed(path.get("window"), 1), fixed(path.get("srtt_ms"), 2),
+                         integer(path.get("timeouts")), integer(path.get("sharing"))])
+        others = [path["state"] for path in paths if path.get("state") in NOT_IN_USE]
         if others:
             counts = ", ".join(f"{others.count(state)} {state}" for state in sorted(set(others)))
             notes.append(f"({cid}: {len(others)} more known, not in use: {counts})")
-    table = render(headers, rows, align="lrlrrrrr") if rows else "(no path in use at the end)"
+    table = render(headers, rows, align="lrllrrrrr") if rows else "(no path in use at the end)"
     return "\n".join([table, *notes])
 
 

@@ -180,7 +180,7 @@ pub struct NodeSummary {
 pub struct PathSummary {
     /// The tag stack its Interests carry (last = top: the consumer's own node's face).
     pub tags: Vec<u64>,
-    /// "in-use", "idle" or "failed".
+    /// "in-use", "idle" or "failed"; MIRCC's sub-flows in use are "primary" or "secondary".
     pub state: &'static str,
     /// Congestion window at the end, in Interests.
     pub window: f64,

@@ -369,7 +369,8 @@ impl Recorder {
             s.time_s.push(t);
             s.path.push(code);
             s.index.push(k as u64);
-            s.in_use.push(u64::from(p.state == "in-use"));
+            // MIRCC's "primary" and "secondary" sub-flows are in use as much as "in-use" paths.
+            s.in_use.push(u64::from(!matches!(p.state, "idle" | "failed")));
             s.failed.push(u64::from(p.state == "failed"));
             s.data.push(p.data - before);
             s.window.push(p.window);

@@ -4,9 +4,13 @@
 use super::*;
 
 fn path(tags: &[u64], data: u64) -> PathReport {
+    path_in(tags, data, "in-use")
+}
+
+fn path_in(tags: &[u64], data: u64, state: &'static str) -> PathReport {
     PathReport {
         tags: tags.to_vec(),
-        state: "in-use",
+        state,
         window: 1.0,
         srtt: None,
         data,
@@ -50,4 +54,14 @@ fn a_path_whose_route_stays_keeps_one_key() {
     let (rows, names) = record([(&[3, 1, 0], 4), (&[3, 1, 0], 4), (&[3, 1, 0], 9)]);
     assert_eq!((rows.data, rows.path), (vec![4, 0, 5], vec![0, 0, 0]));
     assert_eq!(names.len(), 1);
+}
+
+#[test]
+fn in_use_is_every_state_but_idle_and_failed() {
+    let mut r = Recorder::new(0, 1);
+    let states = ["in-use", "primary", "secondary", "idle", "failed"];
+    let paths = states.iter().enumerate().map(|(k, &state)| path_in(&[k as u64], 0, state)).collect();
+    let sample = ConsumerSample { index: 0, stats: ConsumerStats::default(), window: None, paths: Some(paths) };
+    r.sample_consumers(Time::from_secs(1), std::iter::once(sample)).unwrap();
+    assert_eq!((r.paths.in_use, r.paths.failed), (vec![1, 1, 1, 0, 0], vec![0, 0, 0, 0, 1]));
 }

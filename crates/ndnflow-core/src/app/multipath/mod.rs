@@ -68,7 +68,7 @@ pub struct PathSend {
 pub struct PathReport {
     /// The route its Interests carry (PTP's tag stack, last = top).
     pub tags: Vec<u64>,
-    /// "in-use", "idle" or "failed".
+    /// "in-use", "idle" or "failed"; MIRCC's sub-flows in use are "primary" or "secondary".
     pub state: &'static str,
     /// Congestion window, in Interests.
     pub window: f64,
