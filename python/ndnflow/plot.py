@@ -216,15 +216,19 @@ def path_rates(results: Results) -> Tuple[pd.DataFrame, float]:
     spans of whole bins of at least a second: a path of a few Data per bin is noise at the 100 ms
     bins of a window trace. Returns the rows (series, time_s: span start, data: per second) and
     the span, seconds (0 without path rows)."""
+    return _rates_per_span(_path_series(results)[0])
+
+
+def _rates_per_span(frame: pd.DataFrame) -> Tuple[pd.DataFrame, float]:
+    """`path_rates` of the series rows `frame` (`_path_series`)."""
     import math
 
-    frame, _, _ = _path_series(results)
     width = _bin_width(frame) if not frame.empty else 0.0
     if width <= 0:
         return frame, 0.0
     span = width * math.ceil(1.0 / width - 1e-9)
     end = float(frame["time_s"].max()) + width  # the last bin's end: a last span may be shorter
-    frame["time_s"] = (frame["time_s"] / span + 1e-9).astype(int) * span
+    frame = frame.assign(time_s=(frame["time_s"] / span + 1e-9).astype(int) * span)
     frame = frame.groupby(["series", "time_s"], as_index=False)["data"].sum()
     frame["data"] = frame["data"] / (end - frame["time_s"]).clip(upper=span)
     return frame, span
@@ -232,8 +236,8 @@ def path_rates(results: Results) -> Tuple[pd.DataFrame, float]:
 
 def draw_path_rates(ax: Axes, results: Results) -> None:
     """Per path of the multipath consumers, Data received per second (`path_rates`)."""
-    _, names, total = _path_series(results)
-    frame, span = path_rates(results)
+    series, names, total = _path_series(results)
+    frame, span = _rates_per_span(series)
     _lines(ax, frame, "series", names, "data")
     title = "Data per path" + (f", per {span:g} s" if span else "")
     ax.set_title(_series_title(title, len(names), total))

@@ -182,7 +182,8 @@ def links_table(summary: Mapping[str, Any], top: Optional[int] = None) -> str:
 
 
 #: Path states of a consumer's paths that carry no Interests (the others: "in-use", and MIRCC's
-#: "primary" and "secondary" sub-flows).
+#: "primary" and "secondary" sub-flows): the rule of the Rust core's `PathReport::in_use`, which
+#: paths.parquet's `in_use` column follows.
 NOT_IN_USE = ("idle", "failed")
 
 

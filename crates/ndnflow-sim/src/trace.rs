@@ -363,14 +363,14 @@ impl Recorder {
                 self.last_path_data.push(0);
             }
             let slot = slots[k] as usize;
+            let in_use = p.in_use();
             let code = self.key_of(slot, consumer, k as u32, p.tags);
             let before = std::mem::replace(&mut self.last_path_data[slot], p.data);
             let s = &mut self.paths;
             s.time_s.push(t);
             s.path.push(code);
             s.index.push(k as u64);
-            // MIRCC's "primary" and "secondary" sub-flows are in use as much as "in-use" paths.
-            s.in_use.push(u64::from(!matches!(p.state, "idle" | "failed")));
+            s.in_use.push(u64::from(in_use));
             s.failed.push(u64::from(p.state == "failed"));
             s.data.push(p.data - before);
             s.window.push(p.window);

@@ -180,9 +180,7 @@ impl Catalog {
         self.base = next_segment;
         self.begin(start, bytes, path_data.unwrap_or_default());
     }
-}
 
-impl Catalog {
     /// A flow whose paths received `path_data` ends (a restart): its counts join the earlier
     /// flows', index by index.
     pub(crate) fn retire_flow(&mut self, path_data: &[u64]) {

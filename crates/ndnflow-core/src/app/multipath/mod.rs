@@ -85,6 +85,14 @@ pub struct PathReport {
     pub sharing: Option<usize>,
 }
 
+impl PathReport {
+    /// Whether the path carries Interests: every state but "idle" and "failed" (MIRCC's
+    /// "primary" and "secondary" sub-flows as much as the others' "in-use" paths).
+    pub fn in_use(&self) -> bool {
+        !matches!(self.state, "idle" | "failed")
+    }
+}
+
 /// A multipath transport as the consumer engine drives it. `Send` for the same reason as
 /// `CongestionController`: a simulation may run on any thread.
 pub trait SubflowManager: Send {
