@@ -398,10 +398,10 @@ def test_table_lists_consumers_and_busy_links():
 def test_table_lists_the_paths_in_use_of_multipath_consumers():
     # node#10 as a multipath consumer: two paths in use (the first with a SMIC set of 2, the
     # second as a MIRCC secondary sub-flow), one idle and one failed, which the line under the
-    # table counts.
+    # table counts. The first has a PTP bandwidth measure (bits per second, shown in Mbit/s).
     paths = [
         {"tags": [2, 1, 0], "state": "in-use", "window": 12.25, "srtt_ms": 41.5, "data": 120, "timeouts": 1,
-         "sharing": 2},
+         "sharing": 2, "bandwidth_bps": 953_694.9},
         {"tags": [3], "state": "idle", "window": 1.0, "srtt_ms": None, "data": 0, "timeouts": 0},
         {"tags": [1, 1, 0], "state": "secondary", "window": 8.0, "srtt_ms": None, "data": 70, "timeouts": 0},
         {"tags": [4, 0], "state": "failed", "window": 1.0, "srtt_ms": 50.0, "data": 3, "timeouts": 2},
@@ -411,10 +411,10 @@ def test_table_lists_the_paths_in_use_of_multipath_consumers():
     table = Results(summary).table()
     assert table.endswith(
         "Paths in use at the end (multipath consumers)\n"
-        "consumer  path  state      route  data  window  SRTT ms  timeouts  sharing\n"
-        "--------  ----  ---------  -----  ----  ------  -------  --------  -------\n"
-        "node#10      0  in-use     2 1 0   120    12.2    41.50         1        2\n"
-        "node#10      2  secondary  1 1 0    70     8.0        -         0        -\n"
+        "consumer  path  state      route  data  window  SRTT ms  timeouts  sharing  bandwidth Mbit/s\n"
+        "--------  ----  ---------  -----  ----  ------  -------  --------  -------  ----------------\n"
+        "node#10      0  in-use     2 1 0   120    12.2    41.50         1        2             0.954\n"
+        "node#10      2  secondary  1 1 0    70     8.0        -         0        -                 -\n"
         "(node#10: 2 more known, not in use: 1 failed, 1 idle)\n"
     )
     assert "Paths" not in Results(SUMMARY).table()

@@ -194,6 +194,10 @@ pub struct PathSummary {
     /// SMIC: how many sub-flows share its bottleneck, itself included (absent for others).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sharing: Option<usize>,
+    /// PTP: its delivery rate over its last period in use, bits per second (absent before one,
+    /// and for the other transports).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bandwidth_bps: Option<f64>,
 }
 
 impl PathSummary {
@@ -209,6 +213,7 @@ impl PathSummary {
             decreases: p.decreases,
             timeouts: p.timeouts,
             sharing: p.sharing,
+            bandwidth_bps: p.bandwidth,
         }
     }
 }

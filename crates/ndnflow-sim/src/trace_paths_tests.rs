@@ -18,6 +18,7 @@ fn path_in(tags: &[u64], data: u64, state: &'static str) -> PathReport {
         decreases: 0,
         timeouts: 0,
         sharing: None,
+        bandwidth: None,
     }
 }
 

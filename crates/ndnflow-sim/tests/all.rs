@@ -30,6 +30,7 @@ mod nfd_marking;
 mod paf;
 mod pcon;
 mod ptp;
+mod ptp_selection;
 mod resends;
 mod scenario_errors;
 mod scenario_parse;

@@ -260,6 +260,7 @@ impl SubflowManager for Dpccp {
                 decreases: f.control.drains,
                 timeouts: f.timeouts,
                 sharing: None,
+                bandwidth: None,
             })
             .collect()
     }

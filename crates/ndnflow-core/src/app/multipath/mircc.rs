@@ -407,6 +407,7 @@ impl SubflowManager for Mircc {
                 decreases: 0,
                 timeouts: f.timeouts,
                 sharing: None,
+                bandwidth: None,
             })
             .collect()
     }

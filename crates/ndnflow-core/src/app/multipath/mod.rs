@@ -83,6 +83,9 @@ pub struct PathReport {
     /// SMIC: the sub-flows found to share its bottleneck, itself included (|S_r| of Algorithm 1);
     /// `None` for transports without bottleneck-sharing detection.
     pub sharing: Option<usize>,
+    /// PTP: its delivery rate over its last period in use, bits per second (the measure the
+    /// hybrid selection reads); `None` before one, and for transports that do not measure it.
+    pub bandwidth: Option<f64>,
 }
 
 impl PathReport {

@@ -39,6 +39,13 @@ pub struct Path {
     pub rtt: RttEstimator,
     /// Data delivered on it since the manager last reset the count (PTP's reselection period).
     pub delivered: u64,
+    /// Their bytes on the wire, and since when both counts run (the later of the period's start
+    /// and the path's going into use).
+    delivered_bytes: u64,
+    counting_since: Time,
+    /// Its delivery rate over its last period in use, bits per second of Data on the wire
+    /// (`None`: never measured); PTP's hybrid selection reads it.
+    pub bandwidth: Option<f64>,
     /// Data delivered on it over the run.
     pub data: u64,
     /// Data received since its last loss event, and between its last two (OLIA's l_2r and l_1r).
@@ -133,6 +140,9 @@ impl PathSet {
             congestion: PathCongestion::new(self.congestion),
             rtt: estimator,
             delivered: 0,
+            delivered_bytes: 0,
+            counting_since: Time::ZERO,
+            bandwidth: None,
             data: 0,
             since_loss: 0,
             between_losses: 0,
@@ -163,12 +173,15 @@ impl PathSet {
         n
     }
 
-    /// Starts path `i` afresh: a path out of use for a while has nothing to carry over (slow start).
-    pub fn put_in_use(&mut self, i: usize) {
+    /// Starts path `i` afresh at `now`: a path out of use for a while has nothing to carry over
+    /// (slow start).
+    pub fn put_in_use(&mut self, i: usize, now: Time) {
         let p = &mut self.paths[i];
         p.state = Use::Active;
         p.congestion = PathCongestion::new(self.congestion);
         p.delivered = 0;
+        p.delivered_bytes = 0;
+        p.counting_since = now;
         p.since_loss = 0;
         p.between_losses = 0;
     }
@@ -177,9 +190,23 @@ impl PathSet {
         self.paths[i].state = state;
     }
 
-    pub fn reset_delivered(&mut self) {
+    /// A period ends at `now`: each in-use path whose counts have run for at least `min_span`
+    /// takes its delivery rate over them as its bandwidth; the others keep what they had.
+    pub fn measure_bandwidths(&mut self, now: Time, min_span: Time) {
+        for p in self.paths.iter_mut().filter(|p| p.state == Use::Active) {
+            let span = now.saturating_sub(p.counting_since);
+            if span >= min_span && span > Time::ZERO {
+                p.bandwidth = Some(p.delivered_bytes as f64 * 8.0 / span.as_secs_f64());
+            }
+        }
+    }
+
+    /// A new period begins at `now`: every path's delivery counts start again.
+    pub fn reset_delivered(&mut self, now: Time) {
         for p in &mut self.paths {
             p.delivered = 0;
+            p.delivered_bytes = 0;
+            p.counting_since = now;
         }
     }
 
@@ -254,6 +281,7 @@ impl PathSet {
         let increase = self.increase(i);
         let p = &mut self.paths[i];
         p.delivered += 1;
+        p.delivered_bytes += u64::from(sample.wire_size);
         p.data += 1;
         if let Some(rtt) = sample.rtt {
             p.last_data = Some((now, now.saturating_sub(rtt)));
@@ -335,6 +363,7 @@ impl PathSet {
                     decreases: c.decreases,
                     timeouts: c.timeouts,
                     sharing: None,
+                    bandwidth: p.bandwidth,
                 }
             })
             .collect()

@@ -13,7 +13,7 @@
 //!   Data that came from the producer (§5-C-1). Every `reselect_every` (T), when all N slots are
 //!   taken and other paths are known, the in-use path that delivered the fewest Data in the period
 //!   gives its slot to a random unused one (§4-C-1, the bandwidth-greedy rule; Appendix I's other
-//!   rules are in `selection.rs`, chosen by `PtpConfig::selection`). A Nack(NoRoute) on
+//!   rules, and their hybrid, are in `selection.rs`, chosen by `PtpConfig::selection`). A Nack(NoRoute) on
 //!   a path disables it at once (§4-C-2: "the consumer disables this failed in-use path and
 //!   replaces it with one unused path").
 //! * **Sending.** `PathSet::choose` (paths.rs): the path that lost a segment resends it, others go
@@ -187,19 +187,19 @@ impl PathSpecified {
     /// A probe brought back a path: note it, and use it if a slot is free. A failed path that a
     /// probe finds again works again (§4-C-2 replaces paths that fail; nothing says for good): it
     /// returns to the idle set.
-    fn learn_path(&mut self, tags: &[u64], rtt: Option<Time>) {
+    fn learn_path(&mut self, now: Time, tags: &[u64], rtt: Option<Time>) {
         if let Some(i) = self.paths.find(tags) {
             self.note_probe(i, rtt);
             if self.paths.get(i).state == Use::Failed {
                 self.paths.set_state(i, Use::Idle);
-                self.replace_failed();
+                self.replace_failed(now);
             }
             return;
         }
         if let Some(i) = self.paths.learn(tags, rtt) {
             self.note_probe(i, rtt);
             if self.paths.in_use_count() < self.config.max_paths {
-                self.paths.put_in_use(i);
+                self.paths.put_in_use(i, now);
             }
         }
     }
@@ -242,7 +242,7 @@ impl PathSpecified {
             .map(|&i| {
                 let p = self.paths.get(i);
                 let probes = self.probes.get(i).unwrap_or(&NONE);
-                (i, Candidate { hops: p.tags.len(), probes, in_use: p.state == Use::Active })
+                (i, Candidate { hops: p.tags.len(), probes, in_use: p.state == Use::Active, bandwidth: p.bandwidth })
             })
             .collect()
     }
@@ -251,22 +251,25 @@ impl PathSpecified {
     /// period return to the idle set (a failed link may have been repaired since) and fill free
     /// slots; then, when every slot is taken, the rule changes the in-use set.
     fn reselect(&mut self, now: Time, every: Time) {
+        // A path put in use less than half a period ago keeps the bandwidth it had (our choice:
+        // so short a span is mostly slow start, and would rank a path by its start-up).
+        self.paths.measure_bandwidths(now, Time::from_nanos(every.as_nanos() / 2));
         if self.paths.restore_failed(now.saturating_sub(every)) > 0 {
-            self.replace_failed();
+            self.replace_failed(now);
         }
         if self.paths.in_use_count() >= self.config.max_paths {
             if self.config.selection.is_ranked() {
-                self.use_best_ranked();
+                self.use_best_ranked(now);
             } else {
-                self.swap_one();
+                self.swap_one(now);
             }
         }
-        self.paths.reset_delivered();
+        self.paths.reset_delivered(now);
     }
 
     /// §4-C-1: the in-use path that delivered least (under `Random`, any in-use path) gives its
     /// slot to a random unused path.
-    fn swap_one(&mut self) {
+    fn swap_one(&mut self, now: Time) {
         let in_use: SmallVec<[usize; 16]> = self.paths.in_use().map(|(i, _)| i).collect();
         let worst = match self.config.selection {
             PathSelection::Random if !in_use.is_empty() => Some(in_use[self.rng.random_range(0..in_use.len())]),
@@ -274,29 +277,29 @@ impl PathSpecified {
         };
         if let (Some(worst), Some(pick)) = (worst, self.pick_idle()) {
             self.paths.set_state(worst, Use::Idle);
-            self.paths.put_in_use(pick);
+            self.paths.put_in_use(pick, now);
         }
     }
 
     /// Appendix I's ranked rules: the N best-ranked known paths become the in-use set.
-    fn use_best_ranked(&mut self) {
+    fn use_best_ranked(&mut self, now: Time) {
         let usable: Vec<usize> = (0..self.paths.len()).filter(|&i| self.paths.get(i).state != Use::Failed).collect();
         let best = self.config.selection.best(&self.candidates(&usable), self.config.max_paths);
         for i in usable {
             let want = best.contains(&i);
             match (self.paths.get(i).state == Use::Active, want) {
                 (true, false) => self.paths.set_state(i, Use::Idle),
-                (false, true) => self.paths.put_in_use(i),
+                (false, true) => self.paths.put_in_use(i, now),
                 _ => {}
             }
         }
     }
 
     /// Fills a freed slot with a known path not in use.
-    fn replace_failed(&mut self) {
+    fn replace_failed(&mut self, now: Time) {
         if self.paths.in_use_count() < self.config.max_paths {
             if let Some(pick) = self.pick_idle() {
-                self.paths.put_in_use(pick);
+                self.paths.put_in_use(pick, now);
             }
         }
     }
@@ -319,7 +322,7 @@ impl SubflowManager for PathSpecified {
         match self.paths.take_sent(sample.segment) {
             Some(Sent::Probe) if sample.lp.flags & flags::PTP_PROBE != 0 => {
                 let tags: Tags = sample.lp.ext.as_ref().map(|e| e.tags.clone()).unwrap_or_default();
-                self.learn_path(&tags, sample.rtt);
+                self.learn_path(now, &tags, sample.rtt);
             }
             Some(Sent::Path(i)) => self.paths.on_data(i, now, sample),
             Some(Sent::Probe) | None => {}
@@ -336,7 +339,7 @@ impl SubflowManager for PathSpecified {
         // path".
         if reason == NackReason::NoRoute && self.paths.get(i).state == Use::Active {
             self.paths.fail(i, now);
-            self.replace_failed();
+            self.replace_failed(now);
         }
     }
 

@@ -422,3 +422,48 @@ fn a_probe_takes_no_paths_backed_off_timer() {
     assert_eq!(probe.lp.flags, flags::PTP_PROBE);
     assert_eq!(probe.rto, Some(t(1000)));
 }
+
+/// One slot under the hybrid rule with a requirement of 8 kbit/s a path. Probes find [1, 9] (in
+/// use from 50 ms) and [2, 9]; then `n` Data of 1,000 bytes on the wire come back on [1, 9]
+/// before the period ends at 10 s. The in-use path and its measured bandwidth after the period.
+fn hybrid_after(n: u64) -> (Vec<Vec<u64>>, Option<f64>) {
+    let config =
+        PtpConfig { max_paths: 1, selection: PathSelection::Hybrid { min_path_rate: 8_000 }, ..PtpConfig::default() };
+    let mut p = Ptp::new(config, RttOptions::default(), 7);
+    for (seg, tags) in [(0, [1, 9]), (1, [2, 9])] {
+        p.path_for(t(100 * seg), seg, false);
+        data(&mut p, t(100 * seg + 50), seg, 50, &probe_data(&tags));
+    }
+    // The probe due at 200 ms leaves (and stays unanswered); until the next, at 300 ms, Interests
+    // go on the path.
+    assert_eq!(p.path_for(t(200), 2, false).unwrap().lp.flags, flags::PTP_PROBE);
+    for seg in 3..3 + n {
+        let at = 200 + 5 * seg;
+        assert_eq!(tags_of(&p.path_for(t(at), seg, false).unwrap()), vec![1, 9]);
+        let sample = DataSample {
+            wire_size: 1000,
+            segment: seg,
+            rtt: Some(t(5)),
+            congestion_mark: 0,
+            highest_sent: 0,
+            in_flight: 0,
+            lp: &LpHeader::default(),
+        };
+        p.on_data(t(at + 5), &sample);
+    }
+    let after = in_use_after_a_period(&mut p);
+    (after, p.paths().iter().find(|r| r.tags == [1, 9]).and_then(|r| r.bandwidth))
+}
+
+#[test]
+fn the_hybrid_rule_measures_each_path_and_replaces_one_short_of_the_requirement() {
+    // Ten Data: 80,000 bits over the 9.95 s [1, 9] was in use, 8,040 bit/s: it meets 8 kbit/s
+    // and keeps its slot ahead of the unmeasured [2, 9].
+    let (kept, bw) = hybrid_after(10);
+    assert_eq!(kept, vec![vec![1, 9]]);
+    assert!((bw.unwrap() - 80_000.0 / 9.95).abs() < 1e-6, "{bw:?}");
+    // Nine: 72,000 bits, 7,236 bit/s, short of it: the unmeasured path may do better.
+    let (swapped, bw) = hybrid_after(9);
+    assert_eq!(swapped, vec![vec![2, 9]]);
+    assert!((bw.unwrap() - 72_000.0 / 9.95).abs() < 1e-6, "{bw:?}");
+}

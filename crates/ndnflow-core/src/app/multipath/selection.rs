@@ -25,8 +25,18 @@
 //! sorted RTTs to obtain the moving variance"); we read it as each path's own RTT variance over
 //! its last W probe samples, W = `PROBE_SAMPLES`, the "jitter" the appendix names as the rule's
 //! purpose. A path with fewer than two samples has no variance and ranks after every path that
-//! has one. The appendix's "hybrid combinations" need a per-application bandwidth requirement
-//! the paper leaves undefined; they are not built.
+//! has one.
+//!
+//! * `Hybrid` (Appendix I's "hybrid combinations": "first find out the paths that can satisfy the
+//!   bandwidth requirement and then select the N paths that can minimize the latency jitter"): a
+//!   ranked rule in three tiers. The paper leaves the requirement to the application, so it is a
+//!   parameter, `min_path_rate`, each path's share (our reading of "paths that can satisfy" it:
+//!   one path at a time). A path's bandwidth is what it delivered over its last period in use
+//!   (§4-C-1's measure; the probes tell none, §4-C-1's footnote), in bits per second of Data on
+//!   the wire. First the paths known to satisfy the requirement, then the paths not measured yet
+//!   (the only way to find out is to use them), each tier by jitter as `LatencyVariance` ranks;
+//!   last the paths known to fall short, the fastest first, so that slots are not left empty
+//!   while paths are known.
 
 use crate::Time;
 
@@ -44,17 +54,23 @@ pub enum PathSelection {
     Hop,
     Latency,
     LatencyVariance,
+    /// The application's bandwidth requirement of each path, bits per second.
+    Hybrid {
+        min_path_rate: u64,
+    },
 }
 
 impl PathSelection {
-    /// The scenario words, in the order docs list them.
-    pub const NAMES: [(&'static str, PathSelection); 6] = [
+    /// The scenario words, in the order docs list them (`hybrid` without its requirement, which
+    /// the scenario gives apart).
+    pub const NAMES: [(&'static str, PathSelection); 7] = [
         ("bandwidth", PathSelection::Bandwidth),
         ("bandwidth-probed", PathSelection::BandwidthProbed),
         ("random", PathSelection::Random),
         ("hop", PathSelection::Hop),
         ("latency", PathSelection::Latency),
         ("latency-variance", PathSelection::LatencyVariance),
+        ("hybrid", PathSelection::Hybrid { min_path_rate: 0 }),
     ];
 
     pub fn parse(word: &str) -> Option<PathSelection> {
@@ -63,7 +79,10 @@ impl PathSelection {
 
     /// Whether the rule ranks every known path (and so may change the whole in-use set at once).
     pub fn is_ranked(self) -> bool {
-        matches!(self, PathSelection::Hop | PathSelection::Latency | PathSelection::LatencyVariance)
+        matches!(
+            self,
+            PathSelection::Hop | PathSelection::Latency | PathSelection::LatencyVariance | PathSelection::Hybrid { .. }
+        )
     }
 }
 
@@ -115,32 +134,42 @@ impl PathProbes {
     }
 }
 
-/// What a ranked rule knows of one path: its tag stack's length and its probe RTTs.
+/// What a ranked rule knows of one path: its tag stack's length, its probe RTTs and the
+/// bandwidth it delivered over its last period in use (bits per second; `None`: not measured).
 pub struct Candidate<'a> {
     pub hops: usize,
     pub probes: &'a PathProbes,
     pub in_use: bool,
+    pub bandwidth: Option<f64>,
 }
 
 impl PathSelection {
-    /// The rank of a path under a ranked rule: lower is better; a path with no measure ranks last.
-    pub fn rank(self, c: &Candidate<'_>) -> f64 {
-        let measure = match self {
-            PathSelection::Hop => Some(c.hops as f64),
-            PathSelection::Latency => c.probes.mean(),
-            PathSelection::LatencyVariance => c.probes.variance(),
-            PathSelection::Bandwidth | PathSelection::BandwidthProbed | PathSelection::Random => Some(0.0),
+    /// The rank of a path under a ranked rule, (tier, measure): lower is better; a path with no
+    /// measure ranks last in its tier. Only `Hybrid` has more than one tier.
+    pub fn rank(self, c: &Candidate<'_>) -> (u8, f64) {
+        let (tier, measure) = match self {
+            PathSelection::Hop => (0, Some(c.hops as f64)),
+            PathSelection::Latency => (0, c.probes.mean()),
+            PathSelection::LatencyVariance => (0, c.probes.variance()),
+            PathSelection::Hybrid { min_path_rate } => match c.bandwidth {
+                Some(b) if b >= min_path_rate as f64 => (0, c.probes.variance()),
+                None => (1, c.probes.variance()),
+                Some(b) => (2, Some(-b)),
+            },
+            PathSelection::Bandwidth | PathSelection::BandwidthProbed | PathSelection::Random => (0, Some(0.0)),
         };
-        measure.unwrap_or(f64::INFINITY)
+        (tier, measure.unwrap_or(f64::INFINITY))
     }
 
     /// Under a ranked rule, the indices of the `n` best candidates (ties: in use first, then the
     /// lower index, the path found first). `candidates` holds (index, candidate) of every path
     /// that may be used.
     pub fn best(self, candidates: &[(usize, Candidate<'_>)], n: usize) -> Vec<usize> {
-        let mut order: Vec<(f64, bool, usize)> =
+        let mut order: Vec<((u8, f64), bool, usize)> =
             candidates.iter().map(|(i, c)| (self.rank(c), !c.in_use, *i)).collect();
-        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        order.sort_by(|a, b| {
+            (a.0 .0.cmp(&b.0 .0)).then(a.0 .1.total_cmp(&b.0 .1)).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
+        });
         order.into_iter().take(n).map(|(_, _, i)| i).collect()
     }
 }
@@ -191,7 +220,7 @@ mod tests {
     #[test]
     fn ranked_rules_pick_the_best_and_keep_paths_in_use_on_ties() {
         let (fast, slow, jittery, none) = (rtts(&[50, 50]), rtts(&[300, 300]), rtts(&[20, 180]), PathProbes::default());
-        let c = |hops, probes, in_use| Candidate { hops, probes, in_use };
+        let c = |hops, probes, in_use| Candidate { hops, probes, in_use, bandwidth: None };
         let paths =
             [(0, c(5, &slow, true)), (1, c(3, &fast, false)), (2, c(4, &jittery, false)), (3, c(3, &none, true))];
         // Fewest hops: paths 1 and 3 (3 hops each; 3 is in use, so it comes first).
@@ -200,6 +229,31 @@ mod tests {
         assert_eq!(PathSelection::Latency.best(&paths, 3), vec![1, 2, 0]);
         // Variance: fast and slow 0 (slow in use first), jittery 0.0128 s^2, none last.
         assert_eq!(PathSelection::LatencyVariance.best(&paths, 4), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn the_hybrid_rule_ranks_paths_that_meet_the_requirement_then_unmeasured_then_the_fastest() {
+        // A requirement of 2 Mbit/s a path. Jitter: steady 0 s^2, jittery 0.0128 s^2, none without.
+        let (steady, jittery, none) = (rtts(&[50, 50]), rtts(&[20, 180]), PathProbes::default());
+        let c =
+            |probes, in_use, mbps: Option<f64>| Candidate { hops: 3, probes, in_use, bandwidth: mbps.map(|m| m * 1e6) };
+        let paths = [
+            (0, c(&steady, true, Some(1.0))),   // steady, but 1 Mbit/s: short
+            (1, c(&jittery, true, Some(3.0))),  // meets it, jittery
+            (2, c(&steady, false, None)),       // not measured, steady
+            (3, c(&jittery, false, Some(2.0))), // meets it exactly, jittery, not in use
+            (4, c(&none, false, Some(1.5))),    // short, but faster than path 0
+            (5, c(&steady, false, Some(5.0))),  // meets it, steady
+        ];
+        let rule = PathSelection::Hybrid { min_path_rate: 2_000_000 };
+        // Tier 0 by jitter (5; then 1 and 3 alike, 1 in use first), tier 1 (2), tier 2 by
+        // bandwidth (4 at 1.5 Mbit/s before 0 at 1).
+        assert_eq!(rule.best(&paths, 6), vec![5, 1, 3, 2, 4, 0]);
+        // With two slots the steady path that falls short (0) goes, though it has the least jitter.
+        assert_eq!(rule.best(&paths, 2), vec![5, 1]);
+        // No requirement: every measured path meets it, by jitter (4 has none: last of them);
+        // only the unmeasured one ranks after them.
+        assert_eq!(PathSelection::Hybrid { min_path_rate: 0 }.best(&paths, 6), vec![0, 5, 1, 3, 4, 2]);
     }
 
     #[test]
@@ -217,5 +271,6 @@ mod tests {
         }
         assert_eq!(PathSelection::parse("hops"), None);
         assert!(PathSelection::Hop.is_ranked() && !PathSelection::Bandwidth.is_ranked());
+        assert!(PathSelection::Hybrid { min_path_rate: 1 }.is_ranked());
     }
 }

@@ -502,6 +502,7 @@ impl SubflowManager for Smic {
                 decreases: f.decreases,
                 timeouts: f.timeout_count,
                 sharing: f.in_use().then(|| self.set_size(i)),
+                bandwidth: None,
             })
             .collect()
     }

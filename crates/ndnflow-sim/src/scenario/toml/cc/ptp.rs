@@ -14,8 +14,12 @@ pub(super) const PATH_WINDOW: &[&str] = &["initial_window", "initial_ssthresh", 
 /// The path set: how many, how they are found, how they are coupled.
 pub(super) const PATHS: &[&str] = &["max_paths", "probe_rate", "coupling", "min_rto"];
 
-pub(super) const READER: CcReader =
-    CcReader { name: "ptp", keys: &[PATHS, &["reselect_every", "selection"], PATH_WINDOW], read, hint: None };
+pub(super) const READER: CcReader = CcReader {
+    name: "ptp",
+    keys: &[PATHS, &["reselect_every", "selection", "min_path_rate"], PATH_WINDOW],
+    read,
+    hint: None,
+};
 
 fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     let mut c = PtpConfig::default();
@@ -32,7 +36,27 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
         let word = r.choice(x, &t.field("selection"), &names)?;
         c.selection = PathSelection::parse(word).unwrap_or(c.selection);
     }
+    read_min_path_rate(r, t, &mut c.selection)?;
     Ok(CcConfig::Ptp(c))
+}
+
+/// The hybrid rule's bandwidth requirement: the paper leaves it to the application, so it has no
+/// default and the rule needs it; no other rule reads it.
+fn read_min_path_rate(r: &Reader<'_, '_>, t: &Tbl<'_, '_>, selection: &mut PathSelection) -> Res<()> {
+    let field = t.field("min_path_rate");
+    match (t.get("min_path_rate"), selection) {
+        (Some(x), PathSelection::Hybrid { min_path_rate }) => *min_path_rate = r.bandwidth(x, &field)?,
+        (None, PathSelection::Hybrid { .. }) => {
+            let msg = "selection = \"hybrid\" needs the application's bandwidth requirement of each path, \
+                       e.g. min_path_rate = \"1Mbps\"";
+            return Err(r.ctx.err(t.key_span("selection"), &field, msg));
+        }
+        (Some(x), _) => {
+            return Err(r.ctx.err(x.span(), &field, "applies only to selection = \"hybrid\""));
+        }
+        (None, _) => {}
+    }
+    Ok(())
 }
 
 impl Reader<'_, '_> {
