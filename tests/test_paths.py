@@ -66,3 +66,17 @@ def test_paths_figure_draws_each_paths_rate_over_whole_seconds(real_core, tmp_pa
     line = Scenario(duration="1s", seed=1).node("c").node("p").link("c", "p", bandwidth="10Mbps", delay="5ms")
     single = ndnflow.run(line.producer("p", "/p").consumer("c", "/p/obj", window=4), progress=False)
     assert "paths.png" not in [p.name for p in plot_results(single, tmp_path / "b")]
+
+
+def test_paths_figure_draws_a_window_only_while_its_path_is_in_use():
+    from ndnflow.plot import path_windows
+
+    # Path 0 in use for two bins, then idle with the window it had (12); path 1 idle, then in use.
+    rows = [(0.0, "c", 0, 1, 10.0), (0.0, "c", 1, 0, 1.0), (1.0, "c", 0, 1, 12.0), (1.0, "c", 1, 0, 1.0),
+            (2.0, "c", 0, 0, 12.0), (2.0, "c", 1, 1, 4.0), (3.0, "c", 0, 0, 12.0), (3.0, "c", 1, 1, 6.0)]
+    paths = pd.DataFrame(rows, columns=["time_s", "consumer", "path", "in_use", "window"])
+    paths["data"] = 5
+    frame = path_windows(Results({"consumers": {}}, paths=paths))
+    drawn = frame.pivot(index="time_s", columns="series", values="window")
+    assert drawn["c path 0"].tolist()[:2] == [10.0, 12.0] and drawn["c path 0"].iloc[2:].isna().all()
+    assert drawn["c path 1"].iloc[:2].isna().all() and drawn["c path 1"].tolist()[2:] == [4.0, 6.0]

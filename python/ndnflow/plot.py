@@ -245,11 +245,23 @@ def draw_path_rates(ax: Axes, results: Results) -> None:
     ax.set_ylabel("Data per second")
 
 
+def path_windows(results: Results) -> pd.DataFrame:
+    """The paths trace with its `series` (`_path_series`), each path's window blanked (NaN) at the
+    ends of bins in which it was not in use: a path out of use keeps the window it had, which it
+    will not start from again (it restarts in slow start), so drawing it would show a path that
+    carries nothing as if it could send."""
+    frame = _path_series(results)[0]
+    if not frame.empty:
+        frame["window"] = frame["window"].where(frame["in_use"].astype(bool))
+    return frame
+
+
 def draw_path_windows(ax: Axes, results: Results) -> None:
-    """Per path of the multipath consumers, the congestion window at the end of each bin."""
-    frame, names, total = _path_series(results)
-    _lines(ax, frame, "series", names, "window", sampled=True)
-    ax.set_title(_series_title("Window per path at bin end", len(names), total))
+    """Per path of the multipath consumers, the congestion window at the end of each bin in which
+    it is in use."""
+    _, names, total = _path_series(results)
+    _lines(ax, path_windows(results), "series", names, "window", sampled=True)
+    ax.set_title(_series_title("Window per path at bin end, while in use", len(names), total))
     ax.set_xlabel("time (s)")
     ax.set_ylabel("window (Interests)")
 
@@ -267,7 +279,7 @@ FIGURES = {
     "objects.png": [draw_completion_cdf],
     "topology.png": [draw_topology],
     "delay.png": [draw_full_delay_cdf, draw_last_delay_cdf],
-    "paths.png": [draw_path_rates, draw_path_windows],
+    "paths.png": [draw_path_rates, draw_path_windows],  # windows while in use
 }
 
 #: Figures drawn square rather than as a stack of time series.
