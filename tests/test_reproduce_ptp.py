@@ -33,6 +33,22 @@ def test_diamond_max_flow(case, mbps):
     assert pc.optimum(ptp_s2.diamond(case).scenario("PTP", "10s", 1)).value_bps == mbps * 1e6
 
 
+def test_the_diamond_routes_only_the_texts_four_paths(real_core):
+    import ndnflow
+
+    # §6-C: "4 joint paths (1-2-3-4-6-7, 1-2-3-5-6-7, 1-2-4-6-7 and 1-2-5-6-7)". Their hops, each
+    # costed by the links left to #7 along them: 2 -> 3 four (2-3-4-6-7), 2 -> 4 and 2 -> 5 three.
+    scenario = ptp_s2.diamond("Case I").scenario("PTP", "5s", 1)
+    doc = scenario.to_dict()
+    assert doc["simulation"]["routing"] == "none"
+    hops = {(r["node"], r["nexthop"]): r["cost"] for r in doc["routes"]}
+    assert hops == {("n1", "n2"): 4, ("n2", "n3"): 4, ("n2", "n4"): 3, ("n2", "n5"): 3, ("n3", "n4"): 3,
+                    ("n3", "n5"): 3, ("n4", "n6"): 2, ("n5", "n6"): 2, ("n6", "n7"): 1}
+    # PTP's probes, drawn over those next hops, find the four paths and no other.
+    paths = ndnflow.run(scenario, progress=False).summary["consumers"]["n1"]["paths"]
+    assert len(paths) == 4 and len({tuple(p["tags"]) for p in paths}) == 4
+
+
 def _consumers(rates):
     return pd.DataFrame([{"consumer": c, "time_s": float(t), "goodput_bps": r, "data": 0}
                          for c, r in rates.items() for t in range(60)])

@@ -63,13 +63,18 @@ class Topology:
     `Scenario` for a solution. Node names are the paper's numbers ("n1", ...)."""
 
     def __init__(self, links: Sequence[Tuple[str, str, str, str]], producers: Iterable[Tuple[str, str]],
-                 consumers: Sequence[Mapping[str, Any]], queue: Mapping[str, Any] = QUEUE):
+                 consumers: Sequence[Mapping[str, Any]], queue: Mapping[str, Any] = QUEUE,
+                 paths: Optional[Sequence[Sequence[str]]] = None):
         """`producers`: (node, prefix); `consumers`: `Scenario.consumer` keywords with `node` and
-        `name`, the cc coming from the solution; `queue`: every link's."""
+        `name`, the cc coming from the solution; `queue`: every link's; `paths`: where the text
+        names the consumer-producer paths, each one as a node list from consumer to producer, and
+        then the routes are those paths' hops alone (`path_routes`) instead of hop-count routing's
+        every loop-free next hop."""
         self.queue = dict(queue)
         self.links = list(links)
         self.producers = list(producers)
         self.consumers = list(consumers)
+        self.paths = [list(p) for p in paths] if paths else None
 
     def nodes(self) -> List[str]:
         seen: Dict[str, None] = {}
@@ -85,17 +90,36 @@ class Topology:
         """`solutions`: where `solution` is defined (PTP's `SOLUTIONS` unless given)."""
         attributes, cc, link_extra = (SOLUTIONS if solutions is None else solutions)[solution]
         link_extra = {**link_extra, "queue": {**self.queue, **link_extra.get("queue", {})}}
-        sc = Scenario(duration=duration, seed=seed, bin=BIN)  # hop-count routing: every loop-free next hop
+        # Without named paths, hop-count routing: every loop-free next hop (ndnSIM's
+        # CalculateAllPossibleRoutes).
+        sc = Scenario(duration=duration, seed=seed, bin=BIN, routing="none" if self.paths else None)
         for node in self.nodes():
             sc.node(node, **{**attributes, **dict((node_extra or {}).get(node, {}))})
         for a, b, bandwidth, delay in self.links:
             sc.link(a, b, bandwidth=bandwidth, delay=delay, **link_extra)
         for node, prefix in self.producers:
             sc.producer(node, prefix, payload=PAYLOAD)
+            for at, nexthop, cost in path_routes(self.paths or [], node):
+                sc.route(at, prefix, nexthop, cost=cost)
         for consumer in self.consumers:
             consumer = dict(consumer)
             sc.consumer(consumer.pop("node"), consumer.pop("name"), cc=cc, **consumer)
         return sc
+
+
+def path_routes(paths: Sequence[Sequence[str]], producer: str) -> List[Tuple[str, str, int]]:
+    """The FIB entries that make exactly `paths` (node lists from consumer to producer) toward
+    `producer`'s prefix: (node, next hop, cost) for every hop of a path ending at `producer`, once
+    each, its cost the fewest links from the node to the producer along the named paths through
+    that next hop (as hop-count routing would cost it)."""
+    cost: Dict[Tuple[str, str], int] = {}
+    for path in paths:
+        if not path or path[-1] != producer:
+            continue
+        for k in range(len(path) - 1):
+            hop = (path[k], path[k + 1])
+            cost[hop] = min(cost.get(hop, len(path)), len(path) - 1 - k)
+    return [(at, nexthop, c) for (at, nexthop), c in cost.items()]
 
 
 def rate_bps(res: Any, link: str, start_s: float = WARMUP_S, end_s: float = float("inf")) -> float:

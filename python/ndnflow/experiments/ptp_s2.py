@@ -45,11 +45,18 @@ PAPER_UTIL = {"Case I": {"PTP": 97.1, "OMCC-RF": 41.5, "RFA+CHoPCoP": 64.6, "PAF
 ACCESS = "n2->n1"
 
 
+#: §6-C: "a consumer (#1) is connected to the content object via 4 joint paths (Figure 15,
+#: 1-2-3-4-6-7, 1-2-3-5-6-7, 1-2-4-6-7 and 1-2-5-6-7)"; DPCCP §VII-C-3 names the same four for its
+#: diamond, "calculated by the shortest path". The routes are these paths' hops alone.
+PATHS = tuple(tuple(f"n{k}" for k in path) for path in
+              ((1, 2, 3, 4, 6, 7), (1, 2, 3, 5, 6, 7), (1, 2, 4, 6, 7), (1, 2, 5, 6, 7)))
+
+
 def diamond(case: str) -> pc.Topology:
     links = [("n1", "n2", "20Mbps", "5ms")]
     links += [(a, b, bandwidth, delay) for (a, b), (bandwidth, delay) in INNER_CASE[case].items()]
     links.append(("n6", "n7", "20Mbps", "5ms"))
-    return pc.Topology(links, [("n7", pc.PREFIX)], [{"node": "n1", "name": f"{pc.PREFIX}/obj"}])
+    return pc.Topology(links, [("n7", pc.PREFIX)], [{"node": "n1", "name": f"{pc.PREFIX}/obj"}], paths=PATHS)
 
 
 def reference(case: str) -> Scenario:
