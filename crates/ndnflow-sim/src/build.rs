@@ -1,6 +1,6 @@
 //! Turns a validated `Scenario` into the simulator's nodes, link directions and applications.
 
-use ndnflow_core::app::{Consumer, ConsumerConfig, Producer, ProducerConfig};
+use ndnflow_core::app::{CatalogConfig, Consumer, ConsumerConfig, Producer, ProducerConfig, ZipfMandelbrot};
 use ndnflow_core::fw::{FaceKind, Forwarder};
 use ndnflow_core::table::FaceId;
 use ndnflow_core::{Name, Time};
@@ -70,6 +70,19 @@ fn queue_limit(spec: &LinkDirSpec) -> ndnflow_core::link::Limit {
 
 fn forwarder(spec: &NodeSpec, seed: u64) -> Forwarder {
     Forwarder::new(spec.forwarder.clone(), seed)
+}
+
+/// One Zipf table per distinct (objects, alpha, q), shared by the consumers of that catalog: a
+/// table is 8 bytes an object, and a hundred consumers of a million objects would otherwise hold
+/// 800 MB of copies.
+#[derive(Default)]
+struct CatalogTables(FxHashMap<(u64, u64, u64), ZipfMandelbrot>);
+
+impl CatalogTables {
+    fn get(&mut self, c: &CatalogConfig) -> ZipfMandelbrot {
+        let key = (c.objects, c.alpha.to_bits(), c.q.to_bits());
+        self.0.entry(key).or_insert_with(|| ZipfMandelbrot::new(c.objects, c.alpha, c.q)).clone()
+    }
 }
 
 pub fn consumer_config(c: &ConsumerSpec) -> ConsumerConfig {
@@ -189,14 +202,16 @@ pub fn build_with_progress(s: &Scenario, progress: &mut dyn FnMut(usize, usize))
         });
     }
     let ids = consumer_ids(s);
+    let mut tables = CatalogTables::default();
     for (i, c) in s.consumers.iter().enumerate() {
         let face = nodes[c.node].fw.add_face(FaceKind::App);
         let seed = component_seed(s.seed, "consumer", &format!("{} {}", ids[i], c.name));
         nodes[c.node].faces.push(FaceTarget::App(apps.len() as u32));
+        let table = c.catalog.map(|catalog| tables.get(&catalog));
         apps.push(AppSlot {
             node: c.node,
             face,
-            app: App::Consumer(Box::new(Consumer::new(consumer_config(c), seed))),
+            app: App::Consumer(Box::new(Consumer::with_catalog_table(consumer_config(c), seed, table))),
             wake_at: Time::MAX,
             consumer: Some(i),
             done: false,

@@ -15,6 +15,7 @@
 //! "Memory"), so the watch keeps counting 400: an upper bound for the whole process.
 
 use ndnflow_core::app::cc::CcConfig;
+use ndnflow_core::app::ZipfMandelbrot;
 use ndnflow_core::grow::OutOfMemory;
 use ndnflow_core::Time;
 
@@ -68,6 +69,7 @@ pub struct Demand {
 /// network rather than by a value: that is left to the watch during the run.
 pub fn demands(s: &Scenario) -> Vec<Demand> {
     let mut out: Vec<Demand> = s.consumers.iter().enumerate().filter_map(|(i, c)| consumer_demand(s, i, c)).collect();
+    out.extend(catalog_demands(s));
     out.push(trace_demand(s));
     if let Some(log) = &s.trace.forwarding {
         out.push(Demand {
@@ -108,6 +110,30 @@ fn consumer_demand(s: &Scenario, i: usize, c: &ConsumerSpec) -> Option<Demand> {
     };
     let field = format!("consumers[{i}].cc.{field}");
     Some(Demand { field, consumer: Some(i), bytes: bytes(pending, per), how, remedy: "lower this value" })
+}
+
+/// The catalogs' Zipf tables: one per distinct (objects, alpha, q), shared by the consumers that
+/// ask for it (the engine builds each once), 8 bytes an object; named by its first consumer.
+fn catalog_demands(s: &Scenario) -> Vec<Demand> {
+    let mut tables: Vec<((u64, u64, u64), usize, usize)> = Vec::new(); // (key, first consumer, users)
+    for (i, c) in s.consumers.iter().enumerate() {
+        let Some(cat) = c.catalog else { continue };
+        let key = (cat.objects, cat.alpha.to_bits(), cat.q.to_bits());
+        match tables.iter_mut().find(|t| t.0 == key) {
+            Some(t) => t.2 += 1,
+            None => tables.push((key, i, 1)),
+        }
+    }
+    tables
+        .into_iter()
+        .map(|((objects, _, _), i, users)| Demand {
+            field: format!("consumers[{i}].catalog.objects"),
+            consumer: Some(i),
+            bytes: ZipfMandelbrot::table_bytes(objects),
+            how: format!("a Zipf table of {objects} objects at 8 B, shared by {users} consumer(s)"),
+            remedy: "use fewer objects",
+        })
+        .collect()
 }
 
 fn trace_demand(s: &Scenario) -> Demand {

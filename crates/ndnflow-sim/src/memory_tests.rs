@@ -161,3 +161,40 @@ fn a_store_that_cannot_grow_stops_the_run_naming_it() {
     let end = sim.now().as_secs_f64();
     assert!((1.6414..1.6415).contains(&end), "stopped at {end} s");
 }
+
+#[test]
+fn catalog_consumers_of_one_catalog_share_one_table() {
+    // Three catalog consumers: two of a million objects at alpha 1, one at alpha 0.8. Two tables
+    // of 8 bytes an object, 8,000,000 B each, the first shared by two consumers; a table per
+    // consumer would be three.
+    let consumer = |node: &str, alpha: f64| {
+        format!(
+            "[[consumers]]\nnode = \"{node}\"\nname = \"/a\"\nsegments = 10\ncc = {{ algorithm = \"fixed-window\", window = 1 }}\n\
+             catalog = {{ objects = 1000000, alpha = {alpha:.1} }}\n"
+        )
+    };
+    let text = format!(
+        "[simulation]\nduration = \"1s\"\n[nodes]\nc = {{}}\nd = {{}}\np = {{}}\n\
+         [[links]]\nbetween = [\"c\", \"p\"]\nbandwidth = \"10Mbps\"\ndelay = \"10ms\"\n\
+         [[links]]\nbetween = [\"d\", \"p\"]\nbandwidth = \"10Mbps\"\ndelay = \"10ms\"\n\
+         [[producers]]\nnode = \"p\"\nprefix = \"/a\"\n{}{}{}",
+        consumer("c", 1.0),
+        consumer("d", 0.8),
+        consumer("d", 1.0)
+    );
+    let s = parse_scenario(&text, "t.toml", None).expect("valid");
+    let tables: Vec<(String, u64)> =
+        demands(&s).into_iter().filter(|d| d.field.ends_with("catalog.objects")).map(|d| (d.field, d.bytes)).collect();
+    assert_eq!(
+        tables,
+        vec![("consumers[0].catalog.objects".into(), 8_000_000), ("consumers[1].catalog.objects".into(), 8_000_000)]
+    );
+    // The engine builds them so: consumers 0 and 2 draw from one copy, consumer 1 from another.
+    let net = crate::build::build(&s);
+    let table = |i: usize| match &net.apps.iter().filter(|a| a.consumer.is_some()).nth(i).expect("consumer").app {
+        crate::build::App::Consumer(c) => c.catalog_table().expect("a catalog").clone(),
+        _ => unreachable!("a consumer slot holds a consumer"),
+    };
+    assert!(table(0).shares_table_with(&table(2)));
+    assert!(!table(0).shares_table_with(&table(1)));
+}

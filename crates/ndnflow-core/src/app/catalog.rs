@@ -13,6 +13,8 @@
 //! each content is one Data; here an object has segments, and a readable component says which
 //! object a Data belongs to in any trace or log.
 
+use std::sync::Arc;
+
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -37,11 +39,13 @@ pub struct CatalogConfig {
     pub gap: Time,
 }
 
-/// Zipf-Mandelbrot over ranks 1..=N, as a cumulative table.
+/// Zipf-Mandelbrot over ranks 1..=N, as a cumulative table. Cloning shares the table: consumers
+/// of one catalog draw from one copy (8 bytes an object), which a driver builds once
+/// (`Consumer::with_catalog_table`).
 #[derive(Clone, Debug)]
 pub struct ZipfMandelbrot {
     /// cdf[k - 1] = P(rank <= k); the last entry is exactly 1.
-    cdf: Vec<f64>,
+    cdf: Arc<[f64]>,
 }
 
 impl ZipfMandelbrot {
@@ -60,7 +64,17 @@ impl ZipfMandelbrot {
         if let Some(last) = cdf.last_mut() {
             *last = 1.0;
         }
-        ZipfMandelbrot { cdf }
+        ZipfMandelbrot { cdf: cdf.into() }
+    }
+
+    /// The table's bytes: 8 an object.
+    pub fn table_bytes(objects: u64) -> u64 {
+        objects.saturating_mul(8)
+    }
+
+    /// Whether `self` and `other` draw from one copy of the table.
+    pub fn shares_table_with(&self, other: &ZipfMandelbrot) -> bool {
+        Arc::ptr_eq(&self.cdf, &other.cdf)
     }
 
     /// P(rank = k), 1-based; 0 outside 1..=N.
@@ -123,8 +137,8 @@ pub(crate) struct Catalog {
 }
 
 impl Catalog {
-    pub(crate) fn new(config: &CatalogConfig, prefix: Name, seed: u64) -> Catalog {
-        let zipf = ZipfMandelbrot::new(config.objects, config.alpha, config.q);
+    /// Objects drawn from `zipf`, named under `prefix`.
+    pub(crate) fn new(zipf: ZipfMandelbrot, prefix: Name, seed: u64) -> Catalog {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5a49_5046); // "ZIPF"
         let rank = zipf.draw(&mut rng);
         let name = object_name(&prefix, rank);
@@ -141,6 +155,10 @@ impl Catalog {
             earlier_flows_path_data: Vec::new(),
             done: Vec::new(),
         }
+    }
+
+    pub(crate) fn zipf(&self) -> &ZipfMandelbrot {
+        &self.zipf
     }
 
     /// Whether a Data or Nack named `name` (with its segment component) is of the current object.

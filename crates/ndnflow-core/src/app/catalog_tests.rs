@@ -186,7 +186,8 @@ fn a_restarting_catalog_starts_each_object_from_the_initial_window() {
 fn the_same_seed_draws_the_same_objects_and_another_seed_others() {
     let ranks = |seed: u64| {
         let config = CatalogConfig { objects: 10_000, alpha: 1.0, q: 0.0, restart: false, gap: Time::ZERO };
-        let mut cat = Catalog::new(&config, Name::parse("/cat").unwrap(), seed);
+        let zipf = ZipfMandelbrot::new(config.objects, config.alpha, config.q);
+        let mut cat = Catalog::new(zipf, Name::parse("/cat").unwrap(), seed);
         (0..20)
             .map(|i| {
                 cat.next(Time::from_millis(i), Time::from_millis(i), i * 2, 0, None);

@@ -40,7 +40,7 @@ use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
 use super::batches::Batches;
-use super::catalog::{Catalog, CatalogConfig};
+use super::catalog::{Catalog, CatalogConfig, ZipfMandelbrot};
 use super::cc::{CcConfig, Controller, DataSample};
 use super::multipath::{PathReport, PathSend};
 use super::rtt::{RttEstimator, RttOptions};
@@ -194,10 +194,21 @@ const CC_SEED: u64 = 0x5241_4151_4d00;
 
 impl Consumer {
     pub fn new(config: ConsumerConfig, seed: u64) -> Consumer {
+        Consumer::with_catalog_table(config, seed, None)
+    }
+
+    /// A consumer whose catalog (if it has one) draws from `table`, the Zipf table of its
+    /// `config.catalog`'s objects, alpha and q, or from a table of its own (`None`): a driver
+    /// builds one table for all the consumers of one catalog (8 bytes an object each otherwise:
+    /// 8 MB for a million objects).
+    pub fn with_catalog_table(config: ConsumerConfig, seed: u64, table: Option<ZipfMandelbrot>) -> Consumer {
         let cc = config.cc.build(seed ^ CC_SEED, config.rtt);
         let final_segment = config.segments.map(|n| n.saturating_sub(1));
         let finished_at = (config.segments == Some(0)).then_some(config.start);
-        let catalog = config.catalog.map(|c| Box::new(Catalog::new(&c, config.name.clone(), seed)));
+        let catalog = config.catalog.map(|c| {
+            let zipf = table.unwrap_or_else(|| ZipfMandelbrot::new(c.objects, c.alpha, c.q));
+            Box::new(Catalog::new(zipf, config.name.clone(), seed))
+        });
         Consumer {
             rtt: RttEstimator::new(config.rtt),
             cc,

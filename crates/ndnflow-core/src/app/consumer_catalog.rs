@@ -2,7 +2,7 @@
 //! moving on to the next object, and the per-object records.
 
 use super::Consumer;
-use crate::app::catalog::ObjectRecord;
+use crate::app::catalog::{ObjectRecord, ZipfMandelbrot};
 use crate::app::multipath::PathReport;
 use crate::app::rtt::RttEstimator;
 use crate::mix::mix64;
@@ -29,6 +29,11 @@ impl Consumer {
             all.push(c.snapshot(self.stats.payload_bytes, self.path_data().as_deref()));
         }
         all
+    }
+
+    /// The Zipf table a catalog consumer draws its objects from.
+    pub fn catalog_table(&self) -> Option<&ZipfMandelbrot> {
+        self.catalog.as_ref().map(|c| c.zipf())
     }
 
     /// Each path's Data count, for a multipath controller.
