@@ -418,6 +418,12 @@ def test_table_lists_the_paths_in_use_of_multipath_consumers():
         "(node#10: 2 more known, not in use: 1 failed, 1 idle)\n"
     )
     assert "Paths" not in Results(SUMMARY).table()
+    # Without a PTP bandwidth measure on any path (MPTCP, SMIC, ...), no such column.
+    unmeasured = [{k: v for k, v in p.items() if k != "bandwidth_bps"} for p in paths]
+    summary["consumers"]["node#10"]["paths"] = unmeasured
+    header = Results(summary).table().split("Paths in use at the end (multipath consumers)\n")[1].splitlines()[0]
+    assert header.split() == ["consumer", "path", "state", "route", "data", "window", "SRTT", "ms", "timeouts",
+                              "sharing"]
 
 
 def test_consumer_report_is_ndnget_like():

@@ -191,29 +191,31 @@ def paths_table(summary: Mapping[str, Any]) -> Optional[str]:
     """The paths in use of each multipath consumer at the end (PTP, MPTCP, DPCCP, MIRCC, SMIC), and
     per consumer a line counting those it knows but no longer uses; None without a multipath
     consumer. "bandwidth Mbit/s" is what PTP measured of a path over its last reselection period
-    in use (summary.json's bandwidth_bps). Every path is in summary.json and, bin by bin, in
-    paths.parquet."""
+    in use (summary.json's bandwidth_bps), a column only when some path has it. Every path is in
+    summary.json and, bin by bin, in paths.parquet."""
     consumers = sorted(((cid, c) for cid, c in summary.get("consumers", {}).items() if c.get("paths")),
                        key=lambda item: natural_key(item[0]))
     if not consumers:
         return None
-    headers = ["consumer", "path", "state", "route", "data", "window", "SRTT ms", "timeouts", "sharing",
-               "bandwidth Mbit/s"]
+    measured = any(path.get("bandwidth_bps") is not None for _, c in consumers for path in c["paths"])
+    headers = ["consumer", "path", "state", "route", "data", "window", "SRTT ms", "timeouts", "sharing"]
+    headers += ["bandwidth Mbit/s"] if measured else []
     rows, notes = [], []
     for cid, c in consumers:
         paths = c["paths"]
         for k, path in enumerate(paths):
             if path.get("state") in NOT_IN_USE:
                 continue
-            rows.append([cid, str(k), str(path.get("state", "?")), " ".join(str(t) for t in path.get("tags", [])),
-                         integer(path.get("data")), fixed(path.get("window"), 1), fixed(path.get("srtt_ms"), 2),
-                         integer(path.get("timeouts")), integer(path.get("sharing")),
-                         fixed(None if path.get("bandwidth_bps") is None else path["bandwidth_bps"] / 1e6, 3)])
+            row = [cid, str(k), str(path.get("state", "?")), " ".join(str(t) for t in path.get("tags", [])),
+                   integer(path.get("data")), fixed(path.get("window"), 1), fixed(path.get("srtt_ms"), 2),
+                   integer(path.get("timeouts")), integer(path.get("sharing"))]
+            bandwidth = path.get("bandwidth_bps")
+            rows.append(row + ([fixed(None if bandwidth is None else bandwidth / 1e6, 3)] if measured else []))
         others = [path["state"] for path in paths if path.get("state") in NOT_IN_USE]
         if others:
             counts = ", ".join(f"{others.count(state)} {state}" for state in sorted(set(others)))
             notes.append(f"({cid}: {len(others)} more known, not in use: {counts})")
-    table = render(headers, rows, align="lrllrrrrrr") if rows else "(no path in use at the end)"
+    table = render(headers, rows, align="lrll" + "r" * (len(headers) - 4)) if rows else "(no path in use at the end)"
     return "\n".join([table, *notes])
 
 
