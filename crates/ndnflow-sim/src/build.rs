@@ -80,8 +80,7 @@ struct CatalogTables(FxHashMap<(u64, u64, u64), ZipfMandelbrot>);
 
 impl CatalogTables {
     fn get(&mut self, c: &CatalogConfig) -> ZipfMandelbrot {
-        let key = (c.objects, c.alpha.to_bits(), c.q.to_bits());
-        self.0.entry(key).or_insert_with(|| ZipfMandelbrot::new(c.objects, c.alpha, c.q)).clone()
+        self.0.entry(c.table_key()).or_insert_with(|| ZipfMandelbrot::new(c.objects, c.alpha, c.q)).clone()
     }
 }
 

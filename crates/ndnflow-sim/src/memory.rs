@@ -12,7 +12,8 @@
 //! 200 bytes a row in the engine, twice that once the Python layer had copied them). The engine
 //! now holds its rows in about 15 bytes (`crate::trace_log`), but `ndnflow run --out` still peaks
 //! at about 270 bytes a row while it turns them into DataFrames and Parquet (docs/performance.md,
-//! "Memory"), so the watch keeps counting 400: an upper bound for the whole process.
+//! "Memory"), so the watch keeps counting 400: an upper bound for the whole process. A catalog's
+//! Zipf table (8 bytes an object) counts once per distinct table, as the engine shares it.
 
 use ndnflow_core::app::cc::CcConfig;
 use ndnflow_core::app::ZipfMandelbrot;
@@ -118,10 +119,9 @@ fn catalog_demands(s: &Scenario) -> Vec<Demand> {
     let mut tables: Vec<((u64, u64, u64), usize, usize)> = Vec::new(); // (key, first consumer, users)
     for (i, c) in s.consumers.iter().enumerate() {
         let Some(cat) = c.catalog else { continue };
-        let key = (cat.objects, cat.alpha.to_bits(), cat.q.to_bits());
-        match tables.iter_mut().find(|t| t.0 == key) {
+        match tables.iter_mut().find(|t| t.0 == cat.table_key()) {
             Some(t) => t.2 += 1,
-            None => tables.push((key, i, 1)),
+            None => tables.push((cat.table_key(), i, 1)),
         }
     }
     tables

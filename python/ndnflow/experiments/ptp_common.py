@@ -108,10 +108,12 @@ class Topology:
 
 
 def path_routes(paths: Sequence[Sequence[str]], producer: str) -> List[Tuple[str, str, int]]:
-    """The FIB entries that make exactly `paths` (node lists from consumer to producer) toward
+    """The FIB entries of the hops of `paths` (node lists from consumer to producer) toward
     `producer`'s prefix: (node, next hop, cost) for every hop of a path ending at `producer`, once
     each, its cost the fewest links from the node to the producer along the named paths through
-    that next hop (as hop-count routing would cost it)."""
+    that next hop (as hop-count routing would cost it). The routes are the union of the hops, so
+    paths that cross may combine into a path nobody named (or a loop, c-x-y-p with c-y-x-p); the
+    diamond's four give exactly themselves (`tests/test_reproduce_ptp.py`)."""
     cost: Dict[Tuple[str, str], int] = {}
     for path in paths:
         if not path or path[-1] != producer:

@@ -39,6 +39,14 @@ pub struct CatalogConfig {
     pub gap: Time,
 }
 
+impl CatalogConfig {
+    /// What decides the Zipf table: consumers whose keys are equal can draw from one
+    /// (`ZipfMandelbrot::new(objects, alpha, q)`), and a driver shares it by this key.
+    pub fn table_key(&self) -> (u64, u64, u64) {
+        (self.objects, self.alpha.to_bits(), self.q.to_bits())
+    }
+}
+
 /// Zipf-Mandelbrot over ranks 1..=N, as a cumulative table. Cloning shares the table: consumers
 /// of one catalog draw from one copy (8 bytes an object), which a driver builds once
 /// (`Consumer::with_catalog_table`).

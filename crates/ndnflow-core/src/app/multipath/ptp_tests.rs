@@ -423,10 +423,10 @@ fn a_probe_takes_no_paths_backed_off_timer() {
     assert_eq!(probe.rto, Some(t(1000)));
 }
 
-/// One slot under the hybrid rule with a requirement of 8 kbit/s a path. Probes find [1, 9] (in
-/// use from 50 ms) and [2, 9]; then `n` Data of 1,000 bytes on the wire come back on [1, 9]
-/// before the period ends at 10 s. The in-use path and its measured bandwidth after the period.
-fn hybrid_after(n: u64) -> (Vec<Vec<u64>>, Option<f64>) {
+/// One slot under the hybrid rule with a requirement of 8 kbit/s a path, and probes that found
+/// [1, 9] (in use from 50 ms) and [2, 9]; the probe due at 200 ms has left (unanswered), so
+/// Interests go on the path until the next one, at 300 ms.
+fn hybrid_with_two_paths() -> Ptp {
     let config =
         PtpConfig { max_paths: 1, selection: PathSelection::Hybrid { min_path_rate: 8_000 }, ..PtpConfig::default() };
     let mut p = Ptp::new(config, RttOptions::default(), 7);
@@ -434,25 +434,40 @@ fn hybrid_after(n: u64) -> (Vec<Vec<u64>>, Option<f64>) {
         p.path_for(t(100 * seg), seg, false);
         data(&mut p, t(100 * seg + 50), seg, 50, &probe_data(&tags));
     }
-    // The probe due at 200 ms leaves (and stays unanswered); until the next, at 300 ms, Interests
-    // go on the path.
     assert_eq!(p.path_for(t(200), 2, false).unwrap().lp.flags, flags::PTP_PROBE);
+    p
+}
+
+/// Segment `seg` leaves at `at` ms on the path `tags` and its Data (1,000 bytes on the wire) comes
+/// back 5 ms later.
+fn exchange_on(p: &mut Ptp, at: u64, seg: u64, tags: &[u64]) {
+    assert_eq!(tags_of(&p.path_for(t(at), seg, false).unwrap()), tags);
+    let lp = LpHeader::default();
+    let sample = DataSample {
+        wire_size: 1000,
+        segment: seg,
+        rtt: Some(t(5)),
+        congestion_mark: 0,
+        highest_sent: 0,
+        in_flight: 0,
+        lp: &lp,
+    };
+    p.on_data(t(at + 5), &sample);
+}
+
+fn bandwidth_of(p: &Ptp, tags: &[u64]) -> Option<f64> {
+    p.paths().iter().find(|r| r.tags == tags).and_then(|r| r.bandwidth)
+}
+
+/// `hybrid_with_two_paths` after `n` Data on [1, 9] before the period ends at 10 s: the in-use
+/// path and [1, 9]'s measured bandwidth.
+fn hybrid_after(n: u64) -> (Vec<Vec<u64>>, Option<f64>) {
+    let mut p = hybrid_with_two_paths();
     for seg in 3..3 + n {
-        let at = 200 + 5 * seg;
-        assert_eq!(tags_of(&p.path_for(t(at), seg, false).unwrap()), vec![1, 9]);
-        let sample = DataSample {
-            wire_size: 1000,
-            segment: seg,
-            rtt: Some(t(5)),
-            congestion_mark: 0,
-            highest_sent: 0,
-            in_flight: 0,
-            lp: &LpHeader::default(),
-        };
-        p.on_data(t(at + 5), &sample);
+        exchange_on(&mut p, 200 + 5 * seg, seg, &[1, 9]);
     }
     let after = in_use_after_a_period(&mut p);
-    (after, p.paths().iter().find(|r| r.tags == [1, 9]).and_then(|r| r.bandwidth))
+    (after, bandwidth_of(&p, &[1, 9]))
 }
 
 #[test]
@@ -466,4 +481,45 @@ fn the_hybrid_rule_measures_each_path_and_replaces_one_short_of_the_requirement(
     let (swapped, bw) = hybrid_after(9);
     assert_eq!(swapped, vec![vec![2, 9]]);
     assert!((bw.unwrap() - 72_000.0 / 9.95).abs() < 1e-6, "{bw:?}");
+}
+
+#[test]
+fn a_path_in_use_for_less_than_half_a_period_is_not_measured() {
+    // [1, 9] breaks at 6 s (Nack NoRoute) and [2, 9] takes its slot, so at the end of the period
+    // (10 s) [2, 9] has been in use 4 s, less than half of T = 10 s: no measure yet (a span that
+    // short is mostly slow start). Over the next period it delivers nothing: 0 bit/s.
+    let mut p = hybrid_with_two_paths();
+    exchange_on(&mut p, 210, 3, &[1, 9]);
+    assert_eq!(tags_of(&p.path_for(t(220), 4, false).unwrap()), vec![1, 9]);
+    p.on_nack(t(6000), 4, NackReason::NoRoute, false);
+    // Probes due after the pause leave first (unanswered); then ten exchanges on [2, 9]: 80,000
+    // bits in 4 s, 20,000 bit/s, which a measure over the short span would have taken.
+    let mut seg = 5;
+    let first = loop {
+        let send = p.path_for(t(6000), seg, false).unwrap();
+        if send.lp.flags != flags::PTP_PROBE {
+            break send;
+        }
+        seg += 1;
+    };
+    assert_eq!(tags_of(&first), vec![2, 9]);
+    let lp = LpHeader::default();
+    let sample = DataSample {
+        wire_size: 1000,
+        segment: seg,
+        rtt: Some(t(5)),
+        congestion_mark: 0,
+        highest_sent: 0,
+        in_flight: 0,
+        lp: &lp,
+    };
+    p.on_data(t(6005), &sample);
+    for k in 1..10 {
+        exchange_on(&mut p, 6000 + 5 * k, seg + k, &[2, 9]);
+    }
+    p.handle_timeout(t(10_000));
+    assert_eq!(bandwidth_of(&p, &[2, 9]), None);
+    assert_eq!(bandwidth_of(&p, &[1, 9]), None, "failed before the period ended: not measured either");
+    p.handle_timeout(t(20_000));
+    assert_eq!(bandwidth_of(&p, &[2, 9]), Some(0.0));
 }
