@@ -438,10 +438,8 @@ fn hybrid_with_two_paths() -> Ptp {
     p
 }
 
-/// Segment `seg` leaves at `at` ms on the path `tags` and its Data (1,000 bytes on the wire) comes
-/// back 5 ms later.
-fn exchange_on(p: &mut Ptp, at: u64, seg: u64, tags: &[u64]) {
-    assert_eq!(tags_of(&p.path_for(t(at), seg, false).unwrap()), tags);
+/// The Data of segment `seg` (1,000 bytes on the wire, RTT 5 ms) arrives at `at` ms.
+fn answer(p: &mut Ptp, at: u64, seg: u64) {
     let lp = LpHeader::default();
     let sample = DataSample {
         wire_size: 1000,
@@ -452,7 +450,13 @@ fn exchange_on(p: &mut Ptp, at: u64, seg: u64, tags: &[u64]) {
         in_flight: 0,
         lp: &lp,
     };
-    p.on_data(t(at + 5), &sample);
+    p.on_data(t(at), &sample);
+}
+
+/// Segment `seg` leaves at `at` ms on the path `tags` and its Data comes back 5 ms later.
+fn exchange_on(p: &mut Ptp, at: u64, seg: u64, tags: &[u64]) {
+    assert_eq!(tags_of(&p.path_for(t(at), seg, false).unwrap()), tags);
+    answer(p, at + 5, seg);
 }
 
 fn bandwidth_of(p: &Ptp, tags: &[u64]) -> Option<f64> {
@@ -503,17 +507,7 @@ fn a_path_in_use_for_less_than_half_a_period_is_not_measured() {
         seg += 1;
     };
     assert_eq!(tags_of(&first), vec![2, 9]);
-    let lp = LpHeader::default();
-    let sample = DataSample {
-        wire_size: 1000,
-        segment: seg,
-        rtt: Some(t(5)),
-        congestion_mark: 0,
-        highest_sent: 0,
-        in_flight: 0,
-        lp: &lp,
-    };
-    p.on_data(t(6005), &sample);
+    answer(&mut p, 6005, seg);
     for k in 1..10 {
         exchange_on(&mut p, 6000 + 5 * k, seg + k, &[2, 9]);
     }
