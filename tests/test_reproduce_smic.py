@@ -111,6 +111,23 @@ def test_competition_topology_and_its_max_flows(k):
     assert [c["cc"].get("initial_ssthresh") for c in run["consumers"]] == [None] + [k] * k
 
 
+def test_the_authors_routes_give_a_single_path_flow_one_way(real_core):
+    import ndnflow
+
+    # The authors' files: CalculateRoutes (shortest path) plus the SMIC node's route to each
+    # access router. With k = 2, m routes over r1 and r2; the single-path flows' routers only to p,
+    # so s1's Interests, resent ones too, never cross m: with m's consumer gone, the links
+    # between m and the routers carry nothing.
+    doc = comp.scenarios("10s", 1)[comp.variant(2, "SMIC")].to_dict()
+    assert doc["simulation"]["next_hops"] == "shortest-path"
+    assert [(r["node"], r["nexthop"]) for r in doc["routes"]] == [("m", "r1"), ("m", "r2")]
+    doc["consumers"] = [c for c in doc["consumers"] if c["node"] != "m"]
+    doc["simulation"]["duration"] = "30s"
+    links = ndnflow.run(ndnflow.Scenario.from_dict(doc), progress=False).summary["links"]
+    assert sum(links[d]["packets"] for d in ("r1->m", "m->r1", "r2->m", "m->r2")) == 0
+    assert links["r1->p"]["packets"] > 0 and links["p->r1"]["packets"] > 0
+
+
 def test_tree_optimum_is_the_sum_of_the_leaves():
     # topo-tree-depth2.txt: r1 feeds 3 + 2 = 5 Mbit/s into r0, exactly its 5 Mbit/s link, r2
     # 1.5 + 2 = 3.5 under its 5, and c - r0 (1 Gbit/s) carries 8.5: the leaves are the cut.

@@ -65,8 +65,9 @@ def metrics(results: Mapping[str, Any]) -> List[Row]:
 
 
 def figures(results: Mapping[str, Any], out_dir: Any) -> List[Path]:
-    """figure19_20.png: per solution, the two consumers' goodput over time (1 s bins), as the
-    paper's Figures 19 (PTP) and 20 (OMCC-RF) draw the convergence."""
+    """figure19_20.png: per solution, the two consumers' goodput over time (1 s bins). The
+    paper's Figures 19 (PTP) and 20 (OMCC-RF) draw the windows' convergence; the fairness ratio
+    is read on the goodputs (docs/experiments/ptp.md), so they are drawn."""
     names = list(pc.SOLUTIONS)
     figure, axes = common.figure_grid(len(names), 1, width=7.0, height=2.2)
     for row, solution in enumerate(names):

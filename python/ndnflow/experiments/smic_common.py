@@ -94,12 +94,24 @@ class Topology:
             seen.setdefault(b)
         return list(seen)
 
+    def multipath_routes(self, tables: Mapping[str, Mapping[str, Any]]) -> List[Tuple[str, str]]:
+        """(node, neighbour) for every neighbour of a multi-path consumer's node: the routes the
+        authors add by hand (`ndn-diamond-smic.cc`, `ndn-disjoint-smic*.cc`), since shortest-path
+        routing gives such a node one next hop where its sub-flows need each."""
+        multi = [node for node, controller in self.consumers if tables[controller]["algorithm"] == "smic"]
+        return [(a if a in multi else b, b if a in multi else a)
+                for a, b, _, _ in self.links if a in multi or b in multi]
+
     def scenario(self, duration: Any, seed: int, bin: str = "1s", hash: str = "paper",
                  cc: Optional[Mapping[str, Mapping[str, Any]]] = None) -> Scenario:
         """`cc`: a consumer table per controller name, overriding `CONTROLLERS` (a larger path-id
         pool, say). Links are added in the given order, which decides best-route's ties."""
         tables = {**CONTROLLERS, **(cc or {})}
-        sc = Scenario(duration=duration, seed=seed, bin=bin)
+        # The authors' routes: ndnSIM's CalculateRoutes (each node the first hop of its shortest
+        # path to each producer) and, by hand (`AddRoute`), every neighbour of a multi-path
+        # consumer's node, so that a single-path flow has one path ("each single-path consumer
+        # requests through a single path", §5.3).
+        sc = Scenario(duration=duration, seed=seed, bin=bin, next_hops="shortest-path")
         smic = True if hash == "paper" else {"hash": hash}
         users = {node for node, _ in self.consumers}
         for node in self.nodes():
@@ -110,6 +122,8 @@ class Topology:
             sc.producer(node, PREFIX, payload=PAYLOAD)
         for node, controller in self.consumers:
             sc.consumer(node, PREFIX, cc=dict(tables[controller]), segments=SEGMENTS, catalog=catalog(), rto=RTO)
+        for node, neighbour in self.multipath_routes(tables):
+            sc.route(node, PREFIX, neighbour)
         return sc
 
 
