@@ -250,17 +250,21 @@ def path_windows(results: Results) -> pd.DataFrame:
     ends of bins in which it was not in use: a path out of use keeps the window it had, which it
     will not start from again (it restarts in slow start), so drawing it would show a path that
     carries nothing as if it could send."""
-    frame = _path_series(results)[0]
-    if not frame.empty:
-        frame["window"] = frame["window"].where(frame["in_use"].astype(bool))
-    return frame
+    return _windows_in_use(_path_series(results)[0])
+
+
+def _windows_in_use(frame: pd.DataFrame) -> pd.DataFrame:
+    """`path_windows` of the series rows `frame` (`_path_series`)."""
+    if frame.empty:
+        return frame
+    return frame.assign(window=frame["window"].where(frame["in_use"].astype(bool)))
 
 
 def draw_path_windows(ax: Axes, results: Results) -> None:
     """Per path of the multipath consumers, the congestion window at the end of each bin in which
-    it is in use."""
-    _, names, total = _path_series(results)
-    _lines(ax, path_windows(results), "series", names, "window", sampled=True)
+    it is in use (`path_windows`)."""
+    series, names, total = _path_series(results)
+    _lines(ax, _windows_in_use(series), "series", names, "window", sampled=True)
     ax.set_title(_series_title("Window per path at bin end, while in use", len(names), total))
     ax.set_xlabel("time (s)")
     ax.set_ylabel("window (Interests)")

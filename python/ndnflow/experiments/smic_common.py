@@ -98,9 +98,8 @@ class Topology:
         """(node, neighbour) for every neighbour of a multi-path consumer's node: the routes the
         authors add by hand (`ndn-diamond-smic.cc`, `ndn-disjoint-smic*.cc`), since shortest-path
         routing gives such a node one next hop where its sub-flows need each."""
-        multi = [node for node, controller in self.consumers if tables[controller]["algorithm"] == "smic"]
-        return [(a if a in multi else b, b if a in multi else a)
-                for a, b, _, _ in self.links if a in multi or b in multi]
+        multi = {node for node, controller in self.consumers if tables[controller]["algorithm"] == "smic"}
+        return [(x, y) for a, b, _, _ in self.links for x, y in ((a, b), (b, a)) if x in multi]
 
     def scenario(self, duration: Any, seed: int, bin: str = "1s", hash: str = "paper",
                  cc: Optional[Mapping[str, Mapping[str, Any]]] = None) -> Scenario:
