@@ -134,3 +134,36 @@ def test_the_fluid_schedule_by_hand():
     assert ends["A"] == pytest.approx((13.0, 100.0)) and ends["B"] == pytest.approx((11.0, 30.0))
     # Cut at 12 s, A is not done: 90 bits received, ending at the cut.
     assert fluid(starts, bits, equal, 12.0)["A"] == pytest.approx((12.0, 90.0))
+
+
+def test_the_steady_variant_keeps_the_draw_and_starts_everyone_at_once_without_end():
+    from ndnflow.experiments import dpccp_mp4_steady as steady
+
+    built, original = steady.topology(1), mp4.topology(1)
+    assert built.links == original.links and built.producers == original.producers
+    assert [c["node"] for c in built.consumers] == [c["node"] for c in original.consumers]
+    assert all(c["start"] == "0s" and "segments" not in c for c in built.consumers)
+
+
+def test_a_tag_stack_read_back_into_its_nodes_by_hand():
+    from ndnflow.experiments.dpccp_mp4_steady import neighbours, path_nodes
+
+    # A diamond p - {a, b} - r - c, links in this order. Faces by file order: p: a 0, b 1 (its
+    # producer's application face 2); a: p 0, r 1; b: p 0, r 1; r: a 0, b 1, c 2; c: r 0.
+    links = [("p", "a", "", ""), ("p", "b", "", ""), ("a", "r", "", ""), ("b", "r", "", ""), ("r", "c", "", "")]
+    faces = neighbours(links)
+    assert faces == {"p": ["a", "b"], "a": ["p", "r"], "b": ["p", "r"], "r": ["a", "b", "c"], "c": ["r"]}
+    # The stack a probe's Data brings back via b: p pushes its application face 2, b the face it
+    # came in on from p (0), r the one from b (1), c the one from r (0); the top is the last.
+    assert path_nodes([2, 0, 1, 0], "c", faces) == ["p", "b", "r", "c"]
+    assert path_nodes([2, 0, 0, 0], "c", faces) == ["p", "a", "r", "c"]
+
+
+def test_a_paths_round_trip_queueing_counts_both_directions():
+    from ndnflow.experiments.dpccp_mp4_steady import ConsumerFigures, round_trip_queueing_s
+
+    # Data p -> r -> c wait 10 + 5 ms; Interests c -> r -> p wait 0 + 2 ms: 17 ms in all.
+    sojourn = {"p->r": 10.0, "r->c": 5.0, "r->p": 2.0, "x->y": 99.0}
+    assert round_trip_queueing_s(["p", "r", "c"], sojourn) == pytest.approx(0.017)
+    # 400 Data/s with 50 ms of queueing keep 20 packets queued: DPCCP's flow setpoint.
+    assert ConsumerFigures("c", "/p", 400.0, 450.0, 0.05).held == pytest.approx(20.0)
