@@ -145,20 +145,6 @@ def test_the_steady_variant_keeps_the_draw_and_starts_everyone_at_once_without_e
     assert all(c["start"] == "0s" and "segments" not in c for c in built.consumers)
 
 
-def test_a_tag_stack_read_back_into_its_nodes_by_hand():
-    from ndnflow.experiments.dpccp_mp4_steady import neighbours, path_nodes
-
-    # A diamond p - {a, b} - r - c, links in this order. Faces by file order: p: a 0, b 1 (its
-    # producer's application face 2); a: p 0, r 1; b: p 0, r 1; r: a 0, b 1, c 2; c: r 0.
-    links = [("p", "a", "", ""), ("p", "b", "", ""), ("a", "r", "", ""), ("b", "r", "", ""), ("r", "c", "", "")]
-    faces = neighbours(links)
-    assert faces == {"p": ["a", "b"], "a": ["p", "r"], "b": ["p", "r"], "r": ["a", "b", "c"], "c": ["r"]}
-    # The stack a probe's Data brings back via b: p pushes its application face 2, b the face it
-    # came in on from p (0), r the one from b (1), c the one from r (0); the top is the last.
-    assert path_nodes([2, 0, 1, 0], "c", faces) == ["p", "b", "r", "c"]
-    assert path_nodes([2, 0, 0, 0], "c", faces) == ["p", "a", "r", "c"]
-
-
 def test_a_paths_round_trip_queueing_counts_both_directions():
     from ndnflow.experiments.dpccp_mp4_steady import ConsumerFigures, round_trip_queueing_s
 

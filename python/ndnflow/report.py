@@ -190,15 +190,19 @@ NOT_IN_USE = ("idle", "failed")
 def paths_table(summary: Mapping[str, Any]) -> Optional[str]:
     """The paths in use of each multipath consumer at the end (PTP, MPTCP, DPCCP, MIRCC, SMIC), and
     per consumer a line counting those it knows but no longer uses; None without a multipath
-    consumer. "bandwidth Mbit/s" is what PTP measured of a path over its last reselection period
-    in use (summary.json's bandwidth_bps), a column only when some path has it. Every path is in
-    summary.json and, bin by bin, in paths.parquet."""
+    consumer. "nodes" is a tag stack read back into the path's nodes, producer first (summary.json's
+    nodes; not for SMIC's path ids), a column only when some path has them; "bandwidth Mbit/s" is
+    what PTP measured of a path over its last reselection period in use (summary.json's
+    bandwidth_bps), a column only when some path has it. Every path is in summary.json and, bin by
+    bin, in paths.parquet."""
     consumers = sorted(((cid, c) for cid, c in summary.get("consumers", {}).items() if c.get("paths")),
                        key=lambda item: natural_key(item[0]))
     if not consumers:
         return None
     measured = any(path.get("bandwidth_bps") is not None for _, c in consumers for path in c["paths"])
-    headers = ["consumer", "path", "state", "route", "data", "window", "SRTT ms", "timeouts", "sharing"]
+    located = any(path.get("nodes") for _, c in consumers for path in c["paths"])
+    headers = ["consumer", "path", "state", "route", *(["nodes"] if located else []), "data", "window", "SRTT ms",
+               "timeouts", "sharing"]
     headers += ["bandwidth Mbit/s"] if measured else []
     rows, notes = [], []
     for cid, c in consumers:
@@ -206,7 +210,8 @@ def paths_table(summary: Mapping[str, Any]) -> Optional[str]:
         for k, path in enumerate(paths):
             if path.get("state") in NOT_IN_USE:
                 continue
-            row = [cid, str(k), str(path.get("state", "?")), " ".join(str(t) for t in path.get("tags", [])),
+            nodes = ["-".join(path.get("nodes") or []) or "-"] if located else []
+            row = [cid, str(k), str(path.get("state", "?")), " ".join(str(t) for t in path.get("tags", [])), *nodes,
                    integer(path.get("data")), fixed(path.get("window"), 1), fixed(path.get("srtt_ms"), 2),
                    integer(path.get("timeouts")), integer(path.get("sharing"))]
             bandwidth = path.get("bandwidth_bps")
@@ -215,7 +220,8 @@ def paths_table(summary: Mapping[str, Any]) -> Optional[str]:
         if others:
             counts = ", ".join(f"{others.count(state)} {state}" for state in sorted(set(others)))
             notes.append(f"({cid}: {len(others)} more known, not in use: {counts})")
-    table = render(headers, rows, align="lrll" + "r" * (len(headers) - 4)) if rows else "(no path in use at the end)"
+    align = "lrll" + ("l" if located else "") + "r" * (len(headers) - 4 - located)
+    table = render(headers, rows, align=align) if rows else "(no path in use at the end)"
     return "\n".join([table, *notes])
 
 

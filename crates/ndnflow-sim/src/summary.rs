@@ -178,8 +178,13 @@ pub struct NodeSummary {
 /// One path of a multipath consumer at the end of the run.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct PathSummary {
-    /// The tag stack its Interests carry (last = top: the consumer's own node's face).
+    /// The tag stack its Interests carry (last = top: the consumer's own node's face); SMIC's
+    /// path ids.
     pub tags: Vec<u64>,
+    /// A tag stack read back into the path's nodes, producer first (the way its Data travel);
+    /// absent for SMIC's path ids, an untagged path, and outside the simulator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Vec<String>>,
     /// "in-use", "idle" or "failed"; MIRCC's sub-flows in use are "primary" or "secondary".
     pub state: &'static str,
     /// Congestion window at the end, in Interests.
@@ -205,6 +210,7 @@ impl PathSummary {
     pub fn of(p: PathReport) -> PathSummary {
         PathSummary {
             tags: p.tags,
+            nodes: None,
             state: p.state,
             window: p.window,
             srtt_ms: p.srtt.map(|t| t.as_millis_f64()),

@@ -10,6 +10,7 @@ fn path(tags: &[u64], data: u64) -> PathReport {
 fn path_in(tags: &[u64], data: u64, state: &'static str) -> PathReport {
     PathReport {
         tags: tags.to_vec(),
+        tag_stack: true,
         state,
         window: 1.0,
         srtt: None,

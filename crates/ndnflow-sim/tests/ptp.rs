@@ -45,6 +45,23 @@ fn ptp_fills_both_paths_of_the_tree() {
 }
 
 #[test]
+fn each_path_is_read_back_into_its_nodes() {
+    let r = run(&tree("{ algorithm = \"ptp\" }", true, "2s"));
+    // Faces by file order (links c-r, r-a, r-b, a-p, b-p, then the producer): c: r 0; r: c 0,
+    // a 1, b 2; a: r 0, p 1; b: r 0, p 1; p: a 0, b 1, its producer 2. The Data via a gather,
+    // bottom first, p's producer face 2, a's face from p 1, r's from a 1, c's from r 0; via b,
+    // r's face from b is 2.
+    let mut paths: Vec<(Vec<u64>, Option<Vec<String>>)> =
+        r.summary.consumers["c"].paths.clone().expect("multipath").into_iter().map(|p| (p.tags, p.nodes)).collect();
+    paths.sort();
+    let nodes = |names: [&str; 4]| Some(names.iter().map(|n| n.to_string()).collect::<Vec<_>>());
+    assert_eq!(
+        paths,
+        vec![(vec![2, 1, 1, 0], nodes(["p", "a", "r", "c"])), (vec![2, 1, 2, 0], nodes(["p", "b", "r", "c"]))]
+    );
+}
+
+#[test]
 fn without_ptp_routers_best_route_keeps_to_one_path() {
     let r = run(&tree("{ algorithm = \"aimd\" }", false, "5s"));
     // Only retransmissions take b (NFD's best-route sends them to an unused next hop).

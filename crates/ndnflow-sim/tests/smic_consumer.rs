@@ -31,6 +31,8 @@ fn on_the_diamond_the_subflows_fill_both_paths() {
     let ids: Vec<&[u64]> = paths.iter().map(|p| p.tags.as_slice()).collect();
     assert_eq!(ids, vec![&[2, 4, 5, 6, 8, 9, 10][..], &[0, 1, 3, 7][..]]);
     assert!(paths.iter().all(|p| p.state == "in-use"));
+    // Path ids are not a tag stack: no nodes are read from them.
+    assert!(paths.iter().all(|p| p.nodes.is_none()), "{paths:?}");
 
     let icp = run(&common::ptp_tree(|_| "{ smic = true }".into(), "{}", r#"{ algorithm = "icp" }"#, "20s"));
     // Best route sends ICP's Interests to a, all but a retransmission now and then (NFD's

@@ -13,8 +13,9 @@ queues of its path, so at DPCCP's equilibrium each consumer's rate times the que
 paths is its flow setpoint (20 packets, §VII-A, Eq. 16 shares it among the sub-flows in
 proportion to their rates): rates are then proportional fair with the queueing delays as prices.
 A path's round-trip queueing counts the queues its Interests wait in as well as its Data's, and
-the NUM model has no Interests. The module sums, for each path a consumer used, the mean sojourn
-of every link direction it crosses both ways, weights the paths by the Data they carried, and
+the NUM model has no Interests. The module sums, for each path a consumer used (its nodes as
+summary.json reads them back from its tag stack), the mean sojourn of every link direction it
+crosses both ways, weights the paths by the Data they carried, and
 prints that delay and its product with the consumer's rate.
 
 Run: `python3 -m ndnflow.experiments.dpccp_mp4_steady [SEED]` (docs/experiments/dpccp.md,
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Sequence, Tuple
+from typing import Any, List, Mapping, Sequence
 
 from ndnflow.experiments import common
 from ndnflow.experiments import dpccp_common as dc
@@ -72,26 +73,6 @@ def scenario(seed: int) -> Scenario:
     return topology(seed).scenario("DPCCP", DURATION, seed, solutions=dc.SOLUTIONS)
 
 
-def neighbours(links: Sequence[Tuple[str, str, str, str]]) -> Dict[str, List[str]]:
-    """Each node's link faces in face order: its links in file order (docs/protocols/links.md,
-    `faces.parquet`), as the neighbour each one leads to."""
-    faces: Dict[str, List[str]] = {}
-    for a, b, _, _ in links:
-        faces.setdefault(a, []).append(b)
-        faces.setdefault(b, []).append(a)
-    return faces
-
-
-def path_nodes(tags: Sequence[int], consumer: str, faces: Mapping[str, Sequence[str]]) -> List[str]:
-    """The nodes of a PTP tag stack, producer first: the consumer's Interest pops the top tag (the
-    last) at its own node and leaves by that face, and so on down; the bottom tag is the
-    producer's application face, where the path ends."""
-    nodes = [consumer]
-    for tag in reversed(tags[1:]):
-        nodes.append(faces[nodes[-1]][tag])
-    return nodes[::-1]
-
-
 def round_trip_queueing_s(nodes: Sequence[str], sojourn_ms: Mapping[str, float]) -> float:
     """Mean queueing of a path both ways: its Data's link directions (producer to consumer) and
     its Interests' (the reverse), each direction's mean sojourn, seconds."""
@@ -101,8 +82,6 @@ def round_trip_queueing_s(nodes: Sequence[str], sojourn_ms: Mapping[str, float])
 
 def figures(res: Any, seed: int) -> List[ConsumerFigures]:
     """Each consumer's figures over [SETTLE_S, END_S) of a run of `scenario(seed)`."""
-    built = topology(seed)
-    faces = neighbours(built.links)
     window = res.links[(res.links.time_s >= SETTLE_S) & (res.links.time_s < END_S)]
     sojourn = window.groupby("link").sojourn_ms.mean().to_dict()
     paths = res.paths[(res.paths.time_s >= SETTLE_S) & (res.paths.time_s < END_S)]
@@ -115,7 +94,7 @@ def figures(res: Any, seed: int) -> List[ConsumerFigures]:
         for p in res.summary["consumers"][c.leaf]["paths"]:
             n = data.get((c.leaf, " ".join(map(str, p["tags"]))), 0)
             carried += n
-            weighted += n * round_trip_queueing_s(path_nodes(p["tags"], c.leaf, faces), sojourn)
+            weighted += n * round_trip_queueing_s(p["nodes"], sojourn)
         out.append(ConsumerFigures(c.leaf, c.prefix, carried / span, optimum[c.leaf] / DATA_WIRE_BITS,
                                    weighted / carried if carried else float("nan")))
     return out

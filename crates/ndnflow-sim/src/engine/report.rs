@@ -4,12 +4,13 @@
 use std::collections::BTreeMap;
 
 use super::Simulation;
-use crate::build::App;
+use crate::build::{App, FaceTarget};
 use crate::trace::{
     CatalogSummary, ConsumerName, ConsumerSummary, DpccpNodeSummary, NodeSummary, ObjectSeries, PathSummary,
     PtpNodeSummary, Results, RunTraces, SimulatedCacheSummary, SimulationSummary, Summary,
 };
 use crate::trace_counters::face_names;
+use ndnflow_core::app::multipath::PathReport;
 
 impl Simulation {
     /// Packets put on a link so far (a packet crossing one link is one packet-hop).
@@ -87,7 +88,10 @@ impl Simulation {
             );
             row.pending = c.in_flight() as u64;
             row.pending_nacked = c.in_flight_nacked() as u64;
-            row.paths = c.paths().map(|paths| paths.into_iter().map(PathSummary::of).collect());
+            row.paths = c.paths().map(|paths| {
+                let nodes = |p: &PathReport| if p.tag_stack { self.route_nodes(spec.node, &p.tags) } else { None };
+                paths.into_iter().map(|p| PathSummary { nodes: nodes(&p), ..PathSummary::of(p) }).collect()
+            });
             row.catalog = spec.catalog.map(|_| CatalogSummary::of(&c.objects()));
             consumers.insert(self.net.consumer_ids[i].clone(), row);
         }
@@ -154,5 +158,22 @@ impl Simulation {
             links,
             nodes,
         }
+    }
+
+    /// The nodes of a PTP tag stack from the consumer on `node` to its producer, producer first
+    /// (the way the path's Data travel): the Interest pops the top tag (the last) at the
+    /// consumer's node and leaves by that link face, and so on down, until the bottom tag, the
+    /// producer's application face. `None` for an empty stack (an untagged path) or a tag that
+    /// names no such face.
+    fn route_nodes(&self, node: usize, tags: &[u64]) -> Option<Vec<String>> {
+        let face = |at: usize, tag: u64| self.net.nodes[at].faces.get(usize::try_from(tag).ok()?);
+        let (bottom, above) = tags.split_first()?;
+        let mut path = vec![node];
+        for &tag in above.iter().rev() {
+            let FaceTarget::Link(d) = face(*path.last()?, tag)? else { return None };
+            path.push(self.net.dirs[*d as usize].to);
+        }
+        let FaceTarget::App(_) = face(*path.last()?, *bottom)? else { return None };
+        Some(path.iter().rev().map(|&n| self.scenario.nodes[n].name.clone()).collect())
     }
 }

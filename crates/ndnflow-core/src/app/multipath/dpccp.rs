@@ -252,6 +252,7 @@ impl SubflowManager for Dpccp {
             .iter()
             .map(|f| PathReport {
                 tags: f.tags.to_vec(),
+                tag_stack: true,
                 state: if f.open { "in-use" } else { "failed" },
                 window: f.control.rate() * f.cycle.as_secs_f64(),
                 srtt: f.hops.bases().filter_map(|(_, b)| b).max(),

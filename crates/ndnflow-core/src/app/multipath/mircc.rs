@@ -395,6 +395,7 @@ impl SubflowManager for Mircc {
             .enumerate()
             .map(|(i, f)| PathReport {
                 tags: f.tags.to_vec(),
+                tag_stack: true,
                 state: match (f.open, self.primary == Some(i)) {
                     (false, _) => "failed",
                     (true, true) => "primary",

@@ -66,8 +66,12 @@ pub struct PathSend {
 /// One path as a multipath transport reports it at the end of a run (or at any moment).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PathReport {
-    /// The route its Interests carry (PTP's tag stack, last = top).
+    /// The route its Interests carry (PTP's tag stack, last = top; SMIC's path ids).
     pub tags: Vec<u64>,
+    /// Whether `tags` is a PTP tag stack (each tag a face id at the node the Interest has
+    /// reached, the bottom one the producer's application face), which a simulator that knows
+    /// the faces can read back into the path's nodes. SMIC's path ids are not.
+    pub tag_stack: bool,
     /// "in-use", "idle" or "failed"; MIRCC's sub-flows in use are "primary" or "secondary".
     pub state: &'static str,
     /// Congestion window, in Interests.

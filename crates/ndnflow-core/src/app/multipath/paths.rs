@@ -351,6 +351,7 @@ impl PathSet {
                 let c = p.congestion.counters();
                 PathReport {
                     tags: p.tags.to_vec(),
+                    tag_stack: true,
                     state: match p.state {
                         Use::Active => "in-use",
                         Use::Idle => "idle",

@@ -494,6 +494,7 @@ impl SubflowManager for Smic {
             .enumerate()
             .map(|(i, f)| PathReport {
                 tags: f.ids.to_vec(),
+                tag_stack: false,
                 state: if f.in_use() { "in-use" } else { "idle" },
                 window: f.window,
                 srtt: f.rtt.srtt(),
