@@ -56,13 +56,17 @@ def test_paths_figure_draws_each_paths_rate_over_whole_seconds(real_core, tmp_pa
     assert sorted(set(rates["time_s"].round(9))) == [0.0, 1.0, 2.0, 3.0]
     summary = results.summary["consumers"]["c"]["paths"]
     per_path = rates.groupby("series")["data"].sum() * span
-    assert per_path.round(6).to_dict() == {f"c path {k}": float(p["data"]) for k, p in enumerate(summary)}
+    # Each series is named by its path's nodes as summary.json reads them back: c - r - a or b - p.
+    assert sorted("-".join(p["nodes"]) for p in summary) == ["p-a-r-c", "p-b-r-c"]
+    names = {f"c path {k} ({'-'.join(p['nodes'])})": float(p["data"]) for k, p in enumerate(summary)}
+    assert per_path.round(6).to_dict() == names
     # 3.5 s: the last span holds five bins, and its rate is their Data over 0.5 s.
     short = ndnflow.run(ptp_diamond("3.5s", bin="100ms"), progress=False)
     rates, _ = path_rates(short)
     last = rates[rates["time_s"].round(9) == 3.0].set_index("series")["data"]
     tail = short.paths[short.paths["time_s"] >= 3.0 - 1e-9].groupby("path")["data"].sum()
-    assert {name: round(v, 6) for name, v in last.items()} == {f"c path {k}": d / 0.5 for k, d in tail.items()}
+    label = {k: f"c path {k} ({'-'.join(p['nodes'])})" for k, p in enumerate(short.summary["consumers"]["c"]["paths"])}
+    assert {name: round(v, 6) for name, v in last.items()} == {label[k]: d / 0.5 for k, d in tail.items()}
     line = Scenario(duration="1s", seed=1).node("c").node("p").link("c", "p", bandwidth="10Mbps", delay="5ms")
     single = ndnflow.run(line.producer("p", "/p").consumer("c", "/p/obj", window=4), progress=False)
     assert "paths.png" not in [p.name for p in plot_results(single, tmp_path / "b")]

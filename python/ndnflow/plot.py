@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ndnflow import figures
 from ndnflow.report import natural_key
@@ -199,13 +199,23 @@ def draw_last_delay_cdf(ax: Axes, results: Results) -> None:
     _delay_cdf(ax, results, "last_delay_s", "Last delay, from the last Interest (CDF)")
 
 
+def path_label(consumer: str, k: int, summary: Mapping[str, Any]) -> str:
+    """A path's series name: "consumer path k", and its nodes, producer first, where summary.json
+    read its tag stack back ("c path 0 (p-a-r-c)")."""
+    paths = (summary.get("consumers", {}).get(consumer) or {}).get("paths") or []
+    nodes = paths[k].get("nodes") if k < len(paths) else None
+    return f"{consumer} path {k}" + (f" ({'-'.join(nodes)})" if nodes else "")
+
+
 def _path_series(results: Results) -> Tuple[pd.DataFrame, List[str], int]:
-    """The paths trace with a `series` column ("consumer path k": one series per path index, whatever
-    routes it took), the busiest series by Data (at most MAX_SERIES) and how many there are."""
+    """The paths trace with a `series` column (`path_label`: one series per path index), the
+    busiest series by Data (at most MAX_SERIES) and how many there are."""
     frame = results.paths.copy()
     if frame.empty:
         return frame, [], 0
-    frame["series"] = frame["consumer"].astype(str) + " path " + frame["path"].astype(str)
+    labels = {key: path_label(str(key[0]), int(key[1]), results.summary)
+              for key in frame[["consumer", "path"]].drop_duplicates().itertuples(index=False, name=None)}
+    frame["series"] = [labels[key] for key in zip(frame["consumer"], frame["path"])]
     totals = frame.groupby("series")["data"].sum()
     busiest = sorted(totals.index, key=lambda name: (-totals[name], natural_key(name)))
     return frame, busiest[:MAX_SERIES], len(busiest)
