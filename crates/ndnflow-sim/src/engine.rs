@@ -22,6 +22,7 @@ pub mod partition;
 mod reliable;
 mod report;
 mod shaping;
+mod stall;
 mod watch;
 use std::collections::VecDeque;
 
@@ -77,6 +78,11 @@ pub struct Simulation {
     fwlog: Option<Box<crate::fwlog::FwLogRecorder>>,
     /// Set by `stop_on`: an outside protocol's way to end the run (`external.rs`).
     stop_slot: Option<StopSlot>,
+    /// Events and locally delivered frames handled since simulated time last advanced (`stall.rs`).
+    at_instant: u64,
+    /// Locally delivered frames since the memory watch last looked: a burst of them inside one
+    /// event (a consumer's window of thousands) grows the run as events do.
+    local_since_watch: u64,
 }
 
 impl Simulation {
@@ -88,7 +94,8 @@ impl Simulation {
     /// (`build::build_with_progress`).
     pub fn with_progress(scenario: Scenario, progress: &mut dyn FnMut(usize, usize)) -> Simulation {
         let net = build_with_progress(&scenario, progress);
-        let warnings = crate::warnings::unreachable_consumers(&scenario, &net);
+        let mut warnings = crate::warnings::unreachable_consumers(&scenario, &net);
+        warnings.extend(crate::warnings::untagged_multipath_consumers(&scenario, &net));
         let mut events = EventQueue::new();
         for (i, app) in net.apps.iter().enumerate() {
             if let App::Consumer(c) = &app.app {
@@ -125,6 +132,8 @@ impl Simulation {
             interests: None,
             fwlog: None,
             stop_slot: None,
+            at_instant: 0,
+            local_since_watch: 0,
             scenario,
         };
         sim.start_interest_log();
@@ -189,16 +198,21 @@ impl Simulation {
                     self.events.pop();
                 }
             }
+            self.at_instant = if at == self.now { self.at_instant + 1 } else { 0 };
             self.now = at;
             self.events_processed += 1;
-            let watch =
+            let mut watch =
                 matches!(event, Event::Sample) || self.events_processed.is_multiple_of(crate::memory::WATCH_EVERY);
             self.dispatch(event);
+            if self.local_since_watch >= crate::memory::WATCH_EVERY {
+                self.local_since_watch = 0;
+                watch = true;
+            }
             if self.consumers_left == 0 && !self.scenario.consumers.is_empty() {
                 self.finish();
                 return true;
             }
-            if self.allocation_refused() || (watch && self.over_memory_limit()) {
+            if self.allocation_refused() || (watch && self.over_memory_limit()) || self.stalled() {
                 return true;
             }
             if self.stop_slot.is_some() && self.outside_stop() {
@@ -363,6 +377,13 @@ impl Simulation {
     fn drain_local(&mut self) {
         while let Some((node, face, frame)) = self.local.pop_front() {
             self.forward(node, face, frame);
+            self.at_instant += 1;
+            self.local_since_watch += 1;
+            if self.at_instant > stall::STALL_LIMIT {
+                // Answered on its own node, a consumer asks again at the same instant, forever:
+                // the run ends at the next event boundary (`stalled`), these frames unsent.
+                self.local.clear();
+            }
         }
     }
 

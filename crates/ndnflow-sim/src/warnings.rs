@@ -3,6 +3,7 @@
 
 use crate::build::{App, FaceTarget, Network};
 use crate::scenario::model::Scenario;
+use ndnflow_core::app::cc::CcConfig;
 
 /// One line per consumer whose Interests no chain of FIB entries can bring to a producer of its
 /// name: they will come back as Nacks or time out, and the consumer fetch nothing. Static routes
@@ -18,6 +19,28 @@ pub fn unreachable_consumers(s: &Scenario, net: &Network) -> Vec<String> {
                 "consumer {} (consumers[{i}]) on {}: no route leads from {} to a producer of {}; \
                  its Interests will go unanswered",
                 net.consumer_ids[i], s.nodes[c.node].name, s.nodes[c.node].name, c.name
+            )
+        })
+        .collect()
+}
+
+/// One line per PTP or MPTCP consumer on a node that is not a PTP router (`ptp = true`). Their
+/// paths are PTP's tag stacks, which the routers write into the probes' Data: without them a
+/// probe comes back with no path, and the consumer fetches only what its probes bring, 10 Data a
+/// second by default. (DPCCP and MIRCC run untagged on one path, as DPCCP's single-path
+/// experiments mean them to, so they are not named here.)
+pub fn untagged_multipath_consumers(s: &Scenario, net: &Network) -> Vec<String> {
+    s.consumers
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.cc, CcConfig::Ptp(_) | CcConfig::Mptcp(_)) && !s.nodes[c.node].forwarder.ptp)
+        .map(|(i, c)| {
+            let node = &s.nodes[c.node].name;
+            format!(
+                "consumer {} (consumers[{i}]) on {node} runs {}, whose paths PTP's routers write, but {node} has no \
+                 `ptp = true`: it will find no path and fetch only what its probes bring back",
+                net.consumer_ids[i],
+                if matches!(c.cc, CcConfig::Ptp(_)) { "ptp" } else { "mptcp" },
             )
         })
         .collect()

@@ -318,3 +318,20 @@ fn traces_taken_mid_run_keep_their_rows_while_the_run_goes_on() {
     assert_eq!(late.log.link_rows(), 20);
     assert_eq!(late.log.links().bytes[..10], early.log.links().bytes[..], "the first 500 ms are the same rows");
 }
+
+#[test]
+fn a_consumer_answered_on_its_own_node_ends_the_run_instead_of_hanging() {
+    // The producer of the consumer's name on the consumer's own node answers each Interest at
+    // the instant it is asked, and the consumer asks again at once: simulated time never moves.
+    // The stall guard ends the run after ten million events and frames at one instant: the
+    // consumer's wake at 0 s, then two frames per Data (its Interest to the forwarder, the
+    // producer's Data back): 5,000,000 Data, kept in the results.
+    let r = run(
+        "[simulation]\nduration = \"1s\"\n[nodes]\np = {}\n[[producers]]\nnode = \"p\"\nprefix = \"/video\"\n\
+                 [[consumers]]\nnode = \"p\"\nname = \"/video/a\"\ncc = { algorithm = \"fixed-window\", window = 1 }\n",
+    );
+    let stopped = r.summary.simulation.stopped.clone().expect("the run was stopped");
+    assert!(stopped.contains("simulated time stopped advancing"), "{stopped}");
+    assert_eq!(r.summary.simulation.end_s, 0.0);
+    assert_eq!(r.summary.consumers["p"].data_received, 5_000_000);
+}

@@ -502,3 +502,20 @@ fn a_consumer_no_route_serves_is_warned_about() {
           unanswered"]
     );
 }
+
+#[test]
+fn a_ptp_consumer_on_a_node_that_is_not_a_ptp_router_is_warned_about() {
+    use ndnflow_sim::Simulation;
+    // SMALL's nodes have no `ptp = true`: the PTP consumer is named (a#0, the first of node a's
+    // two consumers), the AIMD one beside it not.
+    let text = small_with(
+        "[[consumers]]\nnode = \"a\"\nname = \"/p/x\"\ncc = { algorithm = \"ptp\" }\n\
+         [[consumers]]\nnode = \"a\"\nname = \"/p/y\"\ncc = { algorithm = \"aimd\" }\n",
+    )
+    .unwrap();
+    assert_eq!(
+        Simulation::new(text).warnings(),
+        ["consumer a#0 (consumers[0]) on a runs ptp, whose paths PTP's routers write, but a has no `ptp = true`: it \
+          will find no path and fetch only what its probes bring back"]
+    );
+}

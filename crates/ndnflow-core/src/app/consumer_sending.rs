@@ -5,6 +5,12 @@
 
 use super::*;
 
+/// Most Interests one call of `send_allowed` sends. A window or a probe rate without a sane bound
+/// (a window of 1e300, a probe every picosecond) would otherwise send without end inside one call,
+/// out of reach of the simulator's memory watch and stall guard; no scenario we run sends a
+/// hundredth of this at one instant.
+pub const MAX_SENDS_PER_CALL: usize = 1 << 16;
+
 impl Consumer {
     pub(super) fn has_segment_to_send(&self) -> bool {
         !self.retx_queue.is_empty() || self.has_new_segment()
@@ -28,7 +34,7 @@ impl Consumer {
         // room (ns-2's delayed send likewise sends what the window allows, maybe nothing); the
         // sends of this opportunity then all leave together.
         let released = self.jitter.release(now);
-        loop {
+        for _ in 0..MAX_SENDS_PER_CALL {
             let room = match &self.cc {
                 Controller::Multipath(m) => m.can_send(now),
                 Controller::Single(c) => c.window().is_none_or(|w| self.window_has_room(w)),
@@ -62,6 +68,9 @@ impl Consumer {
                 self.next_send_at = now + iv;
             }
         }
+        // Still room after that many: the rest leave at this same instant, after what else is
+        // due now, from a wake the consumer asks for (`poll_timeout`).
+        self.resume_at = Some(now);
     }
 
     /// Whether one more Interest may leave under window `w` (below 1 counts as 1).

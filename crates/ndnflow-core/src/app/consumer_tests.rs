@@ -295,3 +295,20 @@ fn a_resend_waits_for_a_subflow_while_a_probe_is_due() {
     assert_eq!(segments(&out), vec![2]);
     assert_eq!(out[0].lp.flags & flags::PTP_PROBE, 0);
 }
+
+#[test]
+fn a_window_past_the_per_call_bound_leaves_in_bursts_at_the_same_instant() {
+    // A window of 100,000 (2^16 + 34,464): the first call sends 2^16 = 65,536 Interests and asks
+    // to be woken at that same instant; the wake sends the other 34,464 and asks for nothing
+    // sooner than a timer (its first RTO, nothing having come back).
+    let mut c = consumer_with(TimerModel::PerSegment, CcConfig::FixedWindow { window: 100_000 });
+    let mut out = Vec::new();
+    c.handle_timeout(Time::ZERO, &mut out);
+    assert_eq!(out.len(), sending::MAX_SENDS_PER_CALL);
+    assert_eq!(out.len(), 65_536);
+    assert_eq!(c.poll_timeout(), Some(Time::ZERO));
+    out.clear();
+    c.handle_timeout(Time::ZERO, &mut out);
+    assert_eq!(out.len(), 34_464);
+    assert!(c.poll_timeout().is_some_and(|t| t > Time::ZERO));
+}
