@@ -159,6 +159,19 @@ def test_a_word_naming_no_class_is_a_scenario_error(real_core):
         ndnflow.run(quickstart().node("r", strategy="python:python_controller:Aimd"), progress=False)
 
 
+class FailsWhenMade(ndnflow.Controller):
+    def __init__(self):
+        raise ValueError("no such mode")
+
+
+def test_a_class_that_fails_when_made_is_a_scenario_error_naming_it(real_core):
+    # Its own exception, said in one line with the field and the class, where it was an internal
+    # error on the command line.
+    with pytest.raises(ScenarioError, match=re.escape(
+            f"consumers[0].cc: '{ndnflow.protocols.word(FailsWhenMade)}' raised ValueError when made: no such mode")):
+        ndnflow.run(with_cc(quickstart(), ndnflow.protocols.word(FailsWhenMade)), progress=False)
+
+
 @pytest.mark.parametrize("path, value, where", [
     (("consumers",), 1.5, r"consumers: expected an array of tables, found float"),
     (("nodes",), "inf", r"nodes: expected a table"),

@@ -107,6 +107,11 @@ def test_set_field_finds_links_by_their_ends_and_adds_missing_tables():
         ("nodes[0].cs", "nodes is a table, not a list"),
         ("routes[0].cost", "the scenario has no routes"),
         ("simulation.duration.x", "simulation.duration is a value"),
+        # A mistyped node would add a node of its own, linked to nothing.
+        ("nodes.rr.cs.capacity", "the scenario has no node 'rr'"),
+        # A section of the file takes fields, not a value.
+        ("simulation", "simulation is a table; set one of its fields, not 1"),
+        ("links", "links is a list; set one of its fields, not 1"),
     ],
 )
 def test_keys_that_name_nothing_are_refused_with_the_reason(key, message):

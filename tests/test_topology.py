@@ -89,3 +89,33 @@ def test_cli_writes_a_scenario_that_runs(tmp_path, capsys):
     assert "m (7) must be below n (5)" in capsys.readouterr().err
     assert main(["topology", "grid", "3"]) == 2
     assert "grid takes 2 size(s), rows and cols; got 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind, sizes, count", [("grid", (3, 4), 12), ("tree", (2, 3), 15), ("tree", (1, 4), 5),
+                                                ("waxman", (7,), 7), ("ba", (9, 2), 9)])
+def test_node_count_is_what_the_generator_makes(kind, sizes, count):
+    # A full binary tree of height 3: 1 + 2 + 4 + 8 = 15; a chain (branching 1) of height 4: 5.
+    assert topology.node_count(kind, *sizes) == count
+    if kind != "waxman":  # waxman keeps its largest connected part only
+        assert len(topology.generate(kind, *sizes, seed=1)) == count
+
+
+@pytest.mark.parametrize("args, message", [
+    (("grid", 100_000, 100_000), "grid 100000 100000 has 10,000,000,000 nodes, more than the 1,000,000"),
+    (("tree", 2, 40), "tree 2 40 has 2,199,023,255,551 nodes"),
+])
+def test_a_network_too_large_to_write_is_refused_before_it_is_built(args, message):
+    with pytest.raises(topology.TopologyError, match=message):
+        topology.generate(*args)
+
+
+@pytest.mark.parametrize("alpha, beta", [(0.0, 0.4), (0.1, 0.0), (0.1, -1.0), (0.1, 1.5)])
+def test_waxman_parameters_out_of_range_are_refused(alpha, beta):
+    with pytest.raises(topology.TopologyError, match="waxman: alpha must be above 0 and beta in"):
+        topology.generate("waxman", 10, alpha=alpha, beta=beta, seed=1)
+
+
+def test_waxman_says_when_it_keeps_fewer_nodes_than_it_placed():
+    with pytest.warns(UserWarning, match="waxman: the largest connected part holds 1 of the 10 nodes placed"):
+        graph = topology.generate("waxman", 10, seed=1)
+    assert len(graph) == 1

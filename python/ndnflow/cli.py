@@ -537,7 +537,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         _say("interrupted")
         return EXIT_INTERRUPTED
-    except (UsageError, ScenarioError) as exc:
+    except (UsageError, ScenarioError, safe_io.ResultsFileError) as exc:
         _say(f"error: {_one_line(str(exc))}")
         return EXIT_USAGE
     except OSError as exc:

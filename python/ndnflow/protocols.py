@@ -187,6 +187,8 @@ def _make(name: str, kwargs: Dict[str, Any], classes: Mapping[str, type], base: 
         return cls(**kwargs)
     except TypeError as exc:
         raise ScenarioError(f"{field}: {name!r}: {exc}") from None
+    except Exception as exc:  # the class's own __init__ failed: say whose, and keep the traceback
+        raise ScenarioError(f"{field}: {name!r} raised {type(exc).__name__} when made: {exc}") from exc
 
 
 def split(doc: Mapping[str, Any]) -> Tuple[Dict[str, Any], List[Tuple[str, Any, str, str, Dict[str, Any]]]]:

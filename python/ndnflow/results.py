@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
 
 from ndnflow import _native, safe_io
+from ndnflow.safe_io import ResultsFileError
 from ndnflow.captures import Captures, remove_stale
 from ndnflow.report import consumer_reports, results_table
 
@@ -236,7 +237,37 @@ def _trace_file(directory: Path, trace: str) -> Optional[Path]:
 
 
 def _read_trace(path: Optional[Path], schema: Mapping[str, str]) -> Optional[pd.DataFrame]:
-    return None if path is None else _READERS[path.suffix[1:]](path, schema)
+    if path is None:
+        return None
+    try:
+        frame = _READERS[path.suffix[1:]](path, schema)
+    except (KeyError, ValueError, TypeError, OSError) as exc:  # not Parquet or CSV, or odd columns
+        raise ResultsFileError(f"{path}: not a trace as ndnflow writes it ({_first_line(exc)})") from exc
+    # The time and the labels every reader selects rows by; a number column an older ndnflow did
+    # not write yet may be missing.
+    needed = [name for name, dtype in schema.items() if name == "time_s" or dtype == "str"]
+    missing = [name for name in needed if name not in frame.columns]
+    if missing:
+        raise ResultsFileError(f"{path}: not a trace as ndnflow writes it (no column {', '.join(missing)})")
+    return frame
+
+
+def _first_line(exc: BaseException) -> str:
+    return next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+
+
+def _read_summary(path: Path) -> Dict[str, Any]:
+    """summary.json, checked to be what `save` writes: a JSON object of the run's totals."""
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ResultsFileError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    except json.JSONDecodeError as exc:
+        raise ResultsFileError(f"{path}: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from exc
+    keys = ("simulation", "consumers", "links", "nodes")
+    if not isinstance(summary, dict) or not all(isinstance(summary.get(k, {}), dict) for k in keys):
+        raise ResultsFileError(f"{path}: not a run's summary (a JSON object whose {', '.join(keys)} are tables)")
+    return summary
 
 
 def forwarding_log_text(frame: pd.DataFrame) -> str:
@@ -487,7 +518,7 @@ class Results:
         missing += [f"{trace}.parquet (or .csv)" for trace in _ALWAYS_WRITTEN if found[trace] is None]
         if missing:
             raise FileNotFoundError(f"{directory} is not a results folder: missing {', '.join(missing)}")
-        summary = json.loads((directory / SUMMARY_FILE).read_text(encoding="utf-8"))
+        summary = _read_summary(directory / SUMMARY_FILE)
         scenario_path = directory / SCENARIO_FILE
         frames = {trace: _read_trace(path, SCHEMAS[trace]) for trace, path in found.items()}
         results = cls(

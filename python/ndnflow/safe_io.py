@@ -120,3 +120,8 @@ def _remove(path: Path) -> None:
     except OSError:
         pass
 
+
+class ResultsFileError(ValueError):
+    """A file of a results folder that `Results.load` cannot read: the message names it and why
+    (here, beside the other file helpers, so that the command line catches it without loading the
+    results module)."""

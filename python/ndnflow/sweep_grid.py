@@ -115,8 +115,18 @@ def _set_one(doc: Dict[str, Any], key: str, value: Any) -> None:
     for depth, step in enumerate(steps):
         container, slot = _child(container, step, steps[:depth], key)
         if depth == len(steps) - 1:
+            # A section of the file ([simulation], [[links]], ...) is a table or a list: a value in its
+            # place would reach the reader as a document it cannot read. (A field deeper down may
+            # change kind: a strategy is a name or a table.)
+            held = container.get(slot) if depth == 0 else None
+            if isinstance(held, (dict, list)) and not isinstance(value, type(held)):
+                kind = "table" if isinstance(held, dict) else "list"
+                raise GridError(f"key {key!r}: {_step_text(steps)} is a {kind}; set one of its fields, not {value!r}")
             container[slot] = copy.deepcopy(value)
             return
+        if depth == 1 and steps[0] == "nodes" and isinstance(slot, str) and slot not in container:
+            # A node is declared in the file, not by a sweep: a mistyped name would add one, alone.
+            raise GridError(f"key {key!r}: the scenario has no node {slot!r}")
         if isinstance(slot, str) and slot not in container:
             if isinstance(steps[depth + 1], str):
                 container[slot] = {}

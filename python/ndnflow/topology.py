@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import re
+import warnings
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from ndnflow.scenario import Quantity, Scenario
@@ -61,6 +62,12 @@ def generate(kind: str, *sizes: int, seed: Optional[int] = None, beta: float = 0
     for label, value in zip(wanted, sizes):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise TopologyError(f"{kind}: {label} must be a whole number of at least 1, got {value!r}")
+    count = node_count(kind, *sizes)
+    if count > MAX_NODES:
+        raise TopologyError(f"{kind} {' '.join(map(str, sizes))} has {count:,} nodes, more than the {MAX_NODES:,} a "
+                            f"generated network may have")
+    if kind == "waxman" and not (alpha > 0 and 0 < beta <= 1):
+        raise TopologyError(f"waxman: alpha must be above 0 and beta in (0, 1], got alpha {alpha!r}, beta {beta!r}")
     if kind == "grid":
         return nx.grid_2d_graph(sizes[0], sizes[1])
     if kind == "tree":
@@ -76,7 +83,25 @@ def generate(kind: str, *sizes: int, seed: Optional[int] = None, beta: float = 0
     kept = nx.Graph()
     kept.add_nodes_from((n, graph.nodes[n]) for n in graph.nodes if n in largest)
     kept.add_edges_from((a, b, d) for a, b, d in graph.edges(data=True) if a in largest)
+    if len(kept) < sizes[0]:
+        warnings.warn(f"waxman: the largest connected part holds {len(kept)} of the {sizes[0]} nodes placed; a larger "
+                      f"beta or alpha joins more of them", stacklevel=2)
     return kept
+
+
+#: Most nodes a generated network may have: a hundred times the benchmark suite's largest, and
+#: about what a scenario file can hold and be read back in minutes.
+MAX_NODES = 1_000_000
+
+
+def node_count(kind: str, *sizes: int) -> int:
+    """How many nodes `generate(kind, *sizes)` makes (waxman: places, before its largest part)."""
+    if kind == "grid":
+        return sizes[0] * sizes[1]
+    if kind == "tree":
+        branching, height = sizes
+        return height + 1 if branching == 1 else (branching ** (height + 1) - 1) // (branching - 1)
+    return sizes[0]
 
 
 def node_names(graph: Any) -> Dict[Any, str]:
