@@ -219,6 +219,18 @@ def test_a_binary_file_is_named(capsys, tmp_path):
     assert capsys.readouterr().err.startswith(f"error: {path}: not an ndnSIM topology: not UTF-8 text")
 
 
+@pytest.mark.parametrize("command", ["run", "import-ndnsim", "import-rocketfuel"])
+def test_a_device_or_a_folder_is_refused_before_it_is_read(capsys, tmp_path, command):
+    # /dev/null reads as empty text, /dev/zero and a named pipe without end or a writer: each is
+    # refused by what it is, before it is opened (a device read as text would say something else).
+    what = {"run": "a scenario", "import-ndnsim": "an ndnSIM topology", "import-rocketfuel": "a Rocketfuel map"}[command]
+    for path in ("/dev/null", str(tmp_path)):
+        assert main([command, path]) == 2
+        assert capsys.readouterr().err.strip() == f"error: {path}: not {what}: not a regular file"
+    with pytest.raises(ScenarioError, match="^/dev/null: not a scenario: not a regular file$"):
+        Scenario.from_file("/dev/null")
+
+
 @pytest.mark.parametrize("queue", [10.5, "10", True])
 def test_a_queue_that_is_neither_a_size_nor_a_table_is_named(queue):
     with pytest.raises(ScenarioError, match=f"link queue: {queue!r} is neither a number of packets"):

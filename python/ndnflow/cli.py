@@ -289,10 +289,7 @@ def _bench_suite(args: argparse.Namespace) -> int:
 def cmd_import_ndnsim(args: argparse.Namespace) -> int:
     convert = _native.require("ndnsim_to_toml")
     path = Path(args.topology)
-    try:
-        text = convert(path.read_text(encoding="utf-8"), str(path))
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not an ndnSIM topology: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    text = convert(safe_io.read_text_file(path, "an ndnSIM topology"), str(path))
     text = text if text.endswith("\n") else text + "\n"
     if args.output is not None:
         Path(args.output).write_text(text, encoding="utf-8")

@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Union
 
+from ndnflow import safe_io
+
 _LINE = re.compile(
     r"^(-*[0-9]+)\s+(@[?A-Za-z0-9,+]+)\s+(\+)*\s*(bb)*\s*\(([0-9]+)\)\s+(&[0-9]+)*\s*->\s*(<[0-9 \t<>]+>)*"
     r"\s*(\{-[0-9{} \t-]+\})*\s+=([A-Za-z0-9.!-]+)\s+r([0-9])\s*$"
@@ -163,7 +165,7 @@ def read(
 
     path = Path(source)
     params = params or RocketfuelParams()
-    nodes, links = parse(path.read_text(encoding="utf-8"))
+    nodes, links = parse(safe_io.read_text_file(path, "a Rocketfuel map"))
     if not links:
         raise RocketfuelError(f"{path}: no router with a neighbour at radius 0 (is it a Rocketfuel .cch map?)")
     graph = nx.Graph()

@@ -125,3 +125,27 @@ class ResultsFileError(ValueError):
     """A file of a results folder that `Results.load` cannot read: the message names it and why
     (here, beside the other file helpers, so that the command line catches it without loading the
     results module)."""
+
+
+#: Largest text file a reader takes (a scenario, an ndnSIM or Rocketfuel topology): the Rust
+#: reader's bound for topology files, `MAX_TOPOLOGY_BYTES`. A 100,000-link topology is a few MB.
+MAX_TEXT_BYTES = 256 << 20
+
+
+class TextFileError(OSError):
+    """A file a reader cannot take as text: the message names it, what it should be, and why."""
+
+
+def read_text_file(path: PathLike, what: str) -> str:
+    """The UTF-8 text of `path`, a regular file of at most `MAX_TEXT_BYTES`. A device, a pipe or a
+    folder is refused before it is opened (opening a pipe waits for a writer; /dev/zero never
+    ends); `what` says what it should be in the messages ("a scenario", "an ndnSIM topology")."""
+    path = Path(path)
+    if path.exists() and not path.is_file():
+        raise TextFileError(f"{path}: not {what}: not a regular file")
+    if path.exists() and path.stat().st_size > MAX_TEXT_BYTES:
+        raise TextFileError(f"{path}: not {what}: larger than {MAX_TEXT_BYTES >> 20} MiB")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise TextFileError(f"{path}: not {what}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None

@@ -218,9 +218,9 @@ class Scenario:
         """Read a scenario file; relative paths inside it are resolved from the file's folder."""
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise ScenarioError(f"{path}: not a scenario: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            text = safe_io.read_text_file(path, "a scenario")
+        except safe_io.TextFileError as exc:
+            raise ScenarioError(str(exc)) from None
         return cls.from_toml(text, source=str(path), base_dir=path.parent)
 
     # ------------------------------------------------------------------------------------ writing

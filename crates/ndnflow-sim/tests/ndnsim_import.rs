@@ -167,4 +167,19 @@ fn a_topology_path_that_is_no_file_is_refused_before_reading() {
     // A directory likewise.
     let e = parse("[simulation]\nduration = \"1s\"\n[topology]\nndnsim = \"/\"\n").unwrap_err();
     assert!(e.message.contains("cannot read ndnSIM topology \"/\""), "{e}");
+
+    // A named pipe is refused before it is opened: opening one waits for a writer, for ever.
+    let dir = std::env::temp_dir().join(format!("ndnflow-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pipe.txt");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    if made {
+        let text = format!("[simulation]\nduration = \"1s\"\n[topology]\nndnsim = {:?}\n", fifo.display().to_string());
+        let e = parse(&text).unwrap_err();
+        assert!(e.message.contains("not a regular file"), "{e}");
+        // And so is a scenario file that is not a regular file.
+        let e = load_scenario(&fifo).unwrap_err();
+        assert!(e.message.contains("cannot read scenario file: not a regular file"), "{e}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -60,12 +60,17 @@ pub const MAX_TOPOLOGY_BYTES: u64 = 256 << 20;
 /// `[simulation] bin` when none is given: the traces' time bin width, 100 ms.
 pub const DEFAULT_BIN: Time = Time::from_millis(100);
 
-/// A topology file's text: a regular file of at most `MAX_TOPOLOGY_BYTES`, as UTF-8.
-fn read_topology_file(path: &Path) -> std::io::Result<String> {
+/// A text file's contents: a regular file of at most `MAX_TOPOLOGY_BYTES`, as UTF-8. A device, a
+/// pipe or a folder is refused before it is opened: opening a named pipe waits for a writer.
+fn read_text_file(path: &Path) -> std::io::Result<String> {
     use std::io::{Error, ErrorKind, Read};
+    let regular = || Error::new(ErrorKind::InvalidInput, "not a regular file");
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(regular());
+    }
     let file = std::fs::File::open(path)?;
     if !file.metadata()?.is_file() {
-        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+        return Err(regular()); // replaced between the two looks
     }
     let mut bytes = Vec::new();
     file.take(MAX_TOPOLOGY_BYTES + 1).read_to_end(&mut bytes)?;
@@ -79,7 +84,7 @@ fn read_topology_file(path: &Path) -> std::io::Result<String> {
 /// named in `[topology]` is looked up relative to the scenario's directory.
 pub fn load_scenario(path: &Path) -> Result<Scenario, ScenarioError> {
     let source = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    let text = read_text_file(path)
         .map_err(|e| ScenarioError::new(source.clone(), format!("cannot read scenario file: {e}")))?;
     parse_scenario(&text, &source, path.parent())
 }
@@ -230,7 +235,7 @@ impl Reader<'_, '_> {
             Some(dir) => dir.join(file),
             None => PathBuf::from(file),
         };
-        let text = read_topology_file(&path).map_err(|e| {
+        let text = read_text_file(&path).map_err(|e| {
             self.ctx.err(
                 fv.span(),
                 "topology.ndnsim",
