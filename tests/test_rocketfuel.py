@@ -107,3 +107,9 @@ def test_cli_writes_a_scenario_and_refuses_a_non_map(map_file, tmp_path, capsys)
     other.write_text("hello\n")
     assert main(["import-rocketfuel", str(other)]) == 2
     assert "no router with a neighbour at radius 0" in capsys.readouterr().err
+
+
+def test_a_negative_client_degree_is_refused(map_file, capsys):
+    assert main(["import-rocketfuel", str(map_file), "--client-degrees", "-1"]) == 2
+    assert capsys.readouterr().err.strip() == ("error: --client-degrees: routers of degree 1..D are clients; D must be "
+                                               "0 or more, got -1")

@@ -39,6 +39,9 @@ def cmd_import_rocketfuel(args: argparse.Namespace) -> int:
     from ndnflow import rocketfuel, topology
 
     check_seed(args.seed)
+    if args.client_degrees < 0:
+        raise _usage_error(f"--client-degrees: routers of degree 1..D are clients; D must be 0 or more, got "
+                           f"{args.client_degrees}")
     params = rocketfuel.RocketfuelParams(client_degrees=args.client_degrees)
     try:
         graph = rocketfuel.read(
