@@ -120,6 +120,14 @@ def test_keys_that_name_nothing_are_refused_with_the_reason(key, message):
         set_field(doc, key, 1)
 
 
+def test_a_node_of_a_topology_file_may_be_set_by_name():
+    # Its nodes are not in the document's [nodes]; the reader merges what the key sets with the
+    # file's node of that name (and names one the file lacks).
+    doc = {"simulation": {"duration": "1s"}, "topology": {"ndnsim": "topo.txt"}, "nodes": {}}
+    set_field(doc, "nodes.r2.cs.capacity", 10)
+    assert doc["nodes"] == {"r2": {"cs": {"capacity": 10}}}
+
+
 def test_a_field_named_twice_or_the_seed_or_no_values_is_refused():
     with pytest.raises(GridError, match=r"both set links\[0\]\.delay"):
         check_grid({"links[0].delay": ["1ms"], "links[ 0 ].delay": ["2ms"]})
