@@ -84,3 +84,14 @@ def test_paths_figure_draws_a_window_only_while_its_path_is_in_use():
     drawn = frame.pivot(index="time_s", columns="series", values="window")
     assert drawn["c path 0"].tolist()[:2] == [10.0, 12.0] and drawn["c path 0"].iloc[2:].isna().all()
     assert drawn["c path 1"].iloc[:2].isna().all() and drawn["c path 1"].tolist()[2:] == [4.0, 6.0]
+
+
+def test_a_paths_label_has_its_nodes_unless_its_consumer_renumbers_them():
+    from ndnflow.plot import path_label
+
+    path = {"tags": [2, 1, 1, 0], "nodes": ["p", "a", "r", "c"]}
+    assert path_label("c", 0, {"consumers": {"c": {"paths": [path]}}}) == "c path 0 (p-a-r-c)"
+    # A catalog consumer may start each object afresh, its path 0 then another route each time.
+    catalog = {"consumers": {"c": {"paths": [path], "catalog": {"objects": 3}}}}
+    assert path_label("c", 0, catalog) == "c path 0"
+    assert path_label("c", 5, {"consumers": {"c": {"paths": [path]}}}) == "c path 5"

@@ -109,6 +109,7 @@ def test_set_field_finds_links_by_their_ends_and_adds_missing_tables():
         ("simulation.duration.x", "simulation.duration is a value"),
         # A mistyped node would add a node of its own, linked to nothing.
         ("nodes.rr.cs.capacity", "the scenario has no node 'rr'"),
+        ("nodes.rr", "the scenario has no node 'rr'"),
         # A section of the file takes fields, not a value.
         ("simulation", "simulation is a table; set one of its fields, not 1"),
         ("links", "links is a list; set one of its fields, not 1"),
@@ -121,8 +122,9 @@ def test_keys_that_name_nothing_are_refused_with_the_reason(key, message):
 
 
 def test_a_node_of_a_topology_file_may_be_set_by_name():
-    # Its nodes are not in the document's [nodes]; the reader merges what the key sets with the
-    # file's node of that name (and names one the file lacks).
+    # Its nodes are not in the document's [nodes]: the key adds the table, which the reader merges
+    # with the file's node of that name (a name the file lacks, the reader adds as a node alone:
+    # with a [topology] file, --set cannot tell a mistyped name).
     doc = {"simulation": {"duration": "1s"}, "topology": {"ndnsim": "topo.txt"}, "nodes": {}}
     set_field(doc, "nodes.r2.cs.capacity", 10)
     assert doc["nodes"] == {"r2": {"cs": {"capacity": 10}}}

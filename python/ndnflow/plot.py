@@ -201,8 +201,10 @@ def draw_last_delay_cdf(ax: Axes, results: Results) -> None:
 
 def path_label(consumer: str, k: int, summary: Mapping[str, Any]) -> str:
     """A path's series name: "consumer path k", and its nodes, producer first, where summary.json
-    read its tag stack back ("c path 0 (p-a-r-c)")."""
-    paths = (summary.get("consumers", {}).get(consumer) or {}).get("paths") or []
+    read its tag stack back ("c path 0 (p-a-r-c)"). Not for a catalog consumer: one that starts
+    each object afresh numbers its paths again, and path k's bins may then be other routes."""
+    entry = summary.get("consumers", {}).get(consumer) or {}
+    paths = [] if entry.get("catalog") else entry.get("paths") or []
     nodes = paths[k].get("nodes") if k < len(paths) else None
     return f"{consumer} path {k}" + (f" ({'-'.join(nodes)})" if nodes else "")
 

@@ -114,6 +114,11 @@ def _set_one(doc: Dict[str, Any], key: str, value: Any) -> None:
     container: Any = doc
     for depth, step in enumerate(steps):
         container, slot = _child(container, step, steps[:depth], key)
+        if depth == 1 and steps[0] == "nodes" and isinstance(slot, str) and slot not in container \
+                and "topology" not in doc:
+            # A node is declared in the file (or comes from its [topology] file, whose names this
+            # document does not list): a mistyped name would add a node of its own, alone.
+            raise GridError(f"key {key!r}: the scenario has no node {slot!r}")
         if depth == len(steps) - 1:
             # A section of the file ([simulation], [[links]], ...) is a table or a list: a value in its
             # place would reach the reader as a document it cannot read. (A field deeper down may
@@ -124,11 +129,6 @@ def _set_one(doc: Dict[str, Any], key: str, value: Any) -> None:
                 raise GridError(f"key {key!r}: {_step_text(steps)} is a {kind}; set one of its fields, not {value!r}")
             container[slot] = copy.deepcopy(value)
             return
-        if depth == 1 and steps[0] == "nodes" and isinstance(slot, str) and slot not in container \
-                and "topology" not in doc:
-            # A node is declared in the file (or comes from its [topology] file, whose names this
-            # document does not list): a mistyped name would add a node of its own, alone.
-            raise GridError(f"key {key!r}: the scenario has no node {slot!r}")
         if isinstance(slot, str) and slot not in container:
             if isinstance(steps[depth + 1], str):
                 container[slot] = {}

@@ -64,8 +64,8 @@ def generate(kind: str, *sizes: int, seed: Optional[int] = None, beta: float = 0
             raise TopologyError(f"{kind}: {label} must be a whole number of at least 1, got {value!r}")
     count = node_count(kind, *sizes)
     if count > MAX_NODES:
-        raise TopologyError(f"{kind} {' '.join(map(str, sizes))} has {count:,} nodes, more than the {MAX_NODES:,} a "
-                            f"generated network may have")
+        raise TopologyError(f"{kind} {' '.join(map(str, sizes))} has more than the {MAX_NODES:,} nodes a generated "
+                            f"network may have")
     if kind == "waxman" and not (alpha > 0 and 0 < beta <= 1):
         raise TopologyError(f"waxman: alpha must be above 0 and beta in (0, 1], got alpha {alpha!r}, beta {beta!r}")
     if kind == "grid":
@@ -95,12 +95,22 @@ MAX_NODES = 1_000_000
 
 
 def node_count(kind: str, *sizes: int) -> int:
-    """How many nodes `generate(kind, *sizes)` makes (waxman: places, before its largest part)."""
+    """How many nodes `generate(kind, *sizes)` makes (waxman: places, before its largest part);
+    past `MAX_NODES` the count stops at the first level above it (a tall tree's exact size is a
+    number too long to compute or print)."""
     if kind == "grid":
         return sizes[0] * sizes[1]
     if kind == "tree":
         branching, height = sizes
-        return height + 1 if branching == 1 else (branching ** (height + 1) - 1) // (branching - 1)
+        if branching == 1:
+            return height + 1
+        total, level = 0, 1
+        for _ in range(height + 1):
+            total += level
+            if total > MAX_NODES:
+                break
+            level *= branching
+        return total
     return sizes[0]
 
 
