@@ -7,8 +7,8 @@ use super::*;
 
 /// Most Interests one call of `send_allowed` sends. A window or a probe rate without a sane bound
 /// (a window of 1e300, a probe every picosecond) would otherwise send without end inside one call,
-/// out of reach of the simulator's memory watch and stall guard; no scenario we run sends a
-/// hundredth of this at one instant.
+/// out of reach of the simulator's memory watch and stall guard; no experiment of the catalog and
+/// no example sends as many at one instant.
 pub const MAX_SENDS_PER_CALL: usize = 1 << 16;
 
 impl Consumer {
