@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
 
 from ndnflow import _native, safe_io
-from ndnflow.safe_io import ResultsFileError
 from ndnflow.captures import Captures, remove_stale
 from ndnflow.report import consumer_reports, results_table
+from ndnflow.safe_io import ResultsFileError
 
 if TYPE_CHECKING:
     import pandas as pd
