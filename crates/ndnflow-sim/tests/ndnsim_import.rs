@@ -173,13 +173,12 @@ fn a_topology_path_that_is_no_file_is_refused_before_reading() {
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("pipe.txt");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
-    if made {
-        let text = format!("[simulation]\nduration = \"1s\"\n[topology]\nndnsim = {:?}\n", fifo.display().to_string());
-        let e = parse(&text).unwrap_err();
-        assert!(e.message.contains("not a regular file"), "{e}");
-        // And so is a scenario file that is not a regular file.
-        let e = load_scenario(&fifo).unwrap_err();
-        assert!(e.message.contains("cannot read scenario file: not a regular file"), "{e}");
-    }
+    assert!(made, "mkfifo {} (coreutils) could not make the pipe this test needs", fifo.display());
+    let text = format!("[simulation]\nduration = \"1s\"\n[topology]\nndnsim = {:?}\n", fifo.display().to_string());
+    let e = parse(&text).unwrap_err();
+    assert!(e.message.contains("not a regular file"), "{e}");
+    // And so is a scenario file that is not a regular file.
+    let e = load_scenario(&fifo).unwrap_err();
+    assert!(e.message.contains("cannot read scenario file: not a regular file"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }

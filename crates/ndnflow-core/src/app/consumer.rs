@@ -420,7 +420,8 @@ impl Consumer {
         }
         if let Some(t) = self.resume_at {
             // Between two objects nothing is outstanding (the last one completed) and nothing may
-            // leave: the only wake-ups are the next request and the stop.
+            // leave: the only wake-ups are the next request and the stop. (After a send that met
+            // `MAX_SENDS_PER_CALL`, `t` is now, which no timer can come before.)
             return Some(self.config.stop.map_or(t, |s| s.min(t)));
         }
         let outstanding = &self.outstanding;
