@@ -306,6 +306,12 @@ impl Name {
         Self::assemble(hash, head, [wire, component, ends, &end.to_ne_bytes(), hashes, &hash.to_ne_bytes()])
     }
 
+    /// Bytes of the name's allocation, shared by its clones: the reference count, the head, the
+    /// slice's length and the body, for a driver's memory watch.
+    pub fn heap_bytes(&self) -> usize {
+        2 * std::mem::size_of::<usize>() + std::mem::size_of::<Head>() + self.store.slice.len()
+    }
+
     /// Number of components.
     #[inline]
     pub fn len(&self) -> usize {

@@ -77,6 +77,12 @@ impl<T: Copy + Ord> Timers<T> {
         Some(next)
     }
 
+    /// Bytes the two queues have reserved (their capacities, which they keep after their timers
+    /// fire), for a driver's memory watch.
+    pub fn reserved_bytes(&self) -> usize {
+        (self.in_order.capacity() + self.out_of_order.capacity()) * std::mem::size_of::<(Time, T)>()
+    }
+
     /// Timers held, live or not.
     pub fn len(&self) -> usize {
         self.in_order.len() + self.out_of_order.len()

@@ -96,6 +96,7 @@ impl Simulation {
         let net = build_with_progress(&scenario, progress);
         let mut warnings = crate::warnings::unreachable_consumers(&scenario, &net);
         warnings.extend(crate::warnings::untagged_multipath_consumers(&scenario, &net));
+        warnings.extend(crate::warnings::lone_nodes(&scenario));
         let mut events = EventQueue::new();
         for (i, app) in net.apps.iter().enumerate() {
             if let App::Consumer(c) = &app.app {

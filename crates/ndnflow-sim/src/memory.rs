@@ -69,7 +69,7 @@ pub struct Demand {
 /// window's first burst, the trace bins. How far an adaptive window grows is bounded by the
 /// network rather than by a value: that is left to the watch during the run.
 pub fn demands(s: &Scenario) -> Vec<Demand> {
-    let mut out: Vec<Demand> = s.consumers.iter().enumerate().filter_map(|(i, c)| consumer_demand(s, i, c)).collect();
+    let mut out: Vec<Demand> = s.consumers.iter().enumerate().flat_map(|(i, c)| consumer_demands(s, i, c)).collect();
     out.extend(catalog_demands(s));
     out.push(trace_demand(s));
     if let Some(log) = &s.trace.forwarding {
@@ -92,25 +92,45 @@ pub fn demands(s: &Scenario) -> Vec<Demand> {
     out
 }
 
-fn consumer_demand(s: &Scenario, i: usize, c: &ConsumerSpec) -> Option<Demand> {
+/// A consumer's own values' demands: a constant rate's Interests pending for their lifetime, a
+/// window's first burst, or a multipath controller's first windows on all its paths at once and
+/// its probes pending for their lifetime (each an upper bound).
+fn consumer_demands(s: &Scenario, i: usize, c: &ConsumerSpec) -> Vec<Demand> {
     let end = c.stop.unwrap_or(s.duration).min(s.duration);
-    let active = end.saturating_sub(c.start);
+    let held = c.lifetime.min(end.saturating_sub(c.start)).as_secs_f64();
     let cap = |n: f64| c.segments.map_or(n, |k| n.min(k as f64));
-    let (field, pending, per, how) = match c.cc {
-        CcConfig::ConstantRate { rate, .. } => {
-            let held = c.lifetime.min(active).as_secs_f64();
-            let n = cap(rate * held);
-            let how = format!("{n:.3e} Interests pending ({rate} Interests/s, each for up to {held} s)");
-            ("rate", n, PENDING_INTEREST_BYTES, how)
-        }
-        cc => {
-            let n = cap(cc.initial_window()?);
-            let field = if matches!(cc, CcConfig::FixedWindow { .. }) { "window" } else { "initial_window" };
-            (field, n, BURST_INTEREST_BYTES, format!("a window of {n:.0} Interests sent at once"))
-        }
+    let demand = |field: &str, pending: f64, per: u64, how: String| Demand {
+        field: format!("consumers[{i}].cc.{field}"),
+        consumer: Some(i),
+        bytes: bytes(pending, per),
+        how,
+        remedy: "lower this value",
     };
-    let field = format!("consumers[{i}].cc.{field}");
-    Some(Demand { field, consumer: Some(i), bytes: bytes(pending, per), how, remedy: "lower this value" })
+    let steady = |field: &str, rate: f64, what: &str| {
+        let n = cap(rate * held);
+        let how = format!("{n:.3e} {what} pending ({rate} {what}/s, each for up to {held} s)");
+        demand(field, n, PENDING_INTEREST_BYTES, how)
+    };
+    match c.cc {
+        CcConfig::ConstantRate { rate, .. } => vec![steady("rate", rate, "Interests")],
+        cc => match (cc.multipath_start(), cc.initial_window()) {
+            (Some((paths, window, probes)), _) => {
+                let n = cap(paths * window);
+                let how = format!("{n:.0} Interests sent at once ({window} on each of up to {paths} paths)");
+                let mut out = vec![demand("initial_window", n, BURST_INTEREST_BYTES, how)];
+                if probes > 0.0 {
+                    out.push(steady("probe_rate", probes, "probes"));
+                }
+                out
+            }
+            (None, Some(window)) => {
+                let n = cap(window);
+                let field = if matches!(cc, CcConfig::FixedWindow { .. }) { "window" } else { "initial_window" };
+                vec![demand(field, n, BURST_INTEREST_BYTES, format!("a window of {n:.0} Interests sent at once"))]
+            }
+            (None, None) => Vec::new(),
+        },
+    }
 }
 
 /// The catalogs' Zipf tables: one per distinct (objects, alpha, q), shared by the consumers that
@@ -200,6 +220,12 @@ pub fn human(bytes: u64) -> String {
 pub struct Held {
     /// Records of pending Interests: PIT entries over all nodes plus consumers' outstanding ones.
     pub pending: u64,
+    /// What the tables of pending Interests hold in bytes: the PITs' and consumers' containers at
+    /// their capacities, and the Interests (`PendingInterestTable::reserved_bytes`,
+    /// `Consumer::reserved_bytes`). A container keeps what it grew to, up to twice its records:
+    /// counted at 128 B a record, a runaway window reached about twice the limit in resident
+    /// memory (docs/performance.md, "Memory").
+    pub pending_bytes: u64,
     /// Packets in queues and links, and events scheduled.
     pub queued: u64,
     /// Trace rows recorded.
@@ -213,8 +239,7 @@ pub struct Held {
 
 impl Held {
     pub fn bytes(&self) -> u64 {
-        self.pending
-            .saturating_mul(PENDING_RECORD_BYTES)
+        self.pending_bytes
             .saturating_add(self.queued.saturating_mul(QUEUED_PACKET_BYTES))
             .saturating_add(self.rows.saturating_mul(TRACE_ROW_BYTES))
             .saturating_add(self.nodes.saturating_mul(NODE_BYTES))

@@ -58,10 +58,10 @@ fn the_limit_is_a_field_of_the_scenario() {
 
 #[test]
 fn what_a_run_holds_in_bytes() {
-    // 1,000 pending records at 128 B, 10 packets at 128 B, 100 rows at 400 B, 2 nodes at 20 KiB,
-    // 50 cached Data at 400 B: 128,000 + 1,280 + 40,000 + 40,960 + 20,000 = 230,240 B, / 1,024 =
-    // 224.84 KiB.
-    let held = Held { pending: 1000, queued: 10, rows: 100, nodes: 2, cached: 50 };
+    // 1,000 pending records whose tables hold 128,000 B, 10 packets at 128 B, 100 rows at 400 B,
+    // 2 nodes at 20 KiB, 50 cached Data at 400 B: 128,000 + 1,280 + 40,000 + 40,960 + 20,000 =
+    // 230,240 B, / 1,024 = 224.84 KiB. The record count is for the message only.
+    let held = Held { pending: 1000, pending_bytes: 128_000, queued: 10, rows: 100, nodes: 2, cached: 50 };
     assert_eq!(held.bytes(), 128_000 + 1_280 + 40_000 + 40_960 + 20_000);
     assert_eq!(human(held.bytes()), "224.8 KiB");
     assert_eq!(human(DEFAULT_LIMIT), "4.0 GiB");
@@ -71,19 +71,23 @@ fn what_a_run_holds_in_bytes() {
 fn a_run_that_outgrows_the_limit_stops_with_what_it_computed() {
     // How far an adaptive window grows is the network's to bound, so the estimate counts AIMD's
     // first window (1 Interest, 1,024 B), the traces (120,000 B) and two nodes (40,960 B):
-    // 161,984 B, under a 200 kB limit. The run holds more: its window of about 120 Interests pending at the consumer and in
-    // two PITs (about 45 kB at 128 B a record), the Data queued at the bottleneck (up to 100
-    // packets, 12.8 kB) and the nodes (41 kB), and trace rows at 400 B, three per 100 ms bin
-    // (12 kB a second): past 200 kB once about 250 rows (8 s) are kept, and the watch, at the end
-    // of each bin, stops it.
+    // 161,984 B, under a 400 kB limit. The run holds more. Slow start overshoots to some 350-600
+    // Interests pending (351 at 0.4 s), each a record at the consumer and one in c's PIT, and the
+    // tables keep what they grew to: c's PIT 1,024 slots of 128 B (131 kB), the consumer's map
+    // (about 41 B a place) and both sets of timers (16-24 B a place), about 250 kB in all with the
+    // Interests still pending. Then the Data queued at the link (up to 100 packets at 128 B), the
+    // nodes (41 kB), and trace rows at 400 B, three per 100 ms bin (12 kB a second): past 400 kB
+    // once about 240 rows (8 s) are kept, and the watch, at the end of each bin, stops it. At
+    // 128 B a pending record, as the watch counted until the tables' capacities were, the same
+    // run would need some 800 rows (27 s) and end unstopped.
     let cc = "{ algorithm = \"aimd\" }";
-    let s = scenario(cc, Some("200KB")).expect("the estimate fits");
+    let s = scenario(cc, Some("400KB")).expect("the estimate fits");
     let mut sim = crate::Simulation::new(s);
     let results = sim.run();
     let stopped = results.summary.simulation.stopped.as_deref().expect("stopped by the watch");
-    assert!(stopped.contains("above the memory limit of 195.3 KiB"), "{stopped}");
+    assert!(stopped.contains("above the memory limit of 390.6 KiB"), "{stopped}");
     let end = results.summary.simulation.end_s;
-    assert!(end > 3.0 && end < 10.0, "ended at {end} s");
+    assert!(end > 5.0 && end < 10.0, "ended at {end} s");
     // What it computed up to there is kept: its rows reach the instant it stopped.
     let last = results.consumers.time_s.last().copied().expect("consumer rows");
     assert!(last <= end && end - last <= 0.1 + 1e-9, "last row at {last} s, stopped at {end} s");
@@ -197,4 +201,32 @@ fn catalog_consumers_of_one_catalog_share_one_table() {
     };
     assert!(table(0).shares_table_with(&table(2)));
     assert!(!table(0).shares_table_with(&table(1)));
+}
+
+#[test]
+fn a_multipath_consumer_counts_its_first_windows_and_its_probes() {
+    // PTP's defaults: 10 paths, each starting at a window of 1, sent at once: 10 x 1,024 B =
+    // 10,240 B; 10 probes a second, each pending up to the 2 s lifetime: 20 x 256 B = 5,120 B.
+    let s = scenario("{ algorithm = \"ptp\" }", None).expect("fits");
+    let mine: Vec<(String, u64)> =
+        demands(&s).into_iter().filter(|d| d.consumer == Some(0)).map(|d| (d.field, d.bytes)).collect();
+    assert_eq!(
+        mine,
+        [("consumers[0].cc.initial_window".to_string(), 10_240), ("consumers[0].cc.probe_rate".to_string(), 5_120)]
+    );
+    // SMIC probes nothing; its 11 path ids each start at a window of 1: 11 x 1,024 B.
+    let s = scenario("{ algorithm = \"smic\" }", None).expect("fits");
+    let d = demands(&s).into_iter().find(|d| d.consumer == Some(0)).expect("a demand");
+    assert_eq!((d.field.as_str(), d.bytes), ("consumers[0].cc.initial_window", 11_264));
+    // The fuzzer's two that ran until the watch stopped them at 4.6 GiB: now refused before the
+    // run, at the value. 10^12 probes a second: 2 x 10^12 pending at 256 B = 512 TB; a window of
+    // 10^15 on each of 10 paths: 10^16 x 1,024 B. The error points at the value: `cc` is line 17
+    // of the scenario (its third line is the empty limit), and `1e12` starts at column 40.
+    let e = scenario("{ algorithm = \"ptp\", probe_rate = 1e12 }", None).unwrap_err();
+    assert!(e.starts_with("t.toml:17:40: consumers[0].cc.probe_rate:") && e.contains("2.000e12 probes pending"), "{e}");
+    let e = scenario("{ algorithm = \"mptcp\", initial_window = 1e15 }", None).unwrap_err();
+    assert!(
+        e.contains("consumers[0].cc.initial_window") && e.contains("(1000000000000000 on each of up to 10 paths)"),
+        "{e}"
+    );
 }

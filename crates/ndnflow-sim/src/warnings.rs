@@ -46,6 +46,32 @@ pub fn untagged_multipath_consumers(s: &Scenario, net: &Network) -> Vec<String> 
         .collect()
 }
 
+/// One line per node that no link touches, in a scenario of more than one node: nothing reaches
+/// it and it reaches nothing. Usually a mistyped name: a `[nodes]` entry or a `--set nodes.X...`
+/// of a node a `[topology]` file does not have declares a new node rather than failing.
+pub fn lone_nodes(s: &Scenario) -> Vec<String> {
+    if s.nodes.len() < 2 {
+        return Vec::new();
+    }
+    let mut linked = vec![false; s.nodes.len()];
+    for l in &s.links {
+        linked[l.a] = true;
+        linked[l.b] = true;
+    }
+    let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_str()).collect();
+    let linked_names: Vec<&str> = names.iter().zip(&linked).filter(|(_, &l)| l).map(|(n, _)| *n).collect();
+    names
+        .iter()
+        .zip(&linked)
+        .filter(|(_, &l)| !l)
+        .map(|(name, _)| {
+            let hint = crate::scenario::toml::did_you_mean(name, &linked_names)
+                .map_or(String::new(), |n| format!(" (a mistyped {n}?)"));
+            format!("node {name} has no link: nothing reaches it and it reaches nothing{hint}")
+        })
+        .collect()
+}
+
 /// Whether following the longest-prefix-match FIB entries for `name` from `start` (every next hop,
 /// as a multicast would) reaches a producer whose prefix covers it.
 ///

@@ -352,6 +352,18 @@ fn validation_errors_name_line_field_and_reason() {
         ),
         case(q(35, ""), 32, "consumers[0].cc", &["missing required field \"cc\""]),
         case(
+            q(35, r#"cc   = { algorithm = "ptp", min_window = 100, initial_window = 4 }"#),
+            35,
+            "consumers[0].cc.min_window",
+            &["min_window (100) must not exceed initial_window (4)"],
+        ),
+        case(
+            q(35, r#"cc   = { algorithm = "mptcp", min_window = 2 }"#),
+            35,
+            "consumers[0].cc.min_window",
+            &["min_window (2) must not exceed initial_window (1)"],
+        ),
+        case(
             q(
                 40,
                 r#"start = "10s"
@@ -518,4 +530,24 @@ fn a_ptp_consumer_on_a_node_that_is_not_a_ptp_router_is_warned_about() {
         ["consumer a#0 (consumers[0]) on a runs ptp, whose paths PTP's routers write, but a has no `ptp = true`: it \
           will find no path and fetch only what its probes bring back"]
     );
+}
+
+#[test]
+fn a_node_no_link_touches_is_warned_about() {
+    use ndnflow_sim::Simulation;
+    // SMALL links a - b - c; "bb" and "zz" are declared beside them and linked to nothing. "bb"
+    // is one letter from b (a mistyped name, as `--set nodes.bb...` over a [topology] file
+    // makes one); "zz" is near no linked name. A scenario of one node warns of nothing: with
+    // nothing to link, its applications talk on the node itself.
+    let text = common::SMALL.replace("c = {}", "c = {}\nbb = {}\nzz = {}");
+    assert_eq!(
+        Simulation::new(parse(&text).unwrap()).warnings(),
+        [
+            "node bb has no link: nothing reaches it and it reaches nothing (a mistyped b?)",
+            "node zz has no link: nothing reaches it and it reaches nothing",
+        ]
+    );
+    assert_eq!(Simulation::new(parse(common::SMALL).unwrap()).warnings(), [] as [String; 0]);
+    let alone = parse("[simulation]\nduration = \"1s\"\n[nodes]\na = {}\n").unwrap();
+    assert_eq!(Simulation::new(alone).warnings(), [] as [String; 0]);
 }

@@ -265,6 +265,15 @@ impl Consumer {
     pub fn in_flight(&self) -> usize {
         self.outstanding.len()
     }
+    /// Bytes the consumer holds for its Interests in flight and waiting to be resent, for a
+    /// driver's memory watch: its outstanding map, timers and resend queue at their capacities
+    /// (each keeps what it grew to).
+    pub fn reserved_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.outstanding.capacity() * (size_of::<(u64, Outstanding)>() + 1)
+            + self.timers.reserved_bytes()
+            + self.retx_queue.capacity() * size_of::<Retry>()
+    }
     /// Of `in_flight`, the Interests already counted by a Nack (they wait for their timer).
     pub fn in_flight_nacked(&self) -> usize {
         self.outstanding.values().filter(|o| o.nacked).count()

@@ -168,3 +168,36 @@ fn expiry_is_lazy_and_skips_removed_entries() {
     assert_eq!(pit.pop_expired(Time::from_millis(20)), Some(b));
     assert_eq!(pit.next_expiry(), None);
 }
+
+#[test]
+fn reserved_bytes_count_what_the_table_grew_to_and_keeps() {
+    // 1,000 entries: the slots grow by doubling from 4 (std's first capacity for elements under
+    // 1 KiB) to 1,024, at 128 B each = 131,072 B, and each live entry counts its Interest. With
+    // every entry gone the slots keep their 1,024 places (reused, never given back), so the table
+    // still counts at least 131,072 B: the memory a runaway window left behind. Removing adds the
+    // 1,000 freed slot numbers to the free list (grown by doubling to 1,024 places of 4 B).
+    let mut pit = PendingInterestTable::new();
+    // Each Interest: its struct and the Arc's two counts; its name "/x/seg=N": 24 B of count, head
+    // and length, then the wire (the component "x" in 3 B, the segment in 2 B of type and length
+    // and N as a NonNegativeInteger of 1 B below 256, 2 B from there), and 4 B of end offset and
+    // 8 B of prefix hash per component.
+    let name_bytes = |n: usize| 24 + 3 + 2 + if n < 256 { 1 } else { 2 } + 2 * (4 + 8);
+    let interest_bytes = std::mem::size_of::<Interest>() + 2 * std::mem::size_of::<usize>();
+    let all: usize = (0..1000).map(|n| interest_bytes + name_bytes(n)).sum();
+    assert_eq!(pit.reserved_bytes(), 0);
+    let mut ids = Vec::new();
+    for n in 0..1000 {
+        let (id, _) = pit.find_or_insert(&interest(&format!("/x/seg={n}"), 1));
+        pit.set_expiry(id, Time::from_secs(2));
+        ids.push(id);
+    }
+    let full = pit.reserved_bytes();
+    assert!(full >= 1024 * 128 + all, "{full} B");
+    for id in ids {
+        pit.remove(id);
+    }
+    assert_eq!(pit.len(), 0);
+    let empty = pit.reserved_bytes();
+    assert!(empty >= 1024 * 128, "{empty} B");
+    assert_eq!(full - empty, all - 1024 * 4, "only the Interests and names leave with their entries");
+}

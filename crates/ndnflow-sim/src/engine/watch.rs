@@ -13,15 +13,16 @@ impl Simulation {
     /// What the run holds now (`crate::memory::Held`).
     pub fn held(&self) -> crate::memory::Held {
         let pit: usize = self.net.nodes.iter().map(|n| n.fw.pit.len()).sum();
-        let outstanding: usize = self
+        let pit_bytes: usize = self.net.nodes.iter().map(|n| n.fw.pit.reserved_bytes()).sum();
+        let (outstanding, outstanding_bytes) = self
             .net
             .apps
             .iter()
-            .map(|a| match &a.app {
-                App::Consumer(c) => c.in_flight(),
-                _ => 0,
+            .filter_map(|a| match &a.app {
+                App::Consumer(c) => Some((c.in_flight(), c.reserved_bytes())),
+                _ => None,
             })
-            .sum();
+            .fold((0, 0), |(n, b), (cn, cb)| (n + cn, b + cb));
         let queued: usize = self.net.dirs.iter().map(|d| d.queue.len_packets() + d.in_flight.len()).sum::<usize>()
             + self.events.len()
             + self.local.len();
@@ -30,6 +31,7 @@ impl Simulation {
         let rows = r.log.link_rows() + r.log.consumer_rows() + r.paths.time_s.len() + self.interest_rows() + counted;
         crate::memory::Held {
             pending: (pit + outstanding) as u64,
+            pending_bytes: (pit_bytes + outstanding_bytes) as u64,
             queued: queued as u64,
             rows: rows as u64,
             nodes: self.net.nodes.len() as u64,

@@ -182,6 +182,20 @@ impl CcConfig {
         }
     }
 
+    /// A multipath controller's first burst and its probes, for a driver's memory estimate: the
+    /// paths it may run at once, each path's first window, and its probing Interests per second
+    /// (SMIC does not probe); `None` for a single-path controller.
+    pub fn multipath_start(&self) -> Option<(f64, f64, f64)> {
+        match self {
+            CcConfig::Ptp(c) => Some((c.max_paths as f64, c.mpccp.initial_window, c.probe_rate)),
+            CcConfig::Mptcp(c) => Some((c.max_paths as f64, c.subflow.initial_window, c.probe_rate)),
+            CcConfig::Dpccp(c) => Some((c.max_paths as f64, c.initial_window, c.probe_rate)),
+            CcConfig::Mircc(c) => Some((c.max_paths as f64, c.initial_window, c.probe_rate)),
+            CcConfig::Smic(c) => Some((f64::from(c.path_ids), c.initial_window, 0.0)),
+            _ => None,
+        }
+    }
+
     /// `seed` feeds the controllers that draw random numbers (RAAQM, PTP); `rto` is the consumer's
     /// timer, which multipath transports run once per path.
     pub fn build(&self, seed: u64, rto: RttOptions) -> Controller {

@@ -154,7 +154,7 @@ fn distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-pub(super) fn did_you_mean<'a>(word: &str, options: &[&'a str]) -> Option<&'a str> {
+pub(crate) fn did_you_mean<'a>(word: &str, options: &[&'a str]) -> Option<&'a str> {
     let lower = word.to_ascii_lowercase();
     options
         .iter()

@@ -37,8 +37,8 @@ use super::ndnsim::{parse_ndnsim_topology, Topology};
 use error::{found, Ctx};
 use values::Tbl;
 
-pub(crate) use error::name_list;
 pub use error::ScenarioError;
+pub(crate) use error::{did_you_mean, name_list};
 
 /// Checks a node name: non-empty, letters, digits, '_', '.' and '-' only.
 pub(crate) fn check_node_name(name: &str) -> Result<(), String> {
@@ -356,7 +356,7 @@ impl Reader<'_, '_> {
         let mut consumer_spans = Vec::new();
         for (i, v) in self.sections(&root, "consumers")?.into_iter().enumerate() {
             consumers.push(self.consumer(v, &format!("consumers[{i}]"), &producers)?);
-            consumer_spans.push(v.span());
+            consumer_spans.push(v);
         }
         let mut routes = Vec::new();
         for (i, v) in self.sections(&root, "routes")?.into_iter().enumerate() {
@@ -384,7 +384,10 @@ impl Reader<'_, '_> {
             trace,
         };
         crate::memory::check(&scenario).map_err(|(part, total)| {
-            let span = part.consumer.and_then(|i| consumer_spans.get(i).cloned()).or_else(|| sim.get("bin").map(|b| b.span()));
+            let span = part
+                .consumer
+                .and_then(|i| consumer_spans.get(i).map(|v| demand_span(v, &part.field)))
+                .or_else(|| sim.get("bin").map(|b| b.span()));
             self.ctx.err(
                 span.unwrap_or_else(|| sv.span()),
                 &part.field,
@@ -398,5 +401,24 @@ impl Reader<'_, '_> {
             )
         })?;
         Ok(scenario)
+    }
+}
+
+/// Where a consumer's memory demand points: the value its field names in the consumer's `cc`
+/// table (`consumers[0].cc.probe_rate`), else its `cc`, else the consumer's table (a value left
+/// at its default, a catalog).
+fn demand_span(consumer: &Val<'_>, field: &str) -> std::ops::Range<usize> {
+    let key = field.rsplit('.').next().unwrap_or_default();
+    let entry = |v: &Val<'_>, k: &str| match v.get_ref() {
+        DeValue::Table(t) => t.iter().find(|(name, _)| name.get_ref().as_ref() == k).map(|(_, x)| x.span()),
+        _ => None,
+    };
+    let cc = match consumer.get_ref() {
+        DeValue::Table(t) => t.iter().find(|(name, _)| name.get_ref().as_ref() == "cc").map(|(_, x)| x),
+        _ => None,
+    };
+    match cc {
+        Some(cc) if field.contains(".cc.") => entry(cc, key).unwrap_or_else(|| cc.span()),
+        _ => consumer.span(),
     }
 }

@@ -65,6 +65,16 @@ impl Reader<'_, '_> {
         self.cc_window(t, &mut m.initial_window, &mut m.initial_ssthresh, &mut m.beta)?;
         if let Some(x) = t.get("min_window") {
             m.min_window = self.cc_number(x, &t.field("min_window"), 1.0, true, "must be at least 1 (Interests)")?;
+            // A path's window starts at initial_window and no decrease takes it below min_window:
+            // a floor above the start would be met only at the first loss (the core would raise
+            // the start to it), so say so here rather than run something else than was written.
+            if m.min_window > m.initial_window {
+                let msg = format!(
+                    "min_window ({}) must not exceed initial_window ({}), where each path's window starts",
+                    m.min_window, m.initial_window
+                );
+                return Err(self.ctx.err(x.span(), &t.field("min_window"), msg));
+            }
         }
         Ok(())
     }
