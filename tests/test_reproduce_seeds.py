@@ -53,7 +53,10 @@ def test_the_seed_cap_is_checked_before_a_range_is_expanded(text):
 @pytest.mark.parametrize("argv, says", [
     (["reproduce", FAST, "--seed", "1", "--seeds", "1-2"], "--seed or --seeds, not both"),
     (["reproduce", FAST, "--seeds", "3-1"], "runs backwards"),
-    (["reproduce", FAST, "--seed", "-2"], "a seed is an integer >= 0"),
+    (["reproduce", FAST, "--seed", "-2"], "--seed -2: a seed is an integer from 0 to 18446744073709551615"),
+    # Above 2^64 - 1 the scenario's reader refused it, naming a line of the experiment's scenario.
+    (["reproduce", FAST, "--seed", str(2**64)], f"--seed {2**64}: a seed is an integer from 0 to"),
+    (["reproduce", FAST, "--seeds", f"1,{2**64}"], f"{2**64} is above the largest seed, {2**64 - 1} (2^64 - 1)"),
     (["reproduce", "--list", "--seeds", "1-2"], "--list takes no"),
 ])
 def test_seed_usage_errors_exit_2_before_running(capsys, tmp_path, argv, says):

@@ -91,6 +91,22 @@ def test_cli_writes_a_scenario_that_runs(tmp_path, capsys):
     assert "grid takes 2 size(s), rows and cols; got 1" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("option, value, says", [
+    ("--bandwidth", "0bps", "error: --bandwidth: invalid bandwidth \"0bps\": bandwidth must be positive"),
+    ("--bandwidth", "10MBps", "error: --bandwidth: invalid bandwidth \"10MBps\": byte rates are not accepted"),
+    ("--delay", "5", "error: --delay: invalid duration \"5\": missing unit"),
+    ("--duration", "0s", "error: --duration 0s: must be longer than 0"),
+    ("--queue", "0", "error: --queue 0: a drop-tail queue holds at least 1 packet"),
+    ("--seed", str(2**64), f"error: --seed {2**64}: a seed is an integer from 0 to {2**64 - 1}"),
+])
+def test_a_bad_option_is_named_not_a_line_of_the_generated_scenario(capsys, option, value, says):
+    # Until 2026-11-28 these reached the scenario's reader: "error: <scenario>:16:13:
+    # links[0].bandwidth: ...", a line of a file the user never wrote.
+    assert main(["topology", "tree", "2", "2", option, value]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(says) and "<scenario>" not in err, err
+
+
 @pytest.mark.parametrize("kind, sizes, count", [("grid", (3, 4), 12), ("tree", (2, 3), 15), ("tree", (1, 4), 5),
                                                 ("waxman", (7,), 7), ("ba", (9, 2), 9)])
 def test_node_count_is_what_the_generator_makes(kind, sizes, count):

@@ -62,6 +62,16 @@ def _duration_option(text: str, option: str = "--duration") -> str:
     return units.normalize_duration(text)
 
 
+def _bandwidth_option(text: str, option: str = "--bandwidth") -> str:
+    """A bandwidth option's text, by the rule and with the message of a bandwidth in a file, but
+    named as the option (the file's message would point into a scenario the user never wrote)."""
+    try:
+        units.parse_bandwidth(text)
+    except ValueError as exc:
+        raise UsageError(f"{option}: {exc}") from None
+    return text.strip()
+
+
 def _check_seed_option(seed: Optional[int]) -> None:
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise UsageError(f"--seed {seed}: a seed is an integer from 0 to {MAX_SEED}")
@@ -316,8 +326,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         raise UsageError("give one experiment id, --all or --list")
     if args.seed is not None and args.seeds is not None:
         raise UsageError("give --seed or --seeds, not both")
-    if args.seed is not None and args.seed < 0:
-        raise UsageError(f"--seed {args.seed}: a seed is an integer >= 0")
+    _check_seed_option(args.seed)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs {args.jobs}: give at least 1")
     try:

@@ -39,6 +39,7 @@ def cmd_import_rocketfuel(args: argparse.Namespace) -> int:
     from ndnflow import rocketfuel, topology
 
     check_seed(args.seed)
+    _check_link_options(args)
     if args.client_degrees < 0:
         raise _usage_error(f"--client-degrees: routers of degree 1..D are clients; D must be 0 or more, got "
                            f"{args.client_degrees}")
@@ -53,10 +54,35 @@ def cmd_import_rocketfuel(args: argparse.Namespace) -> int:
     return _emit(topology.scenario(graph, duration=args.duration, seed=args.seed).validate().to_toml(), args.output)
 
 
+def _check_link_options(args: argparse.Namespace) -> None:
+    """The options written into the generated scenario, checked here, so that an error names the
+    option rather than a line of a scenario the user never wrote."""
+    from ndnflow.cli import _bandwidth_option, _duration_option
+
+    args.duration = _duration_option(args.duration)
+    if "bandwidth" not in vars(args):  # import-rocketfuel draws each link's own
+        return
+    args.bandwidth = _bandwidth_option(args.bandwidth)
+    args.delay = _delay_option(args.delay)
+    if args.queue is not None and args.queue < 1:
+        raise _usage_error(f"--queue {args.queue}: a drop-tail queue holds at least 1 packet")
+
+
+def _delay_option(text: str) -> str:
+    from ndnflow import units
+
+    try:
+        units.parse_duration(text)
+    except ValueError as exc:
+        raise _usage_error(f"--delay: {exc}") from None
+    return units.normalize_duration(text)
+
+
 def cmd_topology(args: argparse.Namespace) -> int:
     from ndnflow import topology
 
     check_seed(args.seed)
+    _check_link_options(args)
     try:
         graph = topology.generate(args.kind, *args.sizes, seed=args.seed, beta=args.beta, alpha=args.alpha)
         sc = topology.scenario(

@@ -25,6 +25,8 @@ _DURATION_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([a-zµμ]*)\s*
 #: The scenario file's duration rule (`ndnflow_sim::scenario::units::parse_duration`): taken
 #: when this module is imported, so that a test's stand-in core does not replace it.
 _CORE_PARSE_DURATION = getattr(_native.core, "parse_duration", None)
+#: And its bandwidth rule (`ndnflow_sim::scenario::units::parse_bandwidth`), for options too.
+_CORE_PARSE_BANDWIDTH = getattr(_native.core, "parse_bandwidth", None)
 
 
 _BANDWIDTH_PREFIXES = ((10**12, "T"), (10**9, "G"), (10**6, "M"), (10**3, "K"))
@@ -98,6 +100,16 @@ def _parse_duration_without_core(text: str) -> float:
     if match is None or unit not in _DURATION_UNITS and not (unit == "" and float(match.group(1)) == 0):
         raise ValueError(f"invalid duration {text!r}: expected a number with a unit ({', '.join(_DURATION_UNITS)}), e.g. \"5ms\"")
     return float(match.group(1)) * _DURATION_UNITS.get(unit, 1.0)
+
+
+def parse_bandwidth(text: str) -> int:
+    """Bits per second in a bandwidth such as "10Mbps", by the rule and with the messages of a
+    scenario file's bandwidths (for command-line options); raises ValueError with the reader's
+    message. Without the compiled core (a source tree not built yet) the text is left to the
+    scenario's reader, and 0 is returned."""
+    if _CORE_PARSE_BANDWIDTH is None:
+        return 0
+    return int(_CORE_PARSE_BANDWIDTH(text))
 
 
 def normalize_duration(text: str) -> str:

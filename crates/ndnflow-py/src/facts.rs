@@ -1,8 +1,8 @@
 //! Facts the simulator knows about a scenario and its results, handed to Python as plain data so
 //! the Python front repeats none of them: the network as a flow problem
 //! (`ndnflow_sim::flow_network`, for `ndnflow.optimum`) and the trace columns
-//! (`ndnflow_sim::trace_schema`, for `ndnflow.results`) and the scenario format's duration rule
-//! (`ndnflow_sim::scenario::units::parse_duration`, for command-line options). Conversions only.
+//! (`ndnflow_sim::trace_schema`, for `ndnflow.results`) and the scenario format's duration and
+//! bandwidth rules (`ndnflow_sim::scenario::units`, for command-line options). Conversions only.
 
 use std::path::PathBuf;
 
@@ -110,4 +110,12 @@ fn columns<'py, S, L>(py: Python<'py>, table: &Table<S, L>) -> PyResult<Bound<'p
 #[pyfunction]
 pub fn parse_duration(text: &str) -> PyResult<u64> {
     units::parse_duration(text).map(|t| t.as_nanos()).map_err(PyValueError::new_err)
+}
+
+/// `parse_bandwidth(text) -> int`: bits per second in a bandwidth string, by the rule and with the
+/// messages of a scenario file's bandwidths ("10Mbps"; zero, byte rates and a number without a
+/// unit are errors); `ValueError` with the reader's message otherwise.
+#[pyfunction]
+pub fn parse_bandwidth(text: &str) -> PyResult<u64> {
+    units::parse_bandwidth(text).map_err(PyValueError::new_err)
 }

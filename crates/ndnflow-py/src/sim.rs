@@ -266,5 +266,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(crate::facts::flow_network, m)?)?;
     m.add_function(wrap_pyfunction!(crate::facts::trace_schema, m)?)?;
     m.add_function(wrap_pyfunction!(crate::facts::parse_duration, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::facts::parse_bandwidth, m)?)?;
     Ok(())
 }

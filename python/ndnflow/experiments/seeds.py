@@ -67,6 +67,10 @@ def _seed(item: str, text: str) -> int:
     item = item.strip()
     if not item.isdigit():
         raise SeedSpecError(f"--seeds {text!r}: {item!r} is not a seed (an integer >= 0)")
+    from ndnflow.cli import MAX_SEED
+
+    if int(item) > MAX_SEED:
+        raise SeedSpecError(f"--seeds {text!r}: {item} is above the largest seed, {MAX_SEED} (2^64 - 1)")
     return int(item)
 
 
