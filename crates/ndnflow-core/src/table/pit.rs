@@ -270,20 +270,24 @@ impl PendingInterestTable {
 
     /// Bytes the table holds for its entries, for a driver's memory watch: its slots, free list,
     /// index and expiry timers at their capacities (a table keeps what it grew to, up to twice its
-    /// entries, and the allocator keeps it resident), and each live entry's Interest and name.
-    /// Those may be shared with the consumer or another node's table: counted here, once per
-    /// entry, they make an upper bound. It reads every slot, so a driver calls it now and then,
-    /// not per packet.
+    /// entries, and the allocator keeps it resident), and each live entry's Interest. The Interest
+    /// may be shared with the consumer or another node's table: counted here, once per entry, it
+    /// makes an upper bound. The names the Interests hold are `name_bytes`.
     pub fn reserved_bytes(&self) -> usize {
         let interest = std::mem::size_of::<Interest>() + 2 * std::mem::size_of::<usize>(); // Arc's counts
-        let live: usize =
-            self.slots.iter().filter_map(|s| s.entry.as_ref()).map(|e| interest + e.interest.name.heap_bytes()).sum();
         self.slots.capacity() * std::mem::size_of::<Slot>()
             + self.free.capacity() * std::mem::size_of::<u32>()
             + self.by_name.allocation_size()
             + self.expiry.reserved_bytes()
-            + live
+            + self.len * interest
     }
+
+    /// Bytes of the live entries' names (each counted once per entry, as `reserved_bytes` counts
+    /// the Interests). It reads every slot: a driver asks only when the rest nears its limit.
+    pub fn name_bytes(&self) -> usize {
+        self.slots.iter().filter_map(|s| s.entry.as_ref()).map(|e| e.interest.name.heap_bytes()).sum()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

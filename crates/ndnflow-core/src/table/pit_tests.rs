@@ -191,12 +191,15 @@ fn reserved_bytes_count_what_the_table_grew_to_and_keeps() {
         pit.set_expiry(id, Time::from_secs(2));
         ids.push(id);
     }
-    let full = pit.reserved_bytes();
+    let names: usize = (0..1000).map(name_bytes).sum();
+    assert_eq!(pit.name_bytes(), names);
+    let full = pit.reserved_bytes() + pit.name_bytes();
     assert!(full >= 1024 * 128 + all, "{full} B");
     for id in ids {
         pit.remove(id);
     }
     assert_eq!(pit.len(), 0);
+    assert_eq!(pit.name_bytes(), 0);
     let empty = pit.reserved_bytes();
     assert!(empty >= 1024 * 128, "{empty} B");
     assert_eq!(full - empty, all - 1024 * 4, "only the Interests and names leave with their entries");
