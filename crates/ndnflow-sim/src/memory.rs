@@ -222,9 +222,9 @@ pub struct Held {
     pub pending: u64,
     /// What the tables of pending Interests hold in bytes: the PITs' and consumers' containers at
     /// their capacities, and the Interests (`PendingInterestTable::reserved_bytes`,
-    /// `Consumer::reserved_bytes`), and near the limit their names (`name_bytes`). A container keeps what it grew to, up to twice its records:
-    /// counted at 128 B a record, a runaway window reached about twice the limit in resident
-    /// memory (docs/performance.md, "Memory").
+    /// `Consumer::reserved_bytes`), and near the limit their names (`name_bytes`). A container
+    /// keeps what it grew to, up to twice its records: counted at 128 B a record, a runaway
+    /// window reached about twice the limit in resident memory (docs/performance.md, "Memory").
     pub pending_bytes: u64,
     /// Packets in queues and links, and events scheduled.
     pub queued: u64,

@@ -48,7 +48,9 @@ pub fn untagged_multipath_consumers(s: &Scenario, net: &Network) -> Vec<String> 
 
 /// One line per node that no link touches, in a scenario of more than one node: nothing reaches
 /// it and it reaches nothing. Usually a mistyped name: a `[nodes]` entry or a `--set nodes.X...`
-/// of a node a `[topology]` file does not have declares a new node rather than failing.
+/// of a node a `[topology]` file does not have declares a new node rather than failing. The first
+/// `LONE_NODES_NAMED` are named, with the linked name each is nearest to (when there are few
+/// enough linked names to compare: an edit distance with each), the others counted in one line.
 pub fn lone_nodes(s: &Scenario) -> Vec<String> {
     if s.nodes.len() < 2 {
         return Vec::new();
@@ -60,17 +62,28 @@ pub fn lone_nodes(s: &Scenario) -> Vec<String> {
     }
     let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_str()).collect();
     let linked_names: Vec<&str> = names.iter().zip(&linked).filter(|(_, &l)| l).map(|(n, _)| *n).collect();
-    names
+    let lone: Vec<&str> = names.iter().zip(&linked).filter(|(_, &l)| !l).map(|(n, _)| *n).collect();
+    let hint = |name: &str| {
+        let near = (linked_names.len() <= HINT_CANDIDATES)
+            .then(|| crate::scenario::toml::did_you_mean(name, &linked_names))
+            .flatten();
+        near.map_or(String::new(), |n| format!(" (a mistyped {n}?)"))
+    };
+    let mut out: Vec<String> = lone
         .iter()
-        .zip(&linked)
-        .filter(|(_, &l)| !l)
-        .map(|(name, _)| {
-            let hint = crate::scenario::toml::did_you_mean(name, &linked_names)
-                .map_or(String::new(), |n| format!(" (a mistyped {n}?)"));
-            format!("node {name} has no link: nothing reaches it and it reaches nothing{hint}")
-        })
-        .collect()
+        .take(LONE_NODES_NAMED)
+        .map(|name| format!("node {name} has no link: nothing reaches it and it reaches nothing{}", hint(name)))
+        .collect();
+    if lone.len() > LONE_NODES_NAMED {
+        out.push(format!("{} more nodes have no link", lone.len() - LONE_NODES_NAMED));
+    }
+    out
 }
+
+/// How many nodes without a link `lone_nodes` names one by one.
+const LONE_NODES_NAMED: usize = 10;
+/// Up to how many linked names `lone_nodes` compares a lone name with, for its hint.
+const HINT_CANDIDATES: usize = 10_000;
 
 /// Whether following the longest-prefix-match FIB entries for `name` from `start` (every next hop,
 /// as a multicast would) reaches a producer whose prefix covers it.

@@ -550,4 +550,11 @@ fn a_node_no_link_touches_is_warned_about() {
     assert_eq!(Simulation::new(parse(common::SMALL).unwrap()).warnings(), [] as [String; 0]);
     let alone = parse("[simulation]\nduration = \"1s\"\n[nodes]\na = {}\n").unwrap();
     assert_eq!(Simulation::new(alone).warnings(), [] as [String; 0]);
+    // 13 nodes and no link: the first 10 named, the other 3 counted.
+    let nodes: String = (0..13).map(|i| format!("n{i} = {{}}\n")).collect();
+    let unlinked = parse(&format!("[simulation]\nduration = \"1s\"\n[nodes]\n{nodes}")).unwrap();
+    let w = Simulation::new(unlinked).warnings().to_vec();
+    assert_eq!(w.len(), 11);
+    assert_eq!(w[0], "node n0 has no link: nothing reaches it and it reaches nothing");
+    assert_eq!(w[10], "3 more nodes have no link");
 }
