@@ -34,6 +34,23 @@ def test_rerun_into_the_same_out_leaves_no_figures_of_the_earlier_run(capsys, qu
     assert "removed throughput.png, window.png, queue.png, overview.png, topology.png: an earlier run's" in err
 
 
+@pytest.mark.parametrize("command", [["run", "{q}", "--duration", "1s"], ["sweep", "{q}", "--set", "seed=1,2"],
+                                     ["reproduce", "pcon-4.1"]])
+@pytest.mark.parametrize("under", [False, True])
+def test_an_out_that_is_a_file_is_refused_before_anything_runs(capsys, quickstart, tmp_path, command, under):
+    # Until 2026-11-28 `run` ran to its end, printed its table, and only then failed with
+    # "afile: File exists", its results lost; sweep and reproduce failed on "afile/scenarios".
+    afile = tmp_path / "afile"
+    afile.write_text("the user's own file")
+    out = afile / "x" if under else afile
+    argv = [part.replace("{q}", str(quickstart)) for part in command] + ["--out", str(out), "--quiet"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    where = f" ({afile} is a file)" if under else ""
+    assert captured.out == "" and captured.err == f"error: --out {out}: not a folder{where}; results are written into a folder\n"
+    assert afile.read_text() == "the user's own file"
+
+
 def test_consumer_starting_at_the_end_of_the_run_is_warned_of(capsys, quickstart):
     # quickstart's c2 starts at 10 s: a 10-second run ends as it would start, an 11-second one
     # gives it a second.

@@ -182,6 +182,18 @@ def test_bad_names_and_options_are_refused_in_one_line_with_exit_2(tmp_path, cap
     assert capsys.readouterr().err.startswith("error: --bin 0s: must be longer than 0")
     assert main(["get", "/p", "--bin", "10", "--socket", str(tmp_path / "s.sock")]) == 2
     assert capsys.readouterr().err.startswith("error: --bin: ")
+    # The bins close as the wall clock passes them: 1 ns bins grew a small fetch past 2.8 GB.
+    assert main(["get", "/p", "--bin", "1ns", "--socket", str(tmp_path / "s.sock")]) == 2
+    assert capsys.readouterr().err.startswith("error: --bin: at least 1ms for a fetch on real sockets")
+
+
+@pytest.mark.parametrize("size", ["0", "-1", str(2**70)])
+def test_serve_refuses_a_segment_size_it_cannot_hold(tmp_path, capsys, size):
+    # -1 and 2^70 reached the core as "internal error: OverflowError" until 2026-11-28.
+    data = tmp_path / "data.bin"
+    data.write_bytes(b"x" * 100)
+    assert main(["serve", "/p", str(data), "--socket", str(tmp_path / "s.sock"), "--segment-size", size]) == 2
+    assert capsys.readouterr().err == f"error: --segment-size {size}: a segment holds from 1 to 4294967295 bytes\n"
 
 
 def test_serve_with_a_missing_file_is_a_clear_error(tmp_path, capsys):

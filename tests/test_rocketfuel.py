@@ -113,3 +113,16 @@ def test_a_negative_client_degree_is_refused(map_file, capsys):
     assert main(["import-rocketfuel", str(map_file), "--client-degrees", "-1"]) == 2
     assert capsys.readouterr().err.strip() == ("error: --client-degrees: routers of degree 1..D are clients; D must be "
                                                "0 or more, got -1")
+
+
+def test_a_client_degree_above_every_router_s_is_the_largest_there_is(map_file, tmp_path):
+    # Degrees above the map's largest find no router: D = 10^20 looped over them without end until
+    # 2026-11-28, and now writes what the map's largest degree writes.
+    largest = max(degree for _, degree in rf.read(map_file, seed=1, keep_one_component=False).degree)
+    texts = []
+    for degrees in (str(largest), str(10**20)):
+        out = tmp_path / f"as{len(texts)}.toml"
+        assert main(["import-rocketfuel", str(map_file), "--client-degrees", degrees, "-o", str(out)]) == 0
+        texts.append(out.read_text())
+    assert texts[0] == texts[1]
+

@@ -78,11 +78,26 @@ def _check_seed_option(seed: Optional[int]) -> None:
 
 
 
+def _check_out_option(out: Optional[str]) -> None:
+    """`--out`, checked before anything runs: a path that is a file, or lies under one, would
+    fail only when the results are written, after the whole run (and lose them)."""
+    if out is None:
+        return
+    path = Path(out)
+    for place in (path, *path.parents):
+        if place.exists():
+            if not place.is_dir():
+                where = "" if place == path else f" ({place} is a file)"
+                raise UsageError(f"--out {out}: not a folder{where}; results are written into a folder")
+            return
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from ndnflow.protocols import ProtocolError
     from ndnflow.runner import run
     from ndnflow.scenario import Scenario
 
+    _check_out_option(args.out)
     overrides = _run_overrides(args)
     read = Scenario.from_file(args.scenario)
     scenario = _overridden(read, args, overrides)
@@ -187,6 +202,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from ndnflow.sweep_grid import GridError, parse_assignment
     from ndnflow.sweeps import DEFAULT_METRICS, SweepError, UnknownMetric, sweep
 
+    _check_out_option(args.out)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs {args.jobs}: give at least 1")
     if args.jobs is not None and args.scheduler is not None:
@@ -260,6 +276,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     duration = _duration_option("60s" if args.duration is None else args.duration)
     if nodes < 2 or consumers < 1:
         raise UsageError("--nodes must be at least 2 and --consumers at least 1")
+    from ndnflow.topology import MAX_NODES
+
+    for option, value in (("--nodes", nodes), ("--consumers", consumers)):
+        if value > MAX_NODES:  # checked before the grid is built: 10^20 ran out of memory building it
+            raise UsageError(f"{option} {value}: at most {MAX_NODES:,}, as many as a generated network may have")
     result = run_bench(nodes, consumers, duration, args.seed, repeat=args.repeat)
     if args.json:
         print(json.dumps(result, sort_keys=True, indent=2))
@@ -313,6 +334,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     from ndnflow.experiments import seeds as seed_sweep
     from ndnflow.experiments.common import wrap_line
 
+    _check_out_option(args.out)
     if args.list:
         if args.experiment is not None or args.all or args.seed is not None or args.seeds is not None:
             raise UsageError("--list takes no experiment id, --all, --seed or --seeds")

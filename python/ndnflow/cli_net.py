@@ -89,6 +89,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise _usage_error(f"--freshness: {exc}") from None
     if freshness_ms < 0:
         raise _usage_error(f"--freshness {args.freshness}: must not be negative")
+    if not 1 <= args.segment_size <= 2**32 - 1:
+        raise _usage_error(f"--segment-size {args.segment_size}: a segment holds from 1 to {2**32 - 1} bytes")
     try:
         report = serve_file(args.prefix, args.file, args.socket, args.segment_size, freshness_ms, not args.no_register,
                             args.key, args.key_name)

@@ -66,6 +66,8 @@ def _check_link_options(args: argparse.Namespace) -> None:
     args.delay = _delay_option(args.delay)
     if args.queue is not None and args.queue < 1:
         raise _usage_error(f"--queue {args.queue}: a drop-tail queue holds at least 1 packet")
+    if args.queue is not None and args.queue > 2**64 - 1:
+        raise _usage_error(f"--queue {args.queue}: too large (at most {2**64 - 1} packets)")
 
 
 def _delay_option(text: str) -> str:

@@ -109,7 +109,10 @@ def _roles(graph: Any, client_degrees: int) -> Dict[str, str]:
             if graph.degree(u) < degree:
                 assign(u, degree, BACKBONE)
 
-    for d in range(1, client_degrees + 1):
+    # No router has a degree above the graph's largest: degrees beyond it find nothing (and a huge
+    # --client-degrees would loop for ever over them).
+    highest = max((degree for _, degree in graph.degree), default=0)
+    for d in range(1, min(client_degrees, highest) + 1):
         for v in list(graph.nodes):
             if graph.degree(v) == d:
                 role[v] = CLIENT

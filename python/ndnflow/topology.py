@@ -66,6 +66,9 @@ def generate(kind: str, *sizes: int, seed: Optional[int] = None, beta: float = 0
     if count > MAX_NODES:
         raise TopologyError(f"{kind} {' '.join(map(str, sizes))} has more than the {MAX_NODES:,} nodes a generated "
                             f"network may have")
+    if kind == "waxman" and sizes[0] < 2:
+        # networkx scales distances by the largest between two nodes: one node has none.
+        raise TopologyError(f"waxman: n must be at least 2 (it joins pairs of nodes by their distance), got {sizes[0]}")
     if kind == "waxman" and not (alpha > 0 and 0 < beta <= 1):
         raise TopologyError(f"waxman: alpha must be above 0 and beta in (0, 1], got alpha {alpha!r}, beta {beta!r}")
     if kind == "grid":

@@ -123,6 +123,10 @@ fn serve_file(
     }
 }
 
+/// The narrowest trace bin of a real-time fetch: the clock's millisecond timers (ndn-cxx's
+/// resolution for Interest lifetimes and RTOs) and a thousand rows a second at most.
+const MIN_REAL_TIME_BIN_NS: u64 = 1_000_000;
+
 /// Fetches `name` through the forwarder at `socket` with the consumer `options` describe (pairs
 /// of a consumer-table key and its text), its traces in bins of `bin_ns` nanoseconds (default
 /// 100 ms), after discovering its version by RDR metadata unless `discover` is false or the name
@@ -147,7 +151,13 @@ fn get_object<'py>(
     options.discover = discover;
     options.verify = verify.map(Verifier::parse).transpose().map_err(to_py)?;
     match bin_ns {
-        Some(0) => return Err(ScenarioError::new_err("--bin: must be above 0")),
+        // The bins close as the wall clock passes them, each with its rows: 1 ns bins made a
+        // billion rows a second of fetching, and a small fetch grew past 2.8 GB without end.
+        Some(ns) if ns < MIN_REAL_TIME_BIN_NS => {
+            return Err(ScenarioError::new_err(format!(
+                "--bin: at least 1ms for a fetch on real sockets (the bins close as the clock passes them), got {ns} ns"
+            )))
+        }
         Some(ns) => options.bin = Time::from_nanos(ns),
         None => {}
     }

@@ -11,7 +11,10 @@ static ALLOCATOR: ndnflow_core::reserve::ReserveAllocator = ndnflow_core::reserv
 
 fn main() {
     ndnflow_core::reserve::arm();
-    let path = std::env::args().nth(1).expect("usage: run FILE [CAPTURE_DIR]");
+    let Some(path) = std::env::args().nth(1) else {
+        eprintln!("usage: run FILE [CAPTURE_DIR]");
+        std::process::exit(2);
+    };
     let scenario = match ndnflow_sim::scenario::toml::load_scenario(Path::new(&path)) {
         Ok(s) => s,
         Err(e) => {

@@ -444,8 +444,13 @@ fn icp_and_raaqm_parse_with_defaults_overrides_and_checks() {
     assert!(e.contains("cc.p_max") && e.contains("between 0 and 1"), "{e}");
     let e = parse(r#"{ algorithm = "raaqm", p_min = 0.3 }"#).unwrap_err();
     assert!(e.contains("cc.p_min") && e.contains("must not exceed p_max"), "{e}");
+    // p_max alone below p_min's default (0.00001): p_max is named, the value written.
+    let e = parse(r#"{ algorithm = "raaqm", p_max = 0.000001 }"#).unwrap_err();
+    assert!(e.contains("cc.p_max: p_min (0.00001) must not exceed p_max (0.000001)"), "{e}");
     let e = parse(r#"{ algorithm = "raaqm", min_window = 8, max_window = 4 }"#).unwrap_err();
-    assert!(e.contains("must not exceed max_window"), "{e}");
+    assert!(e.contains("cc.min_window: min_window (8) must not exceed max_window"), "{e}");
+    let e = parse(r#"{ algorithm = "raaqm", max_window = 0.5 }"#).unwrap_err();
+    assert!(e.contains("cc.max_window"), "{e}");
     let e = parse(r#"{ algorithm = "raaqm", samples = 0 }"#).unwrap_err();
     assert!(e.contains("cc.samples"), "{e}");
     let e = parse(r#"{ algorithm = "raaqm", gamma = 0 }"#).unwrap_err();
@@ -471,7 +476,12 @@ fn dpccp_reads_its_setpoint_and_laws() {
     assert_eq!((d.rate.eta, d.rate.rho_max, d.rate.delta), (30.0, 5.0, 0.5));
     for (bad, says) in [
         (r#"{ algorithm = "dpccp", zeta = 1.5 }"#, "zeta: must be between 0 and 1 exclusive, found 1.5"),
-        (r#"{ algorithm = "dpccp", psi = 80 }"#, "psi (80) must be below eta (60)"),
+        (r#"{ algorithm = "dpccp", psi = 80 }"#, "cc.psi: psi (80) must be below eta (60)"),
+        // Only eta given: eta is named, not the psi no one wrote.
+        (r#"{ algorithm = "dpccp", eta = 0.5 }"#, "cc.eta: psi (1) must be below eta (0.5)"),
+        // Neither: a setpoint of 0.25 makes eta 3 x 0.25 = 0.75, under psi's 1 packet. Until
+        // 2026-11-28 this panicked ("one of them was given when they cross").
+        (r#"{ algorithm = "dpccp", setpoint = 0.25 }"#, "cc.setpoint: psi (1) must be below eta (0.75, 3 x setpoint)"),
         (r#"{ algorithm = "dpccp", setpoint = 0 }"#, "setpoint: must be positive"),
         (r#"{ algorithm = "dpccp", coupling = "lia" }"#, "\"coupling\" does not apply to algorithm = \"dpccp\""),
     ] {

@@ -375,6 +375,13 @@ stop  = "5s""#,
         ),
         case(q(40, r#"lifetime = "0s""#), 40, "consumers[1].lifetime", &["must be longer than 0"]),
         case(q(40, r#"rto = { min = "2s", max = "1s" }"#), 40, "consumers[1].rto.min", &["must not exceed max"]),
+        // max alone under min's default of 200 ms: max is named.
+        case(
+            q(40, r#"rto = { max = "100ms" }"#),
+            40,
+            "consumers[1].rto.max",
+            &["min (200ms) must not exceed max (100ms)"],
+        ),
         case(q(40, r#"rto = { timer = "ns3" }"#), 40, "consumers[1].rto.timer", &["\"per-segment\", \"ndnsim\""]),
         case(q(40, r#"rto = { check = "50ms" }"#), 40, "consumers[1].rto.check", &["only with timer = \"ndnsim\""]),
         case(

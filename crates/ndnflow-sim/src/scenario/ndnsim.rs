@@ -285,6 +285,7 @@ fn parse_queue(t: &str) -> Result<usize, String> {
     if t.bytes().all(|b| b.is_ascii_digit()) {
         return match t.parse::<usize>() {
             Ok(n) if n >= 1 => Ok(n),
+            Err(_) if !t.is_empty() => Err(format!("queue size {t:?} is too large (at most {} packets)", usize::MAX)),
             _ => Err(format!("queue size {t:?} must be at least 1 packet")),
         };
     }
@@ -446,6 +447,11 @@ a   c   # only the nodes
         assert!(e.to_string().contains("no \"router\" section"), "{e}");
         let e = error("router\na\nb\nlink\na b 1Mbps 1 1ms ns3::RedQueue,MeanPktSize=100\n");
         assert!(e.to_string().contains("queue: unsupported queue class \"ns3::RedQueue\""), "{e}");
+        // Above usize: "too large", where it said "must be at least 1 packet" until 2026-11-28.
+        let e = error("router\na\nb\nlink\na b 1Mbps 1 1ms 100000000000000000000\n");
+        assert!(e.to_string().contains("queue size \"100000000000000000000\" is too large"), "{e}");
+        let e = error("router\na\nb\nlink\na b 1Mbps 1 1ms 0\n");
+        assert!(e.to_string().contains("queue size \"0\" must be at least 1 packet"), "{e}");
         let e = error("router\na\nb\nlink\na b 1Mbps 0\n");
         assert!(e.to_string().contains("metric: \"0\" is not a positive integer"), "{e}");
         let e = error("router\na x y\n");

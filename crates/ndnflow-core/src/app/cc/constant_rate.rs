@@ -63,6 +63,11 @@ impl ConstantRate {
 
     /// The next gap; at least 1 ns, so that a sending slot always lies in the future.
     fn draw(&mut self) -> Time {
+        if !self.mean.is_finite() {
+            // A rate below the smallest normal double (1e-309 /s) has an infinite mean gap, which
+            // `from_secs_f64` reads as 0: the next Interest never comes, not in 1 ns.
+            return Time(u64::MAX);
+        }
         let secs = match self.randomize {
             Randomize::None => self.mean,
             Randomize::Uniform => self.rng.random::<f64>() * 2.0 * self.mean,
@@ -115,6 +120,16 @@ mod tests {
         // 100 Interests/s: 10 ms, every time.
         let mut c = ConstantRate::new(100.0, Randomize::None, 1);
         assert!(gaps(&mut c, 50).iter().all(|&g| g == 0.01));
+    }
+
+    #[test]
+    fn a_rate_whose_gap_is_too_long_to_hold_never_sends_again() {
+        // 1e-309 /s lies below the smallest normal double: 1 / rate is infinite. Until 2026-11-28
+        // the gap became 1 ns (8,388,608 Interests in 8 ms); it is now the longest time there is.
+        for randomize in [Randomize::None, Randomize::Uniform, Randomize::Exponential] {
+            let c = ConstantRate::new(1e-309, randomize, 1);
+            assert_eq!(c.interval(), Some(Time(u64::MAX)), "{randomize:?}");
+        }
     }
 
     #[test]

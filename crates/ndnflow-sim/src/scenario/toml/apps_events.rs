@@ -168,10 +168,10 @@ impl Reader<'_, '_> {
             }
             rto.timer = self.rto_timer(&rt)?;
             if rto.min_rto > rto.max_rto {
-                let span = rt.get("min").or(rt.get("max")).map_or(rt.span.clone(), |v| v.span());
+                let (key, span) = rt.crossing(["min", "max"]);
                 return Err(self.ctx.err(
                     span,
-                    &rt.field("min"),
+                    &rt.field(key),
                     format!(
                         "min ({}) must not exceed max ({})",
                         crate::scenario::units::format_duration(rto.min_rto),

@@ -31,6 +31,13 @@ impl<'a, 'i> Tbl<'a, 'i> {
     pub(super) fn field(&self, key: &str) -> String {
         join(&self.path, key)
     }
+    /// Of two bounds that cross, the one to blame and where: the first of `keys` that was
+    /// written (a value given alone that crosses the other's default is the one at fault), or
+    /// the first when neither was.
+    pub(super) fn crossing<'k>(&self, keys: [&'k str; 2]) -> (&'k str, Range<usize>) {
+        let key = keys.into_iter().find(|k| self.get(k).is_some()).unwrap_or(keys[0]);
+        (key, self.get(key).map_or(self.span.clone(), |v| v.span()))
+    }
 }
 
 impl Reader<'_, '_> {

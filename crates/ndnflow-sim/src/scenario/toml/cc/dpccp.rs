@@ -57,12 +57,21 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
         rate.k = r.u32_value(x, &t.field("k"), 1)? as usize;
     }
     if rate.psi >= rate.eta {
-        let x = t.get("psi").or(t.get("eta")).expect("one of them was given when they cross");
-        return Err(r.ctx.err(
-            x.span(),
-            &t.field("psi"),
-            format!("psi ({}) must be below eta ({})", rate.psi, rate.eta),
-        ));
+        // Blame what was written: psi or eta when given, else the setpoint, whose 3x is eta's
+        // default and which can take eta to psi's default of 1 packet or below.
+        let (key, span) = match t.crossing(["psi", "eta"]) {
+            (key, span) if t.get(key).is_some() => (key, span),
+            _ => t.crossing(["setpoint", "setpoint"]),
+        };
+        let why = if t.get("psi").is_none() && t.get("eta").is_none() {
+            format!(
+                "psi ({}) must be below eta ({}, 3 x setpoint): a setpoint of 1/3 packet or less needs psi or eta given",
+                rate.psi, rate.eta
+            )
+        } else {
+            format!("psi ({}) must be below eta ({})", rate.psi, rate.eta)
+        };
+        return Err(r.ctx.err(span, &t.field(key), why));
     }
     c.rate = rate;
     Ok(CcConfig::Dpccp(c))

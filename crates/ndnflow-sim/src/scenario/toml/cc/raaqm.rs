@@ -38,9 +38,9 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
         }
     }
     if c.min_window > c.max_window {
-        let span = t.get("min_window").or(t.get("max_window")).map_or(t.span.clone(), |v| v.span());
+        let (key, span) = t.crossing(["min_window", "max_window"]);
         let msg = format!("min_window ({}) must not exceed max_window ({})", c.min_window, c.max_window);
-        return Err(r.ctx.err(span, &t.field("min_window"), msg));
+        return Err(r.ctx.err(span, &t.field(key), msg));
     }
     if let Some(x) = t.get("gamma") {
         c.gamma = r.cc_number(x, &t.field("gamma"), 0.0, false, "must be positive (Interests per RTT)")?;
@@ -60,9 +60,9 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
         }
     }
     if c.p_min > c.p_max {
-        let span = t.get("p_min").or(t.get("p_max")).map_or(t.span.clone(), |v| v.span());
+        let (key, span) = t.crossing(["p_min", "p_max"]);
         let msg = format!("p_min ({}) must not exceed p_max ({})", c.p_min, c.p_max);
-        return Err(r.ctx.err(span, &t.field("p_min"), msg));
+        return Err(r.ctx.err(span, &t.field(key), msg));
     }
     if let Some(x) = t.get("samples") {
         c.samples = r.u32_value(x, &t.field("samples"), 1)?;
