@@ -180,6 +180,21 @@ def test_with_seed_and_duration_copy():
     assert other.to_dict()["links"] == base.to_dict()["links"]
 
 
+@pytest.mark.parametrize("seed", [1.5, True, "7", -1, 2**64, None])
+def test_with_seed_refuses_what_the_seed_field_refuses(seed):
+    # int(seed) read 1.5 as 1, True as 1 and "7" as 7 until 2026-11-28; the reader refuses them.
+    with pytest.raises(ScenarioError, match="simulation.seed: with_seed takes an integer from 0 to"):
+        dumbbell().with_seed(seed)
+    assert dumbbell().with_seed(2**64 - 1).seed == 2**64 - 1
+
+
+def test_table_top_takes_at_least_one_link():
+    assert Results(SUMMARY).table(top=1)
+    for top in (0, -1, 1.5):
+        with pytest.raises(ValueError, match="top: give at least 1 link"):
+            Results(SUMMARY).table(top=top)
+
+
 def test_from_file_keeps_base_dir_and_original_text(tmp_path):
     path = tmp_path / "s.toml"
     text = '# my scenario\n[simulation]\nduration = "1s"\n\n[topology]\nndnsim = "topo.txt"\n'
@@ -467,6 +482,10 @@ def test_plot_results_writes_readable_pngs(fake_core, tmp_path):
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(ValueError, match="unknown figure"):
         ndnflow.plot_results(results, tmp_path, names=["nope.png"])
+    # One name as a string is that figure, not its letters ("unknown figure(s) o, v, e, ...").
+    assert [path.name for path in ndnflow.plot_results(results, tmp_path / "one", names="queue.png")] == ["queue.png"]
+    with pytest.raises(ValueError, match=r"unknown figure\(s\) overview; known"):
+        ndnflow.plot_results(results, tmp_path, names="overview")
 
 
 def test_plot_results_of_empty_results(tmp_path):

@@ -359,6 +359,8 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
                     if name not in OPTIONAL_FIGURES or not getattr(results, OPTIONAL_FIGURES[name]).empty]
         if not drawable(results):
             selected.remove("topology.png")
+    elif isinstance(names, str):  # one name, not its letters
+        selected = [names]
     else:
         selected = list(names)
     unknown = [name for name in selected if name not in FIGURES]

@@ -539,7 +539,10 @@ class Results:
     # ------------------------------------------------------------------------------ reports
 
     def table(self, top: Optional[int] = None) -> str:
-        """Per-consumer and per-link totals as a text table; `top`: the busiest links only."""
+        """Per-consumer and per-link totals as a text table; `top`: the busiest links only (at
+        least 1, as `run --top`)."""
+        if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
+            raise ValueError(f"top: give at least 1 link, got {top!r}")
         return results_table(self.summary, top)
 
     def consumer_report(self, consumer: Optional[str] = None) -> str:

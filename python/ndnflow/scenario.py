@@ -444,8 +444,11 @@ class Scenario:
         return other._changed()
 
     def with_seed(self, seed: int) -> "Scenario":
-        """A copy with another seed."""
-        return self._with_simulation(seed=int(seed))
+        """A copy with another seed: an integer from 0 to 2^64 - 1, as `simulation.seed` takes
+        (1.5, True or "7" are refused, not rounded or read)."""
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= 2**64 - 1:
+            raise ScenarioError(f"simulation.seed: with_seed takes an integer from 0 to {2**64 - 1}, got {seed!r}")
+        return self._with_simulation(seed=seed)
 
     def with_duration(self, duration: Quantity) -> "Scenario":
         """A copy with another duration ("10s", or seconds as a number)."""

@@ -251,6 +251,10 @@ fn endpoint<'v>(v: &'v Spanned<Endpoint>, field: &str, at: &At<'_>) -> Result<Op
     match v.get_ref() {
         Endpoint::Off(false) => Ok(None),
         Endpoint::Off(true) => Err(at(v.span(), field, "expected an address or path, or false for none".into())),
+        // An empty address or path listens nowhere while the daemon says it listens: say so.
+        Endpoint::At(s) if s.trim().is_empty() => {
+            Err(at(v.span(), field, "empty; give an address or path, or false for none".into()))
+        }
         Endpoint::At(s) => Ok(Some(s)),
     }
 }

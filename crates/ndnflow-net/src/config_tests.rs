@@ -84,6 +84,9 @@ fn unknown_keys_and_bad_forwarder_values_are_refused_by_name() {
     assert!(e.contains("forwarder") && e.contains("unknown field \"foo\""), "{e}");
     let e = err("[listen]\nudp = true\n");
     assert!(e.starts_with("fwd.toml:2: listen.udp: expected an address or path, or false"), "{e}");
+    // Accepted until 2026-11-28: the daemon said "listening on ... unix " and listened nowhere.
+    let e = err("[listen]\nunix = \"\"\n");
+    assert!(e.starts_with("fwd.toml:2: listen.unix: empty; give an address or path, or false for none"), "{e}");
 }
 
 #[test]
