@@ -188,6 +188,27 @@ def test_with_seed_refuses_what_the_seed_field_refuses(seed):
     assert dumbbell().with_seed(2**64 - 1).seed == 2**64 - 1
 
 
+@pytest.mark.parametrize("where, value, says", [
+    (("links", 0, "delay"), None, "links[0].delay: None (NoneType) has no TOML form; leave the key out for its default"),
+    (("links", 0, "between"), {"c", "r"}, "links[0].between: "),
+    (("nodes", "r"), b"x", "nodes.r: b'x' (bytes) has no TOML form"),
+])
+def test_a_value_toml_cannot_hold_is_named(where, value, says):
+    # tomli-w's "Object of type 'NoneType' is not TOML serializable" named no field until 2026-11-28.
+    doc = dumbbell().to_dict()
+    place = doc
+    for key in where[:-1]:
+        place = place[key]
+    place[where[-1]] = value
+    with pytest.raises(ScenarioError) as info:
+        Scenario.from_dict(doc).to_toml()
+    assert str(info.value).startswith(says)
+    doc = dumbbell().to_dict()
+    doc[1] = 2
+    with pytest.raises(ScenarioError, match="the document: key 1 is not a string"):
+        Scenario.from_dict(doc).to_toml()
+
+
 def test_table_top_takes_at_least_one_link():
     assert Results(SUMMARY).table(top=1)
     for top in (0, -1, 1.5):

@@ -16,11 +16,14 @@ reading it back, falling back to plain tomli-w output if the two ever disagree.
 
 from __future__ import annotations
 
+import datetime
 import re
 import sys
 from typing import Any, List, Mapping
 
 import tomli_w
+
+from ndnflow._native import ScenarioError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -70,9 +73,38 @@ def _layout(doc: Mapping[str, Any]) -> str:
     return "\n\n".join(blocks) + "\n" if blocks else ""
 
 
+_SCALARS = (str, bool, int, float, datetime.date, datetime.time)
+
+
+def _field(path: str, key: Any) -> str:
+    return f"{path}[{key}]" if isinstance(key, int) else (f"{path}.{key}" if path else str(key))
+
+
+def check(value: Any, path: str = "") -> None:
+    """Raises `ScenarioError` naming the first value of the document TOML has no form for (None,
+    bytes, a set, an object, a key that is not a string), rather than tomli-w's TypeError, which
+    names no field."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ScenarioError(f"{path or 'the document'}: key {key!r} is not a string; TOML keys are text")
+            check(item, _field(path, key))
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            check(item, _field(path, index))
+    elif not isinstance(value, _SCALARS):
+        hint = "; leave the key out for its default" if value is None else ""
+        raise ScenarioError(f"{path}: {value!r} ({type(value).__name__}) has no TOML form{hint}")
+
+
 def dumps(doc: Mapping[str, Any]) -> str:
-    """TOML text for `doc`; `tomllib.loads(dumps(doc)) == doc` for every document TOML can hold."""
-    text = _layout(doc)
+    """TOML text for `doc`; `tomllib.loads(dumps(doc)) == doc` for every document TOML can hold
+    (`check` names the value of one it cannot)."""
+    try:
+        text = _layout(doc)
+    except TypeError:  # checked only then: walking a large document costs as much as writing it
+        check(doc)
+        raise
     try:
         if tomllib.loads(text) == doc:
             return text
