@@ -216,6 +216,12 @@ def test_table_top_takes_at_least_one_link():
             Results(SUMMARY).table(top=top)
 
 
+def test_a_file_with_a_byte_order_mark_reads_as_without(tmp_path):
+    text = dumbbell().to_toml()
+    (tmp_path / "bom.toml").write_text("\ufeff" + text, encoding="utf-8")
+    assert Scenario.from_file(tmp_path / "bom.toml").to_dict() == Scenario.from_toml(text).to_dict()
+
+
 def test_from_file_keeps_base_dir_and_original_text(tmp_path):
     path = tmp_path / "s.toml"
     text = '# my scenario\n[simulation]\nduration = "1s"\n\n[topology]\nndnsim = "topo.txt"\n'

@@ -221,6 +221,9 @@ class Scenario:
             text = safe_io.read_text_file(path, "a scenario")
         except safe_io.TextFileError as exc:
             raise ScenarioError(str(exc)) from None
+        # A byte-order mark, as some Windows editors write: the engine's reader skips it, and
+        # Python's TOML reader called it an "Invalid statement" at 1:1.
+        text = text.removeprefix("\ufeff")
         return cls.from_toml(text, source=str(path), base_dir=path.parent)
 
     # ------------------------------------------------------------------------------------ writing
