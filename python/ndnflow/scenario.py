@@ -36,6 +36,14 @@ def _without_none(**fields: Any) -> Dict[str, Any]:
     return {key: value for key, value in fields.items() if value is not None}
 
 
+def _table(value: Mapping[str, Any], what: str, example: str) -> Dict[str, Any]:
+    """A copy of the table argument `what`, or a `ScenarioError` naming it when it is not a
+    table (`dict("lru")` said "dictionary update sequence element #0 has length 1")."""
+    if not isinstance(value, Mapping):
+        raise ScenarioError(f"{what}: expected a table such as {example}, got {value!r}")
+    return dict(value)
+
+
 def _queue(queue: Union[None, int, Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
     """A queue table; an int is shorthand for a drop-tail queue of that many packets."""
     if queue is None:
@@ -57,7 +65,7 @@ def _marking(marking: Union[None, str, Mapping[str, Any]], what: str) -> Union[N
     "64KiB", "interval": "100ms"}``); a numeric interval is seconds."""
     if marking is None or isinstance(marking, str):
         return marking
-    table = dict(marking)
+    table = _table(marking, what, "{'scheme': 'nfd', 'interval': '100ms'} or \"nfd\"")
     if "interval" in table:
         table["interval"] = units.duration(table["interval"], f"{what}.interval")
     return table
@@ -67,7 +75,7 @@ def _direction(spec: Optional[Mapping[str, Any]], what: str) -> Optional[Dict[st
     """Per-direction overrides of a link (`forward` = a->b, `reverse` = b->a)."""
     if spec is None:
         return None
-    table = dict(spec)
+    table = _table(spec, what, "{'bandwidth': '5Mbps', 'delay': '10ms'}")
     if "bandwidth" in table:
         table["bandwidth"] = units.bandwidth(table["bandwidth"], f"{what}.bandwidth")
     if "delay" in table:
@@ -82,7 +90,7 @@ def _direction(spec: Optional[Mapping[str, Any]], what: str) -> Optional[Dict[st
 def _rto(rto: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
     if rto is None:
         return None
-    table = dict(rto)
+    table = _table(rto, "rto", "{'min': '200ms', 'max': '60s'}")
     for key in ("initial", "min", "max", "check"):
         if key in table:
             table[key] = units.duration(table[key], f"rto.{key}")
@@ -97,7 +105,7 @@ def _cc(cc: Optional[Mapping[str, Any]], window: Optional[int], rate: Optional[f
         return {"algorithm": "fixed-window", "window": window}
     if rate is not None:
         return {"algorithm": "constant-rate", "rate": rate}
-    return dict(cc) if cc is not None else None
+    return _table(cc, "cc", "{'algorithm': 'aimd'}") if cc is not None else None
 
 
 _KEY_ASSIGNMENT = re.compile(r"^\s*([^=#\[]+?)\s*=")
@@ -269,13 +277,17 @@ class Scenario:
         `strategy` is the forwarding strategy for "/" (e.g. "best-route", "multicast"), or a
         subclass of `ndnflow.Strategy`; so is each value of `strategies={"/prefix": ...}`.
         """
+        if not isinstance(name, str):
+            raise ScenarioError(f"node name: expected text such as \"r1\", got {name!r}")
         if isinstance(cs, int) and not isinstance(cs, bool):
             cs = {"capacity": cs}
+        cs = None if cs is None else _table(cs, f"nodes.{name}.cs", "{'policy': 'lru', 'capacity': 1000} or 1000")
         strategy = self._protocol(strategy)
         if "strategies" in extra:
-            extra["strategies"] = {prefix: self._protocol(v) for prefix, v in dict(extra["strategies"]).items()}
+            table = _table(extra["strategies"], f"nodes.{name}.strategies", "{'/video': 'multicast'}")
+            extra["strategies"] = {prefix: self._protocol(v) for prefix, v in table.items()}
         settings = self._doc.setdefault("nodes", {}).setdefault(name, {})
-        settings.update(_without_none(cs=None if cs is None else dict(cs), strategy=strategy, **extra))
+        settings.update(_without_none(cs=cs, strategy=strategy, **extra))
         return self._changed()
 
     def nodes(self, *names: str) -> "Scenario":
@@ -317,7 +329,7 @@ class Scenario:
                 bandwidth=None if bandwidth is None else units.bandwidth(bandwidth, "link bandwidth"),
                 delay=None if delay is None else units.duration(delay, "link delay"),
                 queue=_queue(queue),
-                loss=None if loss is None else dict(loss),
+                loss=None if loss is None else _table(loss, "link loss", "{'model': 'bernoulli', 'p': 0.01}"),
                 metric=metric,
                 marking=_marking(marking, "link marking"),
                 forward=_direction(forward, "forward"),
