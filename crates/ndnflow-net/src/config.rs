@@ -188,8 +188,7 @@ pub fn parse(text: &str, file: &str) -> Result<DaemonConfig, ConfigError> {
     let at = |span: std::ops::Range<usize>, field: &str, message: String| {
         ConfigError(format!("{file}:{}: {field}: {message}", line_of(text, span.start)))
     };
-    // toml's message says the line and column itself, and the field for an unknown or missing one.
-    let raw: File = toml::from_str(text).map_err(|e| ConfigError(format!("{file}: {}", e.to_string().trim_end())))?;
+    let raw: File = toml::from_str(text).map_err(|e| shape_error(&e, text, file))?;
     let mut forwarder = ndnflow_sim::scenario::toml::parse_forwarder_table(text, file, "forwarder")
         .map_err(|e| ConfigError(e.to_string()))?;
     if !raw.forwarder.as_ref().is_some_and(|f| f.contains_key("cs")) {
@@ -377,6 +376,43 @@ fn read_routes(raw: &[Route], faces: &[FaceSpec], at: &At<'_>) -> Result<Vec<Rou
 }
 
 /// 1-based line of a byte offset.
+/// A toml/serde error in the daemon's `file:line: field: reason` form: toml's own report runs over
+/// several lines (a caret under the value) and names Rust types ("untagged enum Endpoint",
+/// "expected u64"); the field is read from the source, the key on the error's line under the
+/// nearest table header above it.
+fn shape_error(e: &toml::de::Error, text: &str, file: &str) -> ConfigError {
+    let Some(span) = e.span() else {
+        return ConfigError(format!("{file}: {}", e.message().trim_end()));
+    };
+    let line = line_of(text, span.start);
+    let lines: Vec<&str> = text.lines().collect();
+    let here = lines.get(line - 1).copied().unwrap_or_default();
+    let key = here.split_once('=').map(|(k, _)| k.trim()).filter(|k| !k.is_empty() && !k.starts_with('['));
+    let table = lines[..line.min(lines.len())]
+        .iter()
+        .rev()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with('['))
+        .map(|l| l.trim_matches(|c| c == '[' || c == ']').trim());
+    let field = match (table, key) {
+        (Some(t), Some(k)) => format!("{t}.{k}"),
+        (Some(t), None) => t.to_string(),
+        (None, Some(k)) => k.to_string(),
+        (None, None) => "the file".to_string(),
+    };
+    let message = e
+        .message()
+        .trim_end()
+        .replace(
+            "data did not match any variant of untagged enum Endpoint",
+            "expected an address or path, or false for none",
+        )
+        .replace("expected u64", "expected a whole number of 0 or more")
+        .replace("expected usize", "expected a whole number of 0 or more")
+        .replace('`', "\"");
+    ConfigError(format!("{file}:{line}: {field}: {message}"))
+}
+
 fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
 }
