@@ -77,7 +77,6 @@ def _check_seed_option(seed: Optional[int]) -> None:
         raise UsageError(f"--seed {seed}: a seed is an integer from 0 to {MAX_SEED}")
 
 
-
 def _check_out_option(out: Optional[str]) -> None:
     """`--out`, checked before anything runs: a path that is a file, or lies under one, would
     fail only when the results are written, after the whole run (and lose them)."""

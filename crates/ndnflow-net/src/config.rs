@@ -375,7 +375,6 @@ fn read_routes(raw: &[Route], faces: &[FaceSpec], at: &At<'_>) -> Result<Vec<Rou
     Ok(routes)
 }
 
-/// 1-based line of a byte offset.
 /// A toml/serde error in the daemon's `file:line: field: reason` form: toml's own report runs over
 /// several lines (a caret under the value) and names Rust types ("untagged enum Endpoint",
 /// "expected u64"); the field is read from the source, the key on the error's line under the
@@ -413,6 +412,7 @@ fn shape_error(e: &toml::de::Error, text: &str, file: &str) -> ConfigError {
     ConfigError(format!("{file}:{line}: {field}: {message}"))
 }
 
+/// 1-based line of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
 }

@@ -353,10 +353,10 @@ impl Reader<'_, '_> {
             producers.push(self.producer(v, &format!("producers[{i}]"))?);
         }
         let mut consumers = Vec::new();
-        let mut consumer_spans = Vec::new();
+        let mut consumer_tables = Vec::new();
         for (i, v) in self.sections(&root, "consumers")?.into_iter().enumerate() {
             consumers.push(self.consumer(v, &format!("consumers[{i}]"), &producers)?);
-            consumer_spans.push(v);
+            consumer_tables.push(v);
         }
         let mut routes = Vec::new();
         for (i, v) in self.sections(&root, "routes")?.into_iter().enumerate() {
@@ -386,7 +386,7 @@ impl Reader<'_, '_> {
         crate::memory::check(&scenario).map_err(|(part, total)| {
             let span = part
                 .consumer
-                .and_then(|i| consumer_spans.get(i).map(|v| demand_span(v, &part.field)))
+                .and_then(|i| consumer_tables.get(i).map(|v| demand_span(v, &part.field)))
                 .or_else(|| sim.get("bin").map(|b| b.span()));
             self.ctx.err(
                 span.unwrap_or_else(|| sv.span()),
