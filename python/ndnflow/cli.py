@@ -50,14 +50,15 @@ def _say(message: str) -> None:
 MAX_SEED = 2**64 - 1
 
 
-def _duration_option(text: str, option: str = "--duration") -> str:
+def _duration_option(text: str, option: str = "--duration", zero: bool = False) -> str:
     """`--duration`'s text, by the rule and with the message of `simulation.duration` in a file,
-    but named as the option (the file's message would point into a scenario the user never wrote)."""
+    but named as the option (the file's message would point into a scenario the user never wrote);
+    longer than 0 unless `zero` (a link's delay may be none)."""
     try:
         seconds = units.parse_duration(text)
     except ValueError as exc:
         raise UsageError(f"{option}: {exc}") from None
-    if seconds <= 0:
+    if seconds <= 0 and not zero:
         raise UsageError(f"{option} {text.strip()}: must be longer than 0")
     return units.normalize_duration(text)
 

@@ -63,21 +63,11 @@ def _check_link_options(args: argparse.Namespace) -> None:
     if "bandwidth" not in vars(args):  # import-rocketfuel draws each link's own
         return
     args.bandwidth = _bandwidth_option(args.bandwidth)
-    args.delay = _delay_option(args.delay)
+    args.delay = _duration_option(args.delay, "--delay", zero=True)
     if args.queue is not None and args.queue < 1:
         raise _usage_error(f"--queue {args.queue}: a drop-tail queue holds at least 1 packet")
     if args.queue is not None and args.queue > 2**64 - 1:
         raise _usage_error(f"--queue {args.queue}: too large (at most {2**64 - 1} packets)")
-
-
-def _delay_option(text: str) -> str:
-    from ndnflow import units
-
-    try:
-        units.parse_duration(text)
-    except ValueError as exc:
-        raise _usage_error(f"--delay: {exc}") from None
-    return units.normalize_duration(text)
 
 
 def cmd_topology(args: argparse.Namespace) -> int:

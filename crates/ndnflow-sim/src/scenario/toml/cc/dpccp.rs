@@ -59,17 +59,16 @@ fn read(r: &Reader<'_, '_>, t: &Tbl<'_, '_>) -> Res<CcConfig> {
     if rate.psi >= rate.eta {
         // Blame what was written: psi or eta when given, else the setpoint, whose 3x is eta's
         // default and which can take eta to psi's default of 1 packet or below.
-        let (key, span) = match t.crossing(["psi", "eta"]) {
-            (key, span) if t.get(key).is_some() => (key, span),
-            _ => t.crossing(["setpoint", "setpoint"]),
-        };
-        let why = if t.get("psi").is_none() && t.get("eta").is_none() {
-            format!(
+        let written = t.get("psi").is_some() || t.get("eta").is_some();
+        let (key, span, why) = if written {
+            let (key, span) = t.crossing(["psi", "eta"]);
+            (key, span, format!("psi ({}) must be below eta ({})", rate.psi, rate.eta))
+        } else {
+            let why = format!(
                 "psi ({}) must be below eta ({}, 3 x setpoint): a setpoint of 1/3 packet or less needs psi or eta given",
                 rate.psi, rate.eta
-            )
-        } else {
-            format!("psi ({}) must be below eta ({})", rate.psi, rate.eta)
+            );
+            ("setpoint", t.get("setpoint").map_or(t.span.clone(), |x| x.span()), why)
         };
         return Err(r.ctx.err(span, &t.field(key), why));
     }
