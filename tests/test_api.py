@@ -218,6 +218,7 @@ def test_a_value_toml_cannot_hold_is_named(where, value, says):
     (lambda s: s.consumer("a", "/p", cc="aimd"), "cc: expected a table such as {'algorithm': 'aimd'}, got 'aimd'"),
     (lambda s: s.consumer("a", "/p", rto=0.5), "rto: expected a table"),
     (lambda s: s.node(5), "node name: expected text"),
+    (lambda s: s.topology(5), 'topology.ndnsim: expected a file\'s path such as "topo.txt", got 5'),
 ])
 def test_a_builder_argument_of_the_wrong_kind_is_named(build, says):
     # dict("lru") said "dictionary update sequence element #0 has length 1; 2 is required" and
@@ -226,6 +227,12 @@ def test_a_builder_argument_of_the_wrong_kind_is_named(build, says):
     with pytest.raises(ScenarioError, match=re.escape(says)):
         build(scenario)
     assert scenario.to_dict() == Scenario().to_dict()
+
+
+def test_from_dict_names_a_document_that_is_not_a_table():
+    # "'NoneType' object is not iterable" until 2026-11-28.
+    with pytest.raises(ScenarioError, match=re.escape("s.toml: the scenario: expected a table such as")):
+        Scenario.from_dict(None, source="s.toml")
 
 
 def test_table_top_takes_at_least_one_link():

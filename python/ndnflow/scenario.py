@@ -191,7 +191,8 @@ class Scenario:
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any], source: str = "<scenario>", base_dir: Optional[PathLike] = None) -> "Scenario":
         """A scenario holding a copy of `doc` (the structure `tomllib` gives for a scenario file)."""
-        return cls._holding(copy.deepcopy(dict(doc)), source, base_dir)
+        doc = _table(doc, f"{source}: the scenario", "{'simulation': {'duration': '10s'}}")
+        return cls._holding(copy.deepcopy(doc), source, base_dir)
 
     @classmethod
     def _holding(cls, doc: Dict[str, Any], source: str, base_dir: Optional[PathLike]) -> "Scenario":
@@ -298,6 +299,8 @@ class Scenario:
 
     def topology(self, ndnsim: PathLike) -> "Scenario":
         """Take nodes and links from an ndnSIM annotated topology file (relative to the base folder)."""
+        if not isinstance(ndnsim, (str, os.PathLike)):
+            raise ScenarioError(f"topology.ndnsim: expected a file's path such as \"topo.txt\", got {ndnsim!r}")
         self._doc["topology"] = {"ndnsim": os.fspath(ndnsim)}
         return self._changed()
 

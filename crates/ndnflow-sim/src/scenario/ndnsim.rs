@@ -279,6 +279,17 @@ fn ns3_object(s: &str) -> (&str, Vec<(&str, &str)>) {
     (class, attrs)
 }
 
+/// An attribute given twice is refused: ns-3 would keep the last, silently, and two values for
+/// one attribute are more likely a slip than an intent.
+fn once_each(class: &str, attrs: &[(&str, &str)]) -> Result<(), String> {
+    for (i, (k, v)) in attrs.iter().enumerate() {
+        if let Some((_, first)) = attrs[..i].iter().find(|(k0, _)| k0 == k) {
+            return Err(format!("{class} gives {k} twice ({k}={first} and {k}={v}); give it once"));
+        }
+    }
+    Ok(())
+}
+
 fn parse_queue(t: &str) -> Result<usize, String> {
     const HELP: &str = "expected a packet count such as 100 or ns3::DropTailQueue,MaxPackets=100 \
                         (other queues can be set per link in a TOML scenario)";
@@ -296,6 +307,7 @@ fn parse_queue(t: &str) -> Result<usize, String> {
     if class != "ns3::DropTailQueue" && class != "ns3::DropTailQueue<Packet>" {
         return Err(format!("unsupported queue class {class:?}: {HELP}"));
     }
+    once_each(class, &attrs)?;
     let mut packets = 100; // ns-3 DropTailQueue default MaxSize "100p"
     for (k, v) in attrs {
         let n = match k {
@@ -322,6 +334,7 @@ fn parse_error_model(t: &str) -> Result<f64, String> {
     if class != "ns3::RateErrorModel" {
         return Err(format!("unsupported error model {class:?}: {HELP}"));
     }
+    once_each(class, &attrs)?;
     let mut unit = "ERROR_UNIT_BYTE"; // ns-3 default
     let mut rate = 0.0; // ns-3 default
     for (k, v) in attrs {
@@ -460,6 +473,15 @@ a   c   # only the nodes
         assert!(e.to_string().contains("contains '/'"), "{e}");
         let e = error("router\na\nb\nlink\na b 1Mbps 1 1ms 10 ns3::RateErrorModel,ErrorRate=0.5\n");
         assert!(e.to_string().contains("ErrorUnit ERROR_UNIT_BYTE is not supported"), "{e}");
+        // The second value was kept, silently, until 2026-11-28.
+        let loss = "ns3::RateErrorModel,ErrorUnit=ERROR_UNIT_PACKET,ErrorRate=0.1,ErrorRate=0.5";
+        let e = error(&format!("router\na\nb\nlink\na b 1Mbps 1 1ms 10 {loss}\n"));
+        assert!(
+            e.to_string().contains("ns3::RateErrorModel gives ErrorRate twice (ErrorRate=0.1 and ErrorRate=0.5)"),
+            "{e}"
+        );
+        let e = error("router\na\nb\nlink\na b 1Mbps 1 1ms ns3::DropTailQueue,MaxSize=10p,MaxSize=20p\n");
+        assert!(e.to_string().contains("queue: ns3::DropTailQueue gives MaxSize twice"), "{e}");
     }
 
     #[test]
