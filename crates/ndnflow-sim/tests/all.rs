@@ -11,6 +11,7 @@ mod asf;
 mod batches;
 mod captures;
 mod catalog;
+mod cc_config;
 mod cc_scenarios;
 mod chopcop;
 mod conservation;
