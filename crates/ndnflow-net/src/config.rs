@@ -178,7 +178,7 @@ struct Route {
 /// Reads and validates a daemon configuration file.
 pub fn load(path: &Path) -> Result<DaemonConfig, ConfigError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    let text = crate::files::read_text_capped(path, crate::files::MAX_CONFIG_FILE_BYTES)
         .map_err(|e| ConfigError(format!("{file}: cannot read the configuration: {e}")))?;
     parse(&text, &file)
 }

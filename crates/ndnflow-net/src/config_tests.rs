@@ -189,3 +189,10 @@ fn tcp_faces_are_permanent_unless_told_and_udp_faces_idle_out_after_nfd_s_600_s(
     );
     assert!(err("[listen]\nudp_idle_timeout = \"soon\"\n").starts_with("fwd.toml:2: listen.udp_idle_timeout: "));
 }
+
+#[test]
+fn a_configuration_that_never_ends_is_refused_at_the_ceiling() {
+    // `ndnflow-fwd /dev/zero` read until the machine ran out of memory until 2026-11-28.
+    let e = load(std::path::Path::new("/dev/zero")).unwrap_err().to_string();
+    assert_eq!(e, "/dev/zero: cannot read the configuration: it holds more than 67108864 bytes, the most read");
+}

@@ -63,8 +63,8 @@ impl EcdsaKey {
     /// Reads the PEM file at `path`; the key's name is `key_name` (which must be
     /// `<identity>/KEY/<key-id>`) or `identity/KEY/<8 bytes of the public key's SHA-256>`.
     pub fn load(path: &Path, identity: &Name, key_name: Option<Name>) -> Result<EcdsaKey, KeyError> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| KeyError(format!("cannot read {}: {e}", path.display())))?;
+        let text = crate::files::read_text_capped(path, crate::files::MAX_KEY_FILE_BYTES)
+            .map_err(|e| KeyError(format!("cannot read {}: {e}", path.display())))?;
         EcdsaKey::from_pem(&text, identity, key_name)
             .map_err(|KeyError(why)| KeyError(format!("{}: {why}", path.display())))
     }

@@ -102,3 +102,13 @@ fn the_certificate_is_a_self_signed_key_data_valid_for_twenty_years() {
     let validity = [&period[..], &before, b"19700101T000000", &after, b"19891227T000000"].concat();
     assert!(extra.ends_with(&validity), "{extra:02x?}");
 }
+
+#[test]
+fn a_key_file_that_never_ends_is_refused_at_the_ceiling() {
+    // `serve --key /dev/zero` and `get --verify /dev/zero` read until the machine ran out of
+    // memory until 2026-11-28.
+    let e = EcdsaKey::load(std::path::Path::new("/dev/zero"), &identity(), None).err().unwrap().0;
+    assert_eq!(e, "cannot read /dev/zero: it holds more than 1048576 bytes, the most read");
+    let e = crate::app::verify::Verifier::parse("/dev/zero").err().unwrap().to_string();
+    assert!(e.starts_with("--verify /dev/zero: cannot read it: it holds more than 1048576 bytes"), "{e}");
+}

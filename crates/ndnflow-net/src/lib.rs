@@ -6,7 +6,8 @@
 //!
 //! Modules: `clock` (Instant <-> the core's Time), `config` (the daemon's TOML), `face` (UDP, TCP
 //! and Unix transports, TLV stream framing, shaped faces), `daemon` (the event loop), `report` (its counters),
-//! `mgmt` (NFD's management subset: commands, RIB, status datasets), `sign` (DigestSha256), `app`
+//! `mgmt` (NFD's management subset: commands, RIB, status datasets), `sign` (DigestSha256), `files` (reading
+//! user-named files with a ceiling), `app`
 //! (the applications' client face, `ndnflow get` and `ndnflow serve`). What is not built yet is
 //! listed in docs/real-network.md.
 
@@ -16,6 +17,7 @@ pub mod config;
 pub mod daemon;
 pub mod ecdsa;
 pub mod face;
+pub mod files;
 pub mod mgmt;
 pub mod report;
 pub mod sign;

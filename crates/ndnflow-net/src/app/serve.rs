@@ -41,6 +41,7 @@ use super::rdr;
 use super::{sleep_until, AppError};
 use crate::ecdsa::EcdsaKey;
 use crate::face::udp::MAX_PACKET_SIZE;
+use crate::files::ReadRefused;
 use crate::mgmt::control::{signed_command_name, ControlParameters, ControlResponse};
 
 /// ndnputchunks' `--size` default (Producer::Options::maxSegmentSize), bytes of content a Data.
@@ -95,31 +96,6 @@ struct Certificate {
 /// as its signed segments, so past this a mistake such as `serve /ndn/x /dev/zero` would read
 /// until the machine runs out of memory instead of stopping with an error.
 pub const MAX_FILE_BYTES: u64 = 1 << 31;
-
-/// The bytes of `path`, or an error naming it when it cannot be read or holds more than `cap`
-/// bytes. A regular file's size is checked before reading; a device or pipe is read to one byte
-/// past the cap at most.
-fn read_capped(path: &std::path::Path, cap: u64) -> Result<Vec<u8>, AppError> {
-    use std::io::Read;
-    let cannot = |e: std::io::Error| AppError::Io(format!("cannot read {}: {e}", path.display()));
-    let too_large = || {
-        AppError::Usage(format!(
-            "{}: more than {cap} bytes; serve publishes at most {cap} bytes (it holds the file in memory twice)",
-            path.display()
-        ))
-    };
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if meta.is_file() && meta.len() > cap {
-        return Err(too_large());
-    }
-    let mut content = Vec::new();
-    file.take(cap + 1).read_to_end(&mut content).map_err(cannot)?;
-    if content.len() as u64 > cap {
-        return Err(too_large());
-    }
-    Ok(content)
-}
 
 impl Segments {
     /// Cuts `content` into Data of at most `size` bytes each under `prefix`/v=<now in ms> (or
@@ -180,7 +156,13 @@ impl Segments {
 
     /// Reads `options.file` (and `options.key`) and segments it.
     pub fn load(options: &ServeOptions) -> Result<Segments, AppError> {
-        let content = read_capped(&options.file, MAX_FILE_BYTES)?;
+        let content = crate::files::read_capped(&options.file, MAX_FILE_BYTES).map_err(|e| match e {
+            ReadRefused::Io(e) => AppError::Io(format!("cannot read {}: {e}", options.file.display())),
+            ReadRefused::TooLarge { cap } => AppError::Usage(format!(
+                "{}: more than {cap} bytes; serve publishes at most {cap} bytes (it holds the file in memory twice)",
+                options.file.display()
+            )),
+        })?;
         // The key's default name is under the prefix as registered, without its version.
         let identity = rdr::unversioned(&options.prefix);
         let key = match &options.key {
@@ -420,26 +402,4 @@ const ECHOED_FLAGS: u64 = ndnflow_core::packet::lp::flags::PTP_PROBE | ndnflow_c
 
 async fn send(client: &mut Client, bytes: &[u8]) -> Result<(), AppError> {
     client.send(bytes).await.map_err(|e| AppError::Failed(format!("writing to {}: {e}", client.path().display())))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_file_past_the_cap_is_refused_and_an_endless_device_read_no_further() {
-        let dir = std::env::temp_dir().join(format!("ndnflow-serve-cap-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("ten.bin");
-        std::fs::write(&path, [7u8; 10]).unwrap();
-        assert_eq!(read_capped(&path, 10).unwrap(), vec![7u8; 10]);
-        let e = read_capped(&path, 9).unwrap_err().to_string();
-        assert!(e.contains("ten.bin: more than 9 bytes"), "{e}");
-        // Read until the machine ran out of memory until 2026-11-28.
-        let e = read_capped(std::path::Path::new("/dev/zero"), 1000).unwrap_err().to_string();
-        assert!(e.contains("/dev/zero: more than 1000 bytes"), "{e}");
-        let e = read_capped(&dir.join("missing"), 10).unwrap_err().to_string();
-        assert!(e.contains("cannot read") && e.contains("missing"), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 }

@@ -47,7 +47,7 @@ impl Verifier {
         if spec == "digest" {
             return Ok(Verifier::Digest);
         }
-        let text = std::fs::read_to_string(Path::new(spec))
+        let text = crate::files::read_text_capped(Path::new(spec), crate::files::MAX_KEY_FILE_BYTES)
             .map_err(|e| AppError::Usage(format!("--verify {spec}: cannot read it: {e} (or give `digest`)")))?;
         Verifier::from_pem(&text, spec)
     }
