@@ -154,7 +154,7 @@ def test_interest_fields(lifetime_ms, can_be_prefix, must_be_fresh, hop_limit):
 # --------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("size", [0, 1, 1024, 8400])
-@pytest.mark.parametrize("freshness_ms,final_block_id", [(None, None), (1000, None), (None, 9), (4000, 300)])
+@pytest.mark.parametrize("freshness_ms,final_block_id", [(None, None), (1000, None), (None, 9), (4000, 300), (2**64 - 1, None)])
 def test_data_with_digest_sha256(size, freshness_ms, final_block_id):
     content = bytes((i * 7 + 3) % 256 for i in range(size))
     check_data_both_ways("/video/a/seg=3", content, freshness_ms, final_block_id, content_type=0)

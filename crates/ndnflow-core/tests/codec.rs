@@ -134,6 +134,21 @@ fn data_video_seg3_bytes() {
 }
 
 #[test]
+fn a_freshness_period_past_time_s_range_goes_on_as_it_came() {
+    // The video Data with FreshnessPeriod 2^64 - 1 ms ("forever"): the 2-octet value 03 E8
+    // becomes 8 octets FF..FF, so MetaInfo grows from 9 to 15 and the Data from 69 to 75.
+    // Such a Data was dropped as malformed until 2026-11-28 (ndn-cxx keeps any u64).
+    let mut wire = video_data_wire();
+    wire.splice(17..23, [0x14, 0x0F, 0x19, 0x08].into_iter().chain([0xFF; 8]));
+    wire[1] = 0x4B;
+    let d = Data::decode(&wire).unwrap();
+    assert_eq!(d.freshness_period, Some(Time::MAX));
+    assert_eq!(d.freshness_ms(), Some(u64::MAX));
+    assert_eq!(d.encode(), wire);
+    assert_eq!(d.wire_size(), wire.len());
+}
+
+#[test]
 fn data_without_meta_info_has_empty_content_and_no_meta_info() {
     let d = Data::new(Name::parse("/x").unwrap(), Bytes::new());
     let mut expected = vec![

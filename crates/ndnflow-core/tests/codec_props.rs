@@ -99,17 +99,19 @@ fn data() -> impl Strategy<Value = Data> {
     (
         name(0),
         any::<Option<u64>>(),
-        prop::option::of(millis()),
+        // FreshnessPeriod in milliseconds, past `Time`'s range too (kept as the wire gave it).
+        prop::option::of(prop_oneof![0u64..100_000, 0..=MAX_MS, MAX_MS + 1..=u64::MAX]),
         prop::option::of(component()),
         content(),
         any::<u64>(),
         info_extra(),
         prop::collection::vec(any::<u8>(), 0..80),
     )
-        .prop_map(|(name, content_type, freshness_period, fbi, content, sig_type, info_extra, value)| Data {
+        .prop_map(|(name, content_type, freshness_ms, fbi, content, sig_type, info_extra, value)| Data {
             name,
             content_type,
-            freshness_period,
+            freshness_period: freshness_ms.map(|ms| tlv::millis_to_time(ms).unwrap_or(Time::MAX)),
+            freshness_beyond_ms: freshness_ms.filter(|&ms| ms > MAX_MS).and_then(std::num::NonZeroU64::new),
             final_block_id: fbi.map(|(t, v)| (t, Bytes::from(v))),
             content: Bytes::from(content),
             signature: Signature { sig_type, info_extra, value: Bytes::from(value) },

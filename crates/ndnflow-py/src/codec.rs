@@ -121,7 +121,9 @@ fn encode_data<'py>(
     signature_value: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let mut data = Data::new(parse_name(name)?, wire_bytes(content)?.into_owned().into());
-    data.freshness_period = millis(freshness_ms, "freshness_ms")?;
+    if let Some(ms) = freshness_ms {
+        data.set_freshness_ms(ms);
+    }
     data.content_type = content_type;
     data.final_block_id = final_block_id.map(|seg| {
         let mut v = Vec::with_capacity(8);
@@ -151,7 +153,7 @@ fn fill_data(dict: &Bound<'_, PyDict>, d: &Data) -> PyResult<()> {
     let py = dict.py();
     dict.set_item("name", d.name.to_string())?;
     dict.set_item("content", PyBytes::new(py, &d.content))?;
-    dict.set_item("freshness_ms", d.freshness_period.map(Time::as_millis))?;
+    dict.set_item("freshness_ms", d.freshness_ms())?;
     dict.set_item("final_block_id", d.final_segment())?;
     dict.set_item("content_type", d.content_type)?;
     dict.set_item("signature_type", d.signature.sig_type)?;

@@ -11,12 +11,14 @@
 //! MetaInfo the same order/evolvability rules apply to ContentType, FreshnessPeriod, FinalBlockId.
 //! The signature is carried, never verified.
 
+use std::num::NonZeroU64;
+
 use bytes::Bytes;
 
-use super::interest::{decode_millis, decode_name};
+use super::interest::decode_name;
 use super::tlv::{
-    check_framing, nonneg_tlv_size, read_single, skip_unknown, tlv_size, write_nonneg_tlv, write_tl, write_tlv,
-    DecodeError, Element, SpecOrder,
+    check_framing, millis_to_time, nonneg_tlv_size, read_single, skip_unknown, tlv_size, write_nonneg_tlv, write_tl,
+    write_tlv, DecodeError, Element, SpecOrder,
 };
 use crate::name::TLV_NAME;
 use crate::{Name, Time};
@@ -77,6 +79,12 @@ pub struct Data {
     pub name: Name,
     pub content_type: Option<u64>,
     pub freshness_period: Option<Time>,
+    /// FreshnessPeriod as the wire gave it, in milliseconds, when it is past what `Time` holds
+    /// (about 584 years; "fresh forever" is often written 2^64 - 1): `freshness_period` is then
+    /// `Time::MAX` and this keeps the value, so that the Data goes on as it came (its signature
+    /// covers it). `None` for every other Data (such a value is never 0, and the niche keeps the
+    /// field at 8 bytes).
+    pub freshness_beyond_ms: Option<NonZeroU64>,
     /// FinalBlockId holds one name component, kept as (type, value).
     pub final_block_id: Option<(u64, Bytes)>,
     pub content: Bytes,
@@ -113,10 +121,23 @@ impl Data {
             name,
             content_type: None,
             freshness_period: None,
+            freshness_beyond_ms: None,
             final_block_id: None,
             content,
             signature: Signature::digest_placeholder(),
         }
+    }
+
+    /// FreshnessPeriod in milliseconds, as it goes on the wire.
+    pub fn freshness_ms(&self) -> Option<u64> {
+        self.freshness_beyond_ms.map(NonZeroU64::get).or(self.freshness_period.map(Time::as_millis))
+    }
+
+    /// Sets FreshnessPeriod to `ms` milliseconds, any u64 (`freshness_beyond_ms` keeps what
+    /// `Time` cannot).
+    pub fn set_freshness_ms(&mut self, ms: u64) {
+        self.freshness_period = Some(millis_to_time(ms).unwrap_or(Time::MAX));
+        self.freshness_beyond_ms = millis_to_time(ms).is_none().then(|| NonZeroU64::new(ms)).flatten();
     }
 
     pub(crate) fn meta_info_value_size(&self) -> usize {
@@ -125,8 +146,8 @@ impl Data {
         if let Some(t) = self.content_type {
             n += nonneg_tlv_size(CONTENT_TYPE, t);
         }
-        if let Some(f) = self.freshness_period {
-            n += nonneg_tlv_size(FRESHNESS_PERIOD, f.as_millis());
+        if let Some(ms) = self.freshness_ms() {
+            n += nonneg_tlv_size(FRESHNESS_PERIOD, ms);
         }
         if let Some((typ, value)) = &self.final_block_id {
             n += tlv_size(FINAL_BLOCK_ID, tlv_size(*typ, value.len()));
@@ -186,8 +207,8 @@ impl Data {
         if let Some(t) = self.content_type {
             write_nonneg_tlv(out, CONTENT_TYPE, t);
         }
-        if let Some(f) = self.freshness_period {
-            write_nonneg_tlv(out, FRESHNESS_PERIOD, f.as_millis());
+        if let Some(ms) = self.freshness_ms() {
+            write_nonneg_tlv(out, FRESHNESS_PERIOD, ms);
         }
         if let Some((typ, value)) = &self.final_block_id {
             write_tl(out, FINAL_BLOCK_ID, tlv_size(*typ, value.len()));
@@ -249,7 +270,10 @@ impl Data {
                 }
                 FRESHNESS_PERIOD => {
                     order.advance(2, &e, "FreshnessPeriod")?;
-                    self.freshness_period = Some(decode_millis(&e, "FreshnessPeriod")?);
+                    // Past `Time`'s range it is kept, not refused (ndn-cxx keeps any u64): a
+                    // Data fresh "forever" is a valid packet, where an Interest's lifetime that
+                    // long is not (`decode_millis`).
+                    self.set_freshness_ms(e.nonneg()?);
                 }
                 FINAL_BLOCK_ID => {
                     order.advance(3, &e, "FinalBlockId")?;
