@@ -119,7 +119,7 @@ pub fn default_unix_path() -> PathBuf {
 #[serde(deny_unknown_fields)]
 struct File {
     seed: Option<u64>,
-    pit_capacity: Option<u64>,
+    pit_capacity: Option<Spanned<u64>>,
     listen: Option<Listen>,
     /// Read by the scenario reader; here only to be accepted, and to see whether `cs` is given.
     forwarder: Option<toml::Table>,
@@ -220,15 +220,15 @@ pub fn parse(text: &str, file: &str) -> Result<DaemonConfig, ConfigError> {
     };
     let outputs =
         ndnflow_sim::scenario::toml::parse_link_outputs(text, file, "faces").map_err(|e| ConfigError(e.to_string()))?;
-    let faces = read_faces(&raw.faces, outputs, &at)?;
+    let faces = read_faces(&raw.faces, outputs, udp_listen, &at)?;
     let routes = read_routes(&raw.routes, &faces, &at)?;
     let pit_capacity = match raw.pit_capacity {
         None => DEFAULT_PIT_CAPACITY,
-        Some(0) => {
+        Some(n) if *n.get_ref() == 0 => {
             let msg = "must be at least 1 (a forwarder with no PIT forwards nothing)";
-            return Err(ConfigError(format!("{file}: pit_capacity: {msg}")));
+            return Err(at(n.span(), "pit_capacity", msg.into()));
         }
-        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+        Some(n) => usize::try_from(*n.get_ref()).unwrap_or(usize::MAX),
     };
     let seed = raw.seed.unwrap_or(DEFAULT_SEED);
     Ok(DaemonConfig {
@@ -263,7 +263,35 @@ fn socket_addr<T>(s: &str, v: &Spanned<T>, field: &str, at: &At<'_>) -> Result<S
         .map_err(|_| at(v.span(), field, format!("{s:?} is not an IP address and port such as \"127.0.0.1:6363\"")))
 }
 
-fn read_faces(raw: &[Face], outputs: Vec<Option<LinkOutputSpec>>, at: &At<'_>) -> Result<Vec<FaceSpec>, ConfigError> {
+/// A face's peer: an address and port that some packet can reach (`face::unusable_peer`).
+fn peer_addr<T>(s: &str, v: &Spanned<T>, field: &str, at: &At<'_>) -> Result<SocketAddr, ConfigError> {
+    let peer = socket_addr(s, v, field, at)?;
+    match crate::face::unusable_peer(peer) {
+        Some(why) => Err(at(v.span(), field, format!("{s:?}: {why}"))),
+        None => Ok(peer),
+    }
+}
+
+/// A UDP peer needs the daemon's UDP socket, of its own family: an IPv4 socket cannot send to an
+/// IPv6 peer (such a face started and lost every packet until 2026-11-28).
+fn udp_peer_has_a_socket(peer: SocketAddr, udp_listen: Option<SocketAddr>) -> Result<(), String> {
+    match udp_listen {
+        None => Err("a UDP face needs the daemon's UDP socket, and listen.udp is false".into()),
+        Some(l) if l.is_ipv4() != peer.is_ipv4() => Err(format!(
+            "{peer} is an IPv{} peer and listen.udp ({l}) an IPv{} socket; give listen.udp of the peer's family",
+            if peer.is_ipv4() { 4 } else { 6 },
+            if l.is_ipv4() { 4 } else { 6 }
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+fn read_faces(
+    raw: &[Face],
+    outputs: Vec<Option<LinkOutputSpec>>,
+    udp_listen: Option<SocketAddr>,
+    at: &At<'_>,
+) -> Result<Vec<FaceSpec>, ConfigError> {
     let mut faces: Vec<FaceSpec> = Vec::new();
     let mut outputs = outputs.into_iter();
     for (i, f) in raw.iter().enumerate() {
@@ -277,8 +305,12 @@ fn read_faces(raw: &[Face], outputs: Vec<Option<LinkOutputSpec>>, at: &At<'_>) -
             return Err(at(f.name.span(), &format!("{field}.name"), format!("face {name:?} is named twice")));
         }
         let transport = match (&f.udp, &f.tcp, &f.unix) {
-            (Some(u), None, None) => FaceTransport::Udp(socket_addr(u.get_ref(), u, &format!("{field}.udp"), at)?),
-            (None, Some(t), None) => FaceTransport::Tcp(socket_addr(t.get_ref(), t, &format!("{field}.tcp"), at)?),
+            (Some(u), None, None) => {
+                let peer = peer_addr(u.get_ref(), u, &format!("{field}.udp"), at)?;
+                udp_peer_has_a_socket(peer, udp_listen).map_err(|why| at(u.span(), &format!("{field}.udp"), why))?;
+                FaceTransport::Udp(peer)
+            }
+            (None, Some(t), None) => FaceTransport::Tcp(peer_addr(t.get_ref(), t, &format!("{field}.tcp"), at)?),
             (None, None, Some(p)) => FaceTransport::Unix(PathBuf::from(p.get_ref())),
             _ => {
                 let msg = "give exactly one of udp = \"HOST:PORT\" or tcp = \"HOST:PORT\" (a peer), or unix = \"PATH\" (a listener)";
@@ -387,13 +419,8 @@ fn shape_error(e: &toml::de::Error, text: &str, file: &str) -> ConfigError {
     let lines: Vec<&str> = text.lines().collect();
     let here = lines.get(line - 1).copied().unwrap_or_default();
     let key = here.split_once('=').map(|(k, _)| k.trim()).filter(|k| !k.is_empty() && !k.starts_with('['));
-    let table = lines[..line.min(lines.len())]
-        .iter()
-        .rev()
-        .map(|l| l.trim())
-        .find(|l| l.starts_with('['))
-        .map(|l| l.trim_matches(|c| c == '[' || c == ']').trim());
-    let field = match (table, key) {
+    let table = table_of_line(&lines[..line.min(lines.len())]);
+    let field = match (table.as_deref(), key) {
         (Some(t), Some(k)) => format!("{t}.{k}"),
         (Some(t), None) => t.to_string(),
         (None, Some(k)) => k.to_string(),
@@ -406,10 +433,26 @@ fn shape_error(e: &toml::de::Error, text: &str, file: &str) -> ConfigError {
             "data did not match any variant of untagged enum Endpoint",
             "expected an address or path, or false for none",
         )
+        // serde reads an integer past i64 as i128 and names that type: say what is wrong.
+        .replace("invalid type: integer", "out of range: integer")
+        .replace(" as i128, expected u64", ", expected a whole number from 0 to 18446744073709551615")
         .replace("expected u64", "expected a whole number of 0 or more")
         .replace("expected usize", "expected a whole number of 0 or more")
         .replace('`', "\"");
     ConfigError(format!("{file}:{line}: {field}: {message}"))
+}
+
+/// The table the last of `lines` is in, as a field's prefix: `listen` for `[listen]`, and
+/// `routes[1]` for the second `[[routes]]`, whose index the message would lose otherwise.
+fn table_of_line(lines: &[&str]) -> Option<String> {
+    let at = lines.iter().rposition(|l| l.trim().starts_with('['))?;
+    let header = lines[at].trim();
+    let name = header.trim_matches(|c| c == '[' || c == ']').trim();
+    if !header.starts_with("[[") {
+        return Some(name.to_string());
+    }
+    let index = lines[..at].iter().filter(|l| l.trim() == header).count();
+    Some(format!("{name}[{index}]"))
 }
 
 /// 1-based line of a byte offset.

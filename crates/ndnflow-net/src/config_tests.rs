@@ -70,7 +70,7 @@ fn errors_name_the_file_the_line_and_the_field() {
     let e = err("[[faces]]\nname = \"b\"\nunix = \"/a\"\n[[faces]]\nname = \"b\"\nunix = \"/c\"\n");
     assert!(e.starts_with("fwd.toml:5: faces[1].name: face \"b\" is named twice"), "{e}");
     let e = err("pit_capacity = 0\n");
-    assert_eq!(e, "fwd.toml: pit_capacity: must be at least 1 (a forwarder with no PIT forwards nothing)");
+    assert_eq!(e, "fwd.toml:1: pit_capacity: must be at least 1 (a forwarder with no PIT forwards nothing)");
 }
 
 #[test]
@@ -83,7 +83,7 @@ fn unknown_keys_and_bad_forwarder_values_are_refused_by_name() {
     let e = err("pit_capacity = -1\n");
     assert_eq!(e, "fwd.toml:1: pit_capacity: invalid value: integer \"-1\", expected a whole number of 0 or more");
     let e = err("[[faces]]\nudp = \"127.0.0.1:7000\"\n");
-    assert_eq!(e, "fwd.toml:1: faces: missing field \"name\"");
+    assert_eq!(e, "fwd.toml:1: faces[0]: missing field \"name\"");
     // The [forwarder] table goes through the scenario reader: its messages, its field paths.
     let e = err("[forwarder]\nstrategy = \"best-rout\"\n");
     assert!(e.starts_with("fwd.toml:2:12: forwarder.strategy: "), "{e}");
@@ -195,4 +195,37 @@ fn a_configuration_that_never_ends_is_refused_at_the_ceiling() {
     // `ndnflow-fwd /dev/zero` read until the machine ran out of memory until 2026-11-28.
     let e = load(std::path::Path::new("/dev/zero")).unwrap_err().to_string();
     assert_eq!(e, "/dev/zero: cannot read the configuration: it holds more than 67108864 bytes, the most read");
+}
+
+#[test]
+fn a_face_peer_no_packet_can_reach_is_refused_at_its_line() {
+    // Each started until 2026-11-28 and lost every packet sent to the face; an IPv6 peer beside an
+    // IPv4 socket, and a UDP face without one, were named without the file or not at all.
+    let face = |peer: &str| format!("[listen]\nudp = \"127.0.0.1:6363\"\n[[faces]]\nname = \"a\"\nudp = \"{peer}\"\n");
+    assert_eq!(err(&face("127.0.0.1:0")), "fwd.toml:5: faces[0].udp: \"127.0.0.1:0\": port 0 is no peer's port");
+    assert!(err(&face("0.0.0.0:6363")).contains("faces[0].udp: \"0.0.0.0:6363\": the unspecified address"));
+    assert!(err(&face("224.0.0.1:6363")).contains("multicast faces are not built here"));
+    assert!(err(&face("255.255.255.255:6363")).contains("the broadcast address"));
+    assert_eq!(
+        err(&face("[::1]:9")),
+        "fwd.toml:5: faces[0].udp: [::1]:9 is an IPv6 peer and listen.udp (127.0.0.1:6363) an IPv4 socket; \
+         give listen.udp of the peer's family"
+    );
+    let off = "[listen]\nudp = false\n[[faces]]\nname = \"a\"\nudp = \"127.0.0.1:9\"\n";
+    assert_eq!(err(off), "fwd.toml:5: faces[0].udp: a UDP face needs the daemon's UDP socket, and listen.udp is false");
+    let tcp = "[[faces]]\nname = \"a\"\ntcp = \"224.0.0.1:6363\"\n";
+    assert!(err(tcp).starts_with("fwd.toml:3: faces[0].tcp: \"224.0.0.1:6363\": multicast"), "{}", err(tcp));
+}
+
+#[test]
+fn errors_name_the_table_s_index_and_the_range() {
+    // "routes.cost" without the index and "as i128" until 2026-11-28.
+    let routes = "[[faces]]\nname = \"b\"\nudp = \"127.0.0.1:9\"\n[[routes]]\nprefix = \"/p\"\nnexthop = \"b\"\n\
+                  [[routes]]\nprefix = \"/q\"\nnexthop = \"b\"\ncost = 1.5\n";
+    assert!(err(routes).starts_with("fwd.toml:10: routes[1].cost: invalid type: floating point"), "{}", err(routes));
+    assert_eq!(
+        err("seed = 99999999999999999999\n"),
+        "fwd.toml:1: seed: out of range: integer \"99999999999999999999\", expected a whole number from 0 to \
+         18446744073709551615"
+    );
 }

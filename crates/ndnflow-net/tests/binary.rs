@@ -95,7 +95,7 @@ fn a_bad_file_is_one_line_naming_the_field_and_status_2() {
     assert_eq!(
         err,
         format!(
-            "ndnflow-fwd: {}: pit_capacity: must be at least 1 (a forwarder with no PIT forwards nothing)\n",
+            "ndnflow-fwd: {}:1: pit_capacity: must be at least 1 (a forwarder with no PIT forwards nothing)\n",
             path.display()
         )
     );

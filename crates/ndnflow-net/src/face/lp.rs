@@ -74,7 +74,10 @@ impl LinkService {
     /// A link service with `mtu` (`None`: NFD's UDP MTU for `ipv6` or IPv4), and reliability if
     /// asked.
     pub fn new(mtu: Option<u32>, ipv6: bool, reliable: bool) -> LinkService {
-        let mtu = mtu.unwrap_or(if ipv6 { UDP_MTU_V6 } else { UDP_MTU_V4 });
+        // Capped at the transport's own, as `set_mtu` caps faces/update's (faces/create reported
+        // an IPv4 face's Mtu of 70,000 as 65,527, the IPv6 one, until 2026-11-28).
+        let cap = if ipv6 { UDP_MTU_V6 } else { UDP_MTU_V4 };
+        let mtu = mtu.map_or(cap, |m| m.min(cap));
         LinkService {
             mtu,
             next_sequence: 0,

@@ -49,6 +49,25 @@ pub struct DriverCounters {
     pub reconnects: u64,
 }
 
+/// Why `peer` can never be a unicast face's remote end, or `None` when it can. The
+/// configuration's `[[faces]]` and faces/create both ask: each of these was taken, and every
+/// packet sent to it was lost (port 0, the unspecified address), or went to a group this driver
+/// builds no face for (NFD makes multicast faces itself, and refuses them in faces/create with 406).
+pub fn unusable_peer(peer: SocketAddr) -> Option<&'static str> {
+    let ip = peer.ip();
+    if peer.port() == 0 {
+        Some("port 0 is no peer's port")
+    } else if ip.is_unspecified() {
+        Some("the unspecified address (0.0.0.0 or ::) is no peer's address")
+    } else if ip.is_multicast() {
+        Some("multicast faces are not built here (unicast peers only)")
+    } else if ip == std::net::IpAddr::V4(std::net::Ipv4Addr::BROADCAST) {
+        Some("the broadcast address is no peer's address")
+    } else {
+        None
+    }
+}
+
 /// A TCP endpoint as NFD's FaceUri writes it: `tcp4://ADDRESS:PORT` or `tcp6://[ADDRESS]:PORT`.
 pub fn tcp_uri(a: SocketAddr) -> String {
     format!("{}://{a}", if a.is_ipv4() { "tcp4" } else { "tcp6" })

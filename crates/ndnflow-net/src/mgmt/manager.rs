@@ -223,9 +223,16 @@ impl Daemon {
         if tcp {
             return self.create_tcp_face(peer, persistency);
         }
+        let local = self.udp_addr();
         let Some(udp) = self.udp.as_mut() else {
             return ControlResponse::error(406, "UDP faces are off (listen.udp = false)");
         };
+        if let Some(local) = local.filter(|l| l.is_ipv4() != peer.is_ipv4()) {
+            // NFD answers 406 when it has no channel of the peer's family; an IPv4 socket cannot
+            // send to an IPv6 peer, and such a face lost every packet until 2026-11-28.
+            let msg = format!("no UDP channel for {peer}: the daemon's UDP socket is {local}");
+            return ControlResponse::error(406, msg);
+        }
         if let Some(existing) = udp.face_of(peer) {
             let mut r = ControlResponse::error(409, "a face with this remote URI already exists");
             r.body = Some(self.face_parameters(existing));
@@ -397,33 +404,62 @@ fn link_options(p: &ControlParameters, tcp: bool) -> Result<(Option<u32>, bool),
 
 /// `udp4://1.2.3.4:6363`, `tcp6://[::1]:6363`, `udp://...`: (whether TCP, the peer). The port
 /// defaults to 6363. Host names are refused: NFD resolves them (FaceUri canonization), the daemon
-/// does not.
+/// does not. A `4` or `6` scheme takes only its family's addresses (NFD's canonization fails
+/// otherwise), and a peer no packet can reach is refused (`face::unusable_peer`).
 fn parse_face_uri(uri: &str) -> Result<(bool, SocketAddr), Box<ControlResponse>> {
+    let refuse = |code: u64, why: String| Box::new(ControlResponse::error(code, format!("{uri:?}: {why}")));
     let Some((scheme, rest)) = uri.split_once("://") else {
         return Err(Box::new(ControlResponse::error(400, format!("{uri:?} is not a face URI (scheme://address)"))));
     };
-    let tcp = match scheme {
-        "udp" | "udp4" | "udp6" => false,
-        "tcp" | "tcp4" | "tcp6" => true,
+    let (tcp, family) = match scheme {
+        "udp" => (false, None),
+        "udp4" => (false, Some(4)),
+        "udp6" => (false, Some(6)),
+        "tcp" => (true, None),
+        "tcp4" => (true, Some(4)),
+        "tcp6" => (true, Some(6)),
         _ => {
             let msg = format!("{scheme} faces are not built (udp and tcp only)");
             return Err(Box::new(ControlResponse::error(406, msg)));
         }
     };
-    let rest = rest.trim_end_matches('/');
-    let with_port = if rest.parse::<SocketAddr>().is_ok() {
-        rest.to_string()
-    } else if rest.starts_with('[') && rest.ends_with(']') || !rest.contains(':') {
-        format!("{rest}:6363")
-    } else if rest.matches(':').count() > 1 {
-        format!("[{rest}]:6363")
-    } else {
-        rest.to_string()
+    let (host, port) = split_host_port(rest.trim_end_matches('/'));
+    let ip: std::net::IpAddr =
+        host.parse().map_err(|_| refuse(400, format!("the address {host:?} must be an IP literal")))?;
+    let port = match port {
+        None => 6363,
+        Some(p) => match p.parse::<u16>() {
+            Ok(n) if n > 0 => n,
+            _ => return Err(refuse(400, format!("the port {p:?} must be a number from 1 to 65535"))),
+        },
     };
-    let peer = with_port
-        .parse()
-        .map_err(|_| Box::new(ControlResponse::error(400, format!("{uri:?}: the address must be an IP literal"))))?;
+    match family {
+        Some(4) if !ip.is_ipv4() => return Err(refuse(400, format!("{scheme}:// takes an IPv4 address"))),
+        Some(6) if !ip.is_ipv6() => return Err(refuse(400, format!("{scheme}:// takes an IPv6 address"))),
+        _ => {}
+    }
+    let peer = SocketAddr::new(ip, port);
+    if let Some(why) = crate::face::unusable_peer(peer) {
+        return Err(refuse(406, why.to_string()));
+    }
     Ok((tcp, peer))
+}
+
+/// A URI's authority as (host, port): `[v6]:port`, `[v6]`, `v4:port`, `v4`, or a bare IPv6
+/// address (more than one colon, no brackets).
+fn split_host_port(rest: &str) -> (&str, Option<&str>) {
+    if let Some(inner) = rest.strip_prefix('[') {
+        return match inner.split_once(']') {
+            Some((host, "")) => (host, None),
+            Some((host, tail)) => (host, Some(tail.strip_prefix(':').unwrap_or(tail))),
+            None => (rest, None),
+        };
+    }
+    match rest.matches(':').count() {
+        0 => (rest, None),
+        1 => rest.split_once(':').map(|(h, p)| (h, Some(p))).unwrap_or((rest, None)),
+        _ => (rest, None),
+    }
 }
 
 /// The built-in strategy a management name asks for: the component after /localhost/nfd/strategy
@@ -453,6 +489,33 @@ mod tests {
         assert_eq!(parse_face_uri("ether://[01:02:03:04:05:06]").unwrap_err().status_code, 406);
         assert_eq!(parse_face_uri("udp4://example.net").unwrap_err().status_code, 400);
         assert_eq!(parse_face_uri("127.0.0.1").unwrap_err().status_code, 400);
+        assert_eq!(ok("udp6://::1"), "[::1]:6363");
+    }
+
+    #[test]
+    fn a_uri_no_packet_can_reach_is_refused_naming_what_is_wrong() {
+        // Each was taken until 2026-11-28 (a wrong port was blamed on the address, a mismatched
+        // family turned into the other scheme, and port 0, 0.0.0.0, multicast and broadcast got
+        // 200 and faces that lost every packet).
+        let refused = |s: &str| {
+            let e = parse_face_uri(s).unwrap_err();
+            (e.status_code, e.status_text)
+        };
+        let port = |s: &str, p: &str| (400, format!("{s:?}: the port {p:?} must be a number from 1 to 65535"));
+        assert_eq!(refused("udp4://127.0.0.1:70000"), port("udp4://127.0.0.1:70000", "70000"));
+        assert_eq!(refused("udp4://127.0.0.1:abc"), port("udp4://127.0.0.1:abc", "abc"));
+        assert_eq!(refused("udp4://127.0.0.1:"), port("udp4://127.0.0.1:", ""));
+        assert_eq!(refused("tcp6://[::1]:-1"), port("tcp6://[::1]:-1", "-1"));
+        assert_eq!(refused("udp4://127.0.0.1:0"), port("udp4://127.0.0.1:0", "0"));
+        assert_eq!(refused("udp4://0.0.0.0:6363").0, 406);
+        assert_eq!(refused("udp4://224.0.0.1:6363").0, 406);
+        assert_eq!(refused("udp4://255.255.255.255:6363").0, 406);
+        assert_eq!(refused("tcp4://[::1]:6363"), (400, "\"tcp4://[::1]:6363\": tcp4:// takes an IPv4 address".into()));
+        assert_eq!(refused("udp6://127.0.0.1").0, 400);
+        assert_eq!(
+            refused("udp4://example.net:6363").1,
+            "\"udp4://example.net:6363\": the address \"example.net\" must be an IP literal"
+        );
     }
 
     #[test]
