@@ -187,6 +187,32 @@ def test_bad_names_and_options_are_refused_in_one_line_with_exit_2(tmp_path, cap
     assert capsys.readouterr().err.startswith("error: --bin: at least 1ms for a fetch on real sockets")
 
 
+def test_get_checks_where_it_writes_before_it_fetches(tmp_path, capsys):
+    # -o a folder failed only once every segment had come, and the object was lost, until
+    # 2026-11-28; --out a file likewise lost the results. With no forwarder at the socket, the
+    # fetch would fail first: each error below is the option's own.
+    sock = str(tmp_path / "none.sock")
+    assert main(["get", "/p", "-o", str(tmp_path), "--socket", sock]) == 2
+    assert capsys.readouterr().err == f"error: -o {tmp_path}: a folder; give the file to write the object to\n"
+    assert main(["get", "/p", "-o", str(tmp_path / "no" / "f.bin"), "--socket", sock]) == 2
+    assert capsys.readouterr().err == f"error: -o {tmp_path / 'no' / 'f.bin'}: {tmp_path / 'no'} is not a folder\n"
+    (tmp_path / "file").write_text("x")
+    assert main(["get", "/p", "--out", str(tmp_path / "file"), "--socket", sock]) == 2
+    assert capsys.readouterr().err.startswith(f"error: --out {tmp_path / 'file'}: not a folder")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_get_names_the_file_it_could_not_write(tmp_path, capsys, monkeypatch):
+    # A write refused after the fetch ("[Errno 28] No space left on device") named no file until
+    # 2026-11-28. The fetch is faked: the object is b"abc", the summary a complete fetch's.
+    from ndnflow import cli_net
+
+    summary = json.dumps({"get": {"complete": True}})
+    monkeypatch.setattr(cli_net._native, "require", lambda name: lambda *a: (b"abc", "done", summary, {}))
+    assert main(["get", "/p", "-q", "-o", "/dev/full", "--socket", str(tmp_path / "s.sock")]) == 1
+    assert capsys.readouterr().err == "error: -o /dev/full: No space left on device; the object was not written\n"
+
+
 @pytest.mark.parametrize("size", ["0", "-1", str(2**70)])
 def test_serve_refuses_a_segment_size_it_cannot_hold(tmp_path, capsys, size):
     # -1 and 2^70 reached the core as "internal error: OverflowError" until 2026-11-28.

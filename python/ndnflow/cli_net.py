@@ -46,15 +46,30 @@ GET_CONSUMER_OPTIONS = ("cc", "segments", "lifetime", "max_retries", "rto", "in_
                         "batches")
 
 
+def _check_output_option(output: str | None) -> None:
+    """`get -o FILE`, checked before the fetch: a folder, or a file in a folder that does not exist,
+    failed only once every segment had come, and the object was lost."""
+    if not output or output == "-":
+        return
+    path = Path(output)
+    if path.is_dir():
+        raise _usage_error(f"-o {output}: a folder; give the file to write the object to")
+    parent = path.parent
+    if not parent.is_dir():
+        raise _usage_error(f"-o {output}: {parent} is not a folder")
+
+
 def cmd_get(args: argparse.Namespace) -> int:
     """Fetches NAME through a forwarder with the simulator's consumer; the object to -o or
     stdout, ndncatchunks' summary to stderr, and to --out the files a simulated run writes for
     its consumers (summary.json, consumers, interests and paths traces)."""
     get_object = _native.require("get_object")
     options = [(key, getattr(args, key)) for key in GET_CONSUMER_OPTIONS if getattr(args, key) is not None]
-    from ndnflow.cli import _check_seed_option, _duration_option
+    from ndnflow.cli import _check_out_option, _check_seed_option, _duration_option
 
     _check_seed_option(args.seed)
+    _check_out_option(args.out)
+    _check_output_option(args.output)
     bin_ns = None if args.bin is None else round(units.parse_duration(_duration_option(args.bin, "--bin")) * 1e9)
     try:
         content, text, summary, traces = get_object(args.name, options, args.socket, args.seed, bin_ns,
@@ -72,7 +87,11 @@ def cmd_get(args: argparse.Namespace) -> int:
         _say(f"error: {args.name}: {json.loads(summary)['get']['incomplete']}; nothing written")
         return EXIT_INTERNAL
     if args.output and args.output != "-":
-        Path(args.output).write_bytes(content)
+        try:
+            Path(args.output).write_bytes(content)
+        except OSError as exc:  # checked before the fetch, so a full disk or a device's refusal
+            _say(f"error: -o {args.output}: {exc.strerror or exc}; the object was not written")
+            return EXIT_INTERNAL
     else:
         sys.stdout.buffer.write(content)
         sys.stdout.flush()
