@@ -60,7 +60,8 @@ pub const CONSUMER_KEYS: &[&str] =
 /// is taken as a string (`4s`), and a `cc` string is the algorithm (`--cc aimd`). Errors name
 /// the option.
 pub fn consumer_config(name: &str, options: &[(String, String)]) -> Result<ConsumerConfig, AppError> {
-    Name::parse(name).map_err(|e| AppError::Usage(format!("NAME {name:?}: {e}")))?;
+    let parsed = Name::parse(name).map_err(|e| AppError::Usage(format!("NAME {name:?}: {e}")))?;
+    super::check_name_fits(&parsed, "NAME")?;
     let mut text = format!("name = {}\n", toml_string(name));
     let mut lines = vec!["NAME".to_string()];
     let defaults = [("cc", DEFAULT_CC), ("max_retries", DEFAULT_MAX_RETRIES)];

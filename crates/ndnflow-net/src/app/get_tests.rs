@@ -62,3 +62,17 @@ fn throughput_is_scaled_as_ndncatchunks_prints_it() {
     assert_eq!(format_throughput(6_500_000.0), "6.500000 Mbit/s");
     assert_eq!(format_throughput(2e15), "2000.000000 Tbit/s");
 }
+
+#[test]
+fn a_name_whose_interests_cannot_cross_a_face_is_refused() {
+    // One component of L bytes: 1 + 3 + L (a 3-octet length past 252); the version and segment
+    // number of 8 octets add 10 each, the Name's TL 4, CanBePrefix and MustBeFresh 2 each, the
+    // Nonce 6, the 4 s lifetime 4 and the Interest's TL 4: L + 46 bytes. 8754 fits the 8800 a face
+    // carries; 8755 does not. Such a name was sent, and blamed on the forwarder, until 2026-11-28.
+    let name = |l: usize| format!("/{}", "a".repeat(l));
+    assert!(consumer_config(&name(8754), &[]).is_ok());
+    assert_eq!(
+        error(&name(8755), &[]),
+        "NAME: 8759 bytes of name make 8801-byte Interests, above the 8800 bytes a face carries"
+    );
+}

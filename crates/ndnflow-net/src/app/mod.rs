@@ -27,6 +27,28 @@ pub enum AppError {
     Failed(String),
 }
 
+/// Refuses a NAME or PREFIX whose Interests could not cross a face: the largest one a tool sends
+/// under it (a version and a segment number of 8 octets each, CanBePrefix, MustBeFresh, a Nonce
+/// and a lifetime) must fit the 8800 bytes a face carries (ndn-cxx MAX_NDN_PACKET_SIZE). Such a
+/// name was sent anyway, and the forwarder closed the connection, which the tools reported as the
+/// forwarder's fault, until 2026-11-28. `what` names the argument ("NAME", "PREFIX").
+pub(crate) fn check_name_fits(name: &ndnflow_core::Name, what: &str) -> Result<(), AppError> {
+    use crate::face::udp::MAX_PACKET_SIZE;
+    let longest = name.append_version(u64::MAX).append_segment(u64::MAX);
+    let mut interest = ndnflow_core::Interest::new(longest, 0, ndnflow_core::Time::from_secs(4));
+    interest.can_be_prefix = true;
+    interest.must_be_fresh = true;
+    let size = interest.wire_size();
+    if size > MAX_PACKET_SIZE {
+        let msg = format!(
+            "{what}: {} bytes of name make {size}-byte Interests, above the {MAX_PACKET_SIZE} bytes a face carries",
+            name.component_wire().len()
+        );
+        return Err(AppError::Usage(msg));
+    }
+    Ok(())
+}
+
 /// Completes at `deadline`, never when there is none.
 pub(crate) async fn sleep_until(deadline: Option<std::time::Instant>) {
     match deadline {

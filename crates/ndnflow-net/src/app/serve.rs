@@ -117,10 +117,23 @@ impl Segments {
         if size == 0 {
             return Err(AppError::Usage("--segment-size: must be at least 1 byte".into()));
         }
+        super::check_name_fits(prefix, "PREFIX")?;
         let versioned = if rdr::has_version(prefix) { prefix.clone() } else { prefix.append_version(unix_millis()) };
         let prefix = rdr::unversioned(prefix);
         let count = content.len().div_ceil(size).max(1) as u64;
         let last = segment_value(count - 1);
+        // A Data with no payload at all past the limit is the prefix's doing, not the segments'.
+        let mut empty = Data::new(versioned.append_segment(count - 1), Bytes::new());
+        empty.freshness_period = freshness;
+        empty.final_block_id = Some((SEGMENT, last.clone()));
+        let bare = sign(empty, key).len();
+        if bare >= MAX_PACKET_SIZE {
+            let msg = format!(
+                "PREFIX: {} bytes of name make Data of {bare} bytes before any payload, above the {MAX_PACKET_SIZE} bytes a face carries",
+                prefix.component_wire().len()
+            );
+            return Err(AppError::Usage(msg));
+        }
         let mut packets = Vec::with_capacity(count as usize);
         for seg in 0..count {
             let start = (seg as usize * size).min(content.len());
@@ -306,7 +319,17 @@ pub async fn register(
     let name = signed_command_name("rib", "register", &params, since_1970.as_millis() as u64, nonce);
     let lifetime = Time::from_nanos(wait.as_nanos().min(u128::from(u64::MAX)) as u64);
     let interest = Frame::interest(Arc::new(Interest::new(name.clone(), nonce as u32, lifetime)));
-    send(client, &interest.encode()).await?;
+    let wire = interest.encode();
+    if wire.len() > MAX_PACKET_SIZE {
+        // The command's name holds the prefix (in its ControlParameters) and about 100 bytes of
+        // management prefix, timestamp, nonce and signature besides.
+        let msg = format!(
+            "PREFIX: its rib/register command is a {}-byte Interest, above the {MAX_PACKET_SIZE} bytes a face carries (a shorter prefix, or --no-register)",
+            wire.len()
+        );
+        return Err(AppError::Usage(msg));
+    }
+    send(client, &wire).await?;
     let deadline = Instant::now() + wait;
     let at = client.path().display().to_string();
     let failed = |why: String| AppError::Failed(format!("rib/register {prefix} at {at}: {why}"));
@@ -402,4 +425,31 @@ const ECHOED_FLAGS: u64 = ndnflow_core::packet::lp::flags::PTP_PROBE | ndnflow_c
 
 async fn send(client: &mut Client, bytes: &[u8]) -> Result<(), AppError> {
     client.send(bytes).await.map_err(|e| AppError::Failed(format!("writing to {}: {e}", client.path().display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prefix_too_long_for_any_data_is_blamed_not_the_segment_size() {
+        // PREFIX of one L-byte component: the Data's name adds 4 (its TL) + 10 (the version, a
+        // millisecond clock in 8 octets) + 3 (seg=0), MetaInfo with FinalBlockId 7, the empty
+        // Content 2, SignatureInfo 5 and a 32-byte SignatureValue 34, the Name's and the Data's
+        // TLs 4 each: L + 73 bytes before any payload. With L = 8740 that is 8813, above 8800,
+        // while its Interests (L + 46) still fit. Until 2026-11-28 "--segment-size" was blamed,
+        // although no segment size could help.
+        let prefix = Name::parse(&format!("/{}", "a".repeat(8740))).unwrap();
+        let e = Segments::new(&prefix, b"x", 8000, None).err().unwrap().to_string();
+        assert_eq!(
+            e,
+            "PREFIX: 8744 bytes of name make Data of 8813 bytes before any payload, above the 8800 bytes a face carries"
+        );
+        let e = Segments::new(&Name::parse(&format!("/{}", "a".repeat(8755))).unwrap(), b"x", 8000, None);
+        assert!(e.err().unwrap().to_string().starts_with("PREFIX: 8759 bytes of name make 8801-byte Interests"));
+        // A prefix that leaves room for a payload still blames the segment size.
+        let short = Name::parse(&format!("/{}", "a".repeat(8700))).unwrap();
+        let e = Segments::new(&short, &[0; 100], 100, None).err().unwrap().to_string();
+        assert!(e.starts_with("--segment-size: 100-byte segments make"), "{e}");
+    }
 }
