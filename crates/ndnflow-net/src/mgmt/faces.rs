@@ -23,7 +23,7 @@ use ndnflow_core::table::FaceId;
 
 use super::control::{tlv as cp, ControlParameters, ControlResponse};
 use super::dataset::tlv;
-use super::manager::{nfd_face_id, FLAG_LP_RELIABILITY};
+use super::manager::{nfd_face_id, FLAG_CONGESTION_MARKING, FLAG_LP_RELIABILITY};
 use crate::daemon::Daemon;
 use crate::face::{Persistency, Transport};
 
@@ -128,7 +128,14 @@ impl Daemon {
             Ok(persistency) => persistency,
             Err(e) => return *e,
         };
-        let refused = self.refused_changes(face, persistency, reliable, p.mtu);
+        let mut refused = self.refused_changes(face, persistency, reliable, p.mtu);
+        if let (Some(flags), Some(mask)) = (p.flags, p.mask) {
+            // Asking for congestion marking got 200 and nothing until 2026-11-28.
+            if mask & flags & FLAG_CONGESTION_MARKING != 0 {
+                refused.flags = Some(refused.flags.unwrap_or(0) | FLAG_CONGESTION_MARKING);
+                refused.mask = Some(refused.mask.unwrap_or(0) | FLAG_CONGESTION_MARKING);
+            }
+        }
         if refused != ControlParameters::default() {
             let mut r = ControlResponse::error(409, "Invalid properties specified");
             r.body = Some(refused);

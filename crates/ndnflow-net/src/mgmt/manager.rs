@@ -53,6 +53,9 @@ pub fn udp_uri(addr: SocketAddr) -> String {
 /// ndn-cxx's face flag for NDNLPv2 link reliability (nfd-constants.hpp,
 /// `BIT_LP_RELIABILITY_ENABLED` = 1): the value 2 in Flags and Mask.
 pub const FLAG_LP_RELIABILITY: u64 = 1 << 1;
+/// NFD's `BIT_CONGESTION_MARKING_ENABLED`: marking on a face's send queue, which the daemon's
+/// faces do not build (the simulator's links do, `marking = "nfd"`); asked for, it is refused.
+pub const FLAG_CONGESTION_MARKING: u64 = 1 << 2;
 
 /// The strategy names management speaks: `/localhost/nfd/strategy/<word>[/v=N]`.
 const STRATEGY_PREFIX: [&str; 3] = ["localhost", "nfd", "strategy"];
@@ -321,7 +324,13 @@ impl Daemon {
                     ..Default::default()
                 })
             }
-            Err(e) => ControlResponse::error(404, format!("strategy {word:?} not registered: {e}")),
+            Err(e) => {
+                // The reader's reason, without the place in the one-line table made above
+                // ("strategy-choice:1:20: set.strategy: "), which names nothing the asker wrote.
+                let e = e.to_string();
+                let why = e.split_once("set.strategy: ").map_or(e.as_str(), |(_, why)| why);
+                ControlResponse::error(404, format!("strategy {word:?} not registered: {why}"))
+            }
         }
     }
 
@@ -384,6 +393,10 @@ fn missing(field: &str) -> ControlResponse {
 fn link_options(p: &ControlParameters, tcp: bool) -> Result<(Option<u32>, bool), Box<ControlResponse>> {
     let reliable = match (p.flags, p.mask) {
         (None, None) => false,
+        (Some(flags), Some(mask)) if mask & flags & FLAG_CONGESTION_MARKING != 0 => {
+            let msg = "congestion marking (Flags bit 2) is not built on the daemon's faces";
+            return Err(Box::new(ControlResponse::error(406, msg)));
+        }
         (Some(flags), Some(mask)) => mask & flags & FLAG_LP_RELIABILITY != 0,
         _ => return Err(Box::new(ControlResponse::error(400, "Flags and Mask must come together"))),
     };
