@@ -222,6 +222,13 @@ def test_serve_refuses_a_segment_size_it_cannot_hold(tmp_path, capsys, size):
     assert capsys.readouterr().err == f"error: --segment-size {size}: a segment holds from 1 to 4294967295 bytes\n"
 
 
+def test_serve_refuses_a_key_name_without_a_key(tmp_path, capsys):
+    data = tmp_path / "data.bin"
+    data.write_bytes(b"x")
+    assert main(["serve", "/p", str(data), "--socket", str(tmp_path / "s.sock"), "--key-name", "/p/KEY/x"]) == 2
+    assert capsys.readouterr().err == "error: --key-name names the key given by --key; give --key FILE too\n"
+
+
 def test_serve_with_a_missing_file_is_a_clear_error(tmp_path, capsys):
     assert main(["serve", "/p", str(tmp_path / "missing.bin"), "--socket", str(tmp_path / "s.sock")]) == 2
     err = capsys.readouterr().err

@@ -108,6 +108,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise _usage_error(f"--freshness: {exc}") from None
     if freshness_ms < 0:
         raise _usage_error(f"--freshness {args.freshness}: must not be negative")
+    if args.key_name is not None and args.key is None:
+        # It was ignored, and the Data signed with DigestSha256, until 2026-11-28.
+        raise _usage_error("--key-name names the key given by --key; give --key FILE too")
     if not 1 <= args.segment_size <= 2**32 - 1:
         raise _usage_error(f"--segment-size {args.segment_size}: a segment holds from 1 to {2**32 - 1} bytes")
     try:
