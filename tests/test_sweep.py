@@ -9,6 +9,7 @@ Interest of window at 5 ms per link, and half that at 10 ms.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -231,6 +232,48 @@ def test_a_bad_point_is_named_before_anything_runs(line_file, monkeypatch):
     with pytest.raises(SweepError, match=r"point 1 \(links\[c,r\]\.delay=soon, seed 1\): links\[0\]\.delay: invalid duration"):
         ndnflow.sweep(line_file, {"links[c,r].delay": ["5ms", "soon"]}, progress=False)
     assert started == []
+
+
+@pytest.mark.parametrize("grid, message", [
+    # One field spelt two ways: the later key's value ran while the table showed both.
+    ({"links[0].delay": ["1ms"], "links[c,r].delay": ["9ms"]},
+     "keys 'links[0].delay' and 'links[c,r].delay' both set links[c,r].delay"),
+    ({"links[-1].delay": ["1ms"], "links[1].delay": ["9ms"]}, "both set links[1].delay"),
+    ({"consumers[0].cc": [{"algorithm": "aimd"}], "consumers[0].cc.window": [2]},
+     "overlap: consumers[0].cc holds consumers[0].cc.window"),
+    # 1,000 x 1,000 x 1,000 points were listed before anything printed, 13.7 GB and counting.
+    ({"links[0].delay": [f"{i}ms" for i in range(1, 1001)], "links[1].delay": [f"{i}ms" for i in range(1, 1001)],
+      "consumers[0].cc.window": list(range(1, 1001))},
+     "the sweep asks for 1000000000 runs (1000 x 1000 x 1000 values x 1 seeds), more than the 100000"),
+])
+def test_a_grid_that_cannot_run_as_asked_is_refused_before_anything_runs(line_file, monkeypatch, grid, message):
+    # Each was taken until 2026-11-28.
+    started = []
+    monkeypatch.setattr(sweeps, "_run_local", lambda run, slot: started.append(run))
+    with pytest.raises(SweepError, match=re.escape(message)):
+        ndnflow.sweep(line_file, grid, progress=False)
+    assert started == []
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    # seeds=[1.5] and [True] ran seed 1, "12" ran seeds 1 and 2, [1, 1] ran twice, until 2026-11-28.
+    ({"seeds": [1.5]}, SweepError, "seeds: 1.5 is not an integer from 0 to 18446744073709551615"),
+    ({"seeds": [True]}, SweepError, "seeds: True is not an integer"),
+    ({"seeds": "12"}, SweepError, "seeds: expected a list of integers, such as [1, 2, 3], got '12'"),
+    ({"seeds": [1, 1]}, SweepError, "seeds: 1 given more than once"),
+    ({"jobs": 1.5}, ValueError, "jobs must be a whole number of at least 1, not 1.5"),
+    ({"jobs": "2"}, ValueError, "jobs must be a whole number of at least 1, not '2'"),
+])
+def test_the_api_takes_seeds_and_jobs_as_the_command_line_does(line_file, kwargs, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        ndnflow.sweep(line_file, {"consumers[0].cc.window": [1]}, progress=False, **kwargs)
+
+
+@pytest.mark.parametrize("grid", [None, ["links[0].delay"], {1: ["1ms"]}])
+def test_a_grid_that_is_no_table_of_keys_is_named(line_file, grid):
+    # AttributeError "'NoneType' object has no attribute 'items'" until 2026-11-28.
+    with pytest.raises(SweepError, match=re.escape("the grid: expected a table of keys (text) to lists of values")):
+        ndnflow.sweep(line_file, grid, progress=False)
 
 
 def test_a_metric_that_matches_nothing_is_refused_before_anything_runs(line_file, monkeypatch):

@@ -207,6 +207,55 @@ def check_grid(grid: Mapping[str, Sequence[Any]]) -> Dict[str, List[Any]]:
     return checked
 
 
+def resolved(doc: Dict[str, Any], field: str) -> Tuple[Any, ...]:
+    """The slots `field` reaches in `doc`, with a link named by its nodes as its index and a
+    negative index counted from the end, so that two spellings of one field compare equal
+    (``links[c1,r].delay`` and ``links[0].delay``). Past a table the document does not hold
+    yet, the rest is the key's own steps; a key that cannot be applied is left to `set_field`
+    to report."""
+    steps = parse_key(field)
+    out: List[Any] = []
+    container: Any = doc
+    for depth, step in enumerate(steps):
+        try:
+            holder, slot = _child(container, step, steps[:depth], field)
+        except GridError:
+            return tuple(out) + tuple(steps[depth:])
+        if isinstance(slot, int) and slot < 0:
+            slot += len(holder)
+        out.append(slot)
+        inside = holder.get(slot) if isinstance(holder, dict) else holder[slot]
+        if not isinstance(inside, (dict, list)):
+            return tuple(out) + tuple(steps[depth + 1:])
+        container = inside
+    return tuple(out)
+
+
+def check_overlaps(doc: Dict[str, Any], grid: Mapping[str, Sequence[Any]]) -> None:
+    """Refuses two keys that set one field, or a table and a field inside it, however they are
+    spelt: the later key's value won, while the table showed both (until 2026-11-28)."""
+    seen: List[Tuple[Tuple[Any, ...], str, str]] = []
+    for key in grid:
+        for field in fields(key):
+            path = resolved(doc, field)
+            for other_path, other_key, other_field in seen:
+                shorter = min(len(path), len(other_path))
+                if path[:shorter] == other_path[:shorter]:
+                    what = (f"both set {field}" if len(path) == len(other_path)
+                            else f"overlap: {other_field if len(other_path) < len(path) else field} "
+                                 f"holds {field if len(other_path) < len(path) else other_field}")
+                    raise GridError(f"keys {other_key!r} and {key!r} {what}; give the field once")
+            seen.append((path, key, field))
+
+
+def count_points(grid: Mapping[str, Sequence[Any]]) -> int:
+    """How many points the grid has, without listing them."""
+    count = 1
+    for values in grid.values():
+        count *= len(values)
+    return count
+
+
 def points(grid: Mapping[str, Sequence[Any]]) -> List[Dict[str, Any]]:
     """Every combination of the grid's values, the last key varying fastest."""
     keys = list(grid)

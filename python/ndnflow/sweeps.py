@@ -14,6 +14,7 @@ one with `ndnflow run` for its time series.
 
 from __future__ import annotations
 
+import collections
 import fnmatch
 import json
 import math
@@ -30,7 +31,7 @@ from ndnflow import _native, safe_io
 from ndnflow.results import _write_parquet, json_ready
 from ndnflow.runner import RunSlot, _progress_bar, _scenario, drive, run_tasks, usable_cpus
 from ndnflow.scenario import Scenario
-from ndnflow.sweep_grid import GridError, check_grid, points, set_field, value_text
+from ndnflow.sweep_grid import GridError, check_grid, check_overlaps, count_points, points, set_field, value_text
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -234,6 +235,25 @@ def _cell(mean: Any, std: Any, metric: str, several: bool) -> str:
     return text
 
 
+#: The most runs (points x seeds) one sweep takes. Each is planned, its scenario built and checked,
+#: before the first runs: a grid of three keys of 1,000 values each (10^9 points) grew to 13.7 GB
+#: before printing anything, until 2026-11-28.
+MAX_RUNS = 100_000
+
+
+def _seed_list(seeds: Any) -> List[int]:
+    """`seeds` as the command line's --seeds takes them: integers from 0 to 2^64 - 1, each once."""
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence):
+        raise SweepError(f"seeds: expected a list of integers, such as [1, 2, 3], got {seeds!r}")
+    for seed in seeds:
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**64 - 1:
+            raise SweepError(f"seeds: {seed!r} is not an integer from 0 to {2**64 - 1}")
+    repeated = sorted(seed for seed, times in collections.Counter(seeds).items() if times > 1)
+    if repeated:
+        raise SweepError(f"seeds: {', '.join(map(str, repeated))} given more than once")
+    return list(seeds)
+
+
 def plan(scenario: Union[Scenario, PathLike], grid: Mapping[str, Sequence[Any]],
          seeds: Optional[Sequence[int]] = None) -> Tuple[Scenario, Dict[str, List[Any]], List[int], List[SweepRun], List[str]]:
     """Every run of the sweep, each point's scenario built and checked by the Rust reader, and the
@@ -241,14 +261,26 @@ def plan(scenario: Union[Scenario, PathLike], grid: Mapping[str, Sequence[Any]],
 
     Raises `SweepError` naming the key, or the point and what the reader said of it."""
     base = _scenario(scenario)
+    if not isinstance(grid, Mapping) or not all(isinstance(key, str) for key in grid):
+        raise SweepError(f"the grid: expected a table of keys (text) to lists of values, such as "
+                         f"{{'links[0].delay': ['1ms', '10ms']}}, got {grid!r}")
     try:
         checked = check_grid(grid)
     except GridError as exc:
         raise SweepError(str(exc)) from None
-    seed_list = [base.seed if base.seed is not None else 1] if seeds is None else [int(seed) for seed in seeds]
+    seed_list = [base.seed if base.seed is not None else 1] if seeds is None else _seed_list(seeds)
     if not seed_list:
         raise SweepError("no seeds")
+    runs_asked = count_points(checked) * len(seed_list)
+    if runs_asked > MAX_RUNS:
+        sizes = " x ".join(str(len(values)) for values in checked.values())
+        raise SweepError(f"the sweep asks for {runs_asked} runs ({sizes} values x {len(seed_list)} seeds), "
+                         f"more than the {MAX_RUNS} one sweep takes; split it, or narrow the grid")
     base.validate()  # a mistake in the file itself is reported with its line in that file
+    try:
+        check_overlaps(base.to_dict(), checked)
+    except GridError as exc:
+        raise SweepError(str(exc)) from None
     runs: List[SweepRun] = []
     columns: List[str] = []
     for point, values in enumerate(points(checked)):
@@ -307,8 +339,8 @@ def sweep(scenario: Union[Scenario, PathLike], grid: Mapping[str, Sequence[Any]]
     `metrics`, glob patterns the caller means to read (``"links.*.drops"``), are checked against
     the summary's numbers before anything runs: a pattern matching none is a `SweepError`.
     """
-    if jobs is not None and jobs < 1:
-        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ValueError(f"jobs must be a whole number of at least 1, not {jobs!r}")
     base, checked, seed_list, runs, columns = plan(scenario, grid, seeds)
     for pattern in [metrics] if isinstance(metrics, str) else metrics or []:
         if not matching(columns, pattern):
