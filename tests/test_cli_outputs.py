@@ -51,6 +51,17 @@ def test_an_out_that_is_a_file_is_refused_before_anything_runs(capsys, quickstar
     assert afile.read_text() == "the user's own file"
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc, where no folder can be made")
+@pytest.mark.parametrize("command", [["run", "{q}", "--duration", "1s"], ["sweep", "{q}", "--set", "seed=1,2"]])
+def test_an_out_where_no_folder_can_be_made_is_refused_before_anything_runs(capsys, quickstart, command):
+    # Until 2026-11-28 both ran, printed their table, then failed with "No such file or directory".
+    argv = [part.replace("{q}", str(quickstart)) for part in command] + ["--out", "/proc/ndnflow-x", "--quiet"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "error: --out /proc/ndnflow-x: cannot make the folder: No such file or directory\n"
+
+
 def test_consumer_starting_at_the_end_of_the_run_is_warned_of(capsys, quickstart):
     # quickstart's c2 starts at 10 s: a 10-second run ends as it would start, an 11-second one
     # gives it a second.

@@ -89,7 +89,13 @@ def _check_out_option(out: Optional[str]) -> None:
             if not place.is_dir():
                 where = "" if place == path else f" ({place} is a file)"
                 raise UsageError(f"--out {out}: not a folder{where}; results are written into a folder")
-            return
+            break
+    # Made now, so that a place no folder can be made (/proc/x, a read-only disk) is said before the
+    # run rather than after it, with the run's results lost (until 2026-11-28).
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot make the folder: {exc.strerror or exc}") from None
 
 
 def cmd_run(args: argparse.Namespace) -> int:
