@@ -137,6 +137,54 @@ class NegativeWindow(ndnflow.Controller):
         self.window = -1.0
 
 
+class ForwardsTwice(ndnflow.Strategy):
+    def after_receive_interest(self, ctx, in_face, entry, nexthops):
+        return Forward([nexthops[0].face, nexthops[0].face])
+
+
+class ForwardsToMinusOne(ndnflow.Strategy):
+    def after_receive_interest(self, ctx, in_face, entry, nexthops):
+        return Forward([-1])
+
+
+class TimerAgainNow(BestRoute):
+    """Its timer is due at 0 ns whatever the time: it fires at 0 and asks for 0 again."""
+
+    def next_timer(self):
+        return 0
+
+    def on_timer(self, ctx):
+        return None
+
+
+class SharesOfNoFace(BestRoute):
+    def forwarding_shares(self, ctx, prefix):
+        return {999: 0.5}
+
+
+class SharesBelowZero(BestRoute):
+    def forwarding_shares(self, ctx, prefix):
+        return {2: -3.0}
+
+
+class InfiniteWindow(ndnflow.Controller):
+    window = 1.0
+
+    def on_data(self, now_ns, sample):
+        self.window = float("inf")
+
+
+class NegativeInterval(ndnflow.Controller):
+    window = 1.0
+
+    def on_data(self, now_ns, sample):
+        self.interval_ns = -1
+
+
+# Each of the last six ran until 2026-11-28: a face named twice sent every Interest twice upstream,
+# -1 was an OverflowError naming no face, a timer due again at the instant it fired ran until the
+# stall guard blamed consumers, shares of a face the node lacks or below 0 went into the log, an
+# infinite window flooded until the memory watch, and -1 ns was "can't convert negative int".
 @pytest.mark.parametrize("scenario, expected", [
     (lambda: quickstart().node("r", strategy=ReturnsText),
      "after_receive_interest returned 'face 1'; a strategy returns Forward([faces]), Nack(reason) or None"),
@@ -144,10 +192,50 @@ class NegativeWindow(ndnflow.Controller):
      "Forward names face 99, which node r does not have (its faces are 0..3)"),
     (lambda: with_cc(quickstart(), ndnflow.protocols.word(NegativeWindow)),
      "python controller NegativeWindow of consumer 0 (node c1), on_data at t = "),
+    (lambda: quickstart().node("r", strategy=ForwardsTwice), "Forward names face 2 more than once"),
+    (lambda: quickstart().node("r", strategy=ForwardsToMinusOne), "ValueError: Forward: -1 is no face id (0 or more)"),
+    (lambda: quickstart().node("r", strategy=TimerAgainNow),
+     "next_timer at t = 0.000000s: ValueError: next_timer returned 0 ns, when on_timer ran (0 ns): the next timer is "
+     "due after it"),
+    (lambda: quickstart().node("r", strategy=SharesOfNoFace).forwarding_log(),
+     "forwarding_shares at t = 0.005002s: ValueError: a share names face 999, which node r does not have"),
+    (lambda: quickstart().node("r", strategy=SharesBelowZero).forwarding_log(),
+     "ValueError: face 2's share is -3, not a fraction from 0 to 1"),
+    (lambda: with_cc(quickstart(), ndnflow.protocols.word(InfiniteWindow)),
+     "ValueError: window must be a finite number of Interests >= 0 or None, not inf"),
+    (lambda: with_cc(quickstart(), ndnflow.protocols.word(NegativeInterval)),
+     "ValueError: interval_ns must be a whole number of nanoseconds >= 0 or None, not -1"),
 ])
 def test_what_is_not_a_decision_stops_the_run_naming_it(real_core, scenario, expected):
     with pytest.raises(ProtocolError, match=re.escape(expected)):
         ndnflow.run(scenario(), progress=False)
+
+
+class NoWindowNoRate(ndnflow.Controller):
+    """The base class's defaults: neither a window nor an interval."""
+
+
+def test_a_controller_without_window_or_interval_is_refused_before_the_run(real_core):
+    # It sent without bound until the memory watch stopped it, 4.4 GiB later, until 2026-11-28.
+    with pytest.raises(ScenarioError, match=re.escape(
+            "python controller NoWindowNoRate of consumer 0 (node c1), its window, interval_ns and rto_ns as the "
+            "run starts at t = 0.000000s: ValueError: window and interval_ns are both None")):
+        ndnflow.run(with_cc(quickstart(), ndnflow.protocols.word(NoWindowNoRate)), progress=False)
+
+
+class InterruptedInAHook(BestRoute):
+    def after_receive_interest(self, ctx, in_face, entry, nexthops):
+        if ctx.now_ns > 1_000_000_000:
+            raise KeyboardInterrupt  # as Ctrl-C does when it lands while the hook runs
+        return super().after_receive_interest(ctx, in_face, entry, nexthops)
+
+
+def test_ctrl_c_inside_a_hook_interrupts_the_run_without_blaming_the_class(real_core):
+    # It was a ProtocolError carrying the KeyboardInterrupt's traceback until 2026-11-28.
+    results = ndnflow.run(quickstart().node("r", strategy=InterruptedInAHook), progress=False)
+    assert results.interrupted
+    assert results.stopped.startswith("interrupted (Ctrl-C) during python strategy InterruptedInAHook at node r, "
+                                      "after_receive_interest at t = 1.")
 
 
 def test_a_word_naming_no_class_is_a_scenario_error(real_core):

@@ -187,7 +187,9 @@ async fn strategies_are_chosen_listed_and_unset_by_name() {
         assert_eq!(unknown.status_code, 404);
         // The reader's reason alone: it named "strategy-choice:1:20: set.strategy" until 2026-11-28.
         assert!(
-            unknown.status_text.starts_with("strategy \"nope\" not registered: unknown value \"nope\"; expected one of"),
+            unknown
+                .status_text
+                .starts_with("strategy \"nope\" not registered: unknown value \"nope\"; expected one of"),
             "{}",
             unknown.status_text
         );

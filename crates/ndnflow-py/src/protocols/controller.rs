@@ -14,6 +14,11 @@ use pyo3::prelude::*;
 use super::views::DataSampleView;
 use super::Caller;
 
+/// The error a scenario's reader gives, for a controller refused before the run.
+fn ndnflow_sim_error(message: String) -> PyErr {
+    crate::sim::ScenarioError::new_err(message)
+}
+
 pub struct PyController {
     caller: Caller,
     /// Whether the class defines `on_interest_sent` (called per Interest, so skipped when not).
@@ -28,11 +33,12 @@ impl PyController {
         let names: Vec<String> = caller.bind(py).call_method0("_overridden")?.extract()?;
         let sent_hook = names.iter().any(|n| n == "on_interest_sent");
         let mut cc = PyController { caller, sent_hook, window: None, interval: None, rto: None };
-        cc.read_state(py, Time::ZERO, "__init__");
+        cc.read_state(py, Time::ZERO, "its window, interval_ns and rto_ns as the run starts");
         if cc.caller.failed() {
-            // Wrong from the start: refuse it before the run rather than stop the run at once.
+            // Wrong from the start: refuse it before the run rather than stop the run at once, as
+            // a scenario's error (it was an internal ValueError until 2026-11-28).
             let message = cc.caller.slot_message();
-            return Err(PyValueError::new_err(message));
+            return Err(ndnflow_sim_error(message));
         }
         Ok(cc)
     }
@@ -40,15 +46,32 @@ impl PyController {
     /// Reads `window`, `interval_ns` and `rto_ns` after `method` ran.
     fn read_state(&mut self, py: Python<'_>, now: Time, method: &str) {
         let object = self.caller.bind(py).clone();
+        // Each attribute named in its error: "can't convert negative int to unsigned" named
+        // neither interval_ns nor rto_ns until 2026-11-28.
+        let nanos = |name: &str| -> PyResult<Option<u64>> {
+            let value = object.getattr(name)?;
+            value.extract().map_err(|_| {
+                PyValueError::new_err(format!("{name} must be a whole number of nanoseconds >= 0 or None, not {value}"))
+            })
+        };
         let read = || -> PyResult<(Option<f64>, Option<u64>, Option<u64>)> {
             let window: Option<f64> = object.getattr("window")?.extract()?;
-            if window.is_some_and(|w| w.is_nan() || w < 0.0) {
+            if window.is_some_and(|w| !w.is_finite() || w < 0.0) {
                 return Err(PyValueError::new_err(format!(
-                    "window must be a number of Interests >= 0 or None, not {}",
+                    "window must be a finite number of Interests >= 0 or None, not {}",
                     window.unwrap_or_default()
                 )));
             }
-            Ok((window, object.getattr("interval_ns")?.extract()?, object.getattr("rto_ns")?.extract()?))
+            let interval = nanos("interval_ns")?;
+            if window.is_none() && interval.is_none() {
+                // With neither, the consumer sent without bound until the memory watch stopped
+                // it, 4.4 GiB later (until 2026-11-28).
+                return Err(PyValueError::new_err(
+                    "window and interval_ns are both None: set a window (Interests in flight) or an \
+                     interval (least spacing), or the consumer sends without bound",
+                ));
+            }
+            Ok((window, interval, nanos("rto_ns")?))
         };
         match read() {
             Ok((window, interval, rto)) => {

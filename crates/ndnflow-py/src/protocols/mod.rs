@@ -64,7 +64,14 @@ impl Caller {
             return;
         }
         self.failed = true;
-        let message = format!("python {}, {method} at t = {now}: {}", self.what, traceback(py, err));
+        // Ctrl-C that lands inside a hook is the user's stop, not the class's failure: the run
+        // ends as an interrupted one (a ProtocolError with the KeyboardInterrupt's traceback
+        // blamed the class until 2026-11-28). The message does not start as a failure's does.
+        let message = if err.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+            format!("interrupted (Ctrl-C) during python {}, {method} at t = {now}", self.what)
+        } else {
+            format!("python {}, {method} at t = {now}: {}", self.what, traceback(py, err))
+        };
         let mut slot = self.slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         slot.get_or_insert(message);
     }

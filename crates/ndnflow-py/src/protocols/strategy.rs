@@ -72,7 +72,7 @@ impl PyStrategy {
         };
         let mut strategy =
             PyStrategy { caller, node: node.to_string(), triggers, timer: None, why: None, reason: String::new() };
-        strategy.refresh_timer(py, Time::ZERO);
+        strategy.refresh_timer(py, Time::ZERO, false);
         Ok(strategy)
     }
 
@@ -81,12 +81,26 @@ impl PyStrategy {
     }
 
     /// Reads the object's `next_timer()` (nanoseconds or None) after a call that may have moved it.
-    fn refresh_timer(&mut self, py: Python<'_>, now: Time) {
+    /// After `on_timer` fired at `now` (`fired`), the next must come later: one due again at the
+    /// same instant fired without end.
+    fn refresh_timer(&mut self, py: Python<'_>, now: Time, fired: bool) {
         if !self.triggers.timers {
             return;
         }
         let value = self.caller.call(py, now, "next_timer", ());
         self.timer = match value.map(|v| v.extract::<Option<u64>>()) {
+            Some(Ok(Some(t))) if t < now.as_nanos() || (fired && t == now.as_nanos()) => {
+                // A time already past, or the one that just fired, fired at once, again and again,
+                // until the run stalled (until 2026-11-28).
+                let (when, due) =
+                    if fired { ("when on_timer ran", "after it") } else { ("before the present", "now or later") };
+                let err = PyValueError::new_err(format!(
+                    "next_timer returned {t} ns, {when} ({} ns): the next timer is due {due}",
+                    now.as_nanos()
+                ));
+                self.caller.fail(py, now, "next_timer", &err);
+                None
+            }
             Some(Ok(t)) => t.map(Time::from_nanos),
             Some(Err(e)) => {
                 let err = PyTypeError::new_err(format!("next_timer must return nanoseconds (an int) or None: {e}"));
@@ -107,6 +121,13 @@ impl PyStrategy {
                 self.node,
                 ctx.faces.len()
             ));
+            self.caller.fail(py, ctx.now, method, &err);
+            return None;
+        }
+        // A face named twice sent the Interest twice upstream, every time (a million times
+        // over for `[face] * 1_000_000`), until 2026-11-28.
+        if let Some(twice) = faces.iter().enumerate().find_map(|(k, f)| faces[..k].contains(f).then_some(f)) {
+            let err = PyValueError::new_err(format!("Forward names face {} more than once", twice.0));
             self.caller.fail(py, ctx.now, method, &err);
             return None;
         }
@@ -136,7 +157,7 @@ impl PyStrategy {
             let value = self.caller.call(py, ctx.now, method, args(view.clone_ref(py)));
             view.borrow(py).write_back(entry);
             let decision = self.decision(py, ctx, method, value);
-            self.refresh_timer(py, ctx.now);
+            self.refresh_timer(py, ctx.now, false);
             decision
         })
     }
@@ -241,7 +262,7 @@ impl Strategy for PyStrategy {
                 }
                 _ => default,
             };
-            self.refresh_timer(py, ctx.now);
+            self.refresh_timer(py, ctx.now, false);
             flags
         })
     }
@@ -292,7 +313,7 @@ impl Strategy for PyStrategy {
                     }
                 }
             }
-            self.refresh_timer(py, ctx.now);
+            self.refresh_timer(py, ctx.now, true);
         })
     }
 
@@ -308,12 +329,17 @@ impl Strategy for PyStrategy {
         }
         Python::attach(|py| {
             let value = self.caller.call(py, ctx.now, "forwarding_shares", (self.ctx(ctx), prefix.to_string()));
-            match value.map(|v| shares(&v)) {
+            let read = value.map(|v| {
+                shares(&v)
+                    .map_err(|e| {
+                        let what = "forwarding_shares must return {face: fraction of 1, ...} or None";
+                        PyTypeError::new_err(format!("{what}: {e}"))
+                    })
+                    .and_then(|s| checked_shares(s, ctx.faces.len(), &self.node))
+            });
+            match read {
                 Some(Ok(shares)) => shares,
-                Some(Err(e)) => {
-                    let err = PyTypeError::new_err(format!(
-                        "forwarding_shares must return {{face: fraction of 1, ...}} or None: {e}"
-                    ));
+                Some(Err(err)) => {
                     self.caller.fail(py, ctx.now, "forwarding_shares", &err);
                     Shares::new()
                 }
@@ -330,6 +356,25 @@ fn shares(value: &Bound<'_, PyAny>) -> PyResult<Shares> {
     }
     let dict = value.cast::<PyDict>()?;
     dict.iter().map(|(face, share)| Ok((FaceId(face.extract()?), share.extract()?))).collect()
+}
+
+/// Shares of faces the node has, each a fraction from 0 to 1: a face it lacks, a negative share
+/// or NaN was written into the forwarding log as it came until 2026-11-28.
+fn checked_shares(shares: Shares, faces: usize, node: &str) -> PyResult<Shares> {
+    for (face, share) in &shares {
+        if face.index() >= faces {
+            let msg =
+                format!("a share names face {}, which node {node} does not have (its faces are 0..{faces})", face.0);
+            return Err(PyValueError::new_err(msg));
+        }
+        if !(0.0..=1.0).contains(share) {
+            return Err(PyValueError::new_err(format!(
+                "face {}'s share is {share}, not a fraction from 0 to 1",
+                face.0
+            )));
+        }
+    }
+    Ok(shares)
 }
 
 /// `on_timer`'s [(Interest, face), ...].
@@ -350,7 +395,7 @@ impl PyStrategy {
                 Some(face) => self.caller.call(py, ctx.now, method, (self.ctx(ctx), view, face.0)),
                 None => self.caller.call(py, ctx.now, method, (self.ctx(ctx), view)),
             };
-            self.refresh_timer(py, ctx.now);
+            self.refresh_timer(py, ctx.now, false);
         })
     }
 

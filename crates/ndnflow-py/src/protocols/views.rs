@@ -252,8 +252,17 @@ pub struct Forward {
 impl Forward {
     #[new]
     #[pyo3(signature = (faces, why = None))]
-    fn new(faces: Vec<u32>, why: Option<String>) -> Forward {
-        Forward { faces, why }
+    fn new(faces: Vec<i64>, why: Option<String>) -> PyResult<Forward> {
+        // Forward([-1]) said "out of range integral type conversion attempted" until 2026-11-28.
+        let faces = faces
+            .into_iter()
+            .map(|f| {
+                u32::try_from(f).map_err(|_| {
+                    pyo3::exceptions::PyValueError::new_err(format!("Forward: {f} is no face id (0 or more)"))
+                })
+            })
+            .collect::<PyResult<Vec<u32>>>()?;
+        Ok(Forward { faces, why })
     }
     fn __repr__(&self) -> String {
         match &self.why {
