@@ -3,6 +3,8 @@ the file and what is wrong with it, instead of failing inside pandas or the figu
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import ndnflow
@@ -58,3 +60,57 @@ def test_plot_on_a_broken_folder_says_which_file_in_one_line(saved, tmp_path, ca
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"error: {saved / 'summary.json'}: not JSON (Expecting property name enclosed in double quotes "
                    "at line 1, column 2)"]
+
+
+# Each case below was read, or failed inside pandas, numpy or json, until 2026-11-28.
+@pytest.mark.parametrize("text, why", [
+    ('{"consumers": {"c": 5}}', "not a run's summary (consumers.c is not a table)"),
+    ("[" * 100_000 + "]" * 100_000, "not a run's summary (arrays or objects nested too deeply)"),
+])
+def test_a_summary_whose_entries_are_not_tables_is_named(saved, text, why):
+    (saved / "summary.json").write_text(text, encoding="utf-8")
+    with pytest.raises(ResultsFileError, match="summary.json: " + re.escape(why)):
+        Results.load(saved)
+
+
+def test_a_scenario_that_is_not_utf8_is_named(saved):
+    (saved / "scenario.toml").write_bytes(b"\xff")
+    with pytest.raises(ResultsFileError, match=r"scenario.toml: not UTF-8 text \(invalid start byte at byte 0\)"):
+        Results.load(saved)
+
+
+@pytest.mark.parametrize("value, why", [
+    ("1.5", "a column of counts holds a value that is not a whole number"),
+    ("99999999999999999999999", "Python int too large to convert to C long"),
+])
+def test_a_count_that_is_no_count_is_named(saved, value, why):
+    results = Results.load(saved)
+    results.save(saved.parent / "csv", format="csv")
+    path = saved.parent / "csv" / "links.csv"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    cells = lines[1].split(",")
+    cells[header.index("packets")] = value
+    path.write_text("\n".join([lines[0], ",".join(cells), *lines[2:]]) + "\n", encoding="utf-8")
+    with pytest.raises(ResultsFileError, match=re.escape(f"links.csv: not a trace as ndnflow writes it ({why})")):
+        Results.load(saved.parent / "csv")
+
+
+def test_gaps_in_a_column_of_counts_read_as_gaps(saved):
+    import pandas as pd
+
+    # A Parquet column of counts with no values was read as -2^63 each.
+    frame = pd.read_parquet(saved / "links.parquet")
+    frame["packets"] = pd.array([None] * len(frame), dtype="Int64")
+    frame.to_parquet(saved / "links.parquet")
+    assert Results.load(saved).links["packets"].isna().all()
+
+
+def test_plot_names_the_figure_and_the_column_a_trace_lacks(saved, tmp_path, capsys):
+    import pandas as pd
+
+    frame = pd.read_parquet(saved / "links.parquet").drop(columns=["throughput_bps"])
+    frame.to_parquet(saved / "links.parquet")
+    assert main(["plot", str(saved), "--out", str(tmp_path / "figs")]) == 2
+    assert capsys.readouterr().err == ("error: throughput.png: the results have no 'throughput_bps' column to draw it "
+                                       "from (a trace written by an older ndnflow, or edited)\n")

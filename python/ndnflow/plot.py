@@ -366,7 +366,18 @@ def plot_results(results: Results, out_dir: PathLike, names: Optional[Sequence[s
     unknown = [name for name in selected if name not in FIGURES]
     if unknown:
         raise ValueError(f"unknown figure(s) {', '.join(unknown)}; known: {', '.join(FIGURES)}")
-    return [path for name in selected for path in _figure(_panels(name, results), results, out / name, title)]
+    written: List[Path] = []
+    for name in selected:
+        try:
+            written += _figure(_panels(name, results), results, out / name, title)
+        except KeyError as exc:
+            # A trace without a number column a figure draws (an older ndnflow's, or an edited
+            # one) was an internal KeyError until 2026-11-28.
+            from ndnflow.safe_io import ResultsFileError
+
+            raise ResultsFileError(f"{name}: the results have no {exc.args[0]!r} column to draw it from "
+                                   f"(a trace written by an older ndnflow, or edited)") from None
+    return written
 
 
 #: At most this many metrics get a panel in a sweep's figure.

@@ -100,6 +100,15 @@ def _series(values: Any, dtype: Optional[str], adopt: bool = False) -> pd.Series
     if dtype == "str":
         return pd.Series(values, dtype="str")
     if dtype == "int64":
+        array = np.asarray(values)
+        if array.dtype.kind == "f":
+            # Floats where counts belong: whole numbers, and gaps (NaN) make it a float64 column.
+            # 1.5 read as 1, and a gap as -2^63 with numpy's warning alone, until 2026-11-28.
+            known = array[~np.isnan(array)]
+            if not np.all(np.isfinite(known)) or not np.all(known == np.round(known)):
+                raise ValueError("a column of counts holds a value that is not a whole number")
+            if len(known) < len(array):
+                return pd.Series(array.astype("float64"), copy=not adopt)
         try:
             return pd.Series(np.asarray(values, dtype="int64"), copy=not adopt)
         except (TypeError, ValueError):
@@ -241,7 +250,7 @@ def _read_trace(path: Optional[Path], schema: Mapping[str, str]) -> Optional[pd.
         return None
     try:
         frame = _READERS[path.suffix[1:]](path, schema)
-    except (KeyError, ValueError, TypeError, OSError) as exc:  # not Parquet or CSV, or odd columns
+    except (KeyError, ValueError, TypeError, OverflowError, OSError) as exc:  # not Parquet or CSV, or odd columns
         raise ResultsFileError(f"{path}: not a trace as ndnflow writes it ({_first_line(exc)})") from exc
     # The time and the labels every reader selects rows by; a number column an older ndnflow did
     # not write yet may be missing.
@@ -264,10 +273,28 @@ def _read_summary(path: Path) -> Dict[str, Any]:
         raise ResultsFileError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except json.JSONDecodeError as exc:
         raise ResultsFileError(f"{path}: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from exc
+    except RecursionError:
+        raise ResultsFileError(f"{path}: not a run's summary (arrays or objects nested too deeply)") from None
     keys = ("simulation", "consumers", "links", "nodes")
     if not isinstance(summary, dict) or not all(isinstance(summary.get(k, {}), dict) for k in keys):
         raise ResultsFileError(f"{path}: not a run's summary (a JSON object whose {', '.join(keys)} are tables)")
+    # Each consumer, link and node is a table of its numbers: `consumers.c1 = 5` was read, and
+    # table() failed on it with an AttributeError, until 2026-11-28.
+    for key in ("consumers", "links", "nodes"):
+        odd = next((name for name, entry in summary.get(key, {}).items() if not isinstance(entry, dict)), None)
+        if odd is not None:
+            raise ResultsFileError(f"{path}: not a run's summary ({key}.{odd} is not a table)")
     return summary
+
+
+def _read_scenario(path: Path) -> Optional[str]:
+    """The scenario.toml a run wrote beside its results (its text; None without one)."""
+    if not path.is_file():
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ResultsFileError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
 
 
 def forwarding_log_text(frame: pd.DataFrame) -> str:
@@ -531,7 +558,7 @@ class Results:
             faces=frames["faces"],
             nodes=frames["nodes"],
             forwarding=frames["forwarding"],
-            scenario_toml=scenario_path.read_text(encoding="utf-8") if scenario_path.is_file() else None,
+            scenario_toml=_read_scenario(scenario_path),
         )
         results.captures = Captures.load(directory)
         return results
