@@ -161,3 +161,21 @@ def test_seed_sweep_files_equal_single_runs_with_those_seeds(real_core, tmp_path
     lines = (tmp_path / "sweep" / "seeds.csv").read_text().splitlines()
     assert lines[0] == "metric,paper,seed,measured,unit,tolerance,verdict"
     assert len(lines) == 1 + 2 * len(sweep["rows"])
+
+
+def test_ctrl_c_after_some_seeds_keeps_their_table_and_files(monkeypatch, tmp_path, capsys):
+    # Only the finished seed-N folders were left, with no table, seeds.json or word of them, until
+    # 2026-11-28. The runs are faked: seeds 1 and 2 finish, Ctrl-C lands during seed 3.
+    from ndnflow.experiments import seeds as seed_sweep
+
+    def fake_run(module, out, *, duration=None, seed=None, progress=None, jobs=None):
+        if seed == 3:
+            raise KeyboardInterrupt
+        return _report(seed, 2.0, 0.0)
+
+    monkeypatch.setattr(seed_sweep, "run_experiment", fake_run)
+    assert main(["reproduce", FAST, "--seeds", "1-4", "--out", str(tmp_path / "s"), "--quiet"]) == 130
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"{FAST} over seeds 1,2: ")
+    assert captured.err.startswith(f"{FAST}: interrupted; seeds 1, 2 of 4 finished, their table above")
+    assert json.loads((tmp_path / "s" / "seeds.json").read_text())["seeds"] == [1, 2]

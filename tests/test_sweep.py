@@ -379,3 +379,17 @@ def test_the_figure_places_a_word_at_the_same_x_on_every_line():
     assert ticks == ["10ms", "20ms", "40ms"] and list(x) == [0.0, 1.0]
     numbers, none = _sweep_x(pd.Series([8, 16]), pd.Series([8, 16, 32]))
     assert none is None and list(numbers) == [8.0, 16.0]
+
+
+def test_the_command_removes_what_an_earlier_sweep_wrote_there_and_names_it(tmp_path, line_file, capsys):
+    # A 3-point sweep then a 1-point one into the same folder left point-001 and point-002 beside
+    # the new files, unnamed, until 2026-11-28. The user's own files stay.
+    out = tmp_path / "sweep"
+    assert main(["sweep", str(line_file), "--set", "links[0].delay=1ms,2ms,3ms", "--out", str(out), "--no-plot"]) == 0
+    (out / "notes.txt").write_text("mine")
+    capsys.readouterr()
+    assert main(["sweep", str(line_file), "--set", "links[0].delay=1ms", "--out", str(out), "--no-plot"]) == 0
+    assert sorted(p.name for p in (out / "scenarios").iterdir()) == ["point-000-seed-1.toml"]
+    assert (out / "notes.txt").read_text() == "mine"
+    assert ("removed scenarios/point-001-seed-1.toml, scenarios/point-002-seed-1.toml: an earlier sweep's"
+            in capsys.readouterr().err)

@@ -90,12 +90,16 @@ def _check_out_option(out: Optional[str]) -> None:
                 where = "" if place == path else f" ({place} is a file)"
                 raise UsageError(f"--out {out}: not a folder{where}; results are written into a folder")
             break
-    # Made now, so that a place no folder can be made (/proc/x, a read-only disk) is said before the
-    # run rather than after it, with the run's results lost (until 2026-11-28).
+    # Made and taken away again now, so that a place no folder can be made (/proc/x, a read-only
+    # disk) is said before the run rather than after it, with the run's results lost (until
+    # 2026-11-28), while a run refused for another reason leaves no empty folder behind.
+    made = [place for place in (path, *path.parents) if not place.exists()]
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"--out {out}: cannot make the folder: {exc.strerror or exc}") from None
+    for place in made:  # deepest first
+        place.rmdir()
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -202,6 +206,23 @@ def _remove_earlier_outputs(out: Path, written: List[Path]) -> List[str]:
     return removed
 
 
+def _remove_earlier_sweep_outputs(out: Path, written: List[Path]) -> List[str]:
+    """Delete what `ndnflow sweep --out` writes that this sweep did not (an earlier, larger
+    sweep's scenarios/point-*.toml, its sweep.png), as `run` does for its files: they were left,
+    unnamed, beside the new ones until 2026-11-28. Other files are the user's and stay."""
+    from ndnflow.sweeps import SCENARIOS_DIR
+
+    kept = set(written)
+    drawn = [out / f"sweep.{fmt}" for fmt in figures.FORMATS]
+    candidates = [*drawn, *sorted((out / SCENARIOS_DIR).glob("point-*-seed-*.toml"))]
+    removed = []
+    for path in candidates:
+        if path not in kept and path.is_file():
+            path.unlink()
+            removed.append(str(path.relative_to(out)))
+    return removed
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     from ndnflow.experiments.seeds import SeedSpecError, parse_seeds
     from ndnflow.scenario import Scenario
@@ -251,8 +272,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             matched = len(result.metrics(patterns))
             if matched > MAX_SWEEP_PANELS and not args.quiet:
                 _say(f"sweep.png draws the first {MAX_SWEEP_PANELS} of {matched} metrics (narrow them with --metric)")
+        removed = _remove_earlier_sweep_outputs(out, written)
         if not args.quiet:
             _say(f"wrote {len(written)} files to {out}")
+            if removed:
+                _say(f"removed {', '.join(removed)}: an earlier sweep's, which this sweep did not write")
     if result.interrupted:
         _say(f"interrupted: {len(result.table)} of {len(result.runs)} runs done")
         return EXIT_INTERRUPTED
@@ -379,7 +403,14 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             outcome = experiments.run_experiment(module, out, seed=args.seed, progress=progress, jobs=args.jobs)
             timing = f"{outcome.elapsed_s:.1f} s"
         else:
-            outcome = seed_sweep.run_seeds(module, seeds, out, progress=progress, jobs=args.jobs)
+            try:
+                outcome = seed_sweep.run_seeds(module, seeds, out, progress=progress, jobs=args.jobs)
+            except seed_sweep.SeedsInterrupted as stop:
+                sys.stdout.write(stop.sweep.table() + "\n")
+                done = ", ".join(map(str, stop.sweep.seeds))
+                _say(f"{module.ID}: interrupted; seeds {done} of {len(stop.asked)} finished, their table above "
+                     f"and their {len(stop.sweep.files)} files in {out}")
+                return EXIT_INTERRUPTED
             timing = f"{sum(report.elapsed_s for report in outcome.reports):.1f} s for {len(seeds)} seeds"
         outcomes.append(outcome)
         sys.stdout.write(outcome.table() + "\n")

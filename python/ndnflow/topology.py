@@ -66,6 +66,9 @@ def generate(kind: str, *sizes: int, seed: Optional[int] = None, beta: float = 0
     if count > MAX_NODES:
         raise TopologyError(f"{kind} {' '.join(map(str, sizes))} has more than the {MAX_NODES:,} nodes a generated "
                             f"network may have")
+    if kind == "waxman" and sizes[0] > MAX_WAXMAN_NODES:
+        raise TopologyError(f"waxman {sizes[0]} has more than the {MAX_WAXMAN_NODES:,} places a Waxman network may "
+                            f"have (it weighs every pair of them)")
     if kind == "waxman" and sizes[0] < 2:
         # networkx scales distances by the largest between two nodes: one node has none.
         raise TopologyError(f"waxman: n must be at least 2 (it joins pairs of nodes by their distance), got {sizes[0]}")
@@ -92,9 +95,15 @@ def generate(kind: str, *sizes: int, seed: Optional[int] = None, beta: float = 0
     return kept
 
 
-#: Most nodes a generated network may have: a hundred times the benchmark suite's largest, and
-#: about what a scenario file can hold and be read back in minutes.
-MAX_NODES = 1_000_000
+#: Most nodes a generated network may have: twenty times the benchmark suite's largest. Measured
+#: on the 2-core machine (2026-11-28, `ndnflow topology grid 200 250`): 50,000 nodes take 6 s and
+#: 470 MB, about 3.5 KB a node past 300 MB of start, so this cap is some 25 s and 1 GB; a
+#: 1000 x 1000 grid, within the million allowed before, ran past 2 minutes and 5 GB.
+MAX_NODES = 200_000
+
+#: Most places a Waxman network may have: it weighs every pair of places (5,000 take 25 s and
+#: 1.5 GB; 20,000 did not finish in a minute).
+MAX_WAXMAN_NODES = 5_000
 
 
 def node_count(kind: str, *sizes: int) -> int:

@@ -236,10 +236,33 @@ def run_seeds(module: ModuleType, seeds: List[int], out_dir: Optional[Path] = No
     run, its variants `jobs` at a time) and collect the reports."""
     if not seeds:
         raise SeedSpecError("no seeds given")
-    reports = [run_experiment(module, None if out_dir is None else out_dir / f"seed-{seed}",
-                              duration=duration, seed=seed, progress=progress, jobs=jobs)
-               for seed in seeds]
+    reports: List[Report] = []
+    try:
+        for seed in seeds:
+            reports.append(run_experiment(module, None if out_dir is None else out_dir / f"seed-{seed}",
+                                          duration=duration, seed=seed, progress=progress, jobs=jobs))
+    except KeyboardInterrupt:
+        if not reports:
+            raise
+        # The seeds that finished keep their table and files (only their seed-N folders were
+        # left, unnamed, until 2026-11-28).
+        sweep = _collected(module, seeds[:len(reports)], reports, out_dir)
+        raise SeedsInterrupted(sweep, list(seeds)) from None
+    return _collected(module, seeds, reports, out_dir)
+
+
+def _collected(module: ModuleType, seeds: List[int], reports: List[Report], out_dir: Optional[Path]) -> SeedSweep:
     sweep = SeedSweep(module.ID, list(seeds), reports)
     if out_dir is not None:
         sweep.files = write_sweep(sweep, out_dir) + [f for report in reports for f in report.files]
     return sweep
+
+
+class SeedsInterrupted(KeyboardInterrupt):
+    """Ctrl-C after some seeds finished: `sweep` holds those (their table and files written),
+    `asked` every seed given."""
+
+    def __init__(self, sweep: SeedSweep, asked: List[int]) -> None:
+        super().__init__(f"interrupted after {len(sweep.seeds)} of {len(asked)} seeds")
+        self.sweep = sweep
+        self.asked = asked
