@@ -211,6 +211,16 @@ def test_what_is_not_a_decision_stops_the_run_naming_it(real_core, scenario, exp
         ndnflow.run(scenario(), progress=False)
 
 
+class WindowTrue(ndnflow.Controller):
+    window = True
+
+
+def test_a_window_of_true_is_refused(real_core):
+    # Taken as a window of 1 until 2026-11-28.
+    with pytest.raises(ScenarioError, match=re.escape("ValueError: window must be a number of Interests or None, not True")):
+        ndnflow.run(with_cc(quickstart(), ndnflow.protocols.word(WindowTrue)), progress=False)
+
+
 class NoWindowNoRate(ndnflow.Controller):
     """The base class's defaults: neither a window nor an interval."""
 

@@ -37,6 +37,11 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but errors are raised (and reported by `main` in one line) instead of printed."""
 
     def error(self, message: str) -> NoReturn:
+        if message.endswith(": expected one argument"):
+            # `--lifetime -1s`: argparse takes a value that starts with '-' (and is not a plain
+            # number) for an option, and said only "expected one argument" (until 2026-11-28).
+            option = message.removeprefix("argument ").split(":")[0].split("/")[-1]
+            message += f" (for a value that starts with '-', write {option}=VALUE)"
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 

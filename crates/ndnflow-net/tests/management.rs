@@ -273,6 +273,15 @@ async fn a_signed_dataset_request_is_answered_under_its_own_name_and_its_segment
         // Segment 0 asked again by its full name comes from the published version, unchanged.
         tool.send(&Interest::new(first.name.clone(), 2, Time::from_secs(1)).encode()).await;
         assert_eq!(data_of(&tool.recv_bytes().await.unwrap()), first);
+        // A version followed by no segment (a 3-octet SegmentNameComponent is none) is no command:
+        // nothing answers it, where a 400 "bad ControlParameters" did until 2026-11-28. The next
+        // request's answer is the next thing the tool reads.
+        let version = first.name.get(5).unwrap();
+        let odd =
+            asked.append(version.typ, version.value).append(ndnflow_core::name::component_type::SEGMENT, &[0, 0, 0]);
+        tool.send(&Interest::new(odd, 3, Time::from_secs(1)).encode()).await;
+        tool.send(&Interest::new(first.name.clone(), 4, Time::from_secs(1)).encode()).await;
+        assert_eq!(data_of(&tool.recv_bytes().await.unwrap()), first);
     })
     .await;
 }

@@ -69,7 +69,13 @@ impl Daemon {
             return Some(Some(first));
         }
         let versioned = name.len() == base + 2 && typ(base) == Some(component_type::VERSION);
-        (versioned && name.get(base + 1)?.as_segment().is_some()).then(|| self.published.find(name).cloned())
+        if versioned && name.get(base + 1).and_then(|c| c.as_segment()).is_some() {
+            return Some(self.published.find(name).cloned());
+        }
+        // Under a dataset, but not /v=N/seg=N: nothing to answer, as NFD answers only the segments
+        // it published. It was read as a command's ControlParameters, and answered 400 "bad
+        // ControlParameters", until 2026-11-28.
+        Some(None)
     }
 
     /// A dataset's records; a refusal (NFD's `StatusDatasetContext::reject`) when its argument is

@@ -55,7 +55,14 @@ impl PyController {
             })
         };
         let read = || -> PyResult<(Option<f64>, Option<u64>, Option<u64>)> {
-            let window: Option<f64> = object.getattr("window")?.extract()?;
+            let value = object.getattr("window")?;
+            if value.is_instance_of::<pyo3::types::PyBool>() {
+                // True was taken as a window of 1 until 2026-11-28.
+                return Err(PyValueError::new_err(format!(
+                    "window must be a number of Interests or None, not {value}"
+                )));
+            }
+            let window: Option<f64> = value.extract()?;
             if window.is_some_and(|w| !w.is_finite() || w < 0.0) {
                 return Err(PyValueError::new_err(format!(
                     "window must be a finite number of Interests >= 0 or None, not {}",
