@@ -127,7 +127,7 @@ impl Segments {
         empty.freshness_period = freshness;
         empty.final_block_id = Some((SEGMENT, last.clone()));
         let bare = sign(empty, key).len();
-        if bare >= MAX_PACKET_SIZE {
+        if bare + usize::from(!content.is_empty()) > MAX_PACKET_SIZE {
             let msg = format!(
                 "PREFIX: {} bytes of name make Data of {bare} bytes before any payload, above the {MAX_PACKET_SIZE} bytes a face carries",
                 prefix.component_wire().len()
