@@ -269,6 +269,14 @@ def test_the_api_takes_seeds_and_jobs_as_the_command_line_does(line_file, kwargs
         ndnflow.sweep(line_file, {"consumers[0].cc.window": [1]}, progress=False, **kwargs)
 
 
+def test_numpy_integers_are_seeds(line_file, monkeypatch):
+    import numpy as np
+
+    monkeypatch.setattr(sweeps, "_run_local", lambda run, slot: None)
+    result = ndnflow.sweep(line_file, {"consumers[0].cc.window": [1]}, seeds=np.arange(1, 3), progress=False)
+    assert result.seeds == [1, 2] and all(type(seed) is int for seed in result.seeds)
+
+
 @pytest.mark.parametrize("grid", [None, ["links[0].delay"], {1: ["1ms"]}])
 def test_a_grid_that_is_no_table_of_keys_is_named(line_file, grid):
     # AttributeError "'NoneType' object has no attribute 'items'" until 2026-11-28.

@@ -15,9 +15,11 @@ one with `ndnflow run` for its time series.
 from __future__ import annotations
 
 import collections
+import collections.abc
 import fnmatch
 import json
 import math
+import numbers
 import os
 import re
 from dataclasses import dataclass
@@ -243,15 +245,18 @@ MAX_RUNS = 100_000
 
 def _seed_list(seeds: Any) -> List[int]:
     """`seeds` as the command line's --seeds takes them: integers from 0 to 2^64 - 1, each once."""
-    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence):
+    if isinstance(seeds, (str, bytes, Mapping)) or not isinstance(seeds, collections.abc.Iterable):
         raise SweepError(f"seeds: expected a list of integers, such as [1, 2, 3], got {seeds!r}")
+    seeds = list(seeds)
     for seed in seeds:
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**64 - 1:
+        # numbers.Integral: numpy's integers too (np.arange(1, 5)).
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= 2**64 - 1:
             raise SweepError(f"seeds: {seed!r} is not an integer from 0 to {2**64 - 1}")
-    repeated = sorted(seed for seed, times in collections.Counter(seeds).items() if times > 1)
+    seed_list = [int(seed) for seed in seeds]
+    repeated = sorted(seed for seed, times in collections.Counter(seed_list).items() if times > 1)
     if repeated:
         raise SweepError(f"seeds: {', '.join(map(str, repeated))} given more than once")
-    return list(seeds)
+    return seed_list
 
 
 def plan(scenario: Union[Scenario, PathLike], grid: Mapping[str, Sequence[Any]],
