@@ -83,6 +83,8 @@ pub struct Simulation {
     /// Locally delivered frames since the memory watch last looked: a burst of them inside one
     /// event (a consumer's window of thousands) grows the run as events do.
     local_since_watch: u64,
+    /// The local queue's length past which `drain_local` asks the memory watch again.
+    local_watch_mark: usize,
 }
 
 impl Simulation {
@@ -135,6 +137,7 @@ impl Simulation {
             stop_slot: None,
             at_instant: 0,
             local_since_watch: 0,
+            local_watch_mark: crate::memory::WATCH_EVERY as usize,
             scenario,
         };
         sim.start_interest_log();
@@ -205,6 +208,9 @@ impl Simulation {
             let mut watch =
                 matches!(event, Event::Sample) || self.events_processed.is_multiple_of(crate::memory::WATCH_EVERY);
             self.dispatch(event);
+            if self.end.is_some() {
+                return true; // the memory watch ended the run inside the event (`drain_local`)
+            }
             if self.local_since_watch >= crate::memory::WATCH_EVERY {
                 self.local_since_watch = 0;
                 watch = true;
@@ -384,6 +390,17 @@ impl Simulation {
                 // Answered on its own node, a consumer asks again at the same instant, forever:
                 // the run ends at the next event boundary (`stalled`), these frames unsent.
                 self.local.clear();
+            } else if self.local_since_watch >= crate::memory::WATCH_EVERY || self.local.len() > self.local_watch_mark {
+                // The same loop can fill memory long before the stall guard's count (a window
+                // that doubles at every Data answered there reached 2.3 GB under a 200 MB limit,
+                // and a rate without bound, 65,536 Interests per Data, 14 GB, until 2026-11-28):
+                // the watch looks here too, every 65,536 frames and whenever the queue has
+                // doubled, and ends the run in this event.
+                self.local_since_watch = 0;
+                self.local_watch_mark = 2 * self.local.len().max(crate::memory::WATCH_EVERY as usize);
+                if self.over_memory_limit() {
+                    self.local.clear();
+                }
             }
         }
     }

@@ -335,3 +335,24 @@ fn a_consumer_answered_on_its_own_node_ends_the_run_instead_of_hanging() {
     assert_eq!(r.summary.simulation.end_s, 0.0);
     assert_eq!(r.summary.consumers["p"].data_received, 5_000_000);
 }
+
+#[test]
+fn a_window_that_grows_at_one_instant_is_stopped_by_the_memory_watch_inside_the_event() {
+    // As above, with AIMD (slow start: each Data adds one to the window, so two Interests follow
+    // it) and with DPCCP (an RTT of 0 lets it send 65,536 Interests per call): the Interests
+    // outstanding grow within one event, which the watch only looked between, until 2026-11-28
+    // (2.3 GB, and 14 GB without end, under a 200 MB limit). It now looks while the node's local
+    // queue drains, and ends the run in that event, within the first millisecond (DPCCP's pacing
+    // moves time a few microseconds), with what it computed.
+    for (nodes, cc) in
+        [("p = {}", "{ algorithm = \"aimd\" }"), ("p = { ptp = true, dpccp = true }", "{ algorithm = \"dpccp\" }")]
+    {
+        let r = run(&format!(
+            "[simulation]\nduration = \"1s\"\nmemory_limit = \"20MB\"\n[nodes]\n{nodes}\n[[producers]]\nnode = \"p\"\n\
+             prefix = \"/video\"\n[[consumers]]\nnode = \"p\"\nname = \"/video/a\"\ncc = {cc}\n"
+        ));
+        let stopped = r.summary.simulation.stopped.clone().expect("the run was stopped");
+        assert!(stopped.contains("above the memory limit of 19.1 MiB"), "{cc}: {stopped}");
+        assert!(r.summary.simulation.end_s < 0.001, "{cc}: {}", r.summary.simulation.end_s);
+    }
+}
