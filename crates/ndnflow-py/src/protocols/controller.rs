@@ -14,11 +14,6 @@ use pyo3::prelude::*;
 use super::views::DataSampleView;
 use super::Caller;
 
-/// The error a scenario's reader gives, for a controller refused before the run.
-fn ndnflow_sim_error(message: String) -> PyErr {
-    crate::sim::ScenarioError::new_err(message)
-}
-
 pub struct PyController {
     caller: Caller,
     /// Whether the class defines `on_interest_sent` (called per Interest, so skipped when not).
@@ -38,7 +33,7 @@ impl PyController {
             // Wrong from the start: refuse it before the run rather than stop the run at once, as
             // a scenario's error (it was an internal ValueError until 2026-11-28).
             let message = cc.caller.slot_message();
-            return Err(ndnflow_sim_error(message));
+            return Err(crate::sim::ScenarioError::new_err(message));
         }
         Ok(cc)
     }
