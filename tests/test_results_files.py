@@ -114,3 +114,14 @@ def test_plot_names_the_figure_and_the_column_a_trace_lacks(saved, tmp_path, cap
     assert main(["plot", str(saved), "--out", str(tmp_path / "figs")]) == 2
     assert capsys.readouterr().err == ("error: throughput.png: the results have no 'throughput_bps' column to draw it "
                                        "from (a trace written by an older ndnflow, or edited)\n")
+
+
+def test_plot_says_when_the_topology_there_is_an_earlier_drawing(saved, capsys):
+    # A topology.png that could not be drawn now was left without a word, as if drawn from these
+    # results, until 2026-11-28. Here the scenario.toml is not TOML.
+    (saved / "scenario.toml").write_text("not = [toml", encoding="utf-8")
+    (saved / "topology.png").write_bytes(b"an earlier drawing")
+    assert main(["plot", str(saved)]) == 0
+    assert capsys.readouterr().err == (f"note: {saved / 'topology.png'} was not drawn now (the results' scenario.toml "
+                                       "is missing, unreadable or over 300 nodes); the file there is an earlier drawing\n")
+    assert (saved / "topology.png").read_bytes() == b"an earlier drawing"

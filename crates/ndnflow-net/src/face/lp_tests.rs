@@ -124,3 +124,13 @@ fn idle_packets_and_garbage() {
     assert_eq!(receive(&mut b, ms(2), &idle).0, None);
     assert!(b.receive(ms(3), &[0xff, 0x01], &mut |_: &[u8]| true).is_err());
 }
+
+#[test]
+fn an_mtu_asked_past_the_transport_s_is_capped_by_its_family() {
+    // faces/create's Mtu 70,000 on an IPv4 face gave 65,527, the IPv6 cap, until 2026-11-28
+    // (faces/update's `set_mtu` capped it by family already): 65,535 - 60 - 8 and 65,535 - 8.
+    assert_eq!(LinkService::new(Some(70_000), false, false).mtu(), UDP_MTU_V4);
+    assert_eq!(LinkService::new(Some(70_000), true, false).mtu(), UDP_MTU_V6);
+    assert_eq!(LinkService::new(Some(1500), false, false).mtu(), 1500);
+    assert_eq!((UDP_MTU_V4, UDP_MTU_V6), (65_467, 65_527));
+}
