@@ -255,9 +255,13 @@ pub const WATCH_EVERY: u64 = 1 << 16;
 /// The message of a run stopped by the watch at `now`.
 pub fn stopped_message(now: Time, held: Held, limit: u64) -> String {
     format!(
-        "stopped at {now}: the run held about {} ({} pending Interest records, {} packets and events queued, {} trace rows, {} Data in Content Stores), above the memory limit of {}; raise [simulation] memory_limit, or lower what the consumers ask for or the stores' capacities",
+        "stopped at {now}: the run held about {} ({} pending Interest records, in tables and timers of {}; {} packets and events queued, {} trace rows, {} Data in Content Stores), above the memory limit of {}; raise [simulation] memory_limit, or lower what the consumers ask for or the stores' capacities",
         human(held.bytes()),
         held.pending,
+        // The tables keep the room they grew to, and timers wait in them until due: a burst long
+        // over leaves few records but large tables, which a count of records alone hid (2,100
+        // records named for 4.0 GiB until 2026-11-28).
+        human(held.pending_bytes),
         held.queued,
         held.rows,
         held.cached,

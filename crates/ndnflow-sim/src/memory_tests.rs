@@ -230,3 +230,15 @@ fn a_multipath_consumer_counts_its_first_windows_and_its_probes() {
         "{e}"
     );
 }
+
+#[test]
+fn the_watch_s_message_gives_the_bytes_the_pending_tables_hold() {
+    // 2,100 records in tables grown to 4 GiB (timers of a burst long over wait there until due):
+    // the count alone named 2,100 records for 4.0 GiB until 2026-11-28.
+    let held = Held { pending: 2100, pending_bytes: 4 << 30, queued: 110, rows: 30, nodes: 3, cached: 0 };
+    let message = stopped_message(Time::ZERO, held, 1 << 30);
+    assert!(
+        message.contains("(2100 pending Interest records, in tables and timers of 4.0 GiB; 110 packets and events queued, 30 trace rows, 0 Data in Content Stores), above the memory limit of 1.0 GiB"),
+        "{message}"
+    );
+}
