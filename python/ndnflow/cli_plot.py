@@ -61,9 +61,11 @@ def cmd_plot(args: argparse.Namespace) -> int:
         print(path)
     stale = Path(args.out if args.out is not None else args.results) / "topology.png"
     if stale.exists() and stale not in drawn:
+        from ndnflow.plot_topology import MAX_NODES
+
         # It was left without a word until 2026-11-28, as if drawn from these results.
         print(f"note: {stale} was not drawn now (the results' scenario.toml is missing, unreadable or over "
-              f"300 nodes); the file there is an earlier drawing", file=sys.stderr)
+              f"{MAX_NODES} nodes); the file there is an earlier drawing", file=sys.stderr)
     return EXIT_OK
 
 

@@ -247,11 +247,13 @@ def _seed_list(seeds: Any) -> List[int]:
     """`seeds` as the command line's --seeds takes them: integers from 0 to 2^64 - 1, each once."""
     if isinstance(seeds, (str, bytes, Mapping)) or not isinstance(seeds, collections.abc.Iterable):
         raise SweepError(f"seeds: expected a list of integers, such as [1, 2, 3], got {seeds!r}")
+    from ndnflow.cli import MAX_SEED
+
     seeds = list(seeds)
     for seed in seeds:
         # numbers.Integral: numpy's integers too (np.arange(1, 5)).
-        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= 2**64 - 1:
-            raise SweepError(f"seeds: {seed!r} is not an integer from 0 to {2**64 - 1}")
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= MAX_SEED:
+            raise SweepError(f"seeds: {seed!r} is not an integer from 0 to {MAX_SEED}")
     seed_list = [int(seed) for seed in seeds]
     repeated = sorted(seed for seed, times in collections.Counter(seed_list).items() if times > 1)
     if repeated:

@@ -4,17 +4,19 @@
 
 use crate::cc_scenarios::bottleneck;
 
-use ndnflow_sim::scenario::toml::parse_scenario;
+use ndnflow_sim::scenario::model::Scenario;
+use ndnflow_sim::scenario::toml::{parse_scenario, ScenarioError};
+
+/// The bottleneck scenario (a 20-packet drop-tail queue) with `cc` as its consumer's table, read.
+fn read(cc: &str) -> Result<Scenario, ScenarioError> {
+    parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, cc), "t.toml", None)
+}
 
 #[test]
 fn algorithms_parse_with_defaults_and_overrides() {
     use ndnflow_core::app::cc::{AimdConfig, BicConfig, CubicConfig};
     use ndnflow_sim::scenario::model::CcConfig;
-    let parse = |cc: &str| {
-        parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, cc), "t.toml", None)
-            .map(|s| s.consumers[0].cc)
-            .map_err(|e| e.to_string())
-    };
+    let parse = |cc: &str| read(cc).map(|s| s.consumers[0].cc).map_err(|e| e.to_string());
     assert_eq!(parse(r#"{ algorithm = "aimd" }"#), Ok(CcConfig::Aimd(AimdConfig::default())));
     assert_eq!(parse(r#"{ algorithm = "pcon" }"#), Ok(CcConfig::Bic(BicConfig::pcon())));
     assert_eq!(parse(r#"{ algorithm = "bic" }"#), Ok(CcConfig::Bic(BicConfig::pcon())));
@@ -45,11 +47,7 @@ fn algorithms_parse_with_defaults_and_overrides() {
 
 #[test]
 fn algorithm_keys_are_checked() {
-    let err = |cc: &str| {
-        parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, cc), "t.toml", None)
-            .expect_err("should be rejected")
-            .to_string()
-    };
+    let err = |cc: &str| read(cc).expect_err("should be rejected").to_string();
     // The consumer's cc is on line 27 of the generated file.
     let e = err(r#"{ algorithm = "aimd", window = 10 }"#);
     assert!(
@@ -103,10 +101,7 @@ fn multipath_transports_read_their_couplings() {
     use ndnflow_core::app::cc::CcConfig;
     use ndnflow_core::app::multipath::{CouplingName, MptcpConfig, PathSelection, PtpConfig};
     use ndnflow_core::Time;
-    let cc = |text: &str| {
-        let s = parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, text), "t.toml", None);
-        s.expect("valid").consumers[0].cc
-    };
+    let cc = |text: &str| read(text).expect("valid").consumers[0].cc;
     let m = MptcpConfig { coupling: CouplingName::OLIA, max_paths: 3, ..MptcpConfig::default() };
     assert_eq!(cc(r#"{ algorithm = "mptcp", coupling = "olia", max_paths = 3 }"#), CcConfig::Mptcp(m));
     // MPTCP's subflows are Reno: beta 0.5 unless given.
@@ -125,11 +120,7 @@ fn multipath_transports_read_their_couplings() {
 fn icp_and_raaqm_parse_with_defaults_overrides_and_checks() {
     use ndnflow_core::app::cc::{IcpConfig, IcpRto, RaaqmConfig};
     use ndnflow_sim::scenario::model::CcConfig;
-    let parse = |cc: &str| {
-        parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, cc), "t.toml", None)
-            .map(|s| s.consumers[0].cc)
-            .map_err(|e| e.to_string())
-    };
+    let parse = |cc: &str| read(cc).map(|s| s.consumers[0].cc).map_err(|e| e.to_string());
     assert_eq!(parse(r#"{ algorithm = "icp" }"#), Ok(CcConfig::Icp(IcpConfig::default())));
     assert_eq!(parse(r#"{ algorithm = "raaqm" }"#), Ok(CcConfig::Raaqm(RaaqmConfig::default())));
     let mut icp = IcpConfig { beta: 0.6, rto: IcpRto::Rfc6298, rto_window: 30, ..IcpConfig::default() };
@@ -201,8 +192,6 @@ fn icp_and_raaqm_parse_with_defaults_overrides_and_checks() {
 #[test]
 fn dpccp_reads_its_setpoint_and_laws() {
     use ndnflow_core::app::cc::CcConfig;
-    let read =
-        |text: &str| parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, text), "t.toml", None);
     let CcConfig::Dpccp(d) = read(r#"{ algorithm = "dpccp" }"#).expect("valid").consumers[0].cc else {
         panic!("dpccp")
     };
@@ -234,8 +223,6 @@ fn dpccp_reads_its_setpoint_and_laws() {
 #[test]
 fn mircc_reads_its_path_keys() {
     use ndnflow_core::app::cc::CcConfig;
-    let read =
-        |text: &str| parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, text), "t.toml", None);
     let CcConfig::Mircc(m) = read(r#"{ algorithm = "mircc" }"#).expect("valid").consumers[0].cc else {
         panic!("mircc")
     };
@@ -266,8 +253,6 @@ fn mircc_reads_its_path_keys() {
 fn smic_reads_its_keys() {
     use ndnflow_core::app::cc::CcConfig;
     use ndnflow_core::app::multipath::{CouplingName, SmicIncrease};
-    let read =
-        |text: &str| parse_scenario(&bottleneck(r#"{ discipline = "droptail", packets = 20 }"#, text), "t.toml", None);
     let CcConfig::Smic(s) = read(r#"{ algorithm = "smic" }"#).expect("valid").consumers[0].cc else { panic!("smic") };
     // §3.3.2's pool 0..10, §5's thresholds (0.05 s, 80 %), Algorithm 1.
     assert_eq!((s.path_ids, s.sharing.rmse, s.sharing.bandwidth_difference), (11, 0.05, 0.8));
